@@ -1,0 +1,80 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { calculateJwkThumbprint, errors, exportJWK, jwtVerify, SignJWT } from 'jose';
+import type { TokenIssuer } from '../../application/ports/token-issuer.js';
+import { isRole, type Actor } from '../../domain/roles.js';
+
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const ALG = 'EdDSA';
+
+export interface SigningKey {
+  readonly privateKey: KeyObject;
+  readonly publicKey: KeyObject;
+  readonly kid: string;
+}
+
+export interface TokenSettings {
+  readonly issuer: string;
+  readonly audience: string;
+}
+
+const withKid = async (privateKey: KeyObject): Promise<SigningKey> => {
+  const publicKey = createPublicKey(privateKey);
+  const kid = await calculateJwkThumbprint(await exportJWK(publicKey));
+  return { privateKey, publicKey, kid };
+};
+
+/** Reads an Ed25519 PKCS#8 PEM key. */
+export const signingKeyFromPem = (pem: string): Promise<SigningKey> => withKid(createPrivateKey(pem));
+
+/** The key pair kept in the data directory, generated on first use (mode 0600). */
+export const signingKeyFromDataDir = async (dataDir: string): Promise<SigningKey> => {
+  const file = join(dataDir, 'jwt-ed25519.pem');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true });
+    const { privateKey } = generateKeyPairSync('ed25519');
+    writeFileSync(file, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
+  }
+  return signingKeyFromPem(readFileSync(file, 'utf8'));
+};
+
+export const joseTokenIssuer = (key: SigningKey, settings: TokenSettings, newId: () => string): TokenIssuer => ({
+  async issueAccessToken(actor) {
+    const token = await new SignJWT({ business_id: actor.businessId, roles: [...actor.roles] })
+      .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })
+      .setSubject(actor.userId)
+      .setIssuer(settings.issuer)
+      .setAudience(settings.audience)
+      .setJti(newId())
+      .setIssuedAt()
+      .setExpirationTime(`${ACCESS_TOKEN_TTL_SECONDS}s`)
+      .sign(key.privateKey);
+    return { token, expiresIn: ACCESS_TOKEN_TTL_SECONDS };
+  },
+});
+
+export type VerifyResult =
+  | { ok: true; actor: Actor }
+  | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' };
+
+/** Verifies an access token: alg pinned to EdDSA, issuer, audience, expiry and claim shapes. */
+export const joseTokenVerifier =
+  (key: SigningKey, settings: TokenSettings) =>
+  async (token: string): Promise<VerifyResult> => {
+    try {
+      const { payload } = await jwtVerify(token, key.publicKey, {
+        algorithms: [ALG],
+        issuer: settings.issuer,
+        audience: settings.audience,
+        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+      });
+      const { sub, business_id: businessId, roles } = payload;
+      if (typeof sub !== 'string' || typeof businessId !== 'string' || !Array.isArray(roles) || !roles.every((r) => typeof r === 'string' && isRole(r))) {
+        return { ok: false, reason: 'TOKEN_INVALID' };
+      }
+      return { ok: true, actor: { userId: sub, businessId, roles } };
+    } catch (e) {
+      return { ok: false, reason: e instanceof errors.JWTExpired ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID' };
+    }
+  };

@@ -1,0 +1,6 @@
+import { Migration20261122000000_foundation } from './Migration20261122000000_foundation.js';
+
+/** Every migration, in order. Listed explicitly so no file globbing happens at start. */
+export const migrationsList = [
+  { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
+];

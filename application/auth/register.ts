@@ -1,0 +1,98 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE } from '../../domain/business.js';
+import { identifierKey, type Identifier } from '../../domain/identifier.js';
+import { DEFAULT_PLAN } from '../../domain/plan.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { MessageSender } from '../ports/message-sender.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
+import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
+import { issueCode } from './otp-delivery.js';
+
+export interface RegisterCommand {
+  readonly identifier: Identifier;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly businessName: string;
+}
+
+export interface Registered {
+  readonly userId: string;
+  readonly identifier: Identifier;
+  readonly otpExpiresAt: Date;
+}
+
+export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
+
+/**
+ * Creates the user, their business (FREE, Africa/Lagos, NGN), its default branch and the owner
+ * membership in one transaction, then sends the sign-in code that activates the account.
+ */
+export const register =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
+    const result = await deps.uow.run(async (repos) => {
+      // Two registrations of one identifier at once: the second waits here, then sees the first.
+      await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
+      if (await repos.users.findByIdentifier(cmd.identifier)) {
+        return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
+      }
+      const now = deps.clock.now();
+      const userId = deps.crypto.uuid();
+      const businessId = deps.crypto.uuid();
+      const branchId = deps.crypto.uuid();
+      await repos.users.add({
+        id: userId,
+        phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
+        email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
+        firstName: cmd.firstName,
+        lastName: cmd.lastName,
+        verifiedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repos.businesses.add({
+        id: businessId,
+        name: cmd.businessName,
+        phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
+        email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
+        address: null,
+        category: null,
+        logoUrl: null,
+        plan: DEFAULT_PLAN,
+        currency: DEFAULT_CURRENCY,
+        timezone: DEFAULT_TIMEZONE,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repos.branches.add({
+        id: branchId,
+        businessId,
+        name: 'Main branch',
+        address: null,
+        phone: null,
+        isDefault: true,
+        archivedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await repos.memberships.add({
+        id: deps.crypto.uuid(),
+        businessId,
+        userId,
+        role: 'BUSINESS_OWNER',
+        branchId,
+        status: 'ACTIVE',
+        createdAt: now,
+        updatedAt: now,
+      });
+      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true);
+      // A refused code (cap reached for this identifier) must not leave a half-made account behind.
+      if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));
+      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt, message: issued.code.message });
+    });
+    if (E.isLeft(result)) return result;
+    const { message, ...registered } = result.right;
+    if (message) await deps.messages.send(message);
+    return E.right(registered);
+  };

@@ -1,0 +1,52 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { identifierKey, type Identifier } from '../../domain/identifier.js';
+import { judgeAttempt } from '../../domain/otp.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { TokenIssuer } from '../ports/token-issuer.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { AccountDeactivated, InvalidOtp, OtpExpired } from './errors.js';
+import { issueTokenPair, type TokenPair } from './sessions.js';
+
+export interface SignedIn extends TokenPair {
+  /** True when this code activated a new registration (the spec's `verified`). */
+  readonly firstVerification: boolean;
+}
+
+/**
+ * verify-otp: checks the newest sign-in code for the identifier (single use, at most 5 wrong
+ * tries, 10 minutes). The first success activates the registration; an invited member becomes
+ * ACTIVE. Returns a new token family.
+ */
+export const verifySignInCode =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
+  async (identifier: Identifier, code: string): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated, SignedIn>> =>
+    deps.uow.run(async (repos) => {
+      const key = identifierKey(identifier);
+      await repos.otps.lockIdentifier(key);
+      const latest = await repos.otps.latest(key, 'SIGN_IN');
+      const now = deps.clock.now();
+      const verdict = judgeAttempt(latest, deps.crypto.hashOtp(key, code), now);
+      if (latest) await repos.otps.save(latest); // a wrong try is counted even though we answer 400
+      if (!verdict.ok) return E.left(verdict.failure);
+
+      const user = await repos.users.findByIdentifier(identifier);
+      const membership = user && (await repos.memberships.findByUser(user.id));
+      if (!user || !membership) return E.left({ _tag: 'InvalidOtp' as const });
+      if (membership.status === 'DEACTIVATED') return E.left({ _tag: 'AccountDeactivated' as const });
+
+      const firstVerification = user.verifiedAt === null;
+      if (firstVerification) {
+        user.verifiedAt = now;
+        user.updatedAt = now;
+        await repos.users.save(user);
+      }
+      if (membership.status === 'INVITED') {
+        membership.status = 'ACTIVE';
+        membership.updatedAt = now;
+        await repos.memberships.save(membership);
+      }
+      const actor = { userId: user.id, businessId: membership.businessId, roles: [membership.role] };
+      const pair = await issueTokenPair(deps, repos, actor, deps.crypto.uuid());
+      return E.right({ ...pair, firstVerification });
+    });

@@ -1,0 +1,4 @@
+/** The current time; tests pass a controllable one. */
+export interface Clock {
+  now(): Date;
+}

@@ -1,0 +1,70 @@
+import type { Branch, Business, Membership, User } from '../../domain/business.js';
+import type { Identifier } from '../../domain/identifier.js';
+import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
+
+/** Users are global (a person signs in before any business is known). */
+export interface UserRepository {
+  findById(userId: string): Promise<User | undefined>;
+  findByIdentifier(identifier: Identifier): Promise<User | undefined>;
+  add(user: User): Promise<void>;
+  save(user: User): Promise<void>;
+}
+
+/** A business is only ever read by its own id, taken from the caller's token. */
+export interface BusinessRepository {
+  findById(businessId: string): Promise<Business | undefined>;
+  add(business: Business): Promise<void>;
+}
+
+export interface BranchRepository {
+  findById(businessId: string, branchId: string): Promise<Branch | undefined>;
+  add(branch: Branch): Promise<void>;
+}
+
+export interface MembershipRepository {
+  /** The user's membership (a user belongs to at most one business). */
+  findByUser(userId: string): Promise<Membership | undefined>;
+  add(membership: Membership): Promise<void>;
+  save(membership: Membership): Promise<void>;
+}
+
+export interface OtpRepository {
+  /** Serialises concurrent sends and checks for one identifier until the transaction ends. */
+  lockIdentifier(identifierKey: string): Promise<void>;
+  /** Codes for the identifier created after `since`, any purpose. */
+  createdSince(identifierKey: string, since: Date): Promise<OtpCode[]>;
+  /** The newest code for the identifier and purpose. */
+  latest(identifierKey: string, purpose: OtpPurpose): Promise<OtpCode | undefined>;
+  add(code: OtpCode): Promise<void>;
+  save(code: OtpCode): Promise<void>;
+}
+
+export interface RefreshToken {
+  readonly id: string;
+  readonly familyId: string;
+  readonly userId: string;
+  readonly tokenHash: string;
+  readonly expiresAt: Date;
+  readonly createdAt: Date;
+  rotatedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+export interface RefreshTokenRepository {
+  /** Finds and locks the token row for the rest of the transaction. */
+  findByHashForUpdate(tokenHash: string): Promise<RefreshToken | undefined>;
+  add(token: RefreshToken): Promise<void>;
+  save(token: RefreshToken): Promise<void>;
+  revokeFamily(familyId: string, at: Date): Promise<void>;
+  revokeAllForUser(userId: string, at: Date): Promise<void>;
+}
+
+/** Everything a use case may touch inside one transaction. */
+export interface Repositories {
+  readonly users: UserRepository;
+  readonly businesses: BusinessRepository;
+  readonly branches: BranchRepository;
+  readonly memberships: MembershipRepository;
+  readonly otps: OtpRepository;
+  readonly refreshTokens: RefreshTokenRepository;
+}

@@ -1,0 +1,15 @@
+import type { Repositories } from './repositories.js';
+
+/**
+ * Runs work in one transaction: it commits when the work returns and rolls back when it throws.
+ * A use case that must undo its writes while answering with a business failure returns
+ * `rollback(value)`: the transaction is rolled back and `value` is returned.
+ */
+export interface UnitOfWork {
+  run<A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A>;
+}
+
+export class Rollback<A> {
+  constructor(readonly value: A) {}
+}
+export const rollback = <A>(value: A): Rollback<A> => new Rollback(value);

@@ -1,0 +1,58 @@
+import type { Plan } from './plan.js';
+import type { E164Phone } from './phone.js';
+import type { Role } from './roles.js';
+
+export const DEFAULT_TIMEZONE = 'Africa/Lagos';
+export const DEFAULT_CURRENCY = 'NGN';
+
+export interface User {
+  readonly id: string;
+  phone: E164Phone | null;
+  email: string | null;
+  firstName: string;
+  lastName: string;
+  verifiedAt: Date | null;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Business {
+  readonly id: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  category: string | null;
+  logoUrl: string | null;
+  plan: Plan;
+  readonly currency: string;
+  readonly timezone: string;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface Branch {
+  readonly id: string;
+  readonly businessId: string;
+  name: string;
+  address: string | null;
+  phone: string | null;
+  isDefault: boolean;
+  archivedAt: Date | null;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}
+
+export type MembershipStatus = 'INVITED' | 'ACTIVE' | 'DEACTIVATED';
+
+/** A user's place in a business: one business per user. */
+export interface Membership {
+  readonly id: string;
+  readonly businessId: string;
+  readonly userId: string;
+  role: Role;
+  branchId: string | null;
+  status: MembershipStatus;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}

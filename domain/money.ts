@@ -1,0 +1,37 @@
+/** Money is integer kobo inside the system; naira with at most 2 decimals only at the JSON edge. */
+export type Kobo = number & { readonly Kobo: unique symbol };
+
+/** The largest amount we accept: 1,000,000,000,000.00 naira (API-DECISIONS "Wire format"). */
+export const MAX_KOBO = 100_000_000_000_000;
+
+export const kobo = (n: number): Kobo => {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`kobo must be a safe integer, got ${n}`);
+  return n as Kobo;
+};
+
+export type NairaParseFailure = 'NOT_A_NUMBER' | 'TOO_MANY_DECIMALS' | 'TOO_LARGE';
+
+/**
+ * Converts a naira JSON number to kobo without float arithmetic: the number's shortest
+ * decimal representation is split at the point, so 0.1 + 0.2 style errors cannot occur.
+ */
+export const nairaToKobo = (naira: number): { ok: true; value: Kobo } | { ok: false; reason: NairaParseFailure } => {
+  if (typeof naira !== 'number' || !Number.isFinite(naira)) return { ok: false, reason: 'NOT_A_NUMBER' };
+  const text = Math.abs(naira).toString();
+  if (/e/i.test(text)) {
+    // Exponent notation only appears for |n| < 1e-6 (too many decimals) or >= 1e21 (too large).
+    return { ok: false, reason: Math.abs(naira) < 1 ? 'TOO_MANY_DECIMALS' : 'TOO_LARGE' };
+  }
+  const [whole, fraction = ''] = text.split('.');
+  if (fraction.length > 2) return { ok: false, reason: 'TOO_MANY_DECIMALS' };
+  const magnitude = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+  if (magnitude > MAX_KOBO) return { ok: false, reason: 'TOO_LARGE' };
+  return { ok: true, value: (naira < 0 ? -magnitude : magnitude) as Kobo };
+};
+
+/** Kobo to a naira JSON number (exact for every value up to MAX_KOBO). */
+export const koboToNaira = (amount: Kobo): number => {
+  const sign = amount < 0 ? '-' : '';
+  const abs = Math.abs(amount);
+  return Number(`${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
+};
