@@ -6,6 +6,8 @@ import { allSchemas } from './schemas.js';
 export interface OrmOptions {
   readonly databaseUrl: string;
   readonly poolMax: number;
+  /** Where the ORM's own messages (migrator progress) go. */
+  readonly log: (message: string) => void;
 }
 
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket). */
@@ -21,7 +23,8 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> =>
     // Fail fast when the server is unreachable: the request is answered 503, not left hanging.
     driverOptions: { connection: { connectionTimeoutMillis: 2000 } },
     allowGlobalContext: false,
-    debug: false,
+    debug: ['info'],
+    logger: options.log,
   });
 
 export const migrate = async (orm: MikroORM): Promise<string[]> =>

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { constants as zlib } from 'node:zlib';
+import { bodyParser } from '@koa/bodyparser';
+import cors from '@koa/cors';
+import Router from '@koa/router';
+import Koa, { type Context, type Middleware } from 'koa';
+import compress from 'koa-compress';
+import helmet from 'koa-helmet';
+import type { Logger } from 'pino';
+import type { Clock } from '../../application/ports/clock.js';
+import { hasAnyRole, type Actor } from '../../domain/roles.js';
+import { fieldErrors } from './codecs.js';
+import { docsMiddleware } from './docs.js';
+import { problem, Problem, problemBody } from './problem.js';
+import type { RateLimits } from './rate-limit.js';
+import type { Reply, RouteDef } from './route.js';
+
+export const API_BASE = '/api/v1';
+const BODY_LIMIT = '1mb';
+
+export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
+
+export interface HttpDeps {
+  readonly routes: readonly RouteDef<any>[];
+  readonly openApi: object;
+  readonly verifyToken: VerifyToken;
+  readonly rateLimits: RateLimits;
+  readonly logger: Logger;
+  readonly clock: Clock;
+  readonly errorTypeBase: string;
+  /** Allowed CORS origins; `*` allows any (auth is a bearer header, not a cookie). */
+  readonly corsOrigins: readonly string[];
+  /** True when a thrown fault means the database is unreachable (503 rather than 500). */
+  readonly isDatabaseUnavailable: (error: unknown) => boolean;
+  /** Trust X-Forwarded-For for the client IP (behind a proxy). */
+  readonly trustProxy: boolean;
+}
+
+interface State {
+  requestId: string;
+  actor?: Actor;
+}
+
+/** The Koa application: edge middleware, the API router built from the route table, docs. */
+export const createApp = (deps: HttpDeps): Koa<State> => {
+  const app = new Koa<State>({ proxy: deps.trustProxy });
+  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
+
+  const render = (ctx: Context, p: Problem) => {
+    ctx.status = p.status;
+    for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
+    ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
+  };
+
+  const setLimitHeaders = (ctx: Context, d: { limit: number; remaining: number; resetSeconds: number }) => {
+    ctx.set('RateLimit-Limit', String(d.limit));
+    ctx.set('RateLimit-Remaining', String(d.remaining));
+    ctx.set('RateLimit-Reset', String(d.resetSeconds));
+  };
+
+  const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user', key: string) => {
+    const d = await deps.rateLimits.consume(kind, key);
+    setLimitHeaders(ctx, d);
+    if (!d.allowed) {
+      throw problem('RATE_LIMITED', `Too many requests; try again in ${d.resetSeconds} s.`, { headers: { 'Retry-After': String(d.resetSeconds) } });
+    }
+  };
+
+  const authenticate = async (ctx: Context): Promise<Actor> => {
+    const header = ctx.get('authorization');
+    if (!header) throw problem('TOKEN_MISSING', 'This endpoint needs an access token: Authorization: Bearer <token>.');
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw problem('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>".');
+    const verdict = await deps.verifyToken(match[1]!);
+    if (!verdict.ok) {
+      throw verdict.reason === 'TOKEN_EXPIRED'
+        ? problem('TOKEN_EXPIRED', 'The access token has expired; get a new one with /auth/refresh.')
+        : problem('TOKEN_INVALID', 'The access token is invalid.');
+    }
+    return verdict.actor;
+  };
+
+  const readBody = async (ctx: Context): Promise<unknown> => {
+    const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+    if (!hasBody) return {};
+    if (!ctx.is('application/json')) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    try {
+      await parseJson(ctx, async () => undefined);
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
+      if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
+      if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+      throw e;
+    }
+    return ctx.request.body;
+  };
+
+  /** Runs one row of the route table: limits, authentication, roles, body, handler, envelope. */
+  const runner =
+    (r: RouteDef<any>): Middleware<State> =>
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
+      let actor: Actor | undefined;
+      if (r.access !== 'public') {
+        actor = await authenticate(ctx);
+        ctx.state.actor = actor;
+        if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
+        if (!hasAnyRole(actor, r.access.roles)) {
+          throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
+        }
+      }
+      let body: unknown = undefined;
+      if (r.body) {
+        const decoded = r.body.decode(await readBody(ctx));
+        if (decoded._tag === 'Left') {
+          const errors = fieldErrors(decoded.left);
+          throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
+        }
+        body = decoded.right;
+        if (r.rateLimit === 'identifier') {
+          const { phone, email } = body as { phone?: string; email?: string };
+          const key = phone ?? email;
+          if (key) await limit(ctx, 'identifier', key);
+        }
+      }
+      const reply: Reply = await r.handler({ body, actor, params: ctx.params, ctx });
+      ctx.status = reply.status;
+      for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+      ctx.body = {
+        success: reply.status < 400,
+        message: reply.message,
+        data: reply.data,
+        ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
+        timestamp: deps.clock.now().toISOString(),
+      };
+    };
+
+  const router = new Router<State>({ prefix: API_BASE });
+  for (const r of deps.routes) router[r.method](r.operationId, r.path, runner(r));
+
+  // One line a request: id, method, route, status, ms, business. Never tokens, bodies or phones.
+  app.use(async (ctx, next) => {
+    const started = performance.now();
+    const incoming = ctx.get('x-request-id');
+    ctx.state.requestId = /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    ctx.set('X-Request-Id', ctx.state.requestId);
+    try {
+      await next();
+    } finally {
+      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+      deps.logger.info(
+        {
+          req_id: ctx.state.requestId,
+          method: ctx.method,
+          route: typeof route === 'string' ? route : ctx.path.startsWith(`${API_BASE}/swagger-ui/`) ? `${API_BASE}/swagger-ui/*` : '(unmatched)',
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+          business_id: ctx.state.actor?.businessId,
+        },
+        'request',
+      );
+    }
+  });
+
+  const anyOrigin = deps.corsOrigins.includes('*');
+  app.use(
+    cors({
+      origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
+      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
+      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+      maxAge: 600,
+    }),
+  );
+  app.use(helmet());
+  app.use(
+    compress({
+      threshold: 1024,
+      br: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+      gzip: { flush: zlib.Z_SYNC_FLUSH },
+    }),
+  );
+
+  // Faults are caught once, here: Problems are rendered; anything else is logged with the request id.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (e) {
+      if (e instanceof Problem) return render(ctx, e);
+      if (deps.isDatabaseUnavailable(e)) {
+        deps.logger.warn({ req_id: ctx.state.requestId, err: e }, 'database unavailable');
+        return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
+      }
+      deps.logger.error({ req_id: ctx.state.requestId, err: e }, 'unexpected fault');
+      render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
+    }
+  });
+
+  app.use(docsMiddleware(API_BASE, deps.openApi));
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => problem('METHOD_NOT_ALLOWED', 'This path does not accept that method; see the Allow header.'),
+      notImplemented: () => problem('METHOD_NOT_ALLOWED', 'This method is not supported.'),
+    }),
+  );
+  app.use(async (ctx) => {
+    if (ctx.body === undefined && ctx.status === 404) {
+      render(ctx, problem('ROUTE_NOT_FOUND', `There is no route ${ctx.method} ${ctx.path}.`));
+    }
+  });
+  return app;
+};

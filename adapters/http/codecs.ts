@@ -1,0 +1,170 @@
+import * as t from 'io-ts';
+import { isEmail } from '../../domain/identifier.js';
+import { normalisePhone, type E164Phone } from '../../domain/phone.js';
+
+/** A JSON Schema fragment (OpenAPI 3.1 dialect). */
+export type JsonSchema = Record<string, unknown>;
+
+/** A codec that knows its own JSON Schema, so the OpenAPI document is built from the codecs. */
+export class Documented<A, O = A> extends t.Type<A, O, unknown> {
+  constructor(
+    name: string,
+    readonly schema: JsonSchema,
+    validate: t.Validate<unknown, A>,
+    encode: (a: A) => O = (a) => a as unknown as O,
+  ) {
+    super(name, (u): u is A => validate(u, [])._tag === 'Right', validate, encode);
+  }
+}
+
+/** An object whose unknown keys are refused (API-DECISIONS: typos surface at once, read-only fields are unknown). */
+export class StrictObject<R extends t.Props, O extends t.Props> extends t.Type<
+  t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>,
+  unknown,
+  unknown
+> {
+  readonly _tag = 'StrictObject' as const;
+  constructor(name: string, readonly required: R, readonly optional: O) {
+    const validate: t.Validate<unknown, t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>>> = (u, c) => {
+        if (typeof u !== 'object' || u === null || Array.isArray(u)) return t.failure(u, c, 'must be a JSON object');
+        const input = u as Record<string, unknown>;
+        const errors: t.Errors = [];
+        const out: Record<string, unknown> = {};
+        for (const key of Object.keys(input)) {
+          if (!(key in required) && !(key in optional)) {
+            errors.push({ value: input[key], context: [...c, { key, type: t.never, actual: input[key] }], message: 'is not a known field' });
+          }
+        }
+        const check = (key: string, codec: t.Mixed, isRequired: boolean) => {
+          const value = input[key];
+          const context = [...c, { key, type: codec, actual: value }];
+          if (value === undefined) {
+            if (isRequired) errors.push({ value, context, message: 'is required' });
+            return;
+          }
+          const result = codec.validate(value, context);
+          if (result._tag === 'Left') errors.push(...result.left);
+          else out[key] = result.right;
+        };
+        for (const [key, codec] of Object.entries(required)) check(key, codec, true);
+        for (const [key, codec] of Object.entries(optional)) check(key, codec, false);
+        return errors.length > 0 ? t.failures(errors) : t.success(out as never);
+    };
+    super(name, (u): u is t.TypeOf<t.TypeC<R>> & Partial<t.TypeOf<t.TypeC<O>>> => validate(u, [])._tag === 'Right', validate, t.identity);
+  }
+}
+
+export const object = <R extends t.Props, O extends t.Props = {}>(name: string, required: R, optional?: O) =>
+  new StrictObject<R, O>(name, required, (optional ?? {}) as O);
+
+/** Trimmed text of bounded length. */
+export const text = (min: number, max: number, description?: string) =>
+  new Documented<string>(
+    `text of ${min} to ${max} characters`,
+    { type: 'string', minLength: min, maxLength: max, ...(description ? { description } : {}) },
+    (u, c) => {
+      if (typeof u !== 'string') return t.failure(u, c, 'must be a string');
+      const s = u.trim();
+      return s.length < min || s.length > max ? t.failure(u, c, `must be ${min} to ${max} characters long`) : t.success(s);
+    },
+  );
+
+export const phone = new Documented<E164Phone>(
+  'phone',
+  {
+    type: 'string',
+    description: 'E.164 phone number; a Nigerian local number (08031234567) is accepted and normalised to +2348031234567',
+    examples: ['+2348031234567'],
+  },
+  (u, c) => {
+    if (typeof u !== 'string') return t.failure(u, c, 'must be a string');
+    const normalised = normalisePhone(u);
+    return normalised ? t.success(normalised) : t.failure(u, c, 'must be a valid phone number in E.164 form, e.g. +2348031234567');
+  },
+);
+
+export const email = new Documented<string>(
+  'email',
+  { type: 'string', format: 'email', maxLength: 254, examples: ['ada@example.com'] },
+  (u, c) =>
+    typeof u === 'string' && isEmail(u) ? t.success(u.trim().toLowerCase()) : t.failure(u, c, 'must be a valid e-mail address'),
+);
+
+export const otpCode = new Documented<string>(
+  'otp',
+  { type: 'string', pattern: '^[0-9]{6}$', description: 'the 6-digit code that was sent', examples: ['123456'] },
+  (u, c) => (typeof u === 'string' && /^\d{6}$/.test(u) ? t.success(u) : t.failure(u, c, 'must be a string of 6 digits')),
+);
+
+export const opaqueToken = new Documented<string>('token', { type: 'string', minLength: 1, maxLength: 512 }, (u, c) =>
+  typeof u === 'string' && u.length > 0 && u.length <= 512 ? t.success(u) : t.failure(u, c, 'must be a non-empty string'),
+);
+
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** io-ts errors as the `{field, message}` list of a 400. */
+export const fieldErrors = (errors: t.Errors): FieldError[] => {
+  const seen = new Set<string>();
+  const out: FieldError[] = [];
+  for (const e of errors) {
+    const path = e.context
+      .map((c) => c.key)
+      .filter((k) => k !== '')
+      .join('.');
+    const field = path === '' ? '(body)' : path;
+    const message = e.message ?? `must be ${e.context[e.context.length - 1]?.type.name ?? 'valid'}`;
+    const key = `${field}\n${message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ field, message });
+    }
+  }
+  return out;
+};
+
+// ---- response shapes (documentation only: they describe what handlers return) ----
+
+export const doc = <A = unknown>(name: string, schema: JsonSchema) =>
+  new Documented<A>(name, schema, (u) => t.success(u as A));
+
+export const dateTime = doc('date-time', { type: 'string', format: 'date-time', examples: ['2026-11-22T14:00:00.000Z'] });
+export const uuid = doc('uuid', { type: 'string', format: 'uuid' });
+export const str = doc('string', { type: 'string' });
+export const nullableStr = doc('string or null', { type: ['string', 'null'] });
+export const int = doc('integer', { type: 'integer' });
+export const bool = doc('boolean', { type: 'boolean' });
+
+/** Describes a response object; every property listed is present. */
+export const shape = (name: string, props: Record<string, t.Mixed>, descriptions: Record<string, string> = {}) =>
+  doc(name, {
+    type: 'object',
+    properties: Object.fromEntries(
+      Object.entries(props).map(([k, v]) => [k, { ...jsonSchemaOf(v), ...(descriptions[k] ? { description: descriptions[k] } : {}) }]),
+    ),
+    required: Object.keys(props),
+  });
+
+/** JSON Schema of a codec built from the pieces above (and a few io-ts primitives). */
+export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
+  if (codec instanceof Documented) return codec.schema;
+  if (codec instanceof StrictObject) {
+    const props = { ...codec.required, ...codec.optional } as t.Props;
+    return {
+      type: 'object',
+      properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, jsonSchemaOf(v)])),
+      required: Object.keys(codec.required),
+      additionalProperties: false,
+    };
+  }
+  if (codec instanceof t.KeyofType) return { type: 'string', enum: Object.keys(codec.keys) };
+  if (codec instanceof t.LiteralType) return { const: codec.value };
+  if (codec instanceof t.ArrayType) return { type: 'array', items: jsonSchemaOf(codec.type) };
+  if (codec instanceof t.UnionType) return { oneOf: (codec.types as t.Mixed[]).map(jsonSchemaOf) };
+  if (codec instanceof t.StringType) return { type: 'string' };
+  if (codec instanceof t.NumberType) return { type: 'number' };
+  if (codec instanceof t.BooleanType) return { type: 'boolean' };
+  throw new Error(`no JSON Schema for codec ${codec.name}`);
+};

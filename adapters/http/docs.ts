@@ -1,0 +1,75 @@
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import type { Middleware } from 'koa';
+import { absolutePath } from 'swagger-ui-dist';
+
+const ASSETS: Record<string, string> = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'index.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'application/javascript; charset=utf-8',
+  'swagger-ui-standalone-preset.js': 'application/javascript; charset=utf-8',
+  'favicon-32x32.png': 'image/png',
+  'favicon-16x16.png': 'image/png',
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Business Operations API</title>
+  <link rel="stylesheet" href="./swagger-ui.css">
+  <link rel="stylesheet" href="./index.css">
+  <link rel="icon" type="image/png" href="./favicon-32x32.png" sizes="32x32">
+</head>
+<body>
+  <div id="swagger-ui"></div>
+  <script src="./swagger-ui-bundle.js" charset="utf-8"></script>
+  <script src="./swagger-ui-standalone-preset.js" charset="utf-8"></script>
+  <script src="./swagger-initializer.js" charset="utf-8"></script>
+</body>
+</html>
+`;
+
+const INITIALIZER = `window.onload = function () {
+  window.ui = SwaggerUIBundle({
+    url: '../api-docs',
+    dom_id: '#swagger-ui',
+    deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+    layout: 'StandaloneLayout',
+  });
+};
+`;
+
+/**
+ * GET {base}/api-docs (the OpenAPI JSON, not enveloped: tools read it as it is) and
+ * GET {base}/swagger-ui/ (Swagger UI from the installed swagger-ui-dist, no CDN).
+ */
+export const docsMiddleware = (base: string, openApi: object): Middleware => {
+  const json = JSON.stringify(openApi);
+  const assetsDir = absolutePath();
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === `${base}/api-docs`) {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = json;
+      return;
+    }
+    if (ctx.path === `${base}/swagger-ui`) return ctx.redirect(`${base}/swagger-ui/`);
+    if (!ctx.path.startsWith(`${base}/swagger-ui/`)) return next();
+    const file = ctx.path.slice(`${base}/swagger-ui/`.length);
+    if (file === '' || file === 'index.html') {
+      ctx.type = 'text/html; charset=utf-8';
+      ctx.body = PAGE;
+    } else if (file === 'swagger-initializer.js') {
+      ctx.type = 'application/javascript; charset=utf-8';
+      ctx.body = INITIALIZER;
+    } else if (ASSETS[file]) {
+      ctx.type = ASSETS[file];
+      ctx.set('Cache-Control', 'public, max-age=86400');
+      ctx.body = createReadStream(join(assetsDir, file));
+    } else {
+      return next();
+    }
+  };
+};

@@ -1,0 +1,126 @@
+import { jsonSchemaOf } from './codecs.js';
+import { ERROR_CODES, statusInfo, type ErrorCode } from './problem.js';
+import type { RouteDef } from './route.js';
+import { ROLES } from '../../domain/roles.js';
+
+/** The error codes a route can answer, its own and those that come with its kind. */
+export const errorCodesOf = (r: RouteDef<any>): ErrorCode[] => {
+  const codes = new Set<ErrorCode>(r.errors);
+  if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
+  if (r.access !== 'public') {
+    ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
+    if (ROLES.some((role) => r.access !== 'public' && !r.access.roles.includes(role))) codes.add('INSUFFICIENT_ROLE');
+  }
+  if (r.rateLimit !== 'none') codes.add('RATE_LIMITED');
+  codes.add('INTERNAL');
+  codes.add('DATABASE_UNAVAILABLE');
+  return [...codes];
+};
+
+export const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
+
+const rateLimitHeaders = {
+  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'requests allowed in the window' },
+  'RateLimit-Remaining': { schema: { type: 'integer' }, description: 'requests left in the window' },
+  'RateLimit-Reset': { schema: { type: 'integer' }, description: 'seconds until the window resets' },
+};
+
+/** OpenAPI 3.1 document built from the same route table the router is built from. */
+export const buildOpenApi = (routes: readonly RouteDef<any>[], info: { version: string; errorTypeBase: string }) => {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const responses: Record<string, unknown> = {
+      [r.success.status]: {
+        description: r.success.description,
+        ...(r.rateLimit !== 'none' ? { headers: rateLimitHeaders } : {}),
+        content: { 'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) } },
+      },
+    };
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of errorCodesOf(r)) byStatus.set(ERROR_CODES[code], [...(byStatus.get(ERROR_CODES[code]) ?? []), code]);
+    for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
+      const also = r.alsoAnswers?.status === status ? `${r.alsoAnswers.description}. ` : '';
+      responses[status] = {
+        description: `${also}${statusInfo(status).title}: error.code is one of ${codes.join(', ')}`,
+        ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } } } : {}),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+      };
+    }
+    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string', format: 'uuid' },
+      description: 'a malformed id is answered 404',
+    }));
+    const operation: Record<string, unknown> = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: [r.tag],
+      security: r.access === 'public' ? [] : [{ bearerAuth: [] }],
+      ...(r.access !== 'public' ? { 'x-roles': r.access.roles } : {}),
+      ...(pathParams.length > 0 ? { parameters: pathParams } : {}),
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } }
+        : {}),
+      responses,
+    };
+    (paths[openApiPath(r.path)] ??= {})[r.method] = operation;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Business Operations API',
+      version: info.version,
+      description:
+        'Products, stock, sales, customers and credit for Nigerian small businesses. Every response is wrapped in ' +
+        '`{success, message, data | error, timestamp}`; errors are Problem Details with a machine-readable `error.code`. ' +
+        'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC.',
+    },
+    servers: [{ url: '/api/v1' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from /auth/verify-otp or /auth/refresh' },
+      },
+      schemas: {
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['success', 'message', 'error', 'timestamp'],
+          properties: {
+            success: { const: false },
+            message: { type: 'string' },
+            data: { description: 'only on the health check: the health report' },
+            error: {
+              type: 'object',
+              required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+              properties: {
+                type: { type: 'string', format: 'uri-reference', examples: [`${info.errorTypeBase}/validation`] },
+                title: { type: 'string' },
+                status: { type: 'integer' },
+                detail: { type: 'string' },
+                instance: { type: 'string', description: 'the request path' },
+                code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+                errors: {
+                  type: 'array',
+                  description: 'on 400 and 422: what is wrong with which field',
+                  items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+                },
+              },
+            },
+            timestamp: { type: 'string', format: 'date-time' },
+          },
+        },
+      },
+    },
+  };
+};
+
+const successEnvelope = (data: Record<string, unknown>) => ({
+  type: 'object',
+  required: ['success', 'message', 'data', 'timestamp'],
+  properties: { success: { const: true }, message: { type: 'string' }, data, timestamp: { type: 'string', format: 'date-time' } },
+});

@@ -1,0 +1,84 @@
+import type { FieldError } from './codecs.js';
+
+/** Every error code the API answers with, and its HTTP status (API-DECISIONS "Errors"). */
+export const ERROR_CODES = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  INVALID_OTP: 400,
+  OTP_EXPIRED: 400,
+  TOKEN_MISSING: 401,
+  TOKEN_INVALID: 401,
+  TOKEN_EXPIRED: 401,
+  REFRESH_TOKEN_INVALID: 401,
+  ACCOUNT_DEACTIVATED: 401,
+  FEATURE_NOT_AVAILABLE: 402,
+  LOAN_PACK_PAYMENT_REQUIRED: 402,
+  PLAN_LIMIT_EXCEEDED: 402,
+  INSUFFICIENT_ROLE: 403,
+  RESOURCE_NOT_FOUND: 404,
+  ROUTE_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  DUPLICATE_PHONE: 409,
+  DUPLICATE_EMAIL: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  OTP_RESEND_TOO_SOON: 429,
+  OTP_HOURLY_LIMIT: 429,
+  INTERNAL: 500,
+  DATABASE_UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+const STATUS: Record<number, { slug: string; title: string }> = {
+  400: { slug: 'validation', title: 'Bad Request' },
+  401: { slug: 'authentication', title: 'Unauthorized' },
+  402: { slug: 'payment-required', title: 'Payment Required' },
+  403: { slug: 'forbidden', title: 'Forbidden' },
+  404: { slug: 'resource-not-found', title: 'Resource Not Found' },
+  405: { slug: 'method-not-allowed', title: 'Method Not Allowed' },
+  409: { slug: 'conflict', title: 'Conflict' },
+  413: { slug: 'payload-too-large', title: 'Payload Too Large' },
+  415: { slug: 'unsupported-media-type', title: 'Unsupported Media Type' },
+  422: { slug: 'unprocessable', title: 'Unprocessable Entity' },
+  429: { slug: 'rate-limit', title: 'Too Many Requests' },
+  500: { slug: 'internal', title: 'Internal Server Error' },
+  503: { slug: 'unavailable', title: 'Service Unavailable' },
+};
+
+export const statusInfo = (status: number) => STATUS[status] ?? { slug: 'error', title: 'Error' };
+
+/** A failure answered as Problem Details. Thrown or returned by handlers; rendered in one place. */
+export class Problem extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail: string,
+    readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = ERROR_CODES[code];
+  }
+}
+
+export const problem = (code: ErrorCode, detail: string, extra?: Problem['extra']) => new Problem(code, detail, extra);
+
+/** The envelope of an error (spec 7, API-DECISIONS "Errors"). */
+export const problemBody = (p: Problem, typeBase: string, instance: string, now: Date) => {
+  const { slug, title } = statusInfo(p.status);
+  return {
+    success: false as const,
+    message: p.detail,
+    error: {
+      type: `${typeBase}/${slug}`,
+      title,
+      status: p.status,
+      detail: p.detail,
+      instance,
+      code: p.code,
+      ...(p.extra.errors ? { errors: p.extra.errors } : {}),
+    },
+    timestamp: now.toISOString(),
+  };
+};

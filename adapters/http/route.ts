@@ -1,0 +1,54 @@
+import type * as t from 'io-ts';
+import type { ParameterizedContext } from 'koa';
+import type { Actor, Role } from '../../domain/roles.js';
+import type { ErrorCode } from './problem.js';
+
+/** What a handler answers on success; failures are thrown as Problem. */
+export interface Reply {
+  readonly status: 200 | 201 | 503;
+  readonly message: string;
+  readonly data: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export const ok = (message: string, data: unknown): Reply => ({ status: 200, message, data });
+export const created = (message: string, data: unknown): Reply => ({ status: 201, message, data });
+
+export interface HandlerInput<B> {
+  readonly body: B;
+  readonly actor: Actor | undefined;
+  readonly params: Record<string, string>;
+  readonly ctx: ParameterizedContext;
+}
+
+/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; none. */
+export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'none';
+
+/**
+ * One row of the route table: the router and the OpenAPI document are both built from it,
+ * so they cannot disagree.
+ */
+export interface RouteDef<B = unknown> {
+  readonly method: 'get' | 'post' | 'put' | 'delete';
+  /** Koa path under /api/v1, e.g. `/auth/register` or `/staff/:id`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly description?: string;
+  readonly tag: string;
+  /** `public`, or the roles allowed with a bearer token. */
+  readonly access: 'public' | { readonly roles: readonly Role[] };
+  readonly body?: t.Type<B, unknown, unknown>;
+  readonly success: { readonly status: 200 | 201; readonly description: string; readonly data: t.Mixed };
+  /** Business errors this route answers, besides those every route of its kind can answer. */
+  readonly errors: readonly ErrorCode[];
+  readonly rateLimit: RateLimitKey;
+  /** Extra response (e.g. the health check's 503). */
+  readonly alsoAnswers?: { readonly status: 503; readonly description: string };
+  readonly handler: (input: HandlerInput<B>) => Promise<Reply>;
+}
+
+export const route = <B>(def: RouteDef<B>): RouteDef<B> => def;
+
+export const OWNER_AND_STAFF: readonly Role[] = ['BUSINESS_OWNER', 'STAFF'];
+export const OWNER_ONLY: readonly Role[] = ['BUSINESS_OWNER'];

@@ -1,0 +1,238 @@
+import * as E from 'fp-ts/lib/Either.js';
+import * as t from 'io-ts';
+import type { OtpSendRefused } from '../../../application/auth/errors.js';
+import type { checkVerificationCode } from '../../../application/auth/check-verification-code.js';
+import type { getMe } from '../../../application/auth/get-me.js';
+import type { refreshSession } from '../../../application/auth/refresh-session.js';
+import type { register } from '../../../application/auth/register.js';
+import type { requestSignInCode } from '../../../application/auth/request-sign-in-code.js';
+import type { sendVerificationCode } from '../../../application/auth/send-verification-code.js';
+import type { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
+import type { TokenPair } from '../../../application/auth/sessions.js';
+import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid } from '../codecs.js';
+import { problem } from '../problem.js';
+import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
+import { identifierFields, identifierJson, identifierOf } from './identifier.js';
+
+export interface AuthUseCases {
+  readonly register: ReturnType<typeof register>;
+  readonly requestSignInCode: ReturnType<typeof requestSignInCode>;
+  readonly verifySignInCode: ReturnType<typeof verifySignInCode>;
+  readonly refreshSession: ReturnType<typeof refreshSession>;
+  readonly sendVerificationCode: ReturnType<typeof sendVerificationCode>;
+  readonly checkVerificationCode: ReturnType<typeof checkVerificationCode>;
+  readonly getMe: ReturnType<typeof getMe>;
+}
+
+const sendRefused = (r: OtpSendRefused) => {
+  const headers = { 'Retry-After': String(r.retryAfterSeconds) };
+  switch (r._tag) {
+    case 'ResendTooSoon':
+      return problem('OTP_RESEND_TOO_SOON', `A code was sent moments ago; ask for a new one in ${r.retryAfterSeconds} s.`, { headers });
+    case 'HourlyCapReached':
+      return problem('OTP_HOURLY_LIMIT', `Too many codes were sent to this identifier in the last hour; try again in ${r.retryAfterSeconds} s.`, { headers });
+  }
+};
+
+const otpFailure = (f: { _tag: 'InvalidOtp' | 'OtpExpired' }) =>
+  f._tag === 'OtpExpired'
+    ? problem('OTP_EXPIRED', 'The code has expired; ask for a new one.', { errors: [{ field: 'otp', message: 'has expired' }] })
+    : problem('INVALID_OTP', 'The code is wrong, used or no longer valid.', { errors: [{ field: 'otp', message: 'is invalid' }] });
+
+const tokenJson = (pair: TokenPair) => ({
+  access_token: pair.accessToken,
+  refresh_token: pair.refreshToken,
+  token_type: 'Bearer',
+  expires_in: pair.expiresIn,
+});
+
+const identifierDocs = { phone: nullableStr, email: nullableStr };
+const tokensShape = { access_token: str, refresh_token: str, token_type: doc('Bearer', { const: 'Bearer' }), expires_in: int };
+const codeSentShape = shape('CodeSent', { ...identifierDocs, otp_expires_at: dateTime });
+
+export const authRoutes = (uc: AuthUseCases) => [
+  route({
+    method: 'post',
+    path: '/auth/register',
+    operationId: 'register',
+    tag: 'Auth',
+    summary: 'Register a business and its owner',
+    description:
+      'Creates the user, the business (plan FREE, Africa/Lagos, NGN), its default branch and the owner membership, ' +
+      'then sends a 6-digit code by SMS (phone) or e-mail. Give exactly one of phone or email. Verify with /auth/verify-otp.',
+    access: 'public',
+    rateLimit: 'identifier',
+    body: object(
+      'RegisterRequest',
+      { first_name: text(1, 100), last_name: text(1, 100), business_name: text(1, 120) },
+      identifierFields,
+    ),
+    success: { status: 201, description: 'Registered; a code was sent', data: shape('Registration', { user_id: uuid, ...identifierDocs, otp_expires_at: dateTime }) },
+    errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT'],
+    handler: async ({ body }) => {
+      const identifier = identifierOf(body);
+      const result = await uc.register({ identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name });
+      if (E.isLeft(result)) {
+        const f = result.left;
+        if (f._tag === 'DuplicateIdentifier') {
+          throw f.kind === 'phone'
+            ? problem('DUPLICATE_PHONE', 'This phone number is already registered; sign in with /auth/login.')
+            : problem('DUPLICATE_EMAIL', 'This e-mail address is already registered; sign in with /auth/login.');
+        }
+        throw sendRefused(f);
+      }
+      const r = result.right;
+      return created('Registration successful; a verification code was sent', {
+        user_id: r.userId,
+        ...identifierJson(r.identifier),
+        otp_expires_at: r.otpExpiresAt.toISOString(),
+      });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/verify-otp',
+    operationId: 'verifyOtp',
+    tag: 'Auth',
+    summary: 'Exchange a sign-in code for tokens',
+    description:
+      'Checks the newest code sent by /auth/register or /auth/login (10 minutes, single use, 5 wrong tries). ' +
+      'Returns `verified: true` only when the code activates a new registration.',
+    access: 'public',
+    rateLimit: 'identifier',
+    body: object('VerifyOtpRequest', { otp: otpCode }, identifierFields),
+    success: {
+      status: 200,
+      description: 'Signed in',
+      data: shape('Tokens', { ...tokensShape }, { access_token: 'EdDSA JWT, 1 hour', refresh_token: 'opaque, 30 days, single use' }),
+    },
+    errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED'],
+    handler: async ({ body }) => {
+      const result = await uc.verifySignInCode(identifierOf(body), body.otp);
+      if (E.isLeft(result)) {
+        if (result.left._tag === 'AccountDeactivated') throw problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
+        throw otpFailure(result.left);
+      }
+      const { firstVerification, ...pair } = result.right;
+      return ok('Signed in', { ...(firstVerification ? { verified: true } : {}), ...tokenJson(pair) });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/login',
+    operationId: 'login',
+    tag: 'Auth',
+    summary: 'Send a sign-in code',
+    description: 'Sends a code to a registered phone or e-mail. An unknown identifier gets the same answer, and nothing is sent.',
+    access: 'public',
+    rateLimit: 'identifier',
+    body: object('LoginRequest', {}, identifierFields),
+    success: { status: 200, description: 'A code was sent if the identifier is registered', data: codeSentShape },
+    errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
+    handler: async ({ body }) => {
+      const result = await uc.requestSignInCode(identifierOf(body));
+      if (E.isLeft(result)) throw sendRefused(result.left);
+      return ok('If this identifier is registered, a code was sent', {
+        ...identifierJson(result.right.identifier),
+        otp_expires_at: result.right.otpExpiresAt.toISOString(),
+      });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/refresh',
+    operationId: 'refreshToken',
+    tag: 'Auth',
+    summary: 'Rotate a refresh token',
+    description: 'Spends the refresh token and returns a new pair. Presenting an already-spent token revokes its whole family.',
+    access: 'public',
+    rateLimit: 'ip',
+    body: object('RefreshRequest', { refresh_token: opaqueToken }),
+    success: { status: 200, description: 'New tokens', data: shape('RefreshedTokens', tokensShape) },
+    errors: ['REFRESH_TOKEN_INVALID', 'ACCOUNT_DEACTIVATED'],
+    handler: async ({ body }) => {
+      const result = await uc.refreshSession(body.refresh_token);
+      if (E.isLeft(result)) {
+        throw result.left._tag === 'AccountDeactivated'
+          ? problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.')
+          : problem('REFRESH_TOKEN_INVALID', 'The refresh token is invalid, expired or already used; sign in again.');
+      }
+      return ok('Tokens refreshed', tokenJson(result.right));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/otp/send',
+    operationId: 'sendOtp',
+    tag: 'Auth',
+    summary: 'Send a verification code to a phone or e-mail',
+    description: 'The generic pair with /auth/otp/verify: proves control of a phone or e-mail. These codes cannot be used to sign in.',
+    access: 'public',
+    rateLimit: 'identifier',
+    body: object('SendOtpRequest', {}, identifierFields),
+    success: { status: 200, description: 'Code sent', data: codeSentShape },
+    errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
+    handler: async ({ body }) => {
+      const result = await uc.sendVerificationCode(identifierOf(body));
+      if (E.isLeft(result)) throw sendRefused(result.left);
+      return ok('Verification code sent', { ...identifierJson(result.right.identifier), otp_expires_at: result.right.otpExpiresAt.toISOString() });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/auth/otp/verify',
+    operationId: 'verifyOtpCode',
+    tag: 'Auth',
+    summary: 'Check a verification code',
+    access: 'public',
+    rateLimit: 'identifier',
+    body: object('CheckOtpRequest', { otp: otpCode }, identifierFields),
+    success: { status: 200, description: 'The code was right', data: shape('Verified', { verified: bool, ...identifierDocs }) },
+    errors: ['INVALID_OTP', 'OTP_EXPIRED'],
+    handler: async ({ body }) => {
+      const result = await uc.checkVerificationCode(identifierOf(body), body.otp);
+      if (E.isLeft(result)) throw otpFailure(result.left);
+      return ok('Code verified', { verified: true, ...identifierJson(result.right.identifier) });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/auth/me',
+    operationId: 'getMe',
+    tag: 'Auth',
+    summary: 'The signed-in user, their business, branch and roles',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    success: {
+      status: 200,
+      description: 'The caller',
+      data: shape('Me', {
+        user: shape('MeUser', { id: uuid, first_name: str, last_name: str, ...identifierDocs, verified_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }) }),
+        business: shape('MeBusiness', { id: uuid, name: str, plan: str, currency: str, timezone: str }),
+        branch: doc('branch or null', { oneOf: [{ type: 'null' }, { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' } }, required: ['id', 'name'] }] }),
+        roles: doc('roles', { type: 'array', items: { type: 'string', enum: ['BUSINESS_OWNER', 'STAFF'] } }),
+        status: str,
+      }),
+    },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor }) => {
+      const result = await uc.getMe(actor!);
+      if (E.isLeft(result)) throw problem('RESOURCE_NOT_FOUND', 'The signed-in user no longer exists.');
+      const { user, business, membership, branch } = result.right;
+      return ok('Current user', {
+        user: {
+          id: user.id,
+          first_name: user.firstName,
+          last_name: user.lastName,
+          phone: user.phone,
+          email: user.email,
+          verified_at: user.verifiedAt?.toISOString() ?? null,
+        },
+        business: { id: business.id, name: business.name, plan: business.plan, currency: business.currency, timezone: business.timezone },
+        branch: branch ? { id: branch.id, name: branch.name } : null,
+        roles: [membership.role],
+        status: membership.status,
+      });
+    },
+  }),
+];

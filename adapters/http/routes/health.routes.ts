@@ -1,0 +1,42 @@
+import { doc, shape } from '../codecs.js';
+import { route, type Reply } from '../route.js';
+
+export interface HealthDeps {
+  /** Pings the database with a deadline. */
+  readonly pingDatabase: () => Promise<{ up: boolean; ms: number; error?: string }>;
+}
+
+const status = doc('UP or DOWN', { type: 'string', enum: ['UP', 'DOWN'] });
+
+export const healthRoutes = (deps: HealthDeps) => [
+  route({
+    method: 'get',
+    path: '/actuator/health',
+    operationId: 'health',
+    tag: 'Health',
+    summary: 'Service health',
+    description: 'UP when the database answers `select 1` within 2 s; otherwise 503 with status DOWN. Never hangs.',
+    access: 'public',
+    rateLimit: 'none',
+    success: {
+      status: 200,
+      description: 'Service is UP',
+      data: shape('Health', {
+        status,
+        components: shape('HealthComponents', {
+          db: doc('DbHealth', { type: 'object', properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, latency_ms: { type: 'integer' }, error: { type: 'string' } }, required: ['status', 'latency_ms'] }),
+        }),
+      }),
+    },
+    alsoAnswers: { status: 503, description: 'Service is DOWN: the database did not answer (error.code DATABASE_UNAVAILABLE, data as for 200)' },
+    errors: [],
+    handler: async (): Promise<Reply> => {
+      const db = await deps.pingDatabase();
+      const data = {
+        status: db.up ? 'UP' : 'DOWN',
+        components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, ...(db.error ? { error: 'database did not answer' } : {}) } },
+      };
+      return db.up ? { status: 200, message: 'Service is UP', data } : { status: 503, message: 'Service is DOWN', data };
+    },
+  }),
+];

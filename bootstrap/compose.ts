@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import { checkVerificationCode } from '../application/auth/check-verification-code.js';
+import { getMe } from '../application/auth/get-me.js';
+import { refreshSession } from '../application/auth/refresh-session.js';
+import { register } from '../application/auth/register.js';
+import { requestSignInCode } from '../application/auth/request-sign-in-code.js';
+import { sendVerificationCode } from '../application/auth/send-verification-code.js';
+import { verifySignInCode } from '../application/auth/verify-sign-in-code.js';
+import type { Clock } from '../application/ports/clock.js';
+import type { MessageSender } from '../application/ports/message-sender.js';
+import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../adapters/auth/jose-tokens.js';
+import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
+import { createApp } from '../adapters/http/app.js';
+import { buildOpenApi } from '../adapters/http/openapi.js';
+import { createRateLimits } from '../adapters/http/rate-limit.js';
+import type { RouteDef } from '../adapters/http/route.js';
+import { authRoutes } from '../adapters/http/routes/auth.routes.js';
+import { healthRoutes } from '../adapters/http/routes/health.routes.js';
+import { logOutbox } from '../adapters/messaging/log-outbox.js';
+import type { Config } from './config.js';
+import type { Persistence } from './persistence.js';
+
+export const VERSION = '0.1.0';
+const HEALTH_TIMEOUT_MS = 2000;
+
+/** The whole route table, in the order the document lists it. */
+export const apiRoutes = (deps: Parameters<typeof authRoutes>[0] & Parameters<typeof healthRoutes>[0]): RouteDef<any>[] => [
+  ...healthRoutes(deps),
+  ...authRoutes(deps),
+];
+
+export interface Overrides {
+  readonly clock?: Clock;
+  readonly messages?: MessageSender;
+  readonly redis?: unknown;
+}
+
+/** The one place adapters are constructed and wired to the use cases and the HTTP edge. */
+export const compose = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides = {}) => {
+  const clock: Clock = overrides.clock ?? { now: () => new Date() };
+  const key: SigningKey = config.JWT_PRIVATE_KEY ? await signingKeyFromPem(config.JWT_PRIVATE_KEY) : await signingKeyFromDataDir(config.DATA_DIR);
+  const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');
+  const crypto = nodeCrypto(otpSecret);
+  const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
+  const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
+  const messages = overrides.messages ?? logOutbox(logger);
+  const uow = persistence.uow;
+  const deps = { uow, clock, crypto, messages, tokens };
+
+  const routes = apiRoutes({
+    register: register(deps),
+    requestSignInCode: requestSignInCode(deps),
+    verifySignInCode: verifySignInCode(deps),
+    refreshSession: refreshSession(deps),
+    sendVerificationCode: sendVerificationCode(deps),
+    checkVerificationCode: checkVerificationCode(deps),
+    getMe: getMe(deps),
+    pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
+  });
+  const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
+  const app = createApp({
+    routes,
+    openApi,
+    verifyToken: joseTokenVerifier(key, tokenSettings),
+    rateLimits: createRateLimits(
+      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER },
+      overrides.redis,
+    ),
+    logger,
+    clock,
+    errorTypeBase: config.ERROR_TYPE_BASE,
+    corsOrigins: config.CORS_ORIGINS,
+    isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
+    trustProxy: config.TRUST_PROXY,
+  });
+  return { app, routes, openApi, signingKey: key };
+};

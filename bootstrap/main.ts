@@ -1,0 +1,62 @@
+import { createServer } from 'node:http';
+import { Redis } from 'ioredis';
+import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { compose } from './compose.js';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { openPostgres } from './persistence.js';
+
+/** Starts the server: configuration, database (migrated), app, graceful stop. */
+const main = async () => {
+  const started = performance.now();
+  const config = loadConfig();
+  const logger = createLogger(config);
+  const persistence = await openPostgres({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATA_DIR,
+    poolMax: config.DB_POOL_MAX,
+    log: (message) => logger.debug({ component: 'mikro-orm' }, message),
+  }).catch((e) => {
+    if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
+    throw e;
+  });
+  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
+  const { app } = await compose(config, persistence, logger, { redis });
+
+  const server = createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  logger.info(
+    { port, database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL', ready_ms: Math.round(performance.now() - started) },
+    `listening on http://localhost:${port}/api/v1 (docs: /api/v1/swagger-ui/)`,
+  );
+
+  // Stop accepting, let in-flight requests finish, then close the pool and the embedded database.
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    });
+    clearTimeout(force);
+    await persistence.close();
+    redis?.disconnect();
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+};
+
+main().catch((e) => {
+  // eslint-disable-next-line no-console
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});
