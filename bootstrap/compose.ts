@@ -58,7 +58,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
   });
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
-  const app = createApp({
+  const { app, router } = createApp({
     routes,
     openApi,
     verifyToken: joseTokenVerifier(key, tokenSettings),
@@ -73,5 +73,5 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
     trustProxy: config.TRUST_PROXY,
   });
-  return { app, routes, openApi, signingKey: key };
+  return { app, router, routes, openApi, signingKey: key };
 };

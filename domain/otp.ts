@@ -69,3 +69,12 @@ export const judgeAttempt = (
   code.consumedAt = now;
   return { ok: true };
 };
+
+/**
+ * The creation time of a new code: now, but strictly after the identifier's newest code, so
+ * "the newest code" is never ambiguous even when two are made within one millisecond.
+ */
+export const nextCodeTime = (recent: readonly OtpCode[], now: Date): Date => {
+  const newest = Math.max(0, ...recent.map((c) => c.createdAt.getTime()));
+  return new Date(Math.max(now.getTime(), newest + 1));
+};

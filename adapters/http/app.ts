@@ -42,7 +42,7 @@ interface State {
 }
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
-export const createApp = (deps: HttpDeps): Koa<State> => {
+export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<State> } => {
   const app = new Koa<State>({ proxy: deps.trustProxy });
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
 
@@ -211,5 +211,5 @@ export const createApp = (deps: HttpDeps): Koa<State> => {
       render(ctx, problem('ROUTE_NOT_FOUND', `There is no route ${ctx.method} ${ctx.path}.`));
     }
   });
-  return app;
+  return { app, router };
 };

@@ -1,6 +1,6 @@
 import type { Identifier } from '../../domain/identifier.js';
 import { identifierKey } from '../../domain/identifier.js';
-import { checkSend, OTP_LENGTH, OTP_TTL_MS, type OtpPurpose, type SendRefusal } from '../../domain/otp.js';
+import { checkSend, nextCodeTime, OTP_LENGTH, OTP_TTL_MS, type OtpPurpose, type SendRefusal } from '../../domain/otp.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { OutgoingMessage } from '../ports/message-sender.js';
@@ -31,13 +31,14 @@ export const issueCode = async (
   const refusal = checkSend(recent, purpose, now);
   if (refusal) return { ok: false, refusal };
   const code = deps.crypto.otpCode(OTP_LENGTH);
-  const expiresAt = new Date(now.getTime() + OTP_TTL_MS);
+  const createdAt = nextCodeTime(recent, now);
+  const expiresAt = new Date(createdAt.getTime() + OTP_TTL_MS);
   await repos.otps.add({
     id: deps.crypto.uuid(),
     identifierKey: key,
     purpose,
     codeHash: deps.crypto.hashOtp(key, code),
-    createdAt: now,
+    createdAt,
     expiresAt,
     wrongTries: 0,
     consumedAt: null,
