@@ -42,7 +42,8 @@ export const checkSend = (recent: readonly OtpCode[], purpose: OtpPurpose, now: 
   );
   if (blocking.length > 0) {
     const newest = Math.max(...blocking.map((c) => c.createdAt.getTime()));
-    return { _tag: 'ResendTooSoon', retryAfterSeconds: Math.max(1, Math.ceil((newest + OTP_RESEND_COOLDOWN_MS - t) / 1000)) };
+    const seconds = Math.ceil((newest + OTP_RESEND_COOLDOWN_MS - t) / 1000);
+    return { _tag: 'ResendTooSoon', retryAfterSeconds: Math.min(OTP_RESEND_COOLDOWN_MS / 1000, Math.max(1, seconds)) };
   }
   return undefined;
 };

@@ -46,6 +46,9 @@ export interface TestApp {
   readonly routes: Awaited<ReturnType<typeof compose>>['routes'];
   readonly router: Awaited<ReturnType<typeof compose>>['router'];
   readonly logLines: string[];
+  /** The database the app runs on (undefined for the in-memory adapters). */
+  readonly databaseUrl: string | undefined;
+  readonly signingKey: Awaited<ReturnType<typeof compose>>['signingKey'];
   request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string | Uint8Array }): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -59,10 +62,11 @@ export interface TestResponse {
 
 /**
  * The real Koa app, wired the way bootstrap/compose.ts wires it, listening on a loopback port.
- * `postgres` (default) runs on a clean schema of the test database; `memory` on the in-memory adapters.
+ * `postgres` (default) runs on a clean schema of the test database; `memory` on the in-memory adapters;
+ * a Persistence object is used as given (and closed with the app).
  */
 export const createTestApp = async (
-  options: { persistence?: 'postgres' | 'memory'; env?: Record<string, string>; databaseUrl?: string } = {},
+  options: { persistence?: 'postgres' | 'memory' | Persistence; env?: Record<string, string>; databaseUrl?: string } = {},
 ): Promise<TestApp> => {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bizops-test-')),
@@ -73,13 +77,13 @@ export const createTestApp = async (
   });
   const logLines: string[] = [];
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
+  const given = typeof options.persistence === 'object' ? options.persistence : undefined;
+  const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    options.persistence === 'memory'
-      ? inMemory()
-      : await openPostgres({ databaseUrl: options.databaseUrl ?? (await freshDatabaseUrl()), dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined });
+    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined }) : inMemory());
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router } = await compose(config, persistence, logger, { clock, messages: outbox });
+  const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -91,6 +95,8 @@ export const createTestApp = async (
     openApi,
     routes,
     router,
+    signingKey,
+    databaseUrl,
     logLines,
     async request(method, path, opts = {}) {
       const headers: Record<string, string> = { ...(opts.headers ?? {}) };
