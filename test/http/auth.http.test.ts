@@ -72,3 +72,42 @@ describe('HTTP auth: the flow of spec section 5', () => {
     }
   });
 });
+
+describe('HTTP auth under concurrency', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('ten simultaneous registrations of one phone: exactly one 201, the rest 409', async () => {
+    const phone = aPhone();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        app.request('POST', '/auth/register', { body: { phone, first_name: 'A', last_name: 'B', business_name: `Shop ${i}` } }),
+      ),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).to.deep.equal([201, ...Array(9).fill(409)]);
+  });
+
+  it('ten simultaneous uses of one code: exactly one sign-in', async () => {
+    const owner = await registerOwner(app);
+    await app.request('POST', '/auth/login', { body: owner.identifier });
+    const otp = app.outbox.lastCode(owner.to);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => app.request('POST', '/auth/verify-otp', { body: { ...owner.identifier, otp } })),
+    );
+    expect(results.filter((r) => r.status === 200)).to.have.length(1);
+    expect(results.filter((r) => r.status === 400)).to.have.length(9);
+  });
+
+  it('ten simultaneous refreshes with one token: one succeeds and the family is revoked', async () => {
+    const owner = await registerOwner(app);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } })),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).to.have.length(1);
+    const next = await app.request('POST', '/auth/refresh', { body: { refresh_token: winners[0]!.body.data.refresh_token } });
+    expect(next.status).to.equal(401);
+  });
+});

@@ -1,0 +1,44 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { koboToNaira, MAX_KOBO, nairaToKobo } from '../../../domain/money.js';
+
+describe('money: naira <-> kobo', () => {
+  it('survives naira -> kobo -> naira for every 2-decimal amount up to the maximum', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: MAX_KOBO }), (k) => {
+        const naira = koboToNaira(k as never);
+        const back = nairaToKobo(naira);
+        return back.ok && back.value === k;
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('reads amounts written with 0, 1 or 2 decimals exactly', () => {
+    expect(nairaToKobo(1500)).to.deep.equal({ ok: true, value: 150000 });
+    expect(nairaToKobo(1500.5)).to.deep.equal({ ok: true, value: 150050 });
+    expect(nairaToKobo(1500.75)).to.deep.equal({ ok: true, value: 150075 });
+    expect(nairaToKobo(0.1)).to.deep.equal({ ok: true, value: 10 });
+    expect(nairaToKobo(33.33)).to.deep.equal({ ok: true, value: 3333 });
+    expect(nairaToKobo(-12.5)).to.deep.equal({ ok: true, value: -1250 });
+    expect(nairaToKobo(1_000_000_000_000)).to.deep.equal({ ok: true, value: MAX_KOBO });
+  });
+
+  it('refuses more than 2 decimals', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 1, max: 9 }), (cents, extra) => {
+        const naira = Number(`${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}${extra}`);
+        const r = nairaToKobo(naira);
+        return !r.ok && r.reason === 'TOO_MANY_DECIMALS';
+      }),
+    );
+    expect(nairaToKobo(0.000001)).to.deep.equal({ ok: false, reason: 'TOO_MANY_DECIMALS' });
+  });
+
+  it('refuses amounts above 1,000,000,000,000.00 and non-numbers', () => {
+    expect(nairaToKobo(1_000_000_000_000.01)).to.deep.equal({ ok: false, reason: 'TOO_LARGE' });
+    expect(nairaToKobo(1e21)).to.deep.equal({ ok: false, reason: 'TOO_LARGE' });
+    expect(nairaToKobo(Number.NaN)).to.deep.equal({ ok: false, reason: 'NOT_A_NUMBER' });
+    expect(nairaToKobo(Number.POSITIVE_INFINITY)).to.deep.equal({ ok: false, reason: 'NOT_A_NUMBER' });
+  });
+});
