@@ -14,8 +14,17 @@ import { createApp } from '../adapters/http/app.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
-import { authRoutes } from '../adapters/http/routes/auth.routes.js';
-import { healthRoutes } from '../adapters/http/routes/health.routes.js';
+import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.routes.js';
+import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
+import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
+import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
+import { createPaging } from '../adapters/http/paging.js';
+import { resolveActor } from '../application/auth/resolve-actor.js';
+import { getBusiness } from '../application/business/get-business.js';
+import { updateBusiness } from '../application/business/update-business.js';
+import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
+import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
+import * as E from 'fp-ts/lib/Either.js';
 import { logOutbox } from '../adapters/messaging/log-outbox.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
@@ -23,11 +32,13 @@ import type { Persistence } from './persistence.js';
 export const VERSION = '0.1.0';
 const HEALTH_TIMEOUT_MS = 2000;
 
-/** The whole route table, in the order the document lists it. */
-export const apiRoutes = (deps: Parameters<typeof authRoutes>[0] & Parameters<typeof healthRoutes>[0]): RouteDef<any>[] => [
-  ...healthRoutes(deps),
-  ...authRoutes(deps),
-];
+/**
+ * The whole route table, in the order the document lists it. Literal paths come before the
+ * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
+ */
+export const apiRoutes = (
+  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases,
+): RouteDef<any, any>[] => [...healthRoutes(deps), ...authRoutes(deps), ...staffRoutes(deps), ...businessRoutes(deps)];
 
 export interface Overrides {
   readonly clock?: Clock;
@@ -56,12 +67,31 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
+    getBusiness: getBusiness(deps),
+    updateBusiness: updateBusiness(deps),
+    createBranch: createBranch(deps),
+    listBranches: listBranches(deps),
+    getBranch: getBranch(deps),
+    updateBranch: updateBranch(deps),
+    deleteBranch: deleteBranch(deps),
+    inviteStaff: inviteStaff(deps),
+    listStaff: listStaff(deps),
+    getStaffMember: getStaffMember(deps),
+    updateStaffMember: updateStaffMember(deps),
+    deactivateStaffMember: deactivateStaffMember(deps),
+    paging: createPaging(otpSecret),
   });
+  const currentActor = resolveActor(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({
     routes,
     openApi,
     verifyToken: joseTokenVerifier(key, tokenSettings),
+    resolveActor: async (claims) => {
+      const r = await currentActor(claims);
+      if (E.isRight(r)) return { ok: true, actor: r.right };
+      return { ok: false, reason: r.left._tag === 'AccountDeactivated' ? 'ACCOUNT_DEACTIVATED' : 'TOKEN_INVALID' };
+    },
     rateLimits: createRateLimits(
       { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER },
       overrides.redis,

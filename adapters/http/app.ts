@@ -16,14 +16,17 @@ import type { RateLimits } from './rate-limit.js';
 import type { Reply, RouteDef } from './route.js';
 
 export const API_BASE = '/api/v1';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_LIMIT = '1mb';
 
 export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
 
 export interface HttpDeps {
-  readonly routes: readonly RouteDef<any>[];
+  readonly routes: readonly RouteDef<any, any>[];
   readonly openApi: object;
   readonly verifyToken: VerifyToken;
+  /** Checks the token's member as they are now: deactivated, removed, or with a changed role. */
+  readonly resolveActor: (claims: Actor) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' }>;
   readonly rateLimits: RateLimits;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -48,6 +51,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
 
   const render = (ctx: Context, p: Problem) => {
     ctx.status = p.status;
+    ctx.set('Cache-Control', 'no-store'); // errors too: a 404 or 405 is otherwise heuristically cacheable
     for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
   };
@@ -77,7 +81,13 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         ? problem('TOKEN_EXPIRED', 'The access token has expired; get a new one with /auth/refresh.')
         : problem('TOKEN_INVALID', 'The access token is invalid.');
     }
-    return verdict.actor;
+    const current = await deps.resolveActor(verdict.actor);
+    if (!current.ok) {
+      throw current.reason === 'ACCOUNT_DEACTIVATED'
+        ? problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.')
+        : problem('TOKEN_INVALID', 'The access token no longer matches an active membership; sign in again.');
+    }
+    return current.actor;
   };
 
   const readBody = async (ctx: Context): Promise<unknown> => {
@@ -98,7 +108,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
 
   /** Runs one row of the route table: limits, authentication, roles, body, handler, envelope. */
   const runner =
-    (r: RouteDef<any>): Middleware<State> =>
+    (r: RouteDef<any, any>): Middleware<State> =>
     async (ctx) => {
       ctx.set('Cache-Control', 'no-store');
       if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
@@ -110,6 +120,18 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         if (!hasAnyRole(actor, r.access.roles)) {
           throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
         }
+      }
+      for (const value of Object.values((ctx.params ?? {}) as Record<string, string>)) {
+        if (!UUID.test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
+      }
+      let query: unknown = undefined;
+      if (r.query) {
+        const decoded = r.query.decode(ctx.query);
+        if (decoded._tag === 'Left') {
+          const errors = fieldErrors(decoded.left);
+          throw problem('VALIDATION_FAILED', `The query is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
+        }
+        query = decoded.right;
       }
       let body: unknown = undefined;
       if (r.body) {
@@ -125,7 +147,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           if (key) await limit(ctx, 'identifier', key);
         }
       }
-      const reply: Reply = await r.handler({ body, actor, params: ctx.params, ctx });
+      const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, ctx });
       ctx.status = reply.status;
       for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
       ctx.body = {
@@ -199,13 +221,17 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
 
   app.use(docsMiddleware(API_BASE, deps.openApi));
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => problem('METHOD_NOT_ALLOWED', 'This path does not accept that method; see the Allow header.'),
-      notImplemented: () => problem('METHOD_NOT_ALLOWED', 'This method is not supported.'),
-    }),
-  );
+  // allowedMethods answers a wrong method 405 (an unknown method 501) and sets Allow; it only sets
+  // that header when it does not throw, so the Problem is rendered here after it.
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status !== 405 && ctx.status !== 501) return;
+    const allow = ctx.response.get('Allow');
+    if (allow) return render(ctx, problem('METHOD_NOT_ALLOWED', `This path does not accept ${ctx.method}; it accepts ${allow}.`));
+    ctx.remove('Allow'); // an unknown method on an unknown path: still an unknown route
+    render(ctx, problem('ROUTE_NOT_FOUND', `There is no route ${ctx.method} ${ctx.path}.`));
+  });
+  app.use(router.allowedMethods());
   app.use(async (ctx) => {
     if (ctx.body === undefined && ctx.status === 404) {
       render(ctx, problem('ROUTE_NOT_FOUND', `There is no route ${ctx.method} ${ctx.path}.`));

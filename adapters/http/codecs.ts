@@ -137,12 +137,17 @@ export const nullableStr = doc('string or null', { type: ['string', 'null'] });
 export const int = doc('integer', { type: 'integer' });
 export const bool = doc('boolean', { type: 'boolean' });
 
-/** Describes a response object; every property listed is present. */
-export const shape = (name: string, props: Record<string, t.Mixed>, descriptions: Record<string, string> = {}) =>
+/** Describes a response object; every property of `props` is present, those of `optional` only sometimes. */
+export const shape = (
+  name: string,
+  props: Record<string, t.Mixed>,
+  descriptions: Record<string, string> = {},
+  optional: Record<string, t.Mixed> = {},
+) =>
   doc(name, {
     type: 'object',
     properties: Object.fromEntries(
-      Object.entries(props).map(([k, v]) => [k, { ...jsonSchemaOf(v), ...(descriptions[k] ? { description: descriptions[k] } : {}) }]),
+      Object.entries({ ...props, ...optional }).map(([k, v]) => [k, { ...jsonSchemaOf(v), ...(descriptions[k] ? { description: descriptions[k] } : {}) }]),
     ),
     required: Object.keys(props),
   });
@@ -168,3 +173,30 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
   if (codec instanceof t.BooleanType) return { type: 'boolean' };
   throw new Error(`no JSON Schema for codec ${codec.name}`);
 };
+
+/** The codec, or null (clears an optional field on update). */
+export const orNull = <A>(codec: Documented<A>) =>
+  new Documented<A | null>(`${codec.name} or null`, { oneOf: [codec.schema, { type: 'null' }] }, (u, c) =>
+    u === null ? t.success(null) : codec.validate(u, c),
+  );
+
+export const enumOf = <V extends string>(name: string, options: readonly V[], description?: string) =>
+  new Documented<V>(name, { type: 'string', enum: [...options], ...(description ? { description } : {}) }, (u, c) =>
+    typeof u === 'string' && (options as readonly string[]).includes(u) ? t.success(u as V) : t.failure(u, c, `must be one of ${options.join(', ')}`),
+  );
+
+export const uuidInput = new Documented<string>('uuid', { type: 'string', format: 'uuid' }, (u, c) =>
+  typeof u === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(u)
+    ? t.success(u.toLowerCase())
+    : t.failure(u, c, 'must be a UUID'),
+);
+
+export const httpsUrl = new Documented<string>('url', { type: 'string', format: 'uri', maxLength: 2048 }, (u, c) => {
+  if (typeof u !== 'string' || u.length > 2048) return t.failure(u, c, 'must be an http(s) URL');
+  try {
+    const url = new URL(u);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? t.success(url.toString()) : t.failure(u, c, 'must be an http(s) URL');
+  } catch {
+    return t.failure(u, c, 'must be an http(s) URL');
+  }
+});

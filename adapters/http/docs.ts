@@ -35,11 +35,23 @@ const INITIALIZER = `window.onload = function () {
     url: '../api-docs',
     dom_id: '#swagger-ui',
     deepLinking: true,
+    validatorUrl: null,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
     layout: 'StandaloneLayout',
   });
 };
 `;
+
+/**
+ * helmet's CSP (set earlier in the chain) minus `upgrade-insecure-requests`: with it a browser rewrites the
+ * page's own assets to https, so over plain http on any host but localhost (a LAN address, a staging box
+ * without TLS) the page stays blank. Every asset is relative, so it follows the page's scheme anyway.
+ */
+const withoutUpgrade = (csp: string) =>
+  csp
+    .split(';')
+    .filter((d) => d.trim() !== '' && d.trim().toLowerCase() !== 'upgrade-insecure-requests')
+    .join(';');
 
 /**
  * GET {base}/api-docs (the OpenAPI JSON, not enveloped: tools read it as it is) and
@@ -60,6 +72,8 @@ export const docsMiddleware = (base: string, openApi: object): Middleware => {
     const file = ctx.path.slice(`${base}/swagger-ui/`.length);
     if (file === '' || file === 'index.html') {
       ctx.type = 'text/html; charset=utf-8';
+      const csp = ctx.response.get('Content-Security-Policy');
+      if (csp) ctx.set('Content-Security-Policy', withoutUpgrade(csp));
       ctx.body = PAGE;
     } else if (file === 'swagger-initializer.js') {
       ctx.type = 'application/javascript; charset=utf-8';

@@ -1,11 +1,14 @@
+import type * as t from 'io-ts';
 import { jsonSchemaOf } from './codecs.js';
 import { ERROR_CODES, statusInfo, type ErrorCode } from './problem.js';
 import type { RouteDef } from './route.js';
 import { ROLES } from '../../domain/roles.js';
 
 /** The error codes a route can answer, its own and those that come with its kind. */
-export const errorCodesOf = (r: RouteDef<any>): ErrorCode[] => {
+export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   const codes = new Set<ErrorCode>(r.errors);
+  if (r.query) codes.add('VALIDATION_FAILED');
+  if (r.path.includes(':')) codes.add('RESOURCE_NOT_FOUND');
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.access !== 'public') {
     ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
@@ -26,7 +29,7 @@ const rateLimitHeaders = {
 };
 
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
-export const buildOpenApi = (routes: readonly RouteDef<any>[], info: { version: string; errorTypeBase: string }) => {
+export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { version: string; errorTypeBase: string }) => {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const responses: Record<string, unknown> = {
@@ -53,6 +56,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any>[], info: { version: 
       schema: { type: 'string', format: 'uuid' },
       description: 'a malformed id is answered 404',
     }));
+    const queryParams = r.query ? queryParameters(r.query) : [];
     const operation: Record<string, unknown> = {
       operationId: r.operationId,
       summary: r.summary,
@@ -60,7 +64,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any>[], info: { version: 
       tags: [r.tag],
       security: r.access === 'public' ? [] : [{ bearerAuth: [] }],
       ...(r.access !== 'public' ? { 'x-roles': r.access.roles } : {}),
-      ...(pathParams.length > 0 ? { parameters: pathParams } : {}),
+      ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } }
         : {}),
@@ -117,6 +121,15 @@ export const buildOpenApi = (routes: readonly RouteDef<any>[], info: { version: 
       },
     },
   };
+};
+
+/** A query codec (a strict object of optional string parameters) as OpenAPI query parameters. */
+const queryParameters = (codec: t.Mixed) => {
+  const schema = jsonSchemaOf(codec) as { properties: Record<string, Record<string, unknown>>; required: string[] };
+  return Object.entries(schema.properties).map(([name, s]) => {
+    const { description, ...rest } = s;
+    return { name, in: 'query', required: schema.required.includes(name), schema: rest, ...(description ? { description } : {}) };
+  });
 };
 
 const successEnvelope = (data: Record<string, unknown>) => ({

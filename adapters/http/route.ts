@@ -14,8 +14,9 @@ export interface Reply {
 export const ok = (message: string, data: unknown): Reply => ({ status: 200, message, data });
 export const created = (message: string, data: unknown): Reply => ({ status: 201, message, data });
 
-export interface HandlerInput<B> {
+export interface HandlerInput<B, Q = unknown> {
   readonly body: B;
+  readonly query: Q;
   readonly actor: Actor | undefined;
   readonly params: Record<string, string>;
   readonly ctx: ParameterizedContext;
@@ -28,7 +29,7 @@ export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'none';
  * One row of the route table: the router and the OpenAPI document are both built from it,
  * so they cannot disagree.
  */
-export interface RouteDef<B = unknown> {
+export interface RouteDef<B = unknown, Q = unknown> {
   readonly method: 'get' | 'post' | 'put' | 'delete';
   /** Koa path under /api/v1, e.g. `/auth/register` or `/staff/:id`. */
   readonly path: string;
@@ -39,16 +40,18 @@ export interface RouteDef<B = unknown> {
   /** `public`, or the roles allowed with a bearer token. */
   readonly access: 'public' | { readonly roles: readonly Role[] };
   readonly body?: t.Type<B, unknown, unknown>;
+  /** Query string codec; unknown parameters are refused. */
+  readonly query?: t.Type<Q, unknown, unknown>;
   readonly success: { readonly status: 200 | 201; readonly description: string; readonly data: t.Mixed };
   /** Business errors this route answers, besides those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
   /** Extra response (e.g. the health check's 503). */
   readonly alsoAnswers?: { readonly status: 503; readonly description: string };
-  readonly handler: (input: HandlerInput<B>) => Promise<Reply>;
+  readonly handler: (input: HandlerInput<B, Q>) => Promise<Reply>;
 }
 
-export const route = <B>(def: RouteDef<B>): RouteDef<B> => def;
+export const route = <B = undefined, Q = undefined>(def: RouteDef<B, Q>): RouteDef<B, Q> => def;
 
 export const OWNER_AND_STAFF: readonly Role[] = ['BUSINESS_OWNER', 'STAFF'];
 export const OWNER_ONLY: readonly Role[] = ['BUSINESS_OWNER'];

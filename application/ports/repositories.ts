@@ -1,6 +1,7 @@
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { Identifier } from '../../domain/identifier.js';
 import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
+import type { Page, PageRequest } from './list.js';
 
 /** Users are global (a person signs in before any business is known). */
 export interface UserRepository {
@@ -14,16 +15,44 @@ export interface UserRepository {
 export interface BusinessRepository {
   findById(businessId: string): Promise<Business | undefined>;
   add(business: Business): Promise<void>;
+  save(business: Business): Promise<void>;
 }
 
+export const BRANCH_SORTS = ['created_at', 'name'] as const;
+export type BranchSort = (typeof BRANCH_SORTS)[number];
+
+/** Branches of one business; archived branches are invisible to every method but `isReferenced`. */
 export interface BranchRepository {
   findById(businessId: string, branchId: string): Promise<Branch | undefined>;
+  findDefault(businessId: string): Promise<Branch>;
+  list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
+  save(branch: Branch): Promise<void>;
+  /** True when anything (staff, and later sales) refers to the branch, so it must be archived, not erased. */
+  isReferenced(businessId: string, branchId: string): Promise<boolean>;
+  remove(businessId: string, branchId: string): Promise<void>;
 }
+
+/** A member of a business with the person's name and contact (the staff list's row). */
+export interface StaffMember extends Membership {
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly phone: string | null;
+  readonly email: string | null;
+}
+
+export const STAFF_SORTS = ['created_at', 'first_name', 'last_name'] as const;
+export type StaffSort = (typeof STAFF_SORTS)[number];
 
 export interface MembershipRepository {
   /** The user's membership (a user belongs to at most one business). */
   findByUser(userId: string): Promise<Membership | undefined>;
+  findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
+  findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
+  list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
+  countActiveOwners(businessId: string): Promise<number>;
+  /** Moves every member of `fromBranchId` to `toBranchId` (when a branch is archived). */
+  moveBranch(businessId: string, fromBranchId: string, toBranchId: string): Promise<void>;
   add(membership: Membership): Promise<void>;
   save(membership: Membership): Promise<void>;
 }

@@ -7,6 +7,8 @@ import type { Repositories } from './repositories.js';
  */
 export interface UnitOfWork {
   run<A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A>;
+  /** Runs reads outside a transaction (no BEGIN/COMMIT round trips): lists, lookups, the per-request actor check. */
+  read<A>(work: (repos: Repositories) => Promise<A>): Promise<A>;
 }
 
 export class Rollback<A> {

@@ -104,7 +104,12 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: {
       status: 200,
       description: 'Signed in',
-      data: shape('Tokens', { ...tokensShape }, { access_token: 'EdDSA JWT, 1 hour', refresh_token: 'opaque, 30 days, single use' }),
+      data: shape(
+        'Tokens',
+        { ...tokensShape },
+        { access_token: 'EdDSA JWT, 1 hour', refresh_token: 'opaque, 30 days, single use', verified: 'present (true) only when this code activated a new registration' },
+        { verified: doc('true', { const: true }) },
+      ),
     },
     errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED'],
     handler: async ({ body }) => {

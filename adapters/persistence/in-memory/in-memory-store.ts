@@ -1,6 +1,7 @@
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
-import type { RefreshToken, Repositories } from '../../../application/ports/repositories.js';
+import type { RefreshToken, Repositories, StaffMember } from '../../../application/ports/repositories.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 
 interface Tables {
@@ -24,6 +25,17 @@ const emptyTables = (): Tables => ({
 const copy = <T>(value: T): T => structuredClone(value);
 const values = <T>(m: Map<string, T>): T[] => [...m.values()].map(copy);
 
+const liveBranches = (t: Tables, businessId: string): Branch[] =>
+  values(t.branches).filter((b) => b.businessId === businessId && b.archivedAt === null);
+
+const staff = (t: Tables, businessId: string): StaffMember[] =>
+  values(t.memberships)
+    .filter((m) => m.businessId === businessId)
+    .map((m) => {
+      const u = t.users.get(m.userId)!;
+      return { ...m, firstName: u.firstName, lastName: u.lastName, phone: u.phone, email: u.email };
+    });
+
 const repositories = (t: Tables): Repositories => ({
   users: {
     findById: async (id) => (t.users.has(id) ? copy(t.users.get(id)) : undefined),
@@ -42,16 +54,52 @@ const repositories = (t: Tables): Repositories => ({
   businesses: {
     findById: async (id) => (t.businesses.has(id) ? copy(t.businesses.get(id)) : undefined),
     add: async (b) => void t.businesses.set(b.id, copy(b)),
+    save: async (b) => void t.businesses.set(b.id, copy(b)),
   },
   branches: {
-    findById: async (businessId, id) => {
-      const b = t.branches.get(id);
-      return b && b.businessId === businessId ? copy(b) : undefined;
+    findById: async (businessId, id) => liveBranches(t, businessId).find((b) => b.id === id),
+    findDefault: async (businessId) => {
+      const found = liveBranches(t, businessId).find((b) => b.isDefault);
+      if (!found) throw new Error(`business ${businessId} has no default branch`);
+      return found;
     },
+    list: async (businessId, page) =>
+      keysetPageInMemory(liveBranches(t, businessId), page, {
+        sortValue: (b, by) => (by === 'name' ? b.name : b.createdAt.toISOString()),
+        id: (b) => b.id,
+        searchText: (b) => [b.name, b.address, b.phone],
+        date: (b) => b.createdAt,
+      }),
     add: async (b) => void t.branches.set(b.id, copy(b)),
+    save: async (b) => void t.branches.set(b.id, copy(b)),
+    isReferenced: async (businessId, id) => values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id),
+    remove: async (businessId, id) => {
+      if (t.branches.get(id)?.businessId === businessId) t.branches.delete(id);
+    },
   },
   memberships: {
     findByUser: async (userId) => values(t.memberships).find((m) => m.userId === userId),
+    findById: async (businessId, id) => {
+      const m = t.memberships.get(id);
+      return m && m.businessId === businessId ? copy(m) : undefined;
+    },
+    findStaffMember: async (businessId, id) => staff(t, businessId).find((m) => m.id === id),
+    list: async (businessId, page, filter) =>
+      keysetPageInMemory(
+        staff(t, businessId).filter((m) => !filter.status || m.status === filter.status),
+        page,
+        {
+          sortValue: (m, by) => (by === 'first_name' ? m.firstName : by === 'last_name' ? m.lastName : m.createdAt.toISOString()),
+          id: (m) => m.id,
+          searchText: (m) => [`${m.firstName} ${m.lastName}`, m.phone, m.email],
+          date: (m) => m.createdAt,
+        },
+      ),
+    countActiveOwners: async (businessId) =>
+      values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED').length,
+    moveBranch: async (businessId, from, to) => {
+      for (const m of t.memberships.values()) if (m.businessId === businessId && m.branchId === from) m.branchId = to;
+    },
     add: async (m) => {
       if (values(t.memberships).some((x) => x.userId === m.userId)) throw new Error('unique violation: memberships user');
       t.memberships.set(m.id, copy(m));
@@ -87,28 +135,24 @@ const repositories = (t: Tables): Repositories => ({
  * (like PGlite) and a throw or a Rollback restores the snapshot taken when the work began.
  */
 export const inMemoryUnitOfWork = (): UnitOfWork => {
-  let tables = emptyTables();
+  let committed = emptyTables();
   let queue: Promise<unknown> = Promise.resolve();
   const run = async <A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
     const previous = queue;
     let release!: () => void;
     queue = new Promise<void>((r) => (release = r));
     await previous;
-    const snapshot = tables;
-    tables = copy(snapshot);
     try {
-      const result = await work(repositories(tables));
-      if (result instanceof Rollback) {
-        tables = snapshot;
-        return result.value;
-      }
+      const working = copy(committed);
+      const result = await work(repositories(working));
+      if (result instanceof Rollback) return result.value;
+      committed = working;
       return result;
-    } catch (e) {
-      tables = snapshot;
-      throw e;
     } finally {
       release();
     }
   };
-  return { run };
+  // Reads see committed rows and wait for nothing, like reads outside a transaction.
+  const read = <A>(work: (repos: Repositories) => Promise<A>): Promise<A> => work(repositories(committed));
+  return { run, read };
 };

@@ -55,7 +55,8 @@ export const isDatabaseUnavailable = (error: unknown): boolean => {
     const { name, code, message } = e as { name?: string; code?: string; message?: string };
     if (name === 'ConnectionException' || name === 'KnexTimeoutError') return true;
     if (code && ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '08006', '08001', '08003'].includes(code)) return true;
-    if (message && /Connection terminated|Timeout acquiring a connection|connection timeout|Client has encountered a connection error/i.test(message)) return true;
+    // "timeout expired": pg's own connectionTimeoutMillis firing (a server that accepts no connection).
+    if (message && /Connection terminated|Timeout acquiring a connection|connection timeout|^timeout expired$|Client has encountered a connection error/i.test(message)) return true;
   }
   return false;
 };

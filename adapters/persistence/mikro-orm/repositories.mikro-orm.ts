@@ -1,5 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { Repositories } from '../../../application/ports/repositories.js';
+import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
+import type { Branch, Membership } from '../../../domain/business.js';
+import { keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -18,13 +20,31 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   businesses: {
     findById: async (id) => (await em.findOne(BusinessSchema, { id })) ?? undefined,
     add: async (business) => void em.persist(em.create(BusinessSchema, business)),
+    save: async (business) => void em.persist(business),
   },
   branches: {
-    findById: async (businessId, id) => (await em.findOne(BranchSchema, { id, businessId })) ?? undefined,
+    findById: async (businessId, id) => (await em.findOne(BranchSchema, { id, businessId, archivedAt: null })) ?? undefined,
+    findDefault: async (businessId) => em.findOneOrFail(BranchSchema, { businessId, isDefault: true, archivedAt: null }),
+    list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
     add: async (branch) => void em.persist(em.create(BranchSchema, branch)),
+    save: async (branch) => void em.persist(branch),
+    isReferenced: async (businessId, id) => (await em.count(MembershipSchema, { businessId, branchId: id })) > 0,
+    remove: async (businessId, id) => void (await em.nativeDelete(BranchSchema, { id, businessId })),
   },
   memberships: {
     findByUser: async (userId) => (await em.findOne(MembershipSchema, { userId })) ?? undefined,
+    findById: async (businessId, id) => (await em.findOne(MembershipSchema, { id, businessId })) ?? undefined,
+    findStaffMember: async (businessId, id) => {
+      const rows = await em.execute<Record<string, unknown>[]>(`select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id]);
+      return rows[0] ? staffFromRow(rows[0]) : undefined;
+    },
+    list: (businessId, page, filter) =>
+      keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
+    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: { $ne: 'DEACTIVATED' } }),
+    moveBranch: async (businessId, from, to) => {
+      await em.flush();
+      await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });
+    },
     add: async (membership) => void em.persist(em.create(MembershipSchema, membership)),
     save: async (membership) => void em.persist(membership),
   },
@@ -50,4 +70,56 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       await em.nativeUpdate(RefreshTokenSchema, { userId, revokedAt: null }, { revokedAt: at });
     },
   },
+});
+
+const BRANCHES: KeysetSource<BranchSort> = {
+  select: 'id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at',
+  from: 'branches',
+  tenantColumn: 'business_id',
+  idColumn: 'id',
+  sort: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'name', type: 'text' } },
+  search: ['name', 'address', 'phone'],
+  dateColumn: 'created_at',
+};
+
+const branchFromRow = (r: Record<string, unknown>): Branch => ({
+  id: String(r.id),
+  businessId: String(r.business_id),
+  name: String(r.name),
+  address: (r.address as string | null) ?? null,
+  phone: (r.phone as string | null) ?? null,
+  isDefault: Boolean(r.is_default),
+  archivedAt: (r.archived_at as Date | null) ?? null,
+  createdAt: r.created_at as Date,
+  updatedAt: r.updated_at as Date,
+});
+
+const STAFF: KeysetSource<StaffSort> = {
+  select:
+    'm.id, m.business_id, m.user_id, m.role, m.branch_id, m.status, m.created_at, m.updated_at, u.first_name, u.last_name, u.phone, u.email',
+  from: 'memberships m join users u on u.id = m.user_id',
+  tenantColumn: 'm.business_id',
+  idColumn: 'm.id',
+  sort: {
+    created_at: { column: 'm.created_at', type: 'timestamptz' },
+    first_name: { column: 'u.first_name', type: 'text' },
+    last_name: { column: 'u.last_name', type: 'text' },
+  },
+  search: ["(u.first_name || ' ' || u.last_name)", 'u.phone', 'u.email'],
+  dateColumn: 'm.created_at',
+};
+
+const staffFromRow = (r: Record<string, unknown>): StaffMember => ({
+  id: String(r.id),
+  businessId: String(r.business_id),
+  userId: String(r.user_id),
+  role: r.role as Membership['role'],
+  branchId: (r.branch_id as string | null) ?? null,
+  status: r.status as Membership['status'],
+  createdAt: r.created_at as Date,
+  updatedAt: r.updated_at as Date,
+  firstName: String(r.first_name),
+  lastName: String(r.last_name),
+  phone: (r.phone as string | null) ?? null,
+  email: (r.email as string | null) ?? null,
 });

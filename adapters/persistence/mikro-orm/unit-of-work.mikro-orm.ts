@@ -20,4 +20,5 @@ export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
       throw e;
     }
   },
+  read: (work) => work(mikroOrmRepositories(orm.em.fork())),
 });

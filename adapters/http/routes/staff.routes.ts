@@ -1,0 +1,148 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../../../application/staff/manage-staff.js';
+import { STAFF_SORTS } from '../../../application/ports/repositories.js';
+import { doc, enumOf, jsonSchemaOf, object, text, uuidInput } from '../codecs.js';
+import { listQuery, pageSchema, type Paging } from '../paging.js';
+import { problem } from '../problem.js';
+import { created, ok, OWNER_ONLY, route } from '../route.js';
+import { identifierFields, identifierOf } from './identifier.js';
+import { staffJson, staffShape } from './views.js';
+import { ROLES } from '../../../domain/roles.js';
+
+export interface StaffUseCases {
+  readonly inviteStaff: ReturnType<typeof inviteStaff>;
+  readonly listStaff: ReturnType<typeof listStaff>;
+  readonly getStaffMember: ReturnType<typeof getStaffMember>;
+  readonly updateStaffMember: ReturnType<typeof updateStaffMember>;
+  readonly deactivateStaffMember: ReturnType<typeof deactivateStaffMember>;
+  readonly paging: Paging;
+}
+
+const TAG = 'Staff';
+const role = enumOf('role', ROLES);
+const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such staff member.');
+const unknownBranch = () =>
+  problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
+const lastOwner = () => problem('LAST_OWNER', 'A business keeps at least one active owner.');
+
+export const staffRoutes = (uc: StaffUseCases) => [
+  route({
+    method: 'post',
+    path: '/staff/invite',
+    operationId: 'inviteStaff',
+    tag: TAG,
+    summary: 'Invite a staff member (owner)',
+    description:
+      'Creates the member INVITED and sends an invitation. The invitee signs in with /auth/login + /auth/verify-otp and ' +
+      'becomes ACTIVE. Give exactly one of phone or email; role defaults to STAFF, branch to the default branch.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
+    success: { status: 201, description: 'The invited member', data: staffShape },
+    errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH'],
+    handler: async ({ actor, body }) => {
+      const r = await uc.inviteStaff(actor!, {
+        identifier: identifierOf(body),
+        firstName: body.first_name,
+        lastName: body.last_name,
+        role: body.role ?? 'STAFF',
+        ...(body.branch_id ? { branchId: body.branch_id } : {}),
+      });
+      if (E.isLeft(r)) {
+        throw r.left._tag === 'AlreadyMember'
+          ? problem('ALREADY_A_MEMBER', 'This person already belongs to a business.')
+          : unknownBranch();
+      }
+      return created('Invitation sent', staffJson(r.right));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/businesses/staff',
+    operationId: 'listStaff',
+    tag: TAG,
+    summary: 'Staff of the business (owner)',
+    description: 'Paged (keyset). search: name, phone, email. Filter by status.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: listQuery('StaffListQuery', STAFF_SORTS, { status: enumOf('status', ['INVITED', 'ACTIVE', 'DEACTIVATED'] as const) }),
+    success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request(query, 'created_at');
+      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      return ok('Staff', uc.paging.render(query, req, page, staffJson));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/staff/:id',
+    operationId: 'getStaffMember',
+    tag: TAG,
+    summary: 'A staff member (owner)',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The member', data: staffShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.getStaffMember(actor!, params.id!);
+      if (E.isLeft(r)) throw notFound();
+      return ok('Staff member', staffJson(r.right));
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/staff/:id',
+    operationId: 'updateStaffMember',
+    tag: TAG,
+    summary: "Change a member's role or branch (owner)",
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    body: object('UpdateStaffRequest', {}, { role, branch_id: uuidInput }),
+    success: { status: 200, description: 'The member', data: staffShape },
+    errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_BRANCH', 'LAST_OWNER'],
+    handler: async ({ actor, params, body }) => {
+      const r = await uc.updateStaffMember(actor!, params.id!, {
+        ...(body.role ? { role: body.role } : {}),
+        ...(body.branch_id ? { branchId: body.branch_id } : {}),
+      });
+      if (E.isLeft(r)) {
+        switch (r.left._tag) {
+          case 'NotFound':
+            throw notFound();
+          case 'UnknownBranch':
+            throw unknownBranch();
+          case 'LastOwner':
+            throw lastOwner();
+        }
+      }
+      return ok('Staff member updated', staffJson(r.right));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/staff/:id',
+    operationId: 'deactivateStaffMember',
+    tag: TAG,
+    summary: 'Deactivate a staff member (owner)',
+    description: 'The member is refused from their next request (401 ACCOUNT_DEACTIVATED) and their refresh tokens are revoked.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The deactivated member', data: staffShape },
+    errors: ['RESOURCE_NOT_FOUND', 'CANNOT_DEACTIVATE_SELF', 'LAST_OWNER'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.deactivateStaffMember(actor!, params.id!);
+      if (E.isLeft(r)) {
+        switch (r.left._tag) {
+          case 'NotFound':
+            throw notFound();
+          case 'CannotDeactivateSelf':
+            throw problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.');
+          case 'LastOwner':
+            throw lastOwner();
+        }
+      }
+      return ok('Staff member deactivated', staffJson(r.right));
+    },
+  }),
+];

@@ -1,0 +1,82 @@
+import type { Branch, Business } from '../../../domain/business.js';
+import type { StaffMember } from '../../../application/ports/repositories.js';
+import { bool, dateTime, doc, nullableStr, shape, str, uuid } from '../codecs.js';
+
+/** JSON views of resources (snake_case, ISO times) and their documented shapes. */
+export const businessJson = (b: Business) => ({
+  id: b.id,
+  name: b.name,
+  phone: b.phone,
+  email: b.email,
+  address: b.address,
+  category: b.category,
+  logo_url: b.logoUrl,
+  plan: b.plan,
+  currency: b.currency,
+  timezone: b.timezone,
+  created_at: b.createdAt.toISOString(),
+  updated_at: b.updatedAt.toISOString(),
+});
+
+export const businessShape = shape('Business', {
+  id: uuid,
+  name: str,
+  phone: nullableStr,
+  email: nullableStr,
+  address: nullableStr,
+  category: nullableStr,
+  logo_url: nullableStr,
+  plan: doc('plan', { type: 'string', enum: ['FREE', 'STARTER', 'BUSINESS', 'PRO'] }),
+  currency: str,
+  timezone: str,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const branchJson = (b: Branch) => ({
+  id: b.id,
+  name: b.name,
+  address: b.address,
+  phone: b.phone,
+  is_default: b.isDefault,
+  created_at: b.createdAt.toISOString(),
+  updated_at: b.updatedAt.toISOString(),
+});
+
+export const branchShape = shape('Branch', {
+  id: uuid,
+  name: str,
+  address: nullableStr,
+  phone: nullableStr,
+  is_default: bool,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+export const staffJson = (m: StaffMember) => ({
+  id: m.id,
+  user_id: m.userId,
+  first_name: m.firstName,
+  last_name: m.lastName,
+  phone: m.phone,
+  email: m.email,
+  role: m.role,
+  branch_id: m.branchId,
+  status: m.status,
+  created_at: m.createdAt.toISOString(),
+  updated_at: m.updatedAt.toISOString(),
+});
+
+export const staffShape = shape('StaffMember', {
+  id: uuid,
+  user_id: uuid,
+  first_name: str,
+  last_name: str,
+  phone: nullableStr,
+  email: nullableStr,
+  role: doc('role', { type: 'string', enum: ['BUSINESS_OWNER', 'STAFF'] }),
+  branch_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+  status: doc('status', { type: 'string', enum: ['INVITED', 'ACTIVE', 'DEACTIVATED'] }),
+  created_at: dateTime,
+  updated_at: dateTime,
+});

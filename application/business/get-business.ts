@@ -1,0 +1,14 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Business } from '../../domain/business.js';
+import type { Actor } from '../../domain/roles.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from './errors.js';
+
+/** The caller's business. Any other id, even a real one, does not exist for the caller. */
+export const getBusiness =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, businessId: string = actor.businessId): Promise<E.Either<NotFound, Business>> => {
+    if (businessId !== actor.businessId) return E.left(notFound);
+    const business = await deps.uow.read((r) => r.businesses.findById(actor.businessId));
+    return business ? E.right(business) : E.left(notFound);
+  };

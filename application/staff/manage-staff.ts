@@ -1,0 +1,142 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Membership } from '../../domain/business.js';
+import { identifierKey, type Identifier } from '../../domain/identifier.js';
+import type { Actor, Role } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { MessageSender } from '../ports/message-sender.js';
+import type { Repositories, StaffMember, StaffSort } from '../ports/repositories.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import {
+  notFound,
+  type AlreadyMember,
+  type CannotDeactivateSelf,
+  type LastOwner,
+  type NotFound,
+  type UnknownBranch,
+} from '../business/errors.js';
+
+export interface InviteCommand {
+  readonly identifier: Identifier;
+  readonly firstName: string;
+  readonly lastName: string;
+  readonly role: Role;
+  readonly branchId?: string;
+}
+
+/** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
+const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
+  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId);
+
+/**
+ * Invites a person to the caller's business: the member is INVITED until they sign in with
+ * /auth/login + /auth/verify-otp. A person already in a business (this one or another) cannot be invited.
+ */
+export const inviteStaff =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  async (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch, StaffMember>> => {
+    const result = await deps.uow.run(async (r) => {
+      await r.otps.lockIdentifier(identifierKey(cmd.identifier));
+      const branch = await branchFor(r, actor.businessId, cmd.branchId);
+      if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
+      const now = deps.clock.now();
+      let user = await r.users.findByIdentifier(cmd.identifier);
+      if (user && (await r.memberships.findByUser(user.id))) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
+      if (!user) {
+        user = {
+          id: deps.crypto.uuid(),
+          phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
+          email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
+          firstName: cmd.firstName,
+          lastName: cmd.lastName,
+          verifiedAt: null,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await r.users.add(user);
+      }
+      const membership: Membership = {
+        id: deps.crypto.uuid(),
+        businessId: actor.businessId,
+        userId: user.id,
+        role: cmd.role,
+        branchId: branch.id,
+        status: 'INVITED',
+        createdAt: now,
+        updatedAt: now,
+      };
+      await r.memberships.add(membership);
+      const business = await r.businesses.findById(actor.businessId);
+      const member: StaffMember = { ...membership, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email };
+      return E.right({ member, businessName: business?.name ?? 'a business' });
+    });
+    if (E.isLeft(result)) return result;
+    const { member, businessName } = result.right;
+    await deps.messages.send({
+      channel: cmd.identifier.kind === 'phone' ? 'sms' : 'email',
+      to: cmd.identifier.value,
+      text: `${businessName} has invited you to join their team on BizOps. Sign in with this ${cmd.identifier.kind === 'phone' ? 'phone number' : 'e-mail address'} to accept.`,
+    });
+    return E.right(member);
+  };
+
+export const listStaff =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>> =>
+    deps.uow.read((r) => r.memberships.list(actor.businessId, page, filter));
+
+export const getStaffMember =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, membershipId: string): Promise<E.Either<NotFound, StaffMember>> => {
+    const member = await deps.uow.read((r) => r.memberships.findStaffMember(actor.businessId, membershipId));
+    return member ? E.right(member) : E.left(notFound);
+  };
+
+/** A business keeps at least one active owner: the last one can be neither demoted nor deactivated. */
+const isLastOwner = async (r: Repositories, m: Membership) =>
+  m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
+
+/** Changes a member's role or branch. */
+export const updateStaffMember =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  async (
+    actor: Actor,
+    membershipId: string,
+    changes: { role?: Role; branchId?: string },
+  ): Promise<E.Either<NotFound | UnknownBranch | LastOwner, StaffMember>> =>
+    deps.uow.run(async (r) => {
+      const m = await r.memberships.findById(actor.businessId, membershipId);
+      if (!m) return E.left(notFound);
+      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId))) {
+        return E.left({ _tag: 'UnknownBranch' as const, branchId: changes.branchId });
+      }
+      if (changes.role === 'STAFF' && (await isLastOwner(r, m))) return E.left({ _tag: 'LastOwner' as const });
+      if (changes.role) m.role = changes.role;
+      if (changes.branchId) m.branchId = changes.branchId;
+      m.updatedAt = deps.clock.now();
+      await r.memberships.save(m);
+      const user = (await r.users.findById(m.userId))!;
+      return E.right({ ...m, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email });
+    });
+
+/**
+ * Deactivates a member: refused from their next request (the per-request actor check) and every
+ * refresh token revoked. Owners cannot deactivate themselves, nor the last owner.
+ */
+export const deactivateStaffMember =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  async (actor: Actor, membershipId: string): Promise<E.Either<NotFound | CannotDeactivateSelf | LastOwner, StaffMember>> =>
+    deps.uow.run(async (r) => {
+      const m = await r.memberships.findById(actor.businessId, membershipId);
+      if (!m) return E.left(notFound);
+      if (m.userId === actor.userId) return E.left({ _tag: 'CannotDeactivateSelf' as const });
+      if (await isLastOwner(r, m)) return E.left({ _tag: 'LastOwner' as const });
+      const now = deps.clock.now();
+      m.status = 'DEACTIVATED';
+      m.updatedAt = now;
+      await r.memberships.save(m);
+      await r.refreshTokens.revokeAllForUser(m.userId, now);
+      const user = (await r.users.findById(m.userId))!;
+      return E.right({ ...m, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email });
+    });

@@ -1,0 +1,14 @@
+/** Africa/Lagos is UTC+1 all year (no daylight saving): business days and months are Lagos days and months. */
+const LAGOS_OFFSET_MS = 3_600_000;
+
+/** The instant a Lagos calendar day (YYYY-MM-DD) starts. */
+export const lagosDayStart = (isoDate: string): Date => new Date(Date.parse(`${isoDate}T00:00:00.000Z`) - LAGOS_OFFSET_MS);
+
+/** The first instant after a Lagos calendar day. */
+export const lagosDayEnd = (isoDate: string): Date => new Date(lagosDayStart(isoDate).getTime() + 86_400_000);
+
+/** The Lagos calendar date (YYYY-MM-DD) of an instant. */
+export const lagosDate = (at: Date): string => new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 10);
+
+/** The instant the Lagos calendar month holding `at` starts. */
+export const lagosMonthStart = (at: Date): Date => lagosDayStart(`${lagosDate(at).slice(0, 7)}-01`);
