@@ -17,6 +17,10 @@ export interface SqlCondition {
   readonly params: readonly unknown[];
 }
 
+/** Raw rows carry timestamps as PostgreSQL text (the ORM installs string type parsers). */
+export const asDate = (v: unknown): Date => (v instanceof Date ? v : new Date(String(v)));
+export const asOptionalDate = (v: unknown): Date | null => (v === null || v === undefined ? null : asDate(v));
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -64,7 +68,7 @@ export const keysetPage = async <S extends string, Row>(
   const hasNext = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];
-  const sortValue = (v: unknown): SortValue => (v instanceof Date ? v.toISOString() : typeof v === 'number' ? v : String(v));
+  const sortValue = (v: unknown): SortValue => (sort.type === 'timestamptz' ? asDate(v).toISOString() : String(v));
   return {
     items: pageRows.map(map),
     hasNext,

@@ -1,7 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
 import type { Branch, Membership } from '../../../domain/business.js';
-import { keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -89,9 +89,9 @@ const branchFromRow = (r: Record<string, unknown>): Branch => ({
   address: (r.address as string | null) ?? null,
   phone: (r.phone as string | null) ?? null,
   isDefault: Boolean(r.is_default),
-  archivedAt: (r.archived_at as Date | null) ?? null,
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
+  archivedAt: asOptionalDate(r.archived_at),
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
 });
 
 const STAFF: KeysetSource<StaffSort> = {
@@ -116,8 +116,8 @@ const staffFromRow = (r: Record<string, unknown>): StaffMember => ({
   role: r.role as Membership['role'],
   branchId: (r.branch_id as string | null) ?? null,
   status: r.status as Membership['status'],
-  createdAt: r.created_at as Date,
-  updatedAt: r.updated_at as Date,
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
   firstName: String(r.first_name),
   lastName: String(r.last_name),
   phone: (r.phone as string | null) ?? null,

@@ -1,0 +1,241 @@
+import { expect } from 'chai';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+
+type Owner = Awaited<ReturnType<typeof registerOwner>>;
+
+/** Invites a member and signs them in; returns their member id and tokens. */
+const inviteAndSignIn = async (app: TestApp, owner: Owner, role: 'STAFF' | 'BUSINESS_OWNER' = 'STAFF') => {
+  const phone = aPhone();
+  const invite = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Bola', last_name: 'Ade', role } });
+  expect(invite.status, invite.text).to.equal(201);
+  await app.request('POST', '/auth/login', { body: { phone } });
+  const signIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+  expect(signIn.status, signIn.text).to.equal(200);
+  return { phone, memberId: invite.body.data.id as string, accessToken: signIn.body.data.access_token as string, refreshToken: signIn.body.data.refresh_token as string, signIn };
+};
+
+const businessIdOf = async (app: TestApp, token: string) => (await app.request('GET', '/businesses/me', { token })).body.data.id as string;
+
+describe('HTTP business, branches and staff', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('invite -> sign in -> act -> deactivate -> refused', async () => {
+    const owner = await registerOwner(app);
+    const staff = await inviteAndSignIn(app, owner);
+    expect(app.outbox.sent.some((m) => m.to === staff.phone && /invited you/.test(m.text))).to.equal(true);
+    expect(staff.signIn.body.data.verified).to.equal(true);
+
+    const me = await app.request('GET', '/auth/me', { token: staff.accessToken });
+    expect(me.body.data.roles).to.deep.equal(['STAFF']);
+    expect(me.body.data.business.id).to.equal(await businessIdOf(app, owner.accessToken));
+    expect(me.body.data.branch.name).to.be.a('string');
+    expect(me.body.data.status).to.equal('ACTIVE');
+    expect((await app.request('GET', '/businesses/me', { token: staff.accessToken })).status).to.equal(200);
+
+    const listed = await app.request('GET', '/businesses/staff?status=ACTIVE', { token: owner.accessToken });
+    expect(listed.body.data.content.map((m: { id: string }) => m.id)).to.include(staff.memberId);
+
+    const off = await app.request('DELETE', `/staff/${staff.memberId}`, { token: owner.accessToken });
+    expect(off.status).to.equal(200);
+    expect(off.body.data.status).to.equal('DEACTIVATED');
+
+    const refused = await app.request('GET', '/businesses/me', { token: staff.accessToken });
+    expect(refused.status).to.equal(401);
+    expect(refused.body.error.code).to.equal('ACCOUNT_DEACTIVATED');
+    const refresh = await app.request('POST', '/auth/refresh', { body: { refresh_token: staff.refreshToken } });
+    expect(refresh.status).to.equal(401);
+    app.clock.advance(61_000);
+    await app.request('POST', '/auth/login', { body: { phone: staff.phone } });
+    const again = await app.request('POST', '/auth/verify-otp', { body: { phone: staff.phone, otp: app.outbox.lastCode(staff.phone) } });
+    expect(again.status).to.equal(401);
+    expect(again.body.error.code).to.equal('ACCOUNT_DEACTIVATED');
+  });
+
+  it('a role change applies from the next request, without a new token', async () => {
+    const owner = await registerOwner(app);
+    const staff = await inviteAndSignIn(app, owner);
+    expect((await app.request('GET', '/businesses/staff', { token: staff.accessToken })).status).to.equal(403);
+    await app.request('PUT', `/staff/${staff.memberId}`, { token: owner.accessToken, body: { role: 'BUSINESS_OWNER' } });
+    expect((await app.request('GET', '/businesses/staff', { token: staff.accessToken })).status).to.equal(200);
+  });
+
+  it('refuses to invite someone who already belongs to a business (409)', async () => {
+    const a = await registerOwner(app);
+    const b = await registerOwner(app);
+    const res = await app.request('POST', '/staff/invite', { token: b.accessToken, body: { phone: a.to, first_name: 'X', last_name: 'Y' } });
+    expect(res.status).to.equal(409);
+    expect(res.body.error.code).to.equal('ALREADY_A_MEMBER');
+  });
+
+  it('keeps an owner: no self-deactivation, no demoting the last owner (409)', async () => {
+    const owner = await registerOwner(app);
+    const mine = (await app.request('GET', '/businesses/staff', { token: owner.accessToken })).body.data.content[0].id as string;
+    const self = await app.request('DELETE', `/staff/${mine}`, { token: owner.accessToken });
+    expect(self.status).to.equal(409);
+    expect(self.body.error.code).to.equal('CANNOT_DEACTIVATE_SELF');
+    const demote = await app.request('PUT', `/staff/${mine}`, { token: owner.accessToken, body: { role: 'STAFF' } });
+    expect(demote.status).to.equal(409);
+    expect(demote.body.error.code).to.equal('LAST_OWNER');
+  });
+
+  it('updates the business profile; plan, currency and timezone are not settable (400)', async () => {
+    const owner = await registerOwner(app);
+    const res = await app.request('PUT', '/businesses/me', {
+      token: owner.accessToken,
+      body: { name: 'Ada Mega Stores', address: '12 Broad St, Lagos', phone: '08051234567', logo_url: 'https://cdn.example/logo.png', category: 'Pharmacy' },
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.body.data).to.include({ name: 'Ada Mega Stores', phone: '+2348051234567', category: 'Pharmacy', plan: 'FREE' });
+    const cleared = await app.request('PUT', '/businesses/me', { token: owner.accessToken, body: { address: null } });
+    expect(cleared.body.data.address).to.equal(null);
+    for (const field of ['plan', 'currency', 'timezone', 'id', 'business_id', 'created_at']) {
+      const bad = await app.request('PUT', '/businesses/me', { token: owner.accessToken, body: { [field]: 'PRO' } });
+      expect(bad.status, field).to.equal(400);
+      expect(bad.body.error.errors[0].field).to.equal(field);
+    }
+  });
+
+  it('branches: create, read, update; the default cannot be deleted; one with staff is archived and its staff moved', async () => {
+    const owner = await registerOwner(app);
+    const businessId = await businessIdOf(app, owner.accessToken);
+    const created = await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: 'Ikeja', address: 'Allen Ave' } });
+    expect(created.status).to.equal(201);
+    expect(created.body.data).to.include({ name: 'Ikeja', is_default: false });
+    const id = created.body.data.id as string;
+    const updated = await app.request('PUT', `/businesses/${businessId}/branches/${id}`, { token: owner.accessToken, body: { name: 'Ikeja GRA' } });
+    expect(updated.body.data.name).to.equal('Ikeja GRA');
+
+    const list = await app.request('GET', `/businesses/${businessId}/branches?sort_by=name&sort_dir=asc`, { token: owner.accessToken });
+    const main = list.body.data.content.find((b: { is_default: boolean }) => b.is_default);
+    const refused = await app.request('DELETE', `/businesses/${businessId}/branches/${main.id}`, { token: owner.accessToken });
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error.code).to.equal('DEFAULT_BRANCH_PROTECTED');
+
+    const empty = await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: 'Empty' } });
+    const erased = await app.request('DELETE', `/businesses/${businessId}/branches/${empty.body.data.id}`, { token: owner.accessToken });
+    expect(erased.body.data.archived).to.equal(false);
+
+    const staff = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone: aPhone(), first_name: 'C', last_name: 'D', branch_id: id } });
+    expect(staff.body.data.branch_id).to.equal(id);
+    const archived = await app.request('DELETE', `/businesses/${businessId}/branches/${id}`, { token: owner.accessToken });
+    expect(archived.status).to.equal(200);
+    expect(archived.body.data.archived).to.equal(true);
+    expect((await app.request('GET', `/businesses/${businessId}/branches/${id}`, { token: owner.accessToken })).status).to.equal(404);
+    const moved = await app.request('GET', `/staff/${staff.body.data.id}`, { token: owner.accessToken });
+    expect(moved.body.data.branch_id).to.equal(main.id);
+  });
+});
+
+describe('HTTP role matrix: every route x owner, staff, no token', () => {
+  let app: TestApp;
+  let owner: Owner;
+  let staff: Awaited<ReturnType<typeof inviteAndSignIn>>;
+  let businessId: string;
+  before(async () => {
+    app = await createTestApp();
+    owner = await registerOwner(app);
+    staff = await inviteAndSignIn(app, owner);
+    businessId = await businessIdOf(app, owner.accessToken);
+  });
+  after(async () => app.close());
+
+  const branch = async () =>
+    (await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: `B${Math.random()}` } })).body.data.id as string;
+  const member = async () =>
+    (await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone: aPhone(), first_name: 'M', last_name: 'N' } })).body.data.id as string;
+
+  type Row = { route: string; method: string; path: () => Promise<string>; body?: () => unknown; staff: 'allowed' | 'forbidden' };
+  // API-DECISIONS "Roles": staff read the business only; branches, staff and the profile are the owner's.
+  const matrix: Row[] = [
+    { route: 'GET /auth/me', method: 'GET', path: async () => '/auth/me', staff: 'allowed' },
+    { route: 'GET /businesses/me', method: 'GET', path: async () => '/businesses/me', staff: 'allowed' },
+    { route: 'GET /businesses/:id', method: 'GET', path: async () => `/businesses/${businessId}`, staff: 'allowed' },
+    { route: 'PUT /businesses/me', method: 'PUT', path: async () => '/businesses/me', body: () => ({ name: 'Renamed' }), staff: 'forbidden' },
+    { route: 'POST /businesses/branches', method: 'POST', path: async () => '/businesses/branches', body: () => ({ name: 'New' }), staff: 'forbidden' },
+    { route: 'GET /businesses/:id/branches', method: 'GET', path: async () => `/businesses/${businessId}/branches`, staff: 'forbidden' },
+    { route: 'GET /businesses/:id/branches/:branch_id', method: 'GET', path: async () => `/businesses/${businessId}/branches/${await branch()}`, staff: 'forbidden' },
+    { route: 'PUT /businesses/:id/branches/:branch_id', method: 'PUT', path: async () => `/businesses/${businessId}/branches/${await branch()}`, body: () => ({ name: 'X' }), staff: 'forbidden' },
+    { route: 'DELETE /businesses/:id/branches/:branch_id', method: 'DELETE', path: async () => `/businesses/${businessId}/branches/${await branch()}`, staff: 'forbidden' },
+    { route: 'POST /staff/invite', method: 'POST', path: async () => '/staff/invite', body: () => ({ phone: aPhone(), first_name: 'A', last_name: 'B' }), staff: 'forbidden' },
+    { route: 'GET /businesses/staff', method: 'GET', path: async () => '/businesses/staff', staff: 'forbidden' },
+    { route: 'GET /staff/:id', method: 'GET', path: async () => `/staff/${await member()}`, staff: 'forbidden' },
+    { route: 'PUT /staff/:id', method: 'PUT', path: async () => `/staff/${await member()}`, body: () => ({ role: 'STAFF' }), staff: 'forbidden' },
+    { route: 'DELETE /staff/:id', method: 'DELETE', path: async () => `/staff/${await member()}`, staff: 'forbidden' },
+  ];
+  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+
+  it('covers every bearer route of the route table (a new route must join the matrix)', () => {
+    const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();
+    expect(table).to.deep.equal(matrix.map((r) => r.route).sort());
+    expect(app.routes.filter((r) => r.access === 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort()).to.deep.equal([...publicRoutes].sort());
+  });
+
+  for (const row of matrix) {
+    it(`${row.route}: owner 2xx, staff ${row.staff}, no token 401`, async () => {
+      const body = row.body?.();
+      const asOwner = await app.request(row.method, await row.path(), { token: owner.accessToken, ...(body ? { body } : {}) });
+      expect(asOwner.status, `owner: ${asOwner.text}`).to.be.within(200, 299);
+
+      const asStaff = await app.request(row.method, await row.path(), { token: staff.accessToken, ...(body ? { body: row.body!() } : {}) });
+      if (row.staff === 'forbidden') {
+        expect(asStaff.status, `staff: ${asStaff.text}`).to.equal(403);
+        expect(asStaff.body.error.code).to.equal('INSUFFICIENT_ROLE');
+      } else {
+        expect(asStaff.status, `staff: ${asStaff.text}`).to.be.within(200, 299);
+      }
+
+      const anonymous = await app.request(row.method, await row.path(), { ...(body ? { body: row.body!() } : {}) });
+      expect(anonymous.status).to.equal(401);
+      expect(anonymous.body.error.code).to.equal('TOKEN_MISSING');
+    });
+  }
+});
+
+describe('HTTP tenancy: another business is invisible (404) on every id-bearing route', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('answers 404 with nothing leaked and nothing changed', async () => {
+    const a = await registerOwner(app);
+    const b = await registerOwner(app);
+    const aBusiness = await businessIdOf(app, a.accessToken);
+    const bBusiness = await businessIdOf(app, b.accessToken);
+    const aBranch = (await app.request('POST', '/businesses/branches', { token: a.accessToken, body: { name: 'A-only' } })).body.data.id as string;
+    const aMember = (await app.request('POST', '/staff/invite', { token: a.accessToken, body: { phone: aPhone(), first_name: 'A', last_name: 'M' } })).body.data.id as string;
+
+    const attempts: [string, string, unknown?][] = [
+      ['GET', `/businesses/${aBusiness}`],
+      ['GET', `/businesses/${aBusiness}/branches`],
+      ['GET', `/businesses/${aBusiness}/branches/${aBranch}`],
+      ['PUT', `/businesses/${aBusiness}/branches/${aBranch}`, { name: 'stolen' }],
+      ['DELETE', `/businesses/${aBusiness}/branches/${aBranch}`],
+      ['GET', `/businesses/${bBusiness}/branches/${aBranch}`],
+      ['PUT', `/businesses/${bBusiness}/branches/${aBranch}`, { name: 'stolen' }],
+      ['DELETE', `/businesses/${bBusiness}/branches/${aBranch}`],
+      ['GET', `/staff/${aMember}`],
+      ['PUT', `/staff/${aMember}`, { role: 'BUSINESS_OWNER' }],
+      ['DELETE', `/staff/${aMember}`],
+      ['GET', '/staff/not-a-uuid'],
+      ['GET', `/businesses/${bBusiness}/branches/not-a-uuid`],
+    ];
+    for (const [method, path, body] of attempts) {
+      const res = await app.request(method, path, { token: b.accessToken, ...(body ? { body } : {}) });
+      expect(res.status, `${method} ${path}`).to.equal(404);
+      expect(res.body.error.code).to.equal('RESOURCE_NOT_FOUND');
+      expect(res.text).to.not.contain('A-only');
+    }
+    // a foreign branch as a reference is refused as unknown, never used
+    const invite = await app.request('POST', '/staff/invite', { token: b.accessToken, body: { phone: aPhone(), first_name: 'X', last_name: 'Y', branch_id: aBranch } });
+    expect(invite.status).to.equal(422);
+    expect(invite.body.error.code).to.equal('UNKNOWN_BRANCH');
+
+    const still = await app.request('GET', `/businesses/${aBusiness}/branches/${aBranch}`, { token: a.accessToken });
+    expect(still.body.data.name).to.equal('A-only');
+    expect((await app.request('GET', `/staff/${aMember}`, { token: a.accessToken })).body.data.status).to.equal('INVITED');
+    const bStaff = await app.request('GET', '/businesses/staff', { token: b.accessToken });
+    expect(bStaff.body.data.content).to.have.length(1);
+  });
+});
