@@ -1,34 +1,77 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { setPlan, showBusiness } from '../application/operator/plans.js';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { isPlan, PLANS, type Plan } from '../domain/plan.js';
 import { loadConfig } from './config.js';
-import { openPostgres } from './persistence.js';
+import { openPostgres, type Persistence } from './persistence.js';
 
-/** Operator commands: `npm run cli -- <command>`. Same configuration as the server. */
+/** Operator commands: `npm run cli -- <command>`, with the server's configuration (DATABASE_URL or DATA_DIR). */
 const USAGE = `usage: npm run cli -- <command>
-  migrate      apply pending database migrations (the server also does this at start)`;
+  migrate                              apply pending database migrations (the server also does this at start)
+  plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
+  business:show <business_id>          print a business with its branches and members (JSON)`;
 
-const main = async (args: string[]) => {
-  const [command] = args;
-  if (command !== 'migrate') {
-    console.error(USAGE);
-    return 2;
-  }
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const clock = { now: () => new Date() };
+
+type Command = (p: Persistence, args: string[]) => Promise<number>;
+
+const commands: Record<string, { args: number; check?: (args: string[]) => string | undefined; run: Command }> = {
+  migrate: { args: 0, run: async () => (console.log('migrations applied'), 0) },
+  'plan:set': {
+    args: 2,
+    check: ([id, plan]) => (UUID.test(id!) && isPlan(plan!) ? undefined : `expected a business id and one of ${PLANS.join(', ')}`),
+    run: async (p, [id, plan]) => {
+      const r = await setPlan({ uow: p.uow, clock })(id!, plan as Plan);
+      if (E.isLeft(r)) return fail(`no business ${id}`);
+      console.log(`business ${r.right.id} (${r.right.name}) is now on ${r.right.plan}`);
+      return 0;
+    },
+  },
+  'business:show': {
+    args: 1,
+    check: ([id]) => (UUID.test(id!) ? undefined : 'expected a business id (UUID)'),
+    run: async (p, [id]) => {
+      const r = await showBusiness({ uow: p.uow })(id!);
+      if (E.isLeft(r)) return fail(`no business ${id}`);
+      console.log(JSON.stringify(r.right, null, 2));
+      return 0;
+    },
+  },
+};
+
+const usage = (why?: string) => {
+  if (why) console.error(why);
+  console.error(USAGE);
+  return 2;
+};
+const fail = (why: string) => {
+  console.error(why);
+  return 1;
+};
+
+const main = async ([name, ...args]: string[]): Promise<number> => {
+  const command = name ? commands[name] : undefined;
+  if (!command || args.length !== command.args) return usage();
+  const problem = command.check?.(args);
+  if (problem) return usage(problem); // before opening the database: a typo costs nothing
   const config = loadConfig();
+  let persistence: Persistence & { embedded: boolean };
   try {
-    const persistence = await openPostgres({
+    persistence = await openPostgres({
       databaseUrl: config.DATABASE_URL,
       dataDir: config.DATA_DIR,
       poolMax: 2,
-      log: (message) => console.log(message),
+      log: (message) => console.error(message),
     });
-    await persistence.close();
-    console.log(`migrations applied (${persistence.embedded ? `embedded database in ${config.DATA_DIR}` : 'PostgreSQL'})`);
-    return 0;
   } catch (e) {
-    if (e instanceof DataDirectoryInUse) {
-      console.error(e.message);
-      return 3;
-    }
+    if (e instanceof DataDirectoryInUse) return fail(`${e.message}\nThe embedded database allows one process at a time.`);
     throw e;
+  }
+  try {
+    return await command.run(persistence, args);
+  } finally {
+    await persistence.close();
   }
 };
 
