@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+
+/** The real server process (`npm start` runs the same file) on the embedded default in its own data directory. */
+const startServer = (dataDir: string) =>
+  new Promise<{ child: ChildProcess; base: string; lines: string[]; readyMs: number }>((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], {
+      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const lines: string[] = [];
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const parts = buffer.split('\n');
+      buffer = parts.pop()!;
+      for (const line of parts) {
+        lines.push(line);
+        const port = /"port":(\d+)/.exec(line)?.[1];
+        if (port && line.includes('listening')) resolve({ child, base: `http://127.0.0.1:${port}/api/v1`, lines, readyMs: Date.now() - started });
+      }
+    });
+    child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited ${code} before listening:\n${lines.join('\n')}`)));
+    setTimeout(() => reject(new Error(`server not listening after 30 s:\n${lines.join('\n')}`)), 30_000);
+  });
+
+const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+const post = (base: string, path: string, body: unknown) =>
+  fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('the server process on the embedded default', function () {
+  this.timeout(120_000);
+
+  it('keeps data across a restart, finishes in-flight requests on SIGTERM and reopens cleanly after a stop under load', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bizops-server-'));
+    const first = await startServer(dataDir);
+    const phone = '+2348039990001';
+    const reg = await post(first.base, '/auth/register', { phone, first_name: 'Ada', last_name: 'Obi', business_name: 'Kept Stores' });
+    expect(reg.status).to.equal(201);
+    const outgoing = first.lines.find((l) => l.includes('"outgoing message"') && l.includes(phone));
+    expect(outgoing, 'the OTP is in the log outbox').to.be.a('string');
+    const code = /code is (\d{6})/.exec(outgoing!)![1];
+
+    // Load: registrations in flight when SIGTERM arrives must complete (or be refused before they start).
+    const inFlight = Array.from({ length: 40 }, (_, i) =>
+      post(first.base, '/auth/register', { phone: `+23480399${String(10000 + i).slice(-5)}`, first_name: 'L', last_name: 'D', business_name: `Load ${i}` }).then(
+        (r) => r.status,
+        () => 'refused',
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 30));
+    first.child.kill('SIGTERM');
+    const [code1, outcomes] = await Promise.all([exited(first.child), Promise.all(inFlight)]);
+    expect(code1).to.equal(0);
+    expect(outcomes.every((o) => o === 201 || o === 'refused'), JSON.stringify(outcomes)).to.equal(true);
+    expect(first.lines.some((l) => l.includes('"stopped"'))).to.equal(true);
+
+    const second = await startServer(dataDir);
+    try {
+      const health = await fetch(`${second.base}/actuator/health`);
+      expect(health.status).to.equal(200);
+      const verify = await post(second.base, '/auth/verify-otp', { phone, otp: code });
+      expect(verify.status, 'the code made before the restart is still there').to.equal(200);
+      const token = ((await verify.json()) as { data: { access_token: string } }).data.access_token;
+      const me = await fetch(`${second.base}/businesses/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(((await me.json()) as { data: { name: string } }).data.name).to.equal('Kept Stores');
+      // every registration that was answered 201 before the stop survived it
+      const accepted = outcomes.filter((o) => o === 201).length;
+      for (let i = 0; i < 40; i++) {
+        const again = await post(second.base, '/auth/register', { phone: `+23480399${String(10000 + i).slice(-5)}`, first_name: 'L', last_name: 'D', business_name: 'x' });
+        if (outcomes[i] === 201) expect(again.status, `registration ${i} was kept`).to.equal(409);
+      }
+      expect(accepted).to.be.greaterThan(0);
+    } finally {
+      second.child.kill('SIGINT');
+      expect(await exited(second.child)).to.equal(0);
+    }
+  });
+});
