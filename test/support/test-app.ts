@@ -66,7 +66,7 @@ export interface TestResponse {
  * a Persistence object is used as given (and closed with the app).
  */
 export const createTestApp = async (
-  options: { persistence?: 'postgres' | 'memory' | Persistence; env?: Record<string, string>; databaseUrl?: string } = {},
+  options: { persistence?: 'postgres' | 'memory' | Persistence; env?: Record<string, string>; databaseUrl?: string; redis?: unknown } = {},
 ): Promise<TestApp> => {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bizops-test-')),
@@ -83,7 +83,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined }) : inMemory());
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox });
+  const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
