@@ -30,7 +30,12 @@ const main = async () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   logger.info(
-    { port, database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL', ready_ms: Math.round(performance.now() - started) },
+    {
+      port,
+      database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL',
+      ready_ms: Math.round(performance.now() - started),
+      since_process_start_ms: Math.round(process.uptime() * 1000),
+    },
     `listening on http://localhost:${port}/api/v1 (docs: /api/v1/swagger-ui/)`,
   );
 
