@@ -18,6 +18,9 @@ import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.rout
 import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
+import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
+import { createProduct, getProduct, listCategories, listProducts, updateProduct } from '../application/products/manage-products.js';
+import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
 import { resolveActor } from '../application/auth/resolve-actor.js';
 import { getBusiness } from '../application/business/get-business.js';
@@ -37,8 +40,14 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases,
-): RouteDef<any, any>[] => [...healthRoutes(deps), ...authRoutes(deps), ...staffRoutes(deps), ...businessRoutes(deps)];
+  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases,
+): RouteDef<any, any>[] => [
+  ...healthRoutes(deps),
+  ...authRoutes(deps),
+  ...staffRoutes(deps),
+  ...businessRoutes(deps),
+  ...productRoutes(deps),
+];
 
 export interface Overrides {
   readonly clock?: Clock;
@@ -79,6 +88,14 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getStaffMember: getStaffMember(deps),
     updateStaffMember: updateStaffMember(deps),
     deactivateStaffMember: deactivateStaffMember(deps),
+    createProduct: createProduct(deps),
+    getProduct: getProduct(deps),
+    listProducts: listProducts(deps),
+    listCategories: listCategories(deps),
+    updateProduct: updateProduct(deps),
+    adjustStock: adjustStock(deps),
+    listStockMovements: listStockMovements(deps),
+    getStockMovement: getStockMovement(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);
@@ -102,6 +119,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     corsOrigins: config.CORS_ORIGINS,
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
     trustProxy: config.TRUST_PROXY,
+    idempotency: persistence.idempotency,
   });
   return { app, router, routes, openApi, signingKey: key };
 };

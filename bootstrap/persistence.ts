@@ -1,4 +1,7 @@
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
+import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
+import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase } from '../adapters/persistence/mikro-orm/orm.js';
@@ -7,6 +10,7 @@ import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-wo
 /** The persistence the application runs on, whichever adapter provides it. */
 export interface Persistence {
   readonly uow: UnitOfWork;
+  readonly idempotency: IdempotencyStore;
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string }>;
   isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
@@ -35,6 +39,7 @@ export const openPostgres = async (options: {
     return {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
+      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork()),
       ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
       isUnavailable: isDatabaseUnavailable,
       async close() {
@@ -50,6 +55,7 @@ export const openPostgres = async (options: {
 
 export const inMemory = (): Persistence => ({
   uow: inMemoryUnitOfWork(),
+  idempotency: inMemoryIdempotencyStore(),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
   close: async () => undefined,

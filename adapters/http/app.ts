@@ -7,7 +7,9 @@ import Koa, { type Context, type Middleware } from 'koa';
 import compress from 'koa-compress';
 import helmet from 'koa-helmet';
 import type { Logger } from 'pino';
+import { createHash } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
+import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { docsMiddleware } from './docs.js';
@@ -37,12 +39,21 @@ export interface HttpDeps {
   readonly isDatabaseUnavailable: (error: unknown) => boolean;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
+  readonly idempotency: IdempotencyStore;
 }
 
 interface State {
   requestId: string;
   actor?: Actor;
 }
+
+/** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
+const canonicalJson = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonicalJson).join(',')}]`
+    : v && typeof v === 'object'
+      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
+      : JSON.stringify(v);
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
 export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<State> } => {
@@ -147,17 +158,57 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           if (key) await limit(ctx, 'identifier', key);
         }
       }
-      const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, ctx });
-      ctx.status = reply.status;
-      for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
-      ctx.body = {
-        success: reply.status < 400,
-        message: reply.message,
-        data: reply.data,
-        ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
-        timestamp: deps.clock.now().toISOString(),
+      const handle = async () => {
+        const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, ctx });
+        ctx.status = reply.status;
+        for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+        ctx.body = {
+          success: reply.status < 400,
+          message: reply.message,
+          data: reply.data,
+          ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
+          timestamp: deps.clock.now().toISOString(),
+        };
       };
+      const key = r.idempotent ? ctx.get('idempotency-key') : '';
+      if (key && actor) await idempotently(ctx, actor.businessId, key, handle);
+      else await handle();
     };
+
+  /**
+   * Same key + same request within 24 h: the first answer replayed (status and body). Same key +
+   * another request: 422. Same key while the first still runs: 409. A fault frees the key.
+   */
+  const idempotently = async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>) => {
+    if (key.length > 255) {
+      throw problem('VALIDATION_FAILED', 'The Idempotency-Key header is longer than 255 characters.', { errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }] });
+    }
+    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`).digest('base64url');
+    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now());
+    switch (claim.state) {
+      case 'replay':
+        ctx.status = claim.response.status;
+        ctx.set('Idempotent-Replayed', 'true');
+        ctx.body = claim.response.body;
+        return;
+      case 'in_progress':
+        throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+      case 'mismatch':
+        throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
+      case 'claimed':
+        try {
+          await handle();
+        } catch (e) {
+          if (e instanceof Problem && e.status < 500) {
+            await deps.idempotency.complete(businessId, key, { status: e.status, body: problemBody(e, deps.errorTypeBase, ctx.path, deps.clock.now()) });
+          } else {
+            await deps.idempotency.release(businessId, key).catch(() => undefined);
+          }
+          throw e;
+        }
+        await deps.idempotency.complete(businessId, key, { status: ctx.status, body: ctx.body });
+    }
+  };
 
   const router = new Router<State>({ prefix: API_BASE });
   for (const r of deps.routes) router[r.method](r.operationId, r.path, runner(r));

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isEmail } from '../../domain/identifier.js';
 import { normalisePhone, type E164Phone } from '../../domain/phone.js';
+import { koboToNaira, MAX_KOBO, nairaToKobo, type Kobo } from '../../domain/money.js';
 
 /** A JSON Schema fragment (OpenAPI 3.1 dialect). */
 export type JsonSchema = Record<string, unknown>;
@@ -175,9 +176,10 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
 };
 
 /** The codec, or null (clears an optional field on update). */
-export const orNull = <A>(codec: Documented<A>) =>
-  new Documented<A | null>(`${codec.name} or null`, { oneOf: [codec.schema, { type: 'null' }] }, (u, c) =>
+export const orNull = <A, O>(codec: Documented<A, O>) =>
+  new Documented<A | null, O | null>(`${codec.name} or null`, { oneOf: [codec.schema, { type: 'null' }] }, (u, c) =>
     u === null ? t.success(null) : codec.validate(u, c),
+    (a) => (a === null ? null : codec.encode(a)),
   );
 
 export const enumOf = <V extends string>(name: string, options: readonly V[], description?: string) =>
@@ -200,3 +202,32 @@ export const httpsUrl = new Documented<string>('url', { type: 'string', format: 
     return t.failure(u, c, 'must be an http(s) URL');
   }
 });
+
+/**
+ * Money at the JSON edge: a number of naira with at most 2 decimals, read into integer kobo.
+ * More decimals or more than 1,000,000,000,000.00 is 400; the sign is the use case's business (422).
+ */
+export const money = new Documented<Kobo, number>(
+  'naira',
+  { type: 'number', maximum: MAX_KOBO / 100, description: 'naira, at most 2 decimals', examples: [1500.5] },
+  (u, c) => {
+    if (typeof u !== 'number') return t.failure(u, c, 'must be a number of naira');
+    const r = nairaToKobo(u);
+    if (r.ok) return t.success(r.value);
+    return t.failure(u, c, r.reason === 'TOO_MANY_DECIMALS' ? 'must have at most 2 decimals' : r.reason === 'TOO_LARGE' ? 'must be at most 1000000000000.00' : 'must be a number of naira');
+  },
+  koboToNaira,
+);
+
+/** An integer within ±limit (quantities, thresholds). */
+export const integer = (limit = 1_000_000_000) =>
+  new Documented<number>('integer', { type: 'integer', minimum: -limit, maximum: limit }, (u, c) =>
+    typeof u === 'number' && Number.isInteger(u) && Math.abs(u) <= limit ? t.success(u) : t.failure(u, c, 'must be a whole number'),
+  );
+
+/** A query-string boolean: true or false. */
+export const queryFlag = new Documented<boolean>('true or false', { type: 'string', enum: ['true', 'false'] }, (u, c) =>
+  u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c, 'must be true or false'),
+);
+
+export const nairaJson = (k: Kobo | null): number | null => (k === null ? null : koboToNaira(k));

@@ -83,7 +83,8 @@ export const createPaging = (secret: Uint8Array) => {
   const key = createHmac('sha256', secret).update('list-cursor').digest();
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
   const fingerprint = (query: Record<string, unknown>, sortBy: string, sortDir: SortDir) => {
-    const { cursor: _c, limit: _l, ...rest } = query;
+    // bound to the effective sort and direction, so naming the default or leaving it out is the same query
+    const { cursor: _c, limit: _l, sort_by: _s, sort_dir: _d, ...rest } = query;
     const bound = JSON.stringify([sortBy, sortDir, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
     return createHmac('sha256', key).update(bound).digest('base64url').slice(0, 16);
   };
@@ -102,10 +103,13 @@ export const createPaging = (secret: Uint8Array) => {
       }
       let after: PageRequest<S>['after'];
       if (query.cursor) {
-        const [body, tag] = query.cursor.split('.');
-        if (!body || !tag) throw badCursor('is malformed');
-        const expected = sign(body);
-        const given = Buffer.from(tag, 'base64url');
+        const parts = query.cursor.split('.');
+        const [body, tag] = parts;
+        if (parts.length !== 2 || !body || !tag) throw badCursor('is malformed');
+        // Compare the tag as text: base64url decoding ignores the last character's unused bits (and
+        // stray characters), so comparing decoded bytes would accept altered cursors.
+        const expected = Buffer.from(sign(body).toString('base64url'));
+        const given = Buffer.from(tag);
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor('is invalid or was altered');
         const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
         if (payload.q !== fingerprint(query, sortBy, sortDir)) throw badCursor('belongs to another sort, filter or search');

@@ -46,6 +46,8 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** Business errors this route answers, besides those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
+  /** Honours the Idempotency-Key header (API-DECISIONS "Idempotency"). */
+  readonly idempotent?: boolean;
   /** Extra response (e.g. the health check's 503). */
   readonly alsoAnswers?: { readonly status: 503; readonly description: string };
   readonly handler: (input: HandlerInput<B, Q>) => Promise<Reply>;

@@ -2,6 +2,7 @@ import type { Branch, Business, Membership, User } from '../../domain/business.j
 import type { Identifier } from '../../domain/identifier.js';
 import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
 import type { Page, PageRequest } from './list.js';
+import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
 
 /** Users are global (a person signs in before any business is known). */
 export interface UserRepository {
@@ -88,8 +89,51 @@ export interface RefreshTokenRepository {
   revokeAllForUser(userId: string, at: Date): Promise<void>;
 }
 
+export const PRODUCT_SORTS = ['created_at', 'updated_at', 'name', 'price', 'quantity'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export interface ProductFilter {
+  readonly category?: string;
+  readonly type?: ProductType;
+  /** Only products at or below their low-stock threshold. */
+  readonly lowStock?: boolean;
+}
+
+export type QuantityChange =
+  | { readonly ok: true; readonly before: number; readonly after: number }
+  | { readonly ok: false; readonly available: number };
+
+/** Products of one business. SKUs are unique per business, case-insensitively. */
+export interface ProductRepository {
+  findById(businessId: string, productId: string): Promise<Product | undefined>;
+  findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;
+  /** Category names with how many products each has. */
+  categories(businessId: string): Promise<{ name: string; productCount: number }[]>;
+  add(product: Product): Promise<'added' | 'duplicate_sku'>;
+  /** Saves every field but the quantity, which only `changeQuantity` moves. */
+  save(product: Product): Promise<'saved' | 'duplicate_sku'>;
+  /**
+   * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
+   * one and stock never goes below zero. undefined when the product does not exist.
+   */
+  changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
+}
+
+export const MOVEMENT_SORTS = ['created_at'] as const;
+export type MovementSort = (typeof MOVEMENT_SORTS)[number];
+
+/** The append-only stock ledger. */
+export interface StockLedger {
+  add(movement: StockMovement): Promise<void>;
+  findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
+  list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
+}
+
 /** Everything a use case may touch inside one transaction. */
 export interface Repositories {
+  readonly products: ProductRepository;
+  readonly stockLedger: StockLedger;
   readonly users: UserRepository;
   readonly businesses: BusinessRepository;
   readonly branches: BranchRepository;

@@ -146,6 +146,13 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const member = async () =>
     (await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone: aPhone(), first_name: 'M', last_name: 'N' } })).body.data.id as string;
 
+  const product = async () =>
+    (await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Rice 5kg', price: 9500, quantity: 100 } })).body.data.id as string;
+  const movement = async () =>
+    (await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: await product(), quantity_change: 5, reason: 'RESTOCK' } })).body.data.id as string;
+  let productForAdjustments: string;
+  before(async () => (productForAdjustments = await product()));
+
   type Row = { route: string; method: string; path: () => Promise<string>; body?: () => unknown; staff: 'allowed' | 'forbidden' };
   // API-DECISIONS "Roles": staff read the business only; branches, staff and the profile are the owner's.
   const matrix: Row[] = [
@@ -163,6 +170,21 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /staff/:id', method: 'GET', path: async () => `/staff/${await member()}`, staff: 'forbidden' },
     { route: 'PUT /staff/:id', method: 'PUT', path: async () => `/staff/${await member()}`, body: () => ({ role: 'STAFF' }), staff: 'forbidden' },
     { route: 'DELETE /staff/:id', method: 'DELETE', path: async () => `/staff/${await member()}`, staff: 'forbidden' },
+    // API-DECISIONS "Roles": staff read, create and adjust stock; update and import/export are the owner's.
+    { route: 'POST /products', method: 'POST', path: async () => '/products', body: () => ({ name: 'Beans', price: 1200.5 }), staff: 'allowed' },
+    { route: 'GET /products', method: 'GET', path: async () => '/products', staff: 'allowed' },
+    { route: 'GET /products/categories', method: 'GET', path: async () => '/products/categories', staff: 'allowed' },
+    { route: 'GET /products/:id', method: 'GET', path: async () => `/products/${await product()}`, staff: 'allowed' },
+    { route: 'PUT /products/:id', method: 'PUT', path: async () => `/products/${await product()}`, body: () => ({ price: 9999 }), staff: 'forbidden' },
+    {
+      route: 'POST /products/stock-adjustment',
+      method: 'POST',
+      path: async () => '/products/stock-adjustment',
+      body: () => ({ product_id: productForAdjustments, quantity_change: -1, reason: 'DAMAGE' }),
+      staff: 'allowed',
+    },
+    { route: 'GET /products/stock-adjustments', method: 'GET', path: async () => '/products/stock-adjustments', staff: 'allowed' },
+    { route: 'GET /products/stock-adjustments/:id', method: 'GET', path: async () => `/products/stock-adjustments/${await movement()}`, staff: 'allowed' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 

@@ -1,10 +1,13 @@
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
+import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
 import type { RefreshToken, Repositories, StaffMember } from '../../../application/ports/repositories.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 
 interface Tables {
+  products: Map<string, Product>;
+  stockMovements: Map<string, StockMovement>;
   users: Map<string, User>;
   businesses: Map<string, Business>;
   branches: Map<string, Branch>;
@@ -14,6 +17,8 @@ interface Tables {
 }
 
 const emptyTables = (): Tables => ({
+  products: new Map(),
+  stockMovements: new Map(),
   users: new Map(),
   businesses: new Map(),
   branches: new Map(),
@@ -36,7 +41,79 @@ const staff = (t: Tables, businessId: string): StaffMember[] =>
       return { ...m, firstName: u.firstName, lastName: u.lastName, phone: u.phone, email: u.email };
     });
 
+const productsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId);
+const skuTaken = (t: Tables, p: Product) =>
+  productsOf(t, p.businessId).some((x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase());
+
 const repositories = (t: Tables): Repositories => ({
+  products: {
+    findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
+    findBySku: async (businessId, sku) => productsOf(t, businessId).find((p) => p.sku.toLowerCase() === sku.toLowerCase()),
+    list: async (businessId, page, filter) =>
+      keysetPageInMemory(
+        productsOf(t, businessId).filter(
+          (p) =>
+            (filter.category === undefined || p.category?.toLowerCase() === filter.category.toLowerCase()) &&
+            (!filter.type || p.type === filter.type) &&
+            (!filter.lowStock || isLowStock(p)),
+        ),
+        page,
+        {
+          sortValue: (p, by) =>
+            by === 'name' ? p.name : by === 'price' ? p.price : by === 'quantity' ? p.quantity : (by === 'updated_at' ? p.updatedAt : p.createdAt).toISOString(),
+          id: (p) => p.id,
+          searchText: (p) => [`${p.name} ${p.sku} ${p.category ?? ''} ${p.barcode ?? ''}`],
+          date: (p) => p.createdAt,
+        },
+      ),
+    categories: async (businessId) => {
+      const counts = new Map<string, { name: string; productCount: number }>();
+      for (const p of productsOf(t, businessId)) {
+        if (p.category === null) continue;
+        const key = p.category.toLowerCase();
+        const entry = counts.get(key) ?? { name: p.category, productCount: 0 };
+        if (p.category < entry.name) entry.name = p.category;
+        entry.productCount += 1;
+        counts.set(key, entry);
+      }
+      return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, v]) => v);
+    },
+    add: async (p) => {
+      if (skuTaken(t, p)) return 'duplicate_sku';
+      t.products.set(p.id, copy(p));
+      return 'added';
+    },
+    save: async (p) => {
+      if (skuTaken(t, p)) return 'duplicate_sku';
+      const stored = t.products.get(p.id);
+      if (stored && stored.businessId === p.businessId) t.products.set(p.id, { ...copy(p), quantity: stored.quantity });
+      return 'saved';
+    },
+    changeQuantity: async (businessId, id, change, at) => {
+      const p = t.products.get(id);
+      if (!p || p.businessId !== businessId) return undefined;
+      if (p.quantity + change < 0) return { ok: false, available: p.quantity };
+      const before = p.quantity;
+      p.quantity += change;
+      p.updatedAt = at;
+      return { ok: true, before, after: p.quantity };
+    },
+  },
+  stockLedger: {
+    add: async (m) => void t.stockMovements.set(m.id, copy(m)),
+    findById: async (businessId, id) => {
+      const m = t.stockMovements.get(id);
+      return m && m.businessId === businessId ? copy(m) : undefined;
+    },
+    list: async (businessId, page, filter) =>
+      keysetPageInMemory(
+        values(t.stockMovements).filter(
+          (m) => m.businessId === businessId && (!filter.productId || m.productId === filter.productId) && (!filter.reason || m.reason === filter.reason),
+        ),
+        page,
+        { sortValue: (m) => m.createdAt.toISOString(), id: (m) => m.id, searchText: (m) => [m.note], date: (m) => m.createdAt },
+      ),
+  },
   users: {
     findById: async (id) => (t.users.has(id) ? copy(t.users.get(id)) : undefined),
     findByIdentifier: async (identifier) =>

@@ -2,6 +2,7 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
 import type { Branch, Membership } from '../../../domain/business.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -9,6 +10,8 @@ import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshT
  * transaction commits; `save` only marks an entity loaded through this manager as changed.
  */
 export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
+  products: mikroOrmProducts(em),
+  stockLedger: mikroOrmStockLedger(em),
   users: {
     findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,
     findByIdentifier: async (identifier) =>

@@ -1,0 +1,335 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
+import type { createProduct, getProduct, listCategories, listProducts, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
+import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
+import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
+import { dateTime, doc, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { listQuery, pageSchema, type Paging } from '../paging.js';
+import { problem } from '../problem.js';
+import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
+
+export interface ProductUseCases {
+  readonly createProduct: ReturnType<typeof createProduct>;
+  readonly getProduct: ReturnType<typeof getProduct>;
+  readonly listProducts: ReturnType<typeof listProducts>;
+  readonly listCategories: ReturnType<typeof listCategories>;
+  readonly updateProduct: ReturnType<typeof updateProduct>;
+  readonly adjustStock: ReturnType<typeof adjustStock>;
+  readonly listStockMovements: ReturnType<typeof listStockMovements>;
+  readonly getStockMovement: ReturnType<typeof getStockMovement>;
+  readonly paging: Paging;
+}
+
+const TAG = 'Products';
+
+export const productJson = (p: Product) => ({
+  id: p.id,
+  business_id: p.businessId,
+  name: p.name,
+  sku: p.sku,
+  price: nairaJson(p.price),
+  cost_price: nairaJson(p.costPrice),
+  quantity: p.quantity,
+  category: p.category,
+  type: p.type,
+  low_stock_threshold: p.lowStockThreshold,
+  is_low_stock: isLowStock(p),
+  barcode: p.barcode,
+  unit: p.unit,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});
+
+const nullableNumber = doc('number or null', { type: ['number', 'null'] });
+const nullableInt = doc('integer or null', { type: ['integer', 'null'] });
+export const productShape = shape('Product', {
+  id: uuid,
+  business_id: uuid,
+  name: str,
+  sku: str,
+  price: doc('naira', { type: 'number' }),
+  cost_price: nullableNumber,
+  quantity: int,
+  category: nullableStr,
+  type: doc('type', { type: 'string', enum: [...PRODUCT_TYPES] }),
+  low_stock_threshold: nullableInt,
+  is_low_stock: doc('boolean', { type: 'boolean' }),
+  barcode: nullableStr,
+  unit: nullableStr,
+  created_at: dateTime,
+  updated_at: dateTime,
+});
+
+const movementJson = (m: StockMovement) => ({
+  id: m.id,
+  product_id: m.productId,
+  quantity_change: m.quantityChange,
+  quantity_before: m.quantityBefore,
+  quantity_after: m.quantityAfter,
+  reason: m.reason,
+  note: m.note,
+  unit_cost: nairaJson(m.unitCost),
+  created_by: m.createdBy,
+  created_at: m.createdAt.toISOString(),
+});
+
+const movementShape = shape('StockAdjustment', {
+  id: uuid,
+  product_id: uuid,
+  quantity_change: int,
+  quantity_before: int,
+  quantity_after: int,
+  reason: doc('reason', { type: 'string', enum: [...MOVEMENT_REASONS] }),
+  note: nullableStr,
+  unit_cost: nullableNumber,
+  created_by: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+  created_at: dateTime,
+});
+
+const productFields = {
+  sku: text(1, 64),
+  cost_price: orNull(money),
+  quantity: integer(),
+  category: orNull(text(1, 80)),
+  type: enumOf('type', PRODUCT_TYPES),
+  low_stock_threshold: orNull(integer()),
+  barcode: orNull(text(1, 64)),
+  unit: orNull(text(1, 20)),
+};
+
+type ProductBody = {
+  name?: string;
+  price?: ProductFields['price'];
+  sku?: string;
+  cost_price?: ProductFields['costPrice'];
+  quantity?: number;
+  category?: string | null;
+  type?: ProductFields['type'];
+  low_stock_threshold?: number | null;
+  barcode?: string | null;
+  unit?: string | null;
+};
+
+/** The JSON body's snake_case fields as the use case's fields (only those present). */
+export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
+  const out: Record<string, unknown> = {
+    name: b.name,
+    sku: b.sku,
+    price: b.price,
+    costPrice: b.cost_price,
+    quantity: b.quantity,
+    category: b.category,
+    type: b.type,
+    lowStockThreshold: b.low_stock_threshold,
+    barcode: b.barcode,
+    unit: b.unit,
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<ProductFields>;
+};
+
+const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such product.');
+const rulesBroken = (violations: { field: string; message: string }[]) =>
+  problem(
+    violations.some((v) => v.message === 'must not be negative' && (v.field === 'price' || v.field === 'cost_price')) ? 'NEGATIVE_PRICE' : 'VALIDATION_RULE_BROKEN',
+    `The product breaks a rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
+    { errors: violations },
+  );
+const duplicateSku = (sku: string) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] });
+
+export const productRoutes = (uc: ProductUseCases) => [
+  route({
+    method: 'get',
+    path: '/products/categories',
+    operationId: 'listProductCategories',
+    tag: TAG,
+    summary: 'Product categories with their product counts',
+    description: 'Every category of the business (case-insensitive), as one page.',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    success: {
+      status: 200,
+      description: 'Categories',
+      data: doc('CategoryPage', pageSchema(jsonSchemaOf(shape('Category', { name: str, product_count: int })))),
+    },
+    errors: [],
+    handler: async ({ actor }) => {
+      const categories = await uc.listCategories(actor!);
+      return ok('Categories', {
+        content: categories.map((c) => ({ name: c.name, product_count: c.productCount })),
+        cursor: null,
+        has_next: false,
+        limit: categories.length,
+      });
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/products/stock-adjustment',
+    operationId: 'adjustStock',
+    tag: TAG,
+    summary: 'Record a stock adjustment',
+    description:
+      'Moves the quantity by quantity_change (non-zero; negative takes stock) and writes a ledger row in the same transaction. ' +
+      'Going below zero is 409 INSUFFICIENT_STOCK. Honours Idempotency-Key.',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    idempotent: true,
+    body: object(
+      'StockAdjustmentRequest',
+      { product_id: uuidInput, quantity_change: integer(), reason: enumOf('reason', ADJUSTMENT_REASONS) },
+      { note: text(1, 500), unit_cost: money },
+    ),
+    success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'NEGATIVE_PRICE'],
+    handler: async ({ actor, body }) => {
+      if (body.quantity_change === 0) {
+        throw problem('VALIDATION_FAILED', 'quantity_change must not be zero.', { errors: [{ field: 'quantity_change', message: 'must not be zero' }] });
+      }
+      if (body.unit_cost !== undefined && body.unit_cost < 0) {
+        throw problem('NEGATIVE_PRICE', 'unit_cost must not be negative.', { errors: [{ field: 'unit_cost', message: 'must not be negative' }] });
+      }
+      const r = await uc.adjustStock(actor!, {
+        productId: body.product_id,
+        quantityChange: body.quantity_change,
+        reason: body.reason,
+        ...(body.note !== undefined ? { note: body.note } : {}),
+        ...(body.unit_cost !== undefined ? { unitCost: body.unit_cost } : {}),
+      });
+      if (E.isLeft(r)) {
+        const f = r.left;
+        switch (f._tag) {
+          case 'NotFound':
+            throw notFound();
+          case 'ServiceHasNoStock':
+            throw problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.');
+          case 'InsufficientStock':
+            throw problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock; cannot take ${f.requested}.`);
+        }
+      }
+      return created('Stock adjusted', movementJson(r.right));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/products/stock-adjustments',
+    operationId: 'listStockAdjustments',
+    tag: TAG,
+    summary: 'The stock ledger',
+    description: 'Every change of quantity (adjustments, product updates, imports, sales, voids), newest first. Filters product_id, reason.',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    query: listQuery('StockAdjustmentListQuery', MOVEMENT_SORTS, { product_id: uuidInput, reason: enumOf('reason', MOVEMENT_REASONS) }),
+    success: { status: 200, description: 'A page of ledger rows', data: doc('StockAdjustmentPage', pageSchema(jsonSchemaOf(movementShape))) },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request(query, 'created_at');
+      const page = await uc.listStockMovements(actor!, req, {
+        ...(query.product_id ? { productId: query.product_id } : {}),
+        ...(query.reason ? { reason: query.reason } : {}),
+      });
+      return ok('Stock adjustments', uc.paging.render(query, req, page, movementJson));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/products/stock-adjustments/:id',
+    operationId: 'getStockAdjustment',
+    tag: TAG,
+    summary: 'One ledger row',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The ledger row', data: movementShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.getStockMovement(actor!, params.id!);
+      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such stock adjustment.');
+      return ok('Stock adjustment', movementJson(r.right));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/products',
+    operationId: 'createProduct',
+    tag: TAG,
+    summary: 'Create a product or service',
+    description:
+      'name and price are required; sku is generated when absent (unique per business, ignoring case); quantity defaults to 0 ' +
+      'and is recorded in the stock ledger; a SERVICE keeps no stock. Stock is one quantity per product (not split by branch yet).',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    body: object('CreateProductRequest', { name: text(1, 200), price: money }, productFields),
+    success: { status: 201, description: 'The product', data: productShape },
+    errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'VALIDATION_RULE_BROKEN'],
+    handler: async ({ actor, body }) => {
+      const r = await uc.createProduct(actor!, productFieldsOf(body) as ProductFields);
+      if (E.isLeft(r)) throw r.left._tag === 'DuplicateSku' ? duplicateSku(r.left.sku) : rulesBroken(r.left.violations);
+      return created('Product created', productJson(r.right));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/products',
+    operationId: 'listProducts',
+    tag: TAG,
+    summary: 'Products',
+    description: 'Paged (keyset). search: name, sku, category, barcode. Filters category, type, low_stock=true.',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    query: listQuery('ProductListQuery', PRODUCT_SORTS, { category: text(1, 80), type: enumOf('type', PRODUCT_TYPES), low_stock: queryFlag }),
+    success: { status: 200, description: 'A page of products', data: doc('ProductPage', pageSchema(jsonSchemaOf(productShape))) },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request(query, 'created_at');
+      const page = await uc.listProducts(actor!, req, {
+        ...(query.category !== undefined ? { category: query.category } : {}),
+        ...(query.type ? { type: query.type } : {}),
+        ...(query.low_stock ? { lowStock: true } : {}),
+      });
+      return ok('Products', uc.paging.render(query, req, page, productJson));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/products/:id',
+    operationId: 'getProduct',
+    tag: TAG,
+    summary: 'A product',
+    access: { roles: OWNER_AND_STAFF },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The product', data: productShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.getProduct(actor!, params.id!);
+      if (E.isLeft(r)) throw notFound();
+      return ok('Product', productJson(r.right));
+    },
+  }),
+  route({
+    method: 'put',
+    path: '/products/:id',
+    operationId: 'updateProduct',
+    tag: TAG,
+    summary: 'Update a product (owner)',
+    description: 'Fields present are updated (null clears an optional one). A new quantity is recorded as a CORRECTION in the stock ledger.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    body: object('UpdateProductRequest', {}, { name: text(1, 200), price: money, ...productFields }),
+    success: { status: 200, description: 'The product', data: productShape },
+    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'VALIDATION_RULE_BROKEN'],
+    handler: async ({ actor, params, body }) => {
+      const r = await uc.updateProduct(actor!, params.id!, productFieldsOf(body));
+      if (E.isLeft(r)) {
+        const f = r.left;
+        switch (f._tag) {
+          case 'NotFound':
+            throw notFound();
+          case 'DuplicateSku':
+            throw duplicateSku(f.sku);
+          case 'ProductRulesBroken':
+            throw rulesBroken(f.violations);
+        }
+      }
+      return ok('Product updated', productJson(r.right));
+    },
+  }),
+];

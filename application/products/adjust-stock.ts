@@ -1,0 +1,67 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Kobo } from '../../domain/money.js';
+import type { AdjustmentReason, MovementReason, StockMovement } from '../../domain/product.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { MovementSort } from '../ports/repositories.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+
+export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
+export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
+
+export interface AdjustmentCommand {
+  readonly productId: string;
+  readonly quantityChange: number;
+  readonly reason: AdjustmentReason;
+  readonly note?: string;
+  readonly unitCost?: Kobo;
+}
+
+/**
+ * Records a stock adjustment: the quantity moves in one conditional update (never below zero,
+ * never a lost update under concurrency) and the ledger row is written in the same transaction.
+ */
+export const adjustStock =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock, StockMovement>> =>
+    deps.uow.run(async (r) => {
+      const product = await r.products.findById(actor.businessId, cmd.productId);
+      if (!product) return E.left(notFound);
+      if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
+      const now = deps.clock.now();
+      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, now);
+      if (!moved) return E.left(notFound);
+      if (!moved.ok) {
+        return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
+      }
+      const movement: StockMovement = {
+        id: deps.crypto.uuid(),
+        businessId: actor.businessId,
+        productId: cmd.productId,
+        quantityChange: cmd.quantityChange,
+        quantityBefore: moved.before,
+        quantityAfter: moved.after,
+        reason: cmd.reason,
+        note: cmd.note ?? null,
+        unitCost: cmd.unitCost ?? null,
+        createdBy: actor.userId,
+        createdAt: now,
+      };
+      await r.stockLedger.add(movement);
+      return E.right(movement);
+    });
+
+export const listStockMovements =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>> =>
+    deps.uow.read((r) => r.stockLedger.list(actor.businessId, page, filter));
+
+export const getStockMovement =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, id: string): Promise<E.Either<NotFound, StockMovement>> => {
+    const m = await deps.uow.read((r) => r.stockLedger.findById(actor.businessId, id));
+    return m ? E.right(m) : E.left(notFound);
+  };

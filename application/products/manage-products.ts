@@ -1,0 +1,158 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Kobo } from '../../domain/money.js';
+import { checkProduct, generateSku, type Product, type ProductRuleViolation, type ProductType } from '../../domain/product.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { ProductFilter, ProductSort, Repositories } from '../ports/repositories.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+
+export type DuplicateSku = { readonly _tag: 'DuplicateSku'; readonly sku: string };
+export type ProductRulesBroken = { readonly _tag: 'ProductRulesBroken'; readonly violations: ProductRuleViolation[] };
+
+export interface ProductFields {
+  readonly name: string;
+  readonly sku?: string;
+  readonly price: Kobo;
+  readonly costPrice?: Kobo | null;
+  readonly quantity?: number;
+  readonly category?: string | null;
+  readonly type?: ProductType;
+  readonly lowStockThreshold?: number | null;
+  readonly barcode?: string | null;
+  readonly unit?: string | null;
+}
+
+type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
+
+/** Adds a product inside a transaction, with its opening stock as the first ledger row. */
+export const addProduct = async (
+  deps: Deps,
+  r: Repositories,
+  actor: Actor,
+  fields: ProductFields,
+  openingReason: 'INITIAL' | 'IMPORT',
+): Promise<E.Either<DuplicateSku | ProductRulesBroken, Product>> => {
+  const now = deps.clock.now();
+  const product: Product = {
+    id: deps.crypto.uuid(),
+    businessId: actor.businessId,
+    name: fields.name,
+    sku: fields.sku ?? generateSku(fields.name, deps.crypto.uuid().replace(/-/g, '').slice(0, 8)),
+    price: fields.price,
+    costPrice: fields.costPrice ?? null,
+    quantity: 0,
+    category: fields.category ?? null,
+    type: fields.type ?? 'PRODUCT',
+    lowStockThreshold: fields.lowStockThreshold ?? null,
+    barcode: fields.barcode ?? null,
+    unit: fields.unit ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const opening = fields.quantity ?? 0;
+  const violations = checkProduct({ ...product, quantity: opening });
+  if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken', violations });
+  if ((await r.products.add(product)) === 'duplicate_sku') return E.left({ _tag: 'DuplicateSku', sku: product.sku });
+  if (opening !== 0) {
+    const moved = await r.products.changeQuantity(actor.businessId, product.id, opening, now);
+    if (!moved?.ok) throw new Error('opening stock could not be recorded');
+    await r.stockLedger.add({
+      id: deps.crypto.uuid(),
+      businessId: actor.businessId,
+      productId: product.id,
+      quantityChange: opening,
+      quantityBefore: 0,
+      quantityAfter: opening,
+      reason: openingReason,
+      note: null,
+      unitCost: product.costPrice,
+      createdBy: actor.userId,
+      createdAt: now,
+    });
+    product.quantity = opening;
+  }
+  return E.right(product);
+};
+
+/** Creates a product (sku generated when absent, unique per business ignoring case). */
+export const createProduct =
+  (deps: Deps) =>
+  (actor: Actor, fields: ProductFields): Promise<E.Either<DuplicateSku | ProductRulesBroken, Product>> =>
+    deps.uow.run<E.Either<DuplicateSku | ProductRulesBroken, Product>>(async (r) => {
+      const result = await addProduct(deps, r, actor, fields, 'INITIAL');
+      return E.isLeft(result) ? rollback(result) : result;
+    });
+
+export const getProduct =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> => {
+    const p = await deps.uow.read((r) => r.products.findById(actor.businessId, productId));
+    return p ? E.right(p) : E.left(notFound);
+  };
+
+export const listProducts =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>> =>
+    deps.uow.read((r) => r.products.list(actor.businessId, page, filter));
+
+export const listCategories =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor): Promise<{ name: string; productCount: number }[]> =>
+    deps.uow.read((r) => r.products.categories(actor.businessId));
+
+/** Changes a product's quantity to `target` through the ledger (one row), inside the caller's transaction. */
+export const setQuantity = async (
+  deps: Deps,
+  r: Repositories,
+  actor: Actor,
+  product: Product,
+  target: number,
+  reason: 'CORRECTION' | 'IMPORT',
+): Promise<void> => {
+  const change = target - product.quantity;
+  if (change === 0) return;
+  const now = deps.clock.now();
+  const moved = await r.products.changeQuantity(actor.businessId, product.id, change, now);
+  if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
+  await r.stockLedger.add({
+    id: deps.crypto.uuid(),
+    businessId: actor.businessId,
+    productId: product.id,
+    quantityChange: moved.after - moved.before,
+    quantityBefore: moved.before,
+    quantityAfter: moved.after,
+    reason,
+    note: reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import',
+    unitCost: null,
+    createdBy: actor.userId,
+    createdAt: now,
+  });
+  product.quantity = moved.after;
+};
+
+/**
+ * Updates the fields present. A new quantity is recorded as a CORRECTION in the stock ledger,
+ * so the ledger always explains the quantity.
+ */
+export const updateProduct =
+  (deps: Deps) =>
+  (actor: Actor, productId: string, changes: Partial<ProductFields>): Promise<E.Either<NotFound | DuplicateSku | ProductRulesBroken, Product>> =>
+    deps.uow.run(async (r) => {
+      const product = await r.products.findById(actor.businessId, productId);
+      if (!product) return E.left(notFound);
+      const { quantity, ...fields } = changes;
+      const next: Product = { ...product };
+      for (const [k, v] of Object.entries(fields)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
+      next.updatedAt = deps.clock.now();
+      const violations = checkProduct({ ...next, quantity: quantity ?? (next.type === 'SERVICE' ? 0 : next.quantity) });
+      if (next.type === 'SERVICE' && quantity === undefined && product.quantity !== 0) {
+        violations.push({ field: 'type', message: 'a product with stock cannot become a service; set quantity to 0 first' });
+      }
+      if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken' as const, violations });
+      if ((await r.products.save(next)) === 'duplicate_sku') return rollback(E.left({ _tag: 'DuplicateSku' as const, sku: next.sku }));
+      if (quantity !== undefined) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
+      return E.right(next);
+    });
