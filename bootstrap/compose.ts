@@ -19,6 +19,10 @@ import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/b
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
 import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
+import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
+import { recordSale } from '../application/sales/record-sale.js';
+import { voidSale } from '../application/sales/void-sale.js';
+import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
 import { createProduct, getProduct, listCategories, listProducts, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
@@ -40,13 +44,14 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases,
+  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & SaleUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
   ...staffRoutes(deps),
   ...businessRoutes(deps),
   ...productRoutes(deps),
+  ...salesRoutes(deps),
 ];
 
 export interface Overrides {
@@ -96,6 +101,11 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     adjustStock: adjustStock(deps),
     listStockMovements: listStockMovements(deps),
     getStockMovement: getStockMovement(deps),
+    recordSale: recordSale(deps),
+    listSales: listSales(deps),
+    getSale: getSale(deps),
+    voidSale: voidSale(deps),
+    getReceipt: getReceipt(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

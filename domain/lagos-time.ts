@@ -12,3 +12,6 @@ export const lagosDate = (at: Date): string => new Date(at.getTime() + LAGOS_OFF
 
 /** The instant the Lagos calendar month holding `at` starts. */
 export const lagosMonthStart = (at: Date): Date => lagosDayStart(`${lagosDate(at).slice(0, 7)}-01`);
+
+/** Lagos wall-clock time of an instant, as a receipt prints it: `2026-11-22 15:04`. */
+export const lagosDateTime = (at: Date): string => new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');

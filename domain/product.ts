@@ -41,6 +41,8 @@ export interface StockMovement {
   readonly unitCost: Kobo | null;
   readonly createdBy: string | null;
   readonly createdAt: Date;
+  /** The sale that moved the stock (SALE and SALE_VOID rows). */
+  readonly saleId?: string | null;
 }
 
 export type ProductRuleViolation = { readonly field: string; readonly message: string };

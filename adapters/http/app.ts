@@ -132,8 +132,8 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
         }
       }
-      for (const value of Object.values((ctx.params ?? {}) as Record<string, string>)) {
-        if (!UUID.test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
+      for (const [name, value] of Object.entries((ctx.params ?? {}) as Record<string, string>)) {
+        if (!(r.pathParams?.[name]?.pattern ?? UUID).test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
       }
       let query: unknown = undefined;
       if (r.query) {
@@ -143,6 +143,13 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           throw problem('VALIDATION_FAILED', `The query is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
         }
         query = decoded.right;
+      }
+      if (r.rawBody) {
+        // The handler streams the body itself; only its presence and media type are checked here.
+        const types = Object.keys(r.rawBody.content);
+        const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+        if (!hasBody) throw problem('VALIDATION_FAILED', `The request needs a body: ${types.join(' or ')}.`, { errors: [{ field: '(body)', message: 'is required' }] });
+        if (!ctx.is(types[0]!, ...types.slice(1))) throw problem('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${types.join(' or ')}.`);
       }
       let body: unknown = undefined;
       if (r.body) {
@@ -162,6 +169,11 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, ctx });
         ctx.status = reply.status;
         for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+        if (r.success.contentType && reply.status === r.success.status) {
+          ctx.body = reply.data; // a download: the handler's stream or text, not the envelope
+          ctx.type = r.success.contentType;
+          return;
+        }
         ctx.body = {
           success: reply.status < 400,
           message: reply.message,

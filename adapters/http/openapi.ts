@@ -10,6 +10,7 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   if (r.query) codes.add('VALIDATION_FAILED');
   if (r.path.includes(':')) codes.add('RESOURCE_NOT_FOUND');
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
+  if (r.rawBody) ['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.access !== 'public') {
     ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
     if (ROLES.some((role) => r.access !== 'public' && !r.access.roles.includes(role))) codes.add('INSUFFICIENT_ROLE');
@@ -35,8 +36,10 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     const responses: Record<string, unknown> = {
       [r.success.status]: {
         description: r.success.description,
-        ...(r.rateLimit !== 'none' ? { headers: rateLimitHeaders } : {}),
-        content: { 'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) } },
+        ...(r.rateLimit !== 'none' || r.success.headers ? { headers: { ...(r.rateLimit !== 'none' ? rateLimitHeaders : {}), ...successHeaders(r) } } : {}),
+        content: r.success.contentType
+          ? { [r.success.contentType]: { schema: jsonSchemaOf(r.success.data) } }
+          : { 'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) } },
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();
@@ -49,13 +52,16 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       };
     }
-    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string', format: 'uuid' },
-      description: 'a malformed id is answered 404',
-    }));
+    const pathParams = [...r.path.matchAll(/:(\w+)/g)].map((m) => {
+      const custom = r.pathParams?.[m[1]!];
+      return {
+        name: m[1],
+        in: 'path',
+        required: true,
+        schema: custom ? { type: 'string', pattern: custom.pattern.source } : { type: 'string', format: 'uuid' },
+        description: custom ? `${custom.description}; a malformed value is answered 404` : 'a malformed id is answered 404',
+      };
+    });
     const queryParams = r.query ? queryParameters(r.query) : [];
     const operation: Record<string, unknown> = {
       operationId: r.operationId,
@@ -67,6 +73,15 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } }
+        : {}),
+      ...(r.rawBody
+        ? {
+            requestBody: {
+              required: true,
+              description: r.rawBody.description,
+              content: Object.fromEntries(Object.entries(r.rawBody.content).map(([type, schema]) => [type, { schema }])),
+            },
+          }
         : {}),
       responses,
     };
@@ -131,6 +146,9 @@ const queryParameters = (codec: t.Mixed) => {
     return { name, in: 'query', required: schema.required.includes(name), schema: rest, ...(description ? { description } : {}) };
   });
 };
+
+const successHeaders = (r: RouteDef<any, any>) =>
+  Object.fromEntries(Object.entries(r.success.headers ?? {}).map(([name, description]) => [name, { schema: { type: 'string' }, description }]));
 
 const successEnvelope = (data: Record<string, unknown>) => ({
   type: 'object',

@@ -1,6 +1,7 @@
 import type * as t from 'io-ts';
 import type { ParameterizedContext } from 'koa';
 import type { Actor, Role } from '../../domain/roles.js';
+import type { JsonSchema } from './codecs.js';
 import type { ErrorCode } from './problem.js';
 
 /** What a handler answers on success; failures are thrown as Problem. */
@@ -40,9 +41,27 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** `public`, or the roles allowed with a bearer token. */
   readonly access: 'public' | { readonly roles: readonly Role[] };
   readonly body?: t.Type<B, unknown, unknown>;
+  /**
+   * A body the handler reads itself from `ctx.req` (an upload) instead of a JSON `body`: its media
+   * types with their schemas (for the document); any other media type is 415, no body at all 400.
+   */
+  readonly rawBody?: { readonly description: string; readonly content: Readonly<Record<string, JsonSchema>> };
+  /** Path parameters that are not UUIDs (the default), with the pattern they must match. */
+  readonly pathParams?: Record<string, { readonly pattern: RegExp; readonly description: string }>;
   /** Query string codec; unknown parameters are refused. */
   readonly query?: t.Type<Q, unknown, unknown>;
-  readonly success: { readonly status: 200 | 201; readonly description: string; readonly data: t.Mixed };
+  readonly success: {
+    readonly status: 200 | 201;
+    readonly description: string;
+    readonly data: t.Mixed;
+    /**
+     * A download rather than the JSON envelope: the reply's `data` (a stream or a string) is the body,
+     * sent with this Content-Type; `data` above then describes that body. Errors stay Problem Details.
+     */
+    readonly contentType?: string;
+    /** Response headers of the success, name to description (for the document). */
+    readonly headers?: Readonly<Record<string, string>>;
+  };
   /** Business errors this route answers, besides those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;

@@ -3,6 +3,7 @@ import type { Identifier } from '../../domain/identifier.js';
 import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
 import type { Page, PageRequest } from './list.js';
 import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
+import type { PaymentMethod, Sale, SaleStatus } from '../../domain/sale.js';
 
 /** Users are global (a person signs in before any business is known). */
 export interface UserRepository {
@@ -22,9 +23,9 @@ export interface BusinessRepository {
 export const BRANCH_SORTS = ['created_at', 'name'] as const;
 export type BranchSort = (typeof BRANCH_SORTS)[number];
 
-/** Branches of one business; archived branches are invisible to every method but `isReferenced`. */
+/** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
-  findById(businessId: string, branchId: string): Promise<Branch | undefined>;
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
@@ -107,6 +108,8 @@ export type QuantityChange =
 export interface ProductRepository {
   findById(businessId: string, productId: string): Promise<Product | undefined>;
   findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  /** The products among `productIds` that belong to the business (one query for a whole cart). */
+  findMany(businessId: string, productIds: readonly string[]): Promise<Product[]>;
   list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;
   /** Category names with how many products each has. */
   categories(businessId: string): Promise<{ name: string; productCount: number }[]>;
@@ -128,10 +131,50 @@ export interface StockLedger {
   add(movement: StockMovement): Promise<void>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
   list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
+  /** The rows a sale wrote (what its void must give back). */
+  forSale(businessId: string, saleId: string): Promise<StockMovement[]>;
+}
+
+export const SALE_SORTS = ['created_at', 'total'] as const;
+export type SaleSort = (typeof SALE_SORTS)[number];
+
+export interface SaleFilter {
+  readonly paymentMethod?: PaymentMethod;
+  readonly status?: SaleStatus;
+  readonly customerId?: string;
+  readonly createdBy?: string;
+  readonly branchId?: string;
+}
+
+/** Sales of one business with their lines. */
+export interface SaleRepository {
+  /**
+   * The next receipt number of the business. Locks the business's counter until the transaction
+   * ends, so numbers are sequential and gap-free (a rolled-back sale gives its number back).
+   */
+  nextReceiptNumber(businessId: string): Promise<number>;
+  /** Counts one more sale in the business's Lagos month (`2026-11`) and returns the month's count. */
+  countSaleInMonth(businessId: string, month: string): Promise<number>;
+  add(sale: Sale): Promise<void>;
+  /** The sale, locked for the rest of the transaction when `forUpdate`. */
+  findById(businessId: string, saleId: string, options?: { forUpdate?: boolean }): Promise<Sale | undefined>;
+  findByReceiptNumber(businessId: string, receiptNumber: string): Promise<Sale | undefined>;
+  /** A page of sales; list items carry no lines. */
+  list(businessId: string, page: PageRequest<SaleSort>, filter: SaleFilter): Promise<Page<Sale>>;
+  markVoided(sale: Sale): Promise<void>;
+  /** True when any sale was made at the branch (it must then be archived, not erased). */
+  existsForBranch(businessId: string, branchId: string): Promise<boolean>;
+}
+
+/** Customers as far as a sale needs them (the credit issue adds the rest). */
+export interface CustomerRepository {
+  exists(businessId: string, customerId: string): Promise<boolean>;
 }
 
 /** Everything a use case may touch inside one transaction. */
 export interface Repositories {
+  readonly sales: SaleRepository;
+  readonly customers: CustomerRepository;
   readonly products: ProductRepository;
   readonly stockLedger: StockLedger;
   readonly users: UserRepository;

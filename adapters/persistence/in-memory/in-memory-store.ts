@@ -1,11 +1,17 @@
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
+import type { Sale } from '../../../domain/sale.js';
+import type { Customer } from '../../../domain/customer.js';
 import type { RefreshToken, Repositories, StaffMember } from '../../../application/ports/repositories.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 
 interface Tables {
+  sales: Map<string, Sale>;
+  receiptCounters: Map<string, number>;
+  monthlySaleCounts: Map<string, number>;
+  customers: Map<string, Customer>;
   products: Map<string, Product>;
   stockMovements: Map<string, StockMovement>;
   users: Map<string, User>;
@@ -17,6 +23,10 @@ interface Tables {
 }
 
 const emptyTables = (): Tables => ({
+  sales: new Map(),
+  receiptCounters: new Map(),
+  monthlySaleCounts: new Map(),
+  customers: new Map(),
   products: new Map(),
   stockMovements: new Map(),
   users: new Map(),
@@ -45,9 +55,53 @@ const productsOf = (t: Tables, businessId: string) => values(t.products).filter(
 const skuTaken = (t: Tables, p: Product) =>
   productsOf(t, p.businessId).some((x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase());
 
+const salesOf = (t: Tables, businessId: string) => values(t.sales).filter((x) => x.businessId === businessId);
+
 const repositories = (t: Tables): Repositories => ({
+  sales: {
+    nextReceiptNumber: async (businessId) => {
+      const next = (t.receiptCounters.get(businessId) ?? 0) + 1;
+      t.receiptCounters.set(businessId, next);
+      return next;
+    },
+    countSaleInMonth: async (businessId, month) => {
+      const key = `${businessId}\n${month}`;
+      const next = (t.monthlySaleCounts.get(key) ?? 0) + 1;
+      t.monthlySaleCounts.set(key, next);
+      return next;
+    },
+    add: async (sale) => void t.sales.set(sale.id, copy(sale)),
+    findById: async (businessId, id) => salesOf(t, businessId).find((x) => x.id === id),
+    findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber),
+    list: async (businessId, page, filter) => {
+      const page_ = keysetPageInMemory(
+        salesOf(t, businessId).filter(
+          (x) =>
+            (!filter.paymentMethod || x.paymentMethod === filter.paymentMethod) &&
+            (!filter.status || x.status === filter.status) &&
+            (!filter.customerId || x.customerId === filter.customerId) &&
+            (!filter.createdBy || x.createdBy === filter.createdBy) &&
+            (!filter.branchId || x.branchId === filter.branchId),
+        ),
+        page,
+        { sortValue: (x, by) => (by === 'total' ? x.total : x.createdAt.toISOString()), id: (x) => x.id, searchText: (x) => [x.receiptNumber], date: (x) => x.createdAt },
+      );
+      return { ...page_, items: page_.items.map((x) => ({ ...x, lines: [] })) }; // list items carry no lines, as in SQL
+    },
+    markVoided: async (sale) => {
+      const stored = t.sales.get(sale.id);
+      if (stored && stored.businessId === sale.businessId) {
+        Object.assign(stored, { status: sale.status, voidedAt: sale.voidedAt, voidReason: sale.voidReason, voidedBy: sale.voidedBy });
+      }
+    },
+    existsForBranch: async (businessId, branchId) => salesOf(t, businessId).some((x) => x.branchId === branchId),
+  },
+  customers: {
+    exists: async (businessId, id) => t.customers.get(id)?.businessId === businessId,
+  },
   products: {
     findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
+    findMany: async (businessId, ids) => productsOf(t, businessId).filter((p) => ids.includes(p.id)),
     findBySku: async (businessId, sku) => productsOf(t, businessId).find((p) => p.sku.toLowerCase() === sku.toLowerCase()),
     list: async (businessId, page, filter) =>
       keysetPageInMemory(
@@ -113,6 +167,10 @@ const repositories = (t: Tables): Repositories => ({
         page,
         { sortValue: (m) => m.createdAt.toISOString(), id: (m) => m.id, searchText: (m) => [m.note], date: (m) => m.createdAt },
       ),
+    forSale: async (businessId, saleId) =>
+      values(t.stockMovements)
+        .filter((m) => m.businessId === businessId && m.saleId === saleId)
+        .sort((a, b) => (a.productId < b.productId ? -1 : 1)),
   },
   users: {
     findById: async (id) => (t.users.has(id) ? copy(t.users.get(id)) : undefined),
@@ -134,7 +192,8 @@ const repositories = (t: Tables): Repositories => ({
     save: async (b) => void t.businesses.set(b.id, copy(b)),
   },
   branches: {
-    findById: async (businessId, id) => liveBranches(t, businessId).find((b) => b.id === id),
+    findById: async (businessId, id, options = {}) =>
+      values(t.branches).find((b) => b.id === id && b.businessId === businessId && (options.includeArchived || b.archivedAt === null)),
     findDefault: async (businessId) => {
       const found = liveBranches(t, businessId).find((b) => b.isDefault);
       if (!found) throw new Error(`business ${businessId} has no default branch`);
@@ -149,7 +208,8 @@ const repositories = (t: Tables): Repositories => ({
       }),
     add: async (b) => void t.branches.set(b.id, copy(b)),
     save: async (b) => void t.branches.set(b.id, copy(b)),
-    isReferenced: async (businessId, id) => values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id),
+    isReferenced: async (businessId, id) =>
+      values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id) || salesOf(t, businessId).some((x) => x.branchId === id),
     remove: async (businessId, id) => {
       if (t.branches.get(id)?.businessId === businessId) t.branches.delete(id);
     },

@@ -56,6 +56,14 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     const rows = await em.execute<Record<string, unknown>[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? productFromRow(rows[0]) : undefined;
   },
+  async findMany(businessId, ids) {
+    if (ids.length === 0) return [];
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `select ${PRODUCT_COLUMNS} from products where business_id = ? and id in (${ids.map(() => '?').join(', ')})`,
+      [businessId, ...ids],
+    );
+    return rows.map(productFromRow);
+  },
   async findBySku(businessId, sku) {
     const rows = await em.execute<Record<string, unknown>[]>(
       `select ${PRODUCT_COLUMNS} from products where business_id = ? and lower(sku) = lower(?)`,
@@ -114,7 +122,8 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   },
 });
 
-const MOVEMENT_COLUMNS = 'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at';
+const MOVEMENT_COLUMNS =
+  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id';
 
 const MOVEMENTS: KeysetSource<MovementSort> = {
   select: MOVEMENT_COLUMNS,
@@ -138,12 +147,14 @@ const movementFromRow = (r: Record<string, unknown>): StockMovement => ({
   unitCost: r.unit_cost === null || r.unit_cost === undefined ? null : kobo(int(r.unit_cost)),
   createdBy: (r.created_by as string | null) ?? null,
   createdAt: asDate(r.created_at),
+  saleId: (r.sale_id as string | null) ?? null,
 });
 
 export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   async add(m) {
-    await em.execute(`insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    await em.execute(`insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
       m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
+      m.saleId ?? null,
     ]);
   },
   async findById(businessId, id) {
@@ -155,6 +166,13 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     if (filter.productId) conditions.push({ sql: 'product_id = ?', params: [filter.productId] });
     if (filter.reason) conditions.push({ sql: 'reason = ?', params: [filter.reason] });
     return keysetPage(em, MOVEMENTS, businessId, page, conditions, movementFromRow);
+  },
+  async forSale(businessId, saleId) {
+    const rows = await em.execute<Record<string, unknown>[]>(
+      `select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and sale_id = ? order by product_id`,
+      [businessId, saleId],
+    );
+    return rows.map(movementFromRow);
   },
 });
 

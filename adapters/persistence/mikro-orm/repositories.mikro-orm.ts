@@ -3,6 +3,7 @@ import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../
 import type { Branch, Membership } from '../../../domain/business.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
+import { mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -11,6 +12,8 @@ import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshT
  */
 export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   products: mikroOrmProducts(em),
+  sales: mikroOrmSales(em),
+  customers: mikroOrmCustomers(em),
   stockLedger: mikroOrmStockLedger(em),
   users: {
     findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,
@@ -26,12 +29,14 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     save: async (business) => void em.persist(business),
   },
   branches: {
-    findById: async (businessId, id) => (await em.findOne(BranchSchema, { id, businessId, archivedAt: null })) ?? undefined,
+    findById: async (businessId, id, options = {}) =>
+      (await em.findOne(BranchSchema, options.includeArchived ? { id, businessId } : { id, businessId, archivedAt: null })) ?? undefined,
     findDefault: async (businessId) => em.findOneOrFail(BranchSchema, { businessId, isDefault: true, archivedAt: null }),
     list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
     add: async (branch) => void em.persist(em.create(BranchSchema, branch)),
     save: async (branch) => void em.persist(branch),
-    isReferenced: async (businessId, id) => (await em.count(MembershipSchema, { businessId, branchId: id })) > 0,
+    isReferenced: async (businessId, id) =>
+      (await em.count(MembershipSchema, { businessId, branchId: id })) > 0 || (await mikroOrmSales(em).existsForBranch(businessId, id)),
     remove: async (businessId, id) => void (await em.nativeDelete(BranchSchema, { id, businessId })),
   },
   memberships: {

@@ -1,0 +1,42 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Branch, Business, User } from '../../domain/business.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Sale } from '../../domain/sale.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { SaleFilter, SaleSort } from '../ports/repositories.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+
+export const listSales =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, page: PageRequest<SaleSort>, filter: SaleFilter): Promise<Page<Sale>> =>
+    deps.uow.read((r) => r.sales.list(actor.businessId, page, filter));
+
+export const getSale =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, saleId: string): Promise<E.Either<NotFound, Sale>> => {
+    const sale = await deps.uow.read((r) => r.sales.findById(actor.businessId, saleId));
+    return sale ? E.right(sale) : E.left(notFound);
+  };
+
+/** What a receipt shows: the sale, who sold it where, and the business's details. */
+export interface Receipt {
+  readonly sale: Sale;
+  readonly business: Business;
+  readonly branch: Branch | undefined;
+  readonly cashier: User | undefined;
+}
+
+/** A receipt by sale id or by receipt number. */
+export const getReceipt =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, by: { saleId: string } | { receiptNumber: string }): Promise<E.Either<NotFound, Receipt>> =>
+    deps.uow.read(async (r) => {
+      const sale = 'saleId' in by ? await r.sales.findById(actor.businessId, by.saleId) : await r.sales.findByReceiptNumber(actor.businessId, by.receiptNumber);
+      if (!sale) return E.left(notFound);
+      const business = (await r.businesses.findById(actor.businessId))!;
+      // archived branches still name the place of an old sale
+      const branch = await r.branches.findById(actor.businessId, sale.branchId, { includeArchived: true });
+      const cashier = await r.users.findById(sale.createdBy);
+      return E.right({ sale, business, branch, cashier });
+    });

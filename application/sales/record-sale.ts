@@ -1,0 +1,124 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { lagosDate } from '../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../domain/money.js';
+import { checkMonthlySale, type PlanGate } from '../../domain/plan.js';
+import type { Actor } from '../../domain/roles.js';
+import { formatReceiptNumber, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale } from '../../domain/sale.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
+import type { UnknownBranch } from '../business/errors.js';
+import type { InsufficientStock } from '../products/adjust-stock.js';
+
+export interface SaleItemCommand {
+  readonly productId: string;
+  readonly quantity: number;
+  readonly unitPrice?: Kobo;
+  readonly discount?: Kobo;
+}
+
+export interface SaleCommand {
+  readonly items: readonly SaleItemCommand[];
+  readonly paymentMethod: PaymentMethod;
+  readonly amountPaid?: Kobo;
+  readonly customerId?: string;
+  readonly discount?: Kobo;
+  readonly note?: string;
+  readonly branchId?: string;
+}
+
+export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly indexes: number[] };
+export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
+export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
+export type SaleFailure =
+  | UnknownProducts
+  | UnknownCustomer
+  | CustomerRequired
+  | UnknownBranch
+  | PricingFailure
+  | (InsufficientStock & { readonly name: string })
+  | PlanGate;
+
+/**
+ * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
+ * update per product, in id order so two carts sharing products cannot deadlock) with ledger rows,
+ * counts it against the plan's month and gives it the next gap-free receipt number. If any line
+ * lacks stock, or the plan's month is full, nothing is written.
+ */
+export const recordSale =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
+    deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
+      const now = deps.clock.now();
+      const business = await r.businesses.findById(actor.businessId);
+      if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
+      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId) : await r.branches.findDefault(actor.businessId);
+      if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
+      if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
+
+      const ids = [...new Set(cmd.items.map((i) => i.productId))];
+      const products = new Map((await r.products.findMany(actor.businessId, ids)).map((p) => [p.id, p]));
+      const unknown = cmd.items.flatMap((i, index) => (products.has(i.productId) ? [] : [index]));
+      if (unknown.length > 0) return E.left({ _tag: 'UnknownProducts', indexes: unknown });
+
+      const priced = priceSale(
+        cmd.items.map((i) => {
+          const p = products.get(i.productId)!;
+          return { productId: p.id, name: p.name, sku: p.sku, quantity: i.quantity, unitPrice: i.unitPrice ?? p.price, discount: i.discount ?? kobo(0), costPrice: p.costPrice };
+        }),
+        cmd.discount ?? kobo(0),
+        cmd.paymentMethod,
+        cmd.amountPaid,
+      );
+      if (!priced.ok) return E.left(priced.failure);
+      if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
+
+      const saleId = deps.crypto.uuid();
+      const wanted = new Map<string, number>();
+      for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
+      for (const productId of [...wanted.keys()].sort()) {
+        const quantity = wanted.get(productId)!;
+        const moved = await r.products.changeQuantity(actor.businessId, productId, -quantity, now);
+        if (!moved) throw new Error(`product ${productId} vanished inside the sale's transaction`);
+        if (!moved.ok) {
+          const name = products.get(productId)!.name;
+          return rollback(E.left({ _tag: 'InsufficientStock', productId, name, available: moved.available, requested: quantity }));
+        }
+        await r.stockLedger.add({
+          id: deps.crypto.uuid(),
+          businessId: actor.businessId,
+          productId,
+          quantityChange: -quantity,
+          quantityBefore: moved.before,
+          quantityAfter: moved.after,
+          reason: 'SALE',
+          note: null,
+          unitCost: null,
+          createdBy: actor.userId,
+          createdAt: now,
+          saleId,
+        });
+      }
+
+      // Counters last: the business-wide locks they take are held only until the commit just after.
+      const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
+      if (gate) return rollback(E.left(gate));
+      const sale: Sale = {
+        id: saleId,
+        businessId: actor.businessId,
+        branchId: branch.id,
+        receiptNumber: formatReceiptNumber(await r.sales.nextReceiptNumber(actor.businessId)),
+        customerId: cmd.customerId ?? null,
+        paymentMethod: cmd.paymentMethod,
+        ...priced.value,
+        status: 'COMPLETED',
+        note: cmd.note ?? null,
+        createdBy: actor.userId,
+        createdAt: now,
+        voidedAt: null,
+        voidReason: null,
+        voidedBy: null,
+      };
+      await r.sales.add(sale);
+      return E.right(sale);
+    });

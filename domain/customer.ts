@@ -1,0 +1,16 @@
+import type { Kobo } from './money.js';
+
+/** A customer of a business; `creditBalance` is what they owe (the sum of their credit ledger). */
+export interface Customer {
+  readonly id: string;
+  readonly businessId: string;
+  name: string;
+  phone: string | null;
+  email: string | null;
+  address: string | null;
+  notes: string | null;
+  creditLimit: Kobo | null;
+  creditBalance: Kobo;
+  readonly createdAt: Date;
+  updatedAt: Date;
+}

@@ -1,0 +1,99 @@
+import { kobo, MAX_KOBO, type Kobo } from './money.js';
+
+export const PAYMENT_METHODS = ['CASH', 'TRANSFER', 'CARD', 'CREDIT'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+export type SaleStatus = 'COMPLETED' | 'VOIDED';
+
+export interface SaleLine {
+  readonly productId: string;
+  readonly name: string;
+  readonly sku: string;
+  readonly quantity: number;
+  readonly unitPrice: Kobo;
+  readonly discount: Kobo;
+  readonly lineTotal: Kobo;
+  /** The product's cost when sold, for profit reports (null when unknown). */
+  readonly costPrice: Kobo | null;
+}
+
+export interface Sale {
+  readonly id: string;
+  readonly businessId: string;
+  readonly branchId: string;
+  readonly receiptNumber: string;
+  readonly customerId: string | null;
+  readonly paymentMethod: PaymentMethod;
+  readonly lines: readonly SaleLine[];
+  readonly subtotal: Kobo;
+  readonly discount: Kobo;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+  status: SaleStatus;
+  readonly note: string | null;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+  voidedAt: Date | null;
+  voidReason: string | null;
+  voidedBy: string | null;
+}
+
+export const formatReceiptNumber = (n: number): string => `RCP-${String(n).padStart(6, '0')}`;
+
+export interface PricedLineInput {
+  readonly productId: string;
+  readonly name: string;
+  readonly sku: string;
+  readonly quantity: number;
+  readonly unitPrice: Kobo;
+  readonly discount: Kobo;
+  readonly costPrice: Kobo | null;
+}
+
+export type PricingFailure =
+  | { readonly _tag: 'LineDiscountTooLarge'; readonly index: number }
+  | { readonly _tag: 'AmountTooLarge' }
+  | { readonly _tag: 'SaleDiscountTooLarge' }
+  | { readonly _tag: 'AmountPaidExceedsTotal' };
+
+export interface PricedSale {
+  readonly lines: SaleLine[];
+  readonly subtotal: Kobo;
+  readonly discount: Kobo;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+}
+
+/**
+ * Prices a sale in integer kobo: line total = unit price x quantity - line discount; subtotal is the
+ * sum of line totals; total = subtotal - sale discount. A discount larger than its line or the sale
+ * is refused. Amount paid defaults to the total (to 0 on CREDIT) and may not exceed it.
+ */
+export const priceSale = (
+  lines: readonly PricedLineInput[],
+  saleDiscount: Kobo,
+  paymentMethod: PaymentMethod,
+  amountPaid: Kobo | undefined,
+): { ok: true; value: PricedSale } | { ok: false; failure: PricingFailure } => {
+  const priced: SaleLine[] = [];
+  for (const [index, l] of lines.entries()) {
+    const gross = l.unitPrice * l.quantity;
+    if (gross > MAX_KOBO) return { ok: false, failure: { _tag: 'AmountTooLarge' } };
+    if (l.discount > gross) return { ok: false, failure: { _tag: 'LineDiscountTooLarge', index } };
+    priced.push({ ...l, lineTotal: kobo(gross - l.discount) });
+  }
+  const subtotal = priced.reduce((sum, l) => sum + l.lineTotal, 0);
+  if (subtotal > MAX_KOBO) return { ok: false, failure: { _tag: 'AmountTooLarge' } };
+  if (saleDiscount > subtotal) return { ok: false, failure: { _tag: 'SaleDiscountTooLarge' } };
+  const total = subtotal - saleDiscount;
+  const paid = amountPaid ?? (paymentMethod === 'CREDIT' ? 0 : total);
+  if (paid > total) return { ok: false, failure: { _tag: 'AmountPaidExceedsTotal' } };
+  return {
+    ok: true,
+    value: { lines: priced, subtotal: kobo(subtotal), discount: saleDiscount, total: kobo(total), amountPaid: kobo(paid), balanceDue: kobo(total - paid) },
+  };
+};
+
+/** A sale leaves something owed (a credit sale): it needs a customer. */
+export const isCreditSale = (paymentMethod: PaymentMethod, balanceDue: Kobo): boolean => paymentMethod === 'CREDIT' || balanceDue > 0;
