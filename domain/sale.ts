@@ -36,6 +36,10 @@ export interface Sale {
   voidedAt: Date | null;
   voidReason: string | null;
   voidedBy: string | null;
+  /** What of `balanceDue` the customer still owes (payments reduce it, oldest sale first). */
+  creditOutstanding: Kobo;
+  /** On a voided sale: what the customer had paid for it, to hand back. */
+  refundAmount: Kobo | null;
 }
 
 export const formatReceiptNumber = (n: number): string => `RCP-${String(n).padStart(6, '0')}`;

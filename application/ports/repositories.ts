@@ -4,6 +4,9 @@ import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
 import type { Page, PageRequest } from './list.js';
 import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
 import type { PaymentMethod, Sale, SaleStatus } from '../../domain/sale.js';
+import type { Customer } from '../../domain/customer.js';
+import type { AgingBucket, AgingRow, Allocation, CreditEntry, OpenDebt } from '../../domain/credit.js';
+import type { Kobo } from '../../domain/money.js';
 
 /** Users are global (a person signs in before any business is known). */
 export interface UserRepository {
@@ -161,20 +164,51 @@ export interface SaleRepository {
   findByReceiptNumber(businessId: string, receiptNumber: string): Promise<Sale | undefined>;
   /** A page of sales; list items carry no lines. */
   list(businessId: string, page: PageRequest<SaleSort>, filter: SaleFilter): Promise<Page<Sale>>;
+  /** Saves the void (status, when, why, by whom, refund) and clears what was owed. */
   markVoided(sale: Sale): Promise<void>;
   /** True when any sale was made at the branch (it must then be archived, not erased). */
   existsForBranch(businessId: string, branchId: string): Promise<boolean>;
 }
 
-/** Customers as far as a sale needs them (the credit issue adds the rest). */
+export const CUSTOMER_SORTS = ['created_at', 'name', 'credit_balance'] as const;
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+
+/** Customers of one business; phones (E.164) are unique per business. */
 export interface CustomerRepository {
   exists(businessId: string, customerId: string): Promise<boolean>;
+  /** The customer, locked for the rest of the transaction when `forUpdate` (every credit change does). */
+  findById(businessId: string, customerId: string, options?: { forUpdate?: boolean }): Promise<Customer | undefined>;
+  list(businessId: string, page: PageRequest<CustomerSort>, filter: { hasBalance?: boolean }): Promise<Page<Customer>>;
+  add(customer: Customer): Promise<'added' | 'duplicate_phone'>;
+  /** Saves the profile fields; the balance moves only through `setBalance`. */
+  save(customer: Customer): Promise<'saved' | 'duplicate_phone'>;
+  setBalance(businessId: string, customerId: string, balance: Kobo, at: Date): Promise<void>;
+}
+
+export const AGING_SORTS = ['total', 'name'] as const;
+export type AgingSort = (typeof AGING_SORTS)[number];
+
+/** The credit ledger and the open debts (unpaid parts of credit sales) it is settled against. */
+export interface CreditLedger {
+  add(entry: CreditEntry): Promise<void>;
+  addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
+  allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
+  /** The customer's entries, newest first by default. */
+  list(businessId: string, customerId: string, page: PageRequest<'created_at'>): Promise<Page<CreditEntry>>;
+  lastPaymentAt(businessId: string, customerId: string): Promise<Date | undefined>;
+  /** Credit sales of the customer with something still owed, oldest first, locked when `forUpdate`. */
+  openDebts(businessId: string, customerId: string, options?: { forUpdate?: boolean }): Promise<OpenDebt[]>;
+  reduceOutstanding(businessId: string, saleId: string, amount: Kobo): Promise<void>;
+  /** What each customer owes by age of debt on the Lagos day `today`, computed by the database. */
+  aging(businessId: string, today: string, page: PageRequest<AgingSort>): Promise<Page<AgingRow>>;
+  agingTotals(businessId: string, today: string): Promise<{ buckets: Record<AgingBucket, Kobo>; total: Kobo; customers: number }>;
 }
 
 /** Everything a use case may touch inside one transaction. */
 export interface Repositories {
   readonly sales: SaleRepository;
   readonly customers: CustomerRepository;
+  readonly credit: CreditLedger;
   readonly products: ProductRepository;
   readonly stockLedger: StockLedger;
   readonly users: UserRepository;

@@ -1,5 +1,7 @@
+import { lagosDate } from '../../domain/lagos-time.js';
 import type { Product } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
 import type { PageRequest } from '../ports/list.js';
 import type { ProductSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -7,20 +9,30 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 /** Products read per query while exporting: memory stays bounded by one batch, whatever the catalogue's size. */
 export const EXPORT_BATCH = 500;
 
+export interface ProductExport {
+  /** The Lagos calendar day of the export (it names the file). */
+  readonly lagosDay: string;
+  /** Every product, pulled batch by batch as the consumer asks for more. */
+  readonly products: AsyncGenerator<Product, void, undefined>;
+}
+
 /**
  * Every product of the business, oldest first, read in keyset batches (each batch its own short read,
  * no transaction held open), so an export of any size runs in constant memory. A product created
  * while the export runs may or may not appear; none is skipped or repeated.
  */
 export const exportProducts =
-  (deps: { uow: UnitOfWork }) =>
-  async function* (actor: Actor): AsyncGenerator<Product, void, undefined> {
-    let after: PageRequest<ProductSort>['after'];
-    do {
-      const page = await deps.uow.read((r) =>
-        r.products.list(actor.businessId, { sortBy: 'created_at', sortDir: 'asc', limit: EXPORT_BATCH, ...(after ? { after } : {}) }, {}),
-      );
-      yield* page.items;
-      after = page.hasNext ? page.next : undefined;
-    } while (after);
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (actor: Actor): ProductExport => {
+    const products = async function* () {
+      let after: PageRequest<ProductSort>['after'];
+      do {
+        const page = await deps.uow.read((r) =>
+          r.products.list(actor.businessId, { sortBy: 'created_at', sortDir: 'asc', limit: EXPORT_BATCH, ...(after ? { after } : {}) }, {}),
+        );
+        yield* page.items;
+        after = page.hasNext ? page.next : undefined;
+      } while (after);
+    };
+    return { lagosDay: lagosDate(deps.clock.now()), products: products() };
   };

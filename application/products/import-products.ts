@@ -118,10 +118,13 @@ const updateFromRow = async (
   const fieldsChanged = COMPARED.some((k) => next[k] !== product[k]);
   const quantityChanged = quantity !== undefined && quantity !== product.quantity;
   if (!fieldsChanged && !quantityChanged) return 'unchanged';
+  // A service keeps no stock (the database checks it too): its quantity goes to 0 before the row becomes one.
+  const quantityFirst = quantityChanged && next.type === 'SERVICE';
+  if (quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT');
   if (fieldsChanged) {
     next.updatedAt = deps.clock.now();
     if ((await r.products.save(next)) === 'duplicate_sku') return [{ field: 'sku', message: 'is already used' }];
   }
-  if (quantityChanged) await setQuantity(deps, r, actor, next, quantity, 'IMPORT');
+  if (quantityChanged && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT');
   return 'updated';
 };

@@ -112,9 +112,14 @@ export const setQuantity = async (
   target: number,
   reason: 'CORRECTION' | 'IMPORT',
 ): Promise<void> => {
-  const change = target - product.quantity;
-  if (change === 0) return;
   const now = deps.clock.now();
+  // The change is worked out from the quantity as it is now, not as it was read: a change of 0 locks
+  // the row and answers its current quantity, so an adjustment committed meanwhile is not overwritten.
+  const current = await r.products.changeQuantity(actor.businessId, product.id, 0, now);
+  if (!current?.ok) throw new Error('the product to set a quantity on is gone');
+  product.quantity = current.after;
+  const change = target - current.after;
+  if (change === 0) return;
   const moved = await r.products.changeQuantity(actor.businessId, product.id, change, now);
   if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
   await r.stockLedger.add({
@@ -152,7 +157,10 @@ export const updateProduct =
         violations.push({ field: 'type', message: 'a product with stock cannot become a service; set quantity to 0 first' });
       }
       if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken' as const, violations });
+      // A service keeps no stock (the database checks it too): its quantity goes to 0 before the row becomes one.
+      const quantityFirst = quantity !== undefined && next.type === 'SERVICE';
+      if (quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
       if ((await r.products.save(next)) === 'duplicate_sku') return rollback(E.left({ _tag: 'DuplicateSku' as const, sku: next.sku }));
-      if (quantity !== undefined) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
+      if (quantity !== undefined && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
       return E.right(next);
     });

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, type PlanGate } from '../../domain/plan.js';
+import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
 import { formatReceiptNumber, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
@@ -30,10 +31,12 @@ export interface SaleCommand {
 export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly indexes: number[] };
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
+export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
 export type SaleFailure =
   | UnknownProducts
   | UnknownCustomer
   | CustomerRequired
+  | CreditLimitExceeded
   | UnknownBranch
   | PricingFailure
   | (InsufficientStock & { readonly name: string })
@@ -72,6 +75,11 @@ export const recordSale =
       );
       if (!priced.ok) return E.left(priced.failure);
       if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
+      // The customer is locked before any product: every credit change takes customer, then sale, then products.
+      const customer = cmd.customerId ? await r.customers.findById(actor.businessId, cmd.customerId, { forUpdate: true }) : undefined;
+      if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
+        return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
+      }
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
@@ -118,7 +126,27 @@ export const recordSale =
         voidedAt: null,
         voidReason: null,
         voidedBy: null,
+        creditOutstanding: customer ? priced.value.balanceDue : kobo(0),
+        refundAmount: null,
       };
       await r.sales.add(sale);
+      if (customer) {
+        // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
+        const balanceAfter = kobo(customer.creditBalance + sale.balanceDue);
+        await r.credit.add({
+          id: deps.crypto.uuid(),
+          businessId: actor.businessId,
+          customerId: customer.id,
+          kind: 'SALE',
+          amount: sale.balanceDue,
+          balanceAfter,
+          saleId: sale.id,
+          method: null,
+          note: sale.receiptNumber,
+          createdBy: actor.userId,
+          createdAt: now,
+        });
+        if (sale.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
+      }
       return E.right(sale);
     });

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
+import { kobo } from '../../domain/money.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -10,14 +11,18 @@ export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
 
 /**
  * Voids a sale: exactly the stock its SALE ledger rows took goes back (with SALE_VOID rows), and the
- * sale is marked VOIDED. The sale row is locked first, so two voids cannot both return stock.
+ * sale is marked VOIDED. What the customer still owed for it is reversed in their credit ledger;
+ * what they had paid for it (at the till and in later payments) is recorded as the refund to hand
+ * back, so a balance never goes below zero (docs/adr/0011). Locks: customer, then sale, then products.
  */
 export const voidSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, saleId: string, reason: string): Promise<E.Either<NotFound | SaleAlreadyVoided, Sale>> =>
     deps.uow.run(async (r) => {
-      const sale = await r.sales.findById(actor.businessId, saleId, { forUpdate: true });
-      if (!sale) return E.left(notFound);
+      const peek = await r.sales.findById(actor.businessId, saleId);
+      if (!peek) return E.left(notFound);
+      const customer = peek.customerId ? await r.customers.findById(actor.businessId, peek.customerId, { forUpdate: true }) : undefined;
+      const sale = (await r.sales.findById(actor.businessId, saleId, { forUpdate: true }))!;
       if (sale.status === 'VOIDED') return E.left({ _tag: 'SaleAlreadyVoided' as const });
       const now = deps.clock.now();
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
@@ -39,10 +44,30 @@ export const voidSale =
           saleId,
         });
       }
+      const owed = sale.creditOutstanding;
       sale.status = 'VOIDED';
       sale.voidedAt = now;
       sale.voidReason = reason;
       sale.voidedBy = actor.userId;
+      sale.refundAmount = kobo(sale.total - owed);
+      sale.creditOutstanding = kobo(0);
       await r.sales.markVoided(sale);
+      if (customer) {
+        const balanceAfter = kobo(customer.creditBalance - owed);
+        await r.credit.add({
+          id: deps.crypto.uuid(),
+          businessId: actor.businessId,
+          customerId: customer.id,
+          kind: 'VOID',
+          amount: -owed,
+          balanceAfter,
+          saleId: sale.id,
+          method: null,
+          note: reason,
+          createdBy: actor.userId,
+          createdAt: now,
+        });
+        if (owed > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
+      }
       return E.right(sale);
     });

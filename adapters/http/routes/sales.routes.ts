@@ -65,6 +65,8 @@ const saleSummary = (s: Sale) => ({
   created_at: s.createdAt.toISOString(),
   voided_at: s.voidedAt?.toISOString() ?? null,
   void_reason: s.voidReason,
+  credit_outstanding: nairaJson(s.creditOutstanding),
+  refund_amount: nairaJson(s.refundAmount),
 });
 const saleJson = (s: Sale) => ({ ...saleSummary(s), items: s.lines.map(lineJson) });
 
@@ -85,6 +87,8 @@ const summaryProps = {
   created_at: dateTime,
   voided_at: nullableTime,
   void_reason: nullableStr,
+  credit_outstanding: naira,
+  refund_amount: nullableNaira,
 };
 const saleSummaryShape = shape('SaleSummary', summaryProps);
 const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }) });
@@ -190,6 +194,10 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
       return problem('CUSTOMER_REQUIRED', 'A credit sale (CREDIT, or paid less than the total) needs a customer_id.', {
         errors: [{ field: 'customer_id', message: 'is required for a credit sale' }],
       });
+    case 'CreditLimitExceeded':
+      return problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
+        errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
+      });
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
     case 'LineDiscountTooLarge':
@@ -247,6 +255,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'UNKNOWN_PRODUCT',
       'UNKNOWN_CUSTOMER',
       'CUSTOMER_REQUIRED',
+      'CREDIT_LIMIT_EXCEEDED',
       'UNKNOWN_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',

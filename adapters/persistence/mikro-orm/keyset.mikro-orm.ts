@@ -35,10 +35,12 @@ export const keysetPage = async <S extends string, Row>(
   req: PageRequest<S>,
   conditions: readonly SqlCondition[],
   map: (row: Record<string, unknown>) => Row,
+  /** Parameters of placeholders inside `source.from` (a subquery), bound before the rest. */
+  fromParams: readonly unknown[] = [],
 ): Promise<Page<Row>> => {
   const sort = source.sort[req.sortBy];
   const where: string[] = [`${source.tenantColumn} = ?`];
-  const params: unknown[] = [businessId];
+  const params: unknown[] = [...fromParams, businessId];
   for (const c of conditions) {
     where.push(c.sql);
     params.push(...c.params);

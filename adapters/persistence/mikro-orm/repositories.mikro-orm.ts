@@ -3,7 +3,7 @@ import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../
 import type { Branch, Membership } from '../../../domain/business.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
-import { mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
+import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -14,6 +14,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   products: mikroOrmProducts(em),
   sales: mikroOrmSales(em),
   customers: mikroOrmCustomers(em),
+  credit: mikroOrmCreditLedger(em),
   stockLedger: mikroOrmStockLedger(em),
   users: {
     findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,

@@ -1,0 +1,113 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { allocateOldestFirst, type AgingBucket, type AgingRow, type Allocation, type CreditEntry, type CreditPaymentMethod } from '../../domain/credit.js';
+import { lagosDate } from '../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../domain/money.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { AgingSort } from '../ports/repositories.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+
+export type Overpayment = { readonly _tag: 'Overpayment'; readonly balance: Kobo };
+
+export interface PaymentCommand {
+  readonly amount: Kobo;
+  readonly method: CreditPaymentMethod;
+  readonly note?: string;
+}
+
+export interface RecordedPayment {
+  readonly entry: CreditEntry;
+  readonly allocations: Allocation[];
+}
+
+/**
+ * A customer pays toward what they owe: allocated to the oldest open debt first. Paying more than
+ * the balance is refused. The customer row is locked first, so two payments at once cannot
+ * together pay more than is owed.
+ */
+export const recordCreditPayment =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<NotFound | Overpayment, RecordedPayment>> =>
+    deps.uow.run(async (r) => {
+      const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
+      if (!customer) return E.left(notFound);
+      if (cmd.amount > customer.creditBalance) return E.left({ _tag: 'Overpayment' as const, balance: customer.creditBalance });
+      const debts = await r.credit.openDebts(actor.businessId, customerId, { forUpdate: true });
+      const allocations = allocateOldestFirst(debts, cmd.amount);
+      const allocated = allocations.reduce((n, a) => n + a.amount, 0);
+      if (allocated !== cmd.amount) throw new Error(`customer ${customerId}: balance ${customer.creditBalance} disagrees with open debts`);
+      for (const a of allocations) await r.credit.reduceOutstanding(actor.businessId, a.saleId, a.amount);
+      const now = deps.clock.now();
+      const entry: CreditEntry = {
+        id: deps.crypto.uuid(),
+        businessId: actor.businessId,
+        customerId,
+        kind: 'PAYMENT',
+        amount: -cmd.amount,
+        balanceAfter: kobo(customer.creditBalance - cmd.amount),
+        saleId: null,
+        method: cmd.method,
+        note: cmd.note ?? null,
+        createdBy: actor.userId,
+        createdAt: now,
+      };
+      await r.credit.add(entry);
+      await r.credit.addAllocations(entry.id, allocations);
+      await r.customers.setBalance(actor.businessId, customerId, entry.balanceAfter, now);
+      return E.right({ entry, allocations });
+    });
+
+export interface CreditSummary {
+  readonly balance: Kobo;
+  readonly creditLimit: Kobo | null;
+  readonly availableCredit: Kobo | null;
+  readonly oldestUnpaidAt: Date | null;
+  readonly lastPaymentAt: Date | null;
+}
+
+export const getCreditSummary =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, customerId: string): Promise<E.Either<NotFound, CreditSummary>> =>
+    deps.uow.read(async (r) => {
+      const c = await r.customers.findById(actor.businessId, customerId);
+      if (!c) return E.left(notFound);
+      const debts = await r.credit.openDebts(actor.businessId, customerId);
+      const last = await r.credit.lastPaymentAt(actor.businessId, customerId);
+      return E.right({
+        balance: c.creditBalance,
+        creditLimit: c.creditLimit,
+        availableCredit: c.creditLimit === null ? null : kobo(Math.max(0, c.creditLimit - c.creditBalance)),
+        oldestUnpaidAt: debts[0]?.createdAt ?? null,
+        lastPaymentAt: last ?? null,
+      });
+    });
+
+/** The customer's sales, payments and voids, newest first, each with its effect and the balance after it. */
+export const listCreditTransactions =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, customerId: string, page: PageRequest<'created_at'>): Promise<E.Either<NotFound, Page<CreditEntry & { allocations: Allocation[] }>>> =>
+    deps.uow.read(async (r) => {
+      if (!(await r.customers.exists(actor.businessId, customerId))) return E.left(notFound);
+      const entries = await r.credit.list(actor.businessId, customerId, page);
+      const items = [];
+      for (const e of entries.items) items.push({ ...e, allocations: e.kind === 'PAYMENT' ? await r.credit.allocationsOf(actor.businessId, e.id) : [] });
+      return E.right({ ...entries, items });
+    });
+
+export interface AgingReport {
+  readonly asOf: string;
+  readonly page: Page<AgingRow>;
+  readonly totals: { buckets: Record<AgingBucket, Kobo>; total: Kobo; customers: number };
+}
+
+/** What customers owe by age of debt (Lagos days: 0-30, 31-60, 61-90, over 90), per customer and in total. */
+export const agingReport =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (actor: Actor, page: PageRequest<AgingSort>): Promise<AgingReport> =>
+    deps.uow.read(async (r) => {
+      const today = lagosDate(deps.clock.now());
+      return { asOf: today, page: await r.credit.aging(actor.businessId, today, page), totals: await r.credit.agingTotals(actor.businessId, today) };
+    });

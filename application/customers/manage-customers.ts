@@ -1,0 +1,67 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Customer } from '../../domain/customer.js';
+import { kobo, type Kobo } from '../../domain/money.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { CustomerSort } from '../ports/repositories.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+
+export type DuplicatePhone = { readonly _tag: 'DuplicatePhone' };
+
+export interface CustomerFields {
+  readonly name: string;
+  readonly phone?: string | null;
+  readonly email?: string | null;
+  readonly address?: string | null;
+  readonly notes?: string | null;
+  readonly creditLimit?: Kobo | null;
+}
+
+/** Adds a customer (phone unique per business); they start owing nothing. */
+export const createCustomer =
+  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, fields: CustomerFields): Promise<E.Either<DuplicatePhone, Customer>> =>
+    deps.uow.run(async (r) => {
+      const now = deps.clock.now();
+      const customer: Customer = {
+        id: deps.crypto.uuid(),
+        businessId: actor.businessId,
+        name: fields.name,
+        phone: fields.phone ?? null,
+        email: fields.email ?? null,
+        address: fields.address ?? null,
+        notes: fields.notes ?? null,
+        creditLimit: fields.creditLimit ?? null,
+        creditBalance: kobo(0),
+        createdAt: now,
+        updatedAt: now,
+      };
+      return (await r.customers.add(customer)) === 'added' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
+    });
+
+/** Updates the fields present (null clears an optional one). The balance is not a field: the ledger moves it. */
+export const updateCustomer =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (actor: Actor, customerId: string, changes: Partial<CustomerFields>): Promise<E.Either<NotFound | DuplicatePhone, Customer>> =>
+    deps.uow.run(async (r) => {
+      const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
+      if (!customer) return E.left(notFound);
+      for (const [k, v] of Object.entries(changes)) if (v !== undefined) (customer as unknown as Record<string, unknown>)[k] = v;
+      customer.updatedAt = deps.clock.now();
+      return (await r.customers.save(customer)) === 'saved' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
+    });
+
+export const getCustomer =
+  (deps: { uow: UnitOfWork }) =>
+  async (actor: Actor, customerId: string): Promise<E.Either<NotFound, Customer>> => {
+    const c = await deps.uow.read((r) => r.customers.findById(actor.businessId, customerId));
+    return c ? E.right(c) : E.left(notFound);
+  };
+
+export const listCustomers =
+  (deps: { uow: UnitOfWork }) =>
+  (actor: Actor, page: PageRequest<CustomerSort>, filter: { hasBalance?: boolean }): Promise<Page<Customer>> =>
+    deps.uow.read((r) => r.customers.list(actor.businessId, page, filter));
