@@ -211,12 +211,12 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         try {
           await handle();
         } catch (e) {
-          if (e instanceof Problem && e.status < 500) {
-            await deps.idempotency.complete(businessId, key, { status: e.status, body: problemBody(e, deps.errorTypeBase, ctx.path, deps.clock.now()) });
-          } else {
+          if (!(e instanceof Problem && e.status < 500)) {
             await deps.idempotency.release(businessId, key).catch(() => undefined);
+            throw e;
           }
-          throw e;
+          // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
+          render(ctx, e);
         }
         await deps.idempotency.complete(businessId, key, { status: ctx.status, body: ctx.body });
     }

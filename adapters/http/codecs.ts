@@ -225,6 +225,11 @@ export const integer = (limit = 1_000_000_000) =>
     typeof u === 'number' && Number.isInteger(u) && Math.abs(u) <= limit ? t.success(u) : t.failure(u, c, 'must be a whole number'),
   );
 
+/** A whole number other than zero (a stock movement). */
+export const nonZeroInteger = new Documented<number>('non-zero integer', { type: 'integer', minimum: -1_000_000_000, maximum: 1_000_000_000, not: { const: 0 } }, (u, c) =>
+  typeof u === 'number' && Number.isInteger(u) && Math.abs(u) <= 1_000_000_000 && u !== 0 ? t.success(u) : t.failure(u, c, 'must be a whole number other than zero'),
+);
+
 /** A query-string boolean: true or false. */
 export const queryFlag = new Documented<boolean>('true or false', { type: 'string', enum: ['true', 'false'] }, (u, c) =>
   u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c, 'must be true or false'),

@@ -3,7 +3,7 @@ import type { adjustStock, getStockMovement, listStockMovements } from '../../..
 import type { createProduct, getProduct, listCategories, listProducts, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
 import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
-import { dateTime, doc, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -176,15 +176,12 @@ export const productRoutes = (uc: ProductUseCases) => [
     idempotent: true,
     body: object(
       'StockAdjustmentRequest',
-      { product_id: uuidInput, quantity_change: integer(), reason: enumOf('reason', ADJUSTMENT_REASONS) },
+      { product_id: uuidInput, quantity_change: nonZeroInteger, reason: enumOf('reason', ADJUSTMENT_REASONS) },
       { note: text(1, 500), unit_cost: money },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
     errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'NEGATIVE_PRICE'],
     handler: async ({ actor, body }) => {
-      if (body.quantity_change === 0) {
-        throw problem('VALIDATION_FAILED', 'quantity_change must not be zero.', { errors: [{ field: 'quantity_change', message: 'must not be zero' }] });
-      }
       if (body.unit_cost !== undefined && body.unit_cost < 0) {
         throw problem('NEGATIVE_PRICE', 'unit_cost must not be negative.', { errors: [{ field: 'unit_cost', message: 'must not be negative' }] });
       }

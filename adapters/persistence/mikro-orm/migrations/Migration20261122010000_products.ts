@@ -55,7 +55,7 @@ export class Migration20261122010000_products extends Migration {
         key text not null,
         request_hash text not null,
         response_status integer,
-        response_body jsonb,
+        response_body text,
         created_at timestamptz not null,
         primary key (business_id, key)
       );
