@@ -19,7 +19,13 @@ import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/b
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
 import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
+import { productCsvRoutes, type ProductCsvUseCases } from '../adapters/http/routes/products-csv.routes.js';
+import { exportProducts } from '../application/products/export-products.js';
+import { importProducts } from '../application/products/import-products.js';
 import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
+import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/customers.routes.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
+import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
 import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
@@ -44,14 +50,16 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & SaleUseCases,
+  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
   ...staffRoutes(deps),
   ...businessRoutes(deps),
+  ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
   ...productRoutes(deps),
   ...salesRoutes(deps),
+  ...customerRoutes(deps),
 ];
 
 export interface Overrides {
@@ -101,11 +109,21 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     adjustStock: adjustStock(deps),
     listStockMovements: listStockMovements(deps),
     getStockMovement: getStockMovement(deps),
+    importProducts: importProducts(deps),
+    exportProducts: exportProducts(deps),
     recordSale: recordSale(deps),
     listSales: listSales(deps),
     getSale: getSale(deps),
     voidSale: voidSale(deps),
     getReceipt: getReceipt(deps),
+    createCustomer: createCustomer(deps),
+    updateCustomer: updateCustomer(deps),
+    getCustomer: getCustomer(deps),
+    listCustomers: listCustomers(deps),
+    recordCreditPayment: recordCreditPayment(deps),
+    getCreditSummary: getCreditSummary(deps),
+    listCreditTransactions: listCreditTransactions(deps),
+    agingReport: agingReport(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

@@ -153,7 +153,15 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   let productForAdjustments: string;
   before(async () => (productForAdjustments = await product()));
 
-  type Row = { route: string; method: string; path: () => Promise<string>; body?: () => unknown; staff: 'allowed' | 'forbidden' };
+  type Row = {
+    route: string;
+    method: string;
+    path: () => Promise<string>;
+    body?: () => unknown;
+    /** A body that is not JSON (an upload). */
+    raw?: { rawBody: string; headers: Record<string, string> };
+    staff: 'allowed' | 'forbidden';
+  };
   // API-DECISIONS "Roles": staff read the business only; branches, staff and the profile are the owner's.
   const matrix: Row[] = [
     { route: 'GET /auth/me', method: 'GET', path: async () => '/auth/me', staff: 'allowed' },
@@ -185,6 +193,14 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     },
     { route: 'GET /products/stock-adjustments', method: 'GET', path: async () => '/products/stock-adjustments', staff: 'allowed' },
     { route: 'GET /products/stock-adjustments/:id', method: 'GET', path: async () => `/products/stock-adjustments/${await movement()}`, staff: 'allowed' },
+    { route: 'GET /products/export', method: 'GET', path: async () => '/products/export', staff: 'forbidden' },
+    {
+      route: 'POST /products/import',
+      method: 'POST',
+      path: async () => '/products/import',
+      raw: { rawBody: 'sku,name,price\r\nMATRIX-1,Matrix,10\r\n', headers: { 'content-type': 'text/csv' } },
+      staff: 'forbidden',
+    },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 
@@ -197,10 +213,10 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   for (const row of matrix) {
     it(`${row.route}: owner 2xx, staff ${row.staff}, no token 401`, async () => {
       const body = row.body?.();
-      const asOwner = await app.request(row.method, await row.path(), { token: owner.accessToken, ...(body ? { body } : {}) });
+      const asOwner = await app.request(row.method, await row.path(), { token: owner.accessToken, ...(body ? { body } : {}), ...row.raw });
       expect(asOwner.status, `owner: ${asOwner.text}`).to.be.within(200, 299);
 
-      const asStaff = await app.request(row.method, await row.path(), { token: staff.accessToken, ...(body ? { body: row.body!() } : {}) });
+      const asStaff = await app.request(row.method, await row.path(), { token: staff.accessToken, ...(body ? { body: row.body!() } : {}), ...row.raw });
       if (row.staff === 'forbidden') {
         expect(asStaff.status, `staff: ${asStaff.text}`).to.equal(403);
         expect(asStaff.body.error.code).to.equal('INSUFFICIENT_ROLE');
@@ -208,7 +224,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
         expect(asStaff.status, `staff: ${asStaff.text}`).to.be.within(200, 299);
       }
 
-      const anonymous = await app.request(row.method, await row.path(), { ...(body ? { body: row.body!() } : {}) });
+      const anonymous = await app.request(row.method, await row.path(), { ...(body ? { body: row.body!() } : {}), ...row.raw });
       expect(anonymous.status).to.equal(401);
       expect(anonymous.body.error.code).to.equal('TOKEN_MISSING');
     });

@@ -63,7 +63,7 @@ const impliedStatuses = (r: RouteDef<any, any>): number[] => {
     s.add(401);
     if (!ROLES.every((role) => (r.access as { roles: readonly string[] }).roles.includes(role))) s.add(403);
   }
-  if (r.body) [400, 413, 415].forEach((x) => s.add(x));
+  if (r.body || r.rawBody) [400, 413, 415].forEach((x) => s.add(x)); // a raw body (an upload) too
   if (r.query) s.add(400); // bad query parameters
   if (r.path.includes(':')) s.add(404); // a malformed or foreign id
   if (r.rateLimit !== 'none') s.add(429);
@@ -217,6 +217,9 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
         for (const code of r.errors) expect(op.responses[String(ERROR_CODES[code])]!.description, `${where} names ${code}`).to.include(code);
         if (r.rateLimit !== 'none') expect(op.responses['429']!.headers, `${where} 429`).to.have.property('Retry-After');
         if (r.body) expect(op.requestBody!.content['application/json']!.schema, where).to.include({ type: 'object' });
+        if (r.rawBody) expect(Object.keys(op.requestBody!.content), where).to.deep.equal(Object.keys(r.rawBody.content));
+        // A download (success.contentType) is documented as that media type, anything else as the JSON envelope.
+        expect(Object.keys(op.responses[String(r.success.status)]!.content!), where).to.deep.equal([r.success.contentType ?? 'application/json']);
       }
     });
   });
