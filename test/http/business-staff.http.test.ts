@@ -151,7 +151,21 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const movement = async () =>
     (await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: await product(), quantity_change: 5, reason: 'RESTOCK' } })).body.data.id as string;
   let productForAdjustments: string;
-  before(async () => (productForAdjustments = await product()));
+  let debtor: string;
+  const sale = async () =>
+    (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
+      .data as { id: string; receipt_number: string };
+  const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
+  before(async () => {
+    productForAdjustments = await product();
+    debtor = await customer();
+    // a debt of 100.00 for the payment rows to pay down
+    const due = await app.request('POST', '/sales', {
+      token: owner.accessToken,
+      body: { items: [{ product_id: productForAdjustments, quantity: 1, unit_price: 100 }], payment_method: 'CREDIT', customer_id: debtor },
+    });
+    expect(due.status, due.text).to.equal(201);
+  });
 
   type Row = {
     route: string;
@@ -201,6 +215,29 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
       raw: { rawBody: 'sku,name,price\r\nMATRIX-1,Matrix,10\r\n', headers: { 'content-type': 'text/csv' } },
       staff: 'forbidden',
     },
+    // sales: everyone sells and reads; only the owner voids
+    { route: 'POST /sales', method: 'POST', path: async () => '/sales', body: () => ({ items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' }), staff: 'allowed' },
+    { route: 'GET /sales', method: 'GET', path: async () => '/sales', staff: 'allowed' },
+    { route: 'GET /sales/receipts', method: 'GET', path: async () => '/sales/receipts', staff: 'allowed' },
+    { route: 'GET /sales/receipts/:receipt_number', method: 'GET', path: async () => `/sales/receipts/${(await sale()).receipt_number}`, staff: 'allowed' },
+    { route: 'GET /sales/:id', method: 'GET', path: async () => `/sales/${(await sale()).id}`, staff: 'allowed' },
+    { route: 'GET /sales/:id/receipt', method: 'GET', path: async () => `/sales/${(await sale()).id}/receipt`, staff: 'allowed' },
+    { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
+    // customers and credit payments: everyone; the aging report is a report: the owner's
+    { route: 'POST /customers', method: 'POST', path: async () => '/customers', body: () => ({ name: 'Matrix Customer' }), staff: 'allowed' },
+    { route: 'GET /customers', method: 'GET', path: async () => '/customers', staff: 'allowed' },
+    { route: 'GET /customers/:id', method: 'GET', path: async () => `/customers/${await customer()}`, staff: 'allowed' },
+    { route: 'PUT /customers/:id', method: 'PUT', path: async () => `/customers/${await customer()}`, body: () => ({ notes: 'regular' }), staff: 'allowed' },
+    { route: 'GET /customers/:id/transactions', method: 'GET', path: async () => `/customers/${await customer()}/transactions`, staff: 'allowed' },
+    { route: 'GET /customers/:id/credit', method: 'GET', path: async () => `/customers/${await customer()}/credit`, staff: 'allowed' },
+    {
+      route: 'POST /customers/:id/credit/payment',
+      method: 'POST',
+      path: async () => `/customers/${debtor}/credit/payment`,
+      body: () => ({ amount: 1, method: 'CASH' }),
+      staff: 'allowed',
+    },
+    { route: 'GET /credit/aging-report', method: 'GET', path: async () => '/credit/aging-report', staff: 'forbidden' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 
