@@ -44,15 +44,8 @@ export interface Sale {
 
 export const formatReceiptNumber = (n: number): string => `RCP-${String(n).padStart(6, '0')}`;
 
-export interface PricedLineInput {
-  readonly productId: string;
-  readonly name: string;
-  readonly sku: string;
-  readonly quantity: number;
-  readonly unitPrice: Kobo;
-  readonly discount: Kobo;
-  readonly costPrice: Kobo | null;
-}
+/** A line before pricing: everything but its total. */
+export type PricedLineInput = Omit<SaleLine, 'lineTotal'>;
 
 export type PricingFailure =
   | { readonly _tag: 'LineDiscountTooLarge'; readonly index: number }

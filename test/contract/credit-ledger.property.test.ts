@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
@@ -9,10 +8,10 @@ import { recordSale } from '../../application/sales/record-sale.js';
 import { voidSale } from '../../application/sales/void-sale.js';
 import { nodeCrypto } from '../../adapters/crypto/node-crypto.js';
 import { kobo } from '../../domain/money.js';
-import type { Actor } from '../../domain/roles.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { testClock } from '../support/test-app.js';
+import { seedTenant } from '../support/builders.js';
 
 type Op =
   | { kind: 'sale'; quantity: number; paidPercent: number }
@@ -27,20 +26,6 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ kind: fc.constant('void' as const), pick: fc.nat() }),
 );
 
-/** Registers a business on PRO with its default branch and owner, straight through the ports. */
-const seedBusiness = async (p: Persistence, clock: ReturnType<typeof testClock>): Promise<Actor> => {
-  const now = clock.now();
-  const businessId = randomUUID();
-  const userId = randomUUID();
-  const branchId = randomUUID();
-  await p.uow.run(async (r) => {
-    await r.users.add({ id: userId, phone: null, email: `${userId}@example.com`, firstName: 'A', lastName: 'B', verifiedAt: now, createdAt: now, updatedAt: now });
-    await r.businesses.add({ id: businessId, name: 'Shop', phone: null, email: null, address: null, category: null, logoUrl: null, plan: 'PRO', currency: 'NGN', timezone: 'Africa/Lagos', createdAt: now, updatedAt: now });
-    await r.branches.add({ id: branchId, businessId, name: 'Main', address: null, phone: null, isDefault: true, archivedAt: null, createdAt: now, updatedAt: now });
-    await r.memberships.add({ id: randomUUID(), businessId, userId, role: 'BUSINESS_OWNER', branchId, status: 'ACTIVE', createdAt: now, updatedAt: now });
-  });
-  return { userId, businessId, roles: ['BUSINESS_OWNER'] };
-};
 
 const property = (name: string, open: () => Promise<Persistence>, numRuns: number) =>
   describe(`credit ledger property (${name})`, () => {
@@ -54,7 +39,7 @@ const property = (name: string, open: () => Promise<Persistence>, numRuns: numbe
         fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
           const clock = testClock(new Date('2026-11-01T09:00:00.000Z'));
           const deps = { uow: p.uow, clock, crypto: nodeCrypto(new Uint8Array(32)) };
-          const actor = await seedBusiness(p, clock);
+          const { actor } = await seedTenant(p.uow, { business: { plan: 'PRO' }, at: clock.now() });
           const product = await createProduct(deps)(actor, { name: 'Rice', price: kobo(1999), quantity: 1_000_000 });
           const customer = await createCustomer(deps)(actor, { name: 'Customer' });
           if (E.isLeft(product) || E.isLeft(customer)) throw new Error('setup failed');

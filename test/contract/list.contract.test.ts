@@ -8,6 +8,7 @@ import type { BranchSort, StaffMember, StaffSort } from '../../application/ports
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
+import { aBranch, aBusiness, aUser, NOW, seedTenant } from '../support/builders.js';
 
 // The list helper's contract (API-DECISIONS "Lists"): keyset pages ordered by (sort field, id), ties
 // broken by id in the sort direction, no row skipped or repeated while rows change between pages;
@@ -19,71 +20,10 @@ import { freshDatabaseUrl } from '../support/database.js';
 // that takes part in an ordering assertion is made of lowercase ASCII letters only, where every
 // collation and JavaScript agree, so both adapters are held to the same expected order.
 
-const now = new Date('2026-11-22T12:00:00.000Z');
+const now = NOW;
 const at = (ms: number) => new Date(now.getTime() + ms);
-let n = 0;
 
-const aUser = (o: Partial<User> = {}): User => ({
-  id: randomUUID(),
-  phone: `+2348${String(n++).padStart(9, '0')}` as E164Phone,
-  email: null,
-  firstName: 'ada',
-  lastName: 'obi',
-  verifiedAt: null,
-  createdAt: now,
-  updatedAt: now,
-  ...o,
-});
-const aBusiness = (): Business => ({
-  id: randomUUID(),
-  name: 'Ada Stores',
-  phone: null,
-  email: null,
-  address: null,
-  category: null,
-  logoUrl: null,
-  plan: 'FREE',
-  currency: 'NGN',
-  timezone: 'Africa/Lagos',
-  createdAt: now,
-  updatedAt: now,
-});
-const aBranch = (businessId: string, o: Partial<Branch> = {}): Branch => ({
-  id: randomUUID(),
-  businessId,
-  name: 'main',
-  address: null,
-  phone: null,
-  isDefault: false,
-  archivedAt: null,
-  createdAt: now,
-  updatedAt: now,
-  ...o,
-});
 
-/** A business with its default branch and an owner, committed. */
-const seedTenant = async (uow: UnitOfWork) => {
-  const user = aUser();
-  const business = aBusiness();
-  const branch = aBranch(business.id, { isDefault: true });
-  const membership: Membership = {
-    id: randomUUID(),
-    businessId: business.id,
-    userId: user.id,
-    role: 'BUSINESS_OWNER',
-    branchId: branch.id,
-    status: 'ACTIVE',
-    createdAt: now,
-    updatedAt: now,
-  };
-  await uow.run(async (r) => {
-    await r.users.add(user);
-    await r.businesses.add(business);
-    await r.branches.add(branch);
-    await r.memberships.add(membership);
-  });
-  return { user, business, branch, membership };
-};
 
 const addBranches = (uow: UnitOfWork, branches: Branch[]) =>
   uow.run(async (r) => {

@@ -8,29 +8,16 @@ import type { MovementSort, ProductFilter, ProductSort } from '../../application
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
+import { aBusiness, NOW } from '../support/builders.js';
 
 // The products contract: ProductRepository, StockLedger and IdempotencyStore keep the same promises on
 // every adapter. Names and categories that take part in an ordering assertion are lowercase ASCII
 // (or compared case-insensitively), where every PostgreSQL collation and JavaScript agree.
 
-const now = new Date('2026-11-22T12:00:00.000Z');
+const now = NOW;
 const at = (ms: number) => new Date(now.getTime() + ms);
 const DAY_MS = 24 * 3_600_000;
 
-const aBusiness = (): Business => ({
-  id: randomUUID(),
-  name: 'Ada Stores',
-  phone: null,
-  email: null,
-  address: null,
-  category: null,
-  logoUrl: null,
-  plan: 'FREE',
-  currency: 'NGN',
-  timezone: 'Africa/Lagos',
-  createdAt: now,
-  updatedAt: now,
-});
 
 let skuCounter = 0;
 const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({

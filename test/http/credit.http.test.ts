@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import pg from 'pg';
-import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
 
@@ -13,11 +12,7 @@ describe('HTTP customers and credit', () => {
   before(async () => {
     app = await createTestApp();
     owner = await registerOwner(app);
-    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
-    const client = new pg.Client({ connectionString: app.databaseUrl! });
-    await client.connect();
-    await client.query("update businesses set plan = 'PRO' where id = $1", [businessId]); // past the Free plan's 50 sales
-    await client.end();
+    await putOnPlan(app, owner, 'PRO'); // past the Free plan's 50 sales
     product = (await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Cement 50kg', price: 100, quantity: 100000 } })).body.data.id;
   });
   after(async () => app.close());

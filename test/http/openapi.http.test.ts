@@ -218,8 +218,11 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
         if (r.rateLimit !== 'none') expect(op.responses['429']!.headers, `${where} 429`).to.have.property('Retry-After');
         if (r.body) expect(op.requestBody!.content['application/json']!.schema, where).to.include({ type: 'object' });
         if (r.rawBody) expect(Object.keys(op.requestBody!.content), where).to.deep.equal(Object.keys(r.rawBody.content));
-        // A download (success.contentType) is documented as that media type, anything else as the JSON envelope.
-        expect(Object.keys(op.responses[String(r.success.status)]!.content!), where).to.deep.equal([r.success.contentType ?? 'application/json']);
+        // A download (success.contentType) is documented as that media type, anything else as the JSON envelope,
+        // followed by the media types Accept can choose instead (success.alternatives).
+        const content = op.responses[String(r.success.status)]!.content!;
+        expect(Object.keys(content), where).to.deep.equal([r.success.contentType ?? 'application/json', ...Object.keys(r.success.alternatives ?? {})]);
+        for (const type of Object.keys(r.success.alternatives ?? {})) expect(content[type]!.schema, `${where} ${type}`).to.include({ type: 'string', contentMediaType: type });
       }
     });
   });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
 
@@ -18,13 +18,7 @@ describe('HTTP sales', () => {
   before(async () => {
     app = await createTestApp();
     owner = await registerOwner(app);
-    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
-    // the Free plan's 50-sales month would stop these tests: put this business on PRO the way an operator does
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: app.databaseUrl! });
-    await client.connect();
-    await client.query("update businesses set plan = 'PRO' where id = $1", [businessId]);
-    await client.end();
+    await putOnPlan(app, owner, 'PRO'); // the Free plan's 50-sales month would stop these tests
   });
   after(async () => app.close());
 
@@ -168,14 +162,7 @@ describe('HTTP sales under concurrency', () => {
   before(async () => (app = await createTestApp()));
   after(async () => app.close());
 
-  const onPro = async (owner: Owner) => {
-    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
-    const pg = (await import('pg')).default;
-    const client = new pg.Client({ connectionString: app.databaseUrl! });
-    await client.connect();
-    await client.query("update businesses set plan = 'PRO' where id = $1", [businessId]);
-    await client.end();
-  };
+  const onPro = (owner: Owner) => putOnPlan(app, owner, 'PRO');
 
   it('25 cashiers selling the last 10 units at once sell exactly 10, with gap-free receipt numbers', async () => {
     const owner = await registerOwner(app);

@@ -140,3 +140,16 @@ export const registerOwner = async (app: TestApp, overrides: { phone?: string; e
   if (verify.status !== 200) throw new Error(`verify failed: ${verify.status} ${verify.text}`);
   return { identifier, to, userId: reg.body.data.user_id as string, accessToken: verify.body.data.access_token as string, refreshToken: verify.body.data.refresh_token as string };
 };
+
+/** Puts the owner's business on a plan, as the operator CLI does (e.g. past the Free plan's 50 sales). */
+export const putOnPlan = async (app: TestApp, owner: { accessToken: string }, plan: 'FREE' | 'STARTER' | 'BUSINESS' | 'PRO') => {
+  const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: app.databaseUrl! });
+  await client.connect();
+  try {
+    await client.query('update businesses set plan = $1 where id = $2', [plan, businessId]);
+  } finally {
+    await client.end();
+  }
+};

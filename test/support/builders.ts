@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { Branch, Business, Membership, User } from '../../domain/business.js';
+import type { E164Phone } from '../../domain/phone.js';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+
+/** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
+export const NOW = new Date('2026-11-22T12:00:00.000Z');
+
+let counter = 0;
+const unique = () => String(counter++ % 1_000_000_000).padStart(9, '0');
+
+export const aUser = (o: Partial<User> = {}): User => ({
+  id: randomUUID(),
+  phone: `+2348${unique()}` as E164Phone,
+  email: null,
+  firstName: 'ada',
+  lastName: 'obi',
+  verifiedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+export const aBusiness = (o: Partial<Business> = {}): Business => ({
+  id: randomUUID(),
+  name: 'Ada Stores',
+  phone: null,
+  email: null,
+  address: null,
+  category: null,
+  logoUrl: null,
+  plan: 'FREE',
+  currency: 'NGN',
+  timezone: 'Africa/Lagos',
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+export const aBranch = (businessId: string, o: Partial<Branch> = {}): Branch => ({
+  id: randomUUID(),
+  businessId,
+  name: 'main',
+  address: null,
+  phone: null,
+  isDefault: false,
+  archivedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+/** A business with its default branch and an active owner, committed through the ports. */
+export const seedTenant = async (uow: UnitOfWork, o: { business?: Partial<Business>; at?: Date } = {}) => {
+  const at = o.at ?? NOW;
+  const user = aUser({ createdAt: at, updatedAt: at });
+  const business = aBusiness({ createdAt: at, updatedAt: at, ...o.business });
+  const branch = aBranch(business.id, { isDefault: true, createdAt: at, updatedAt: at });
+  const membership: Membership = {
+    id: randomUUID(),
+    businessId: business.id,
+    userId: user.id,
+    role: 'BUSINESS_OWNER',
+    branchId: branch.id,
+    status: 'ACTIVE',
+    createdAt: at,
+    updatedAt: at,
+  };
+  await uow.run(async (r) => {
+    await r.users.add(user);
+    await r.businesses.add(business);
+    await r.branches.add(branch);
+    await r.memberships.add(membership);
+  });
+  return { user, business, branch, membership, actor: { userId: user.id, businessId: business.id, roles: ['BUSINESS_OWNER' as const] } };
+};
