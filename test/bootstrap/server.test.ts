@@ -26,7 +26,7 @@ const startServer = (dataDir: string) =>
     });
     child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
     child.on('exit', (code) => reject(new Error(`server exited ${code} before listening:\n${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`server not listening after 30 s:\n${lines.join('\n')}`)), 30_000);
+    setTimeout(() => reject(new Error(`server not listening after 60 s:\n${lines.join('\n')}`)), 60_000);
   });
 
 const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

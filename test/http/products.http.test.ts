@@ -806,3 +806,38 @@ describe('HTTP products and stock', function () {
     });
   });
 });
+
+describe('HTTP products: pages stay consistent while products are added between them', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  for (const [sortBy, sortDir] of [['name', 'asc'], ['price', 'desc'], ['created_at', 'desc']] as const) {
+    it(`sort_by=${sortBy}&sort_dir=${sortDir}: every product present from the start comes exactly once`, async () => {
+      const owner = await registerOwner(app);
+      const original: string[] = [];
+      for (let i = 0; i < 23; i++) {
+        app.clock.advance(7);
+        const res = await app.request('POST', '/products', { token: owner.accessToken, body: { name: `item ${String.fromCharCode(97 + (i % 26))}`, price: (i % 5) * 10 } });
+        original.push(res.body.data.id);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let added = 0;
+      do {
+        const query: string = `sort_by=${sortBy}&sort_dir=${sortDir}&limit=4${cursor ? `&cursor=${cursor}` : ''}`;
+        const page = await app.request('GET', `/products?${query}`, { token: owner.accessToken });
+        expect(page.status, page.text).to.equal(200);
+        seen.push(...page.body.data.content.map((p: { id: string }) => p.id));
+        cursor = page.body.data.cursor;
+        // a cashier adds products at both ends of the order between two pages
+        for (const name of ['aaa new', 'zzz new']) {
+          app.clock.advance(7);
+          await app.request('POST', '/products', { token: owner.accessToken, body: { name, price: added++ % 2 ? 0 : 1000 } });
+        }
+      } while (cursor);
+      expect(new Set(seen).size, 'no product repeated').to.equal(seen.length);
+      expect(original.every((id) => seen.includes(id)), 'no original product skipped').to.equal(true);
+    });
+  }
+});
