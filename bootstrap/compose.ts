@@ -29,6 +29,7 @@ import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPaym
 import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
+import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
 import { createProduct, getProduct, listCategories, listProducts, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
@@ -116,6 +117,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getSale: getSale(deps),
     voidSale: voidSale(deps),
     getReceipt: getReceipt(deps),
+    renderReceiptPdf,
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),
     getCustomer: getCustomer(deps),

@@ -165,10 +165,19 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           if (key) await limit(ctx, 'identifier', key);
         }
       }
+      // A route with alternatives answers the media type Accept prefers among JSON and them; JSON when none fits.
+      const alternatives = Object.keys(r.success.alternatives ?? {});
+      if (alternatives.length > 0) ctx.vary('Accept');
+      const mediaType = (alternatives.length > 0 && ctx.accepts('application/json', ...alternatives)) || 'application/json';
       const handle = async () => {
-        const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, ctx });
+        const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, mediaType, ctx });
         ctx.status = reply.status;
         for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+        if (reply.file) {
+          ctx.body = reply.file.body; // one of the route's alternatives, not the envelope
+          ctx.type = reply.file.contentType;
+          return;
+        }
         if (r.success.contentType && reply.status === r.success.status) {
           ctx.body = reply.data; // a download: the handler's stream or text, not the envelope
           ctx.type = r.success.contentType;

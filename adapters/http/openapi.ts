@@ -39,7 +39,13 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
         ...(r.rateLimit !== 'none' || r.success.headers ? { headers: { ...(r.rateLimit !== 'none' ? rateLimitHeaders : {}), ...successHeaders(r) } } : {}),
         content: r.success.contentType
           ? { [r.success.contentType]: { schema: jsonSchemaOf(r.success.data) } }
-          : { 'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) } },
+          : {
+              'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) },
+              // the other media types the Accept header can ask for: a file, described in words
+              ...Object.fromEntries(
+                Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', contentMediaType: type, description } }]),
+              ),
+            },
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();

@@ -10,16 +10,34 @@ export interface Reply {
   readonly message: string;
   readonly data: unknown;
   readonly headers?: Record<string, string>;
+  /**
+   * Instead of the JSON envelope: this body with this Content-Type, one of the route's
+   * `success.alternatives` (the one `HandlerInput.mediaType` names).
+   */
+  readonly file?: { readonly contentType: string; readonly body: Buffer | string };
 }
 
 export const ok = (message: string, data: unknown): Reply => ({ status: 200, message, data });
 export const created = (message: string, data: unknown): Reply => ({ status: 201, message, data });
+/** A 200 answered as a file in another media type than JSON (see `success.alternatives`). */
+export const okFile = (message: string, file: { contentType: string; body: Buffer | string }, headers?: Record<string, string>): Reply => ({
+  status: 200,
+  message,
+  data: null,
+  file,
+  ...(headers ? { headers } : {}),
+});
 
 export interface HandlerInput<B, Q = unknown> {
   readonly body: B;
   readonly query: Q;
   readonly actor: Actor | undefined;
   readonly params: Record<string, string>;
+  /**
+   * The media type the success is to be answered in, chosen from the Accept header: `application/json`
+   * (the envelope; also when Accept names nothing the route offers) or one of `success.alternatives`.
+   */
+  readonly mediaType: string;
   readonly ctx: ParameterizedContext;
 }
 
@@ -59,6 +77,12 @@ export interface RouteDef<B = unknown, Q = unknown> {
      * sent with this Content-Type; `data` above then describes that body. Errors stay Problem Details.
      */
     readonly contentType?: string;
+    /**
+     * Other media types the success can be answered in besides the JSON envelope, media type to
+     * description (for the document), chosen by the request's Accept header; the handler answers the
+     * chosen one (`HandlerInput.mediaType`) with `okFile`. Errors stay Problem Details JSON.
+     */
+    readonly alternatives?: Readonly<Record<string, string>>;
     /** Response headers of the success, name to description (for the document). */
     readonly headers?: Readonly<Record<string, string>>;
   };

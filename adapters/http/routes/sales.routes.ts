@@ -9,7 +9,7 @@ import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { dateTime, doc, Documented, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
-import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
+import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
 
 export interface SaleUseCases {
   readonly recordSale: ReturnType<typeof recordSale>;
@@ -17,6 +17,8 @@ export interface SaleUseCases {
   readonly getSale: ReturnType<typeof getSale>;
   readonly voidSale: ReturnType<typeof voidSale>;
   readonly getReceipt: ReturnType<typeof getReceipt>;
+  /** Renders a receipt as a PDF (the pdfkit adapter, wired in compose). */
+  readonly renderReceiptPdf: (receipt: Receipt) => Promise<Buffer>;
   readonly paging: Paging;
 }
 
@@ -154,6 +156,23 @@ export const receiptShape = shape(
   },
   { date_time: 'when the sale was made, Lagos wall-clock time' },
 );
+
+const PDF = 'application/pdf';
+/** The success of both receipt routes: the JSON receipt, or with Accept: application/pdf the PDF. */
+const receiptSuccess = {
+  status: 200,
+  description: 'The receipt: JSON, or with Accept: application/pdf the PDF',
+  data: receiptShape,
+  alternatives: { [PDF]: 'The receipt as a one-page PDF for 80 mm thermal paper: 226.77 pt wide, as tall as its content' },
+  headers: { 'Content-Disposition': 'with the PDF: inline; filename="RCP-000042.pdf" (the receipt number)' },
+} as const;
+const receiptDescription =
+  'The JSON receipt; with `Accept: application/pdf`, a PDF of it for an 80 mm thermal printer (naira amounts with the ₦ sign, ' +
+  'Lagos local time). Errors are Problem Details JSON whatever the Accept header says.';
+const receiptReply = async (uc: SaleUseCases, receipt: Receipt, mediaType: string): Promise<Reply> =>
+  mediaType === PDF
+    ? okFile('Receipt PDF', { contentType: PDF, body: await uc.renderReceiptPdf(receipt) }, { 'Content-Disposition': `inline; filename="${receipt.sale.receiptNumber}.pdf"` })
+    : ok('Receipt', receiptJson(receipt));
 
 const receiptSummary = (s: Sale) => ({
   receipt_number: s.receiptNumber,
@@ -345,15 +364,16 @@ export const salesRoutes = (uc: SaleUseCases) => [
     operationId: 'getReceiptByNumber',
     tag: TAG,
     summary: 'A receipt by its number',
+    description: receiptDescription,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     pathParams: RECEIPT_NUMBER,
-    success: { status: 200, description: 'The receipt', data: receiptShape },
+    success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => {
+    handler: async ({ actor, params, mediaType }) => {
       const r = await uc.getReceipt(actor!, { receiptNumber: params.receipt_number! });
       if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such receipt.');
-      return ok('Receipt', receiptJson(r.right));
+      return receiptReply(uc, r.right, mediaType);
     },
   }),
   route({
@@ -378,14 +398,15 @@ export const salesRoutes = (uc: SaleUseCases) => [
     operationId: 'getReceipt',
     tag: TAG,
     summary: "A sale's receipt",
+    description: receiptDescription,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The receipt', data: receiptShape },
+    success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => {
+    handler: async ({ actor, params, mediaType }) => {
       const r = await uc.getReceipt(actor!, { saleId: params.id! });
       if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
-      return ok('Receipt', receiptJson(r.right));
+      return receiptReply(uc, r.right, mediaType);
     },
   }),
   route({

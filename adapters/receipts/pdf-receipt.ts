@@ -1,0 +1,187 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import * as fontkit from 'fontkit';
+import PDFDocument from 'pdfkit';
+import type { Receipt } from '../../application/sales/read-sales.js';
+import { lagosDateTime } from '../../domain/lagos-time.js';
+import type { Kobo } from '../../domain/money.js';
+import type { PaymentMethod } from '../../domain/sale.js';
+
+/**
+ * A sale's receipt as a PDF for an 80 mm thermal printer: one page 226.77 pt (80 mm) wide and as tall
+ * as its content, black on white, text in DejaVu Sans (embedded, subset) because the PDF standard
+ * fonts have no naira sign (U+20A6).
+ */
+
+/**
+ * The font files ship with the npm package dejavu-fonts-ttf. They are read and parsed once, when this
+ * module loads, and the parsed fonts are shared by every document (pdfkit takes a fontkit font as a
+ * font source; each document still embeds its own subset): parsing them per document made a receipt
+ * take ~100 ms instead of ~10 ms.
+ */
+const loadFont = (file: string): fontkit.Font => {
+  const font = fontkit.create(readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`)));
+  if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
+  font.layout('₦0,123.45 RCP'); // parses the layout tables now rather than on the first request
+  return font;
+};
+const REGULAR = loadFont('DejaVuSans.ttf');
+const BOLD = loadFont('DejaVuSans-Bold.ttf');
+/** pdfkit's typings name only files and buffers as font sources; a fontkit font is accepted too. */
+const source = (f: fontkit.Font) => f as unknown as string;
+
+const MM = 72 / 25.4;
+/** 80 mm roll paper. */
+export const RECEIPT_WIDTH_PT = Math.round(80 * MM * 100) / 100; // 226.77
+const MARGIN = Math.round(4 * MM * 100) / 100; // 11.34
+const CONTENT = RECEIPT_WIDTH_PT - 2 * MARGIN;
+const GAP = 6; // between a left text and its right-aligned amount
+
+const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as const;
+
+/** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
+export const formatNaira = (k: Kobo | number): string => {
+  const abs = Math.abs(k);
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${k < 0 ? '-' : ''}₦${whole}.${String(abs % 100).padStart(2, '0')}`;
+};
+
+const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', CREDIT: 'Credit' };
+
+type Doc = PDFKit.PDFDocument;
+type Font = 'regular' | 'bold';
+
+/** Draws top to bottom from `y`; the same drawing measures the page first and then fills it. */
+class Pen {
+  y = MARGIN;
+  constructor(private readonly doc: Doc) {}
+
+  private use(font: Font, size: number) {
+    this.doc.font(font).fontSize(size);
+  }
+
+  gap(pt: number) {
+    this.y += pt;
+  }
+
+  /** A paragraph across the content width, wrapped. */
+  text(s: string, o: { font?: Font; size?: number; align?: 'left' | 'center' | 'right'; indent?: number } = {}) {
+    this.use(o.font ?? 'regular', o.size ?? SIZE.body);
+    const indent = o.indent ?? 0;
+    const options = { width: CONTENT - indent, align: o.align ?? 'left', lineGap: 1 } as const;
+    this.doc.text(s, MARGIN + indent, this.y, options);
+    this.y += this.doc.heightOfString(s, options);
+  }
+
+  /** A label on the left (wrapped if need be) and an amount right-aligned on the same line. */
+  row(left: string, right: string, o: { font?: Font; size?: number; indent?: number } = {}) {
+    this.use(o.font ?? 'regular', o.size ?? SIZE.body);
+    const indent = o.indent ?? 0;
+    const rightWidth = this.doc.widthOfString(right);
+    const leftOptions = { width: Math.max(CONTENT - indent - rightWidth - GAP, 40), lineGap: 1 } as const;
+    this.doc.text(left, MARGIN + indent, this.y, leftOptions);
+    this.doc.text(right, MARGIN, this.y, { width: CONTENT, align: 'right' });
+    this.y += Math.max(this.doc.heightOfString(left, leftOptions), this.doc.currentLineHeight(true));
+  }
+
+  /** A dashed rule across the content width. */
+  rule() {
+    this.y += 3;
+    this.doc.save().lineWidth(0.6).dash(2, { space: 1.5 }).moveTo(MARGIN, this.y).lineTo(MARGIN + CONTENT, this.y).stroke().restore();
+    this.y += 4;
+  }
+
+  /** Bold text in a box across the content width (the VOIDED banner). */
+  banner(s: string, notes: readonly string[]) {
+    const top = this.y;
+    this.y += 4;
+    this.text(s, { font: 'bold', size: SIZE.banner, align: 'center' });
+    for (const note of notes) this.text(note, { size: SIZE.small, align: 'center' });
+    this.y += 3;
+    this.doc.save().lineWidth(1.2).rect(MARGIN, top, CONTENT, this.y - top).stroke().restore();
+    this.y += 2;
+  }
+}
+
+const draw = (doc: Doc, { sale, business, branch, cashier }: Receipt): number => {
+  const pen = new Pen(doc);
+  pen.text(business.name, { font: 'bold', size: SIZE.title, align: 'center' });
+  if (business.address) pen.text(business.address, { align: 'center' });
+  if (business.phone) pen.text(`Tel: ${business.phone}`, { align: 'center' });
+  if (branch) {
+    pen.text(`Branch: ${branch.name}`, { align: 'center' });
+    if (branch.address && branch.address !== business.address) pen.text(branch.address, { size: SIZE.small, align: 'center' });
+    if (branch.phone && branch.phone !== business.phone) pen.text(`Tel: ${branch.phone}`, { size: SIZE.small, align: 'center' });
+  }
+  pen.rule();
+
+  pen.row('Receipt', sale.receiptNumber, { font: 'bold' });
+  pen.row('Date', `${lagosDateTime(sale.createdAt)} WAT`);
+  if (cashier) pen.row('Cashier', `${cashier.firstName} ${cashier.lastName}`);
+  if (sale.status === 'VOIDED') {
+    pen.gap(4);
+    pen.banner('VOIDED', [
+      ...(sale.voidedAt ? [`on ${lagosDateTime(sale.voidedAt)} WAT`] : []),
+      ...(sale.voidReason ? [`Reason: ${sale.voidReason}`] : []),
+    ]);
+  }
+  pen.rule();
+
+  sale.lines.forEach((line, i) => {
+    if (i > 0) pen.gap(2);
+    pen.text(line.name, { font: 'bold' });
+    // unit price x quantity on the right, the line discount below it: the right column adds up to the subtotal
+    pen.row(`${line.quantity} x ${formatNaira(line.unitPrice)}`, formatNaira(line.lineTotal + line.discount), { indent: 8 });
+    if (line.discount > 0) pen.row('Discount', formatNaira(-line.discount), { indent: 8 });
+  });
+  pen.rule();
+
+  pen.row('Subtotal', formatNaira(sale.subtotal));
+  if (sale.discount > 0) pen.row('Discount', formatNaira(-sale.discount));
+  pen.gap(1);
+  pen.row('TOTAL', formatNaira(sale.total), { font: 'bold', size: SIZE.total });
+  pen.gap(2);
+  pen.row('Payment', PAYMENT_LABELS[sale.paymentMethod]);
+  pen.row('Amount paid', formatNaira(sale.amountPaid));
+  pen.row('Balance due', formatNaira(sale.balanceDue), sale.balanceDue > 0 ? { font: 'bold' } : {});
+  pen.rule();
+
+  pen.gap(2);
+  pen.text('Thank you for your patronage!', { align: 'center' });
+  return pen.y + MARGIN;
+};
+
+const newDocument = (height: number, receipt: Receipt): Doc => {
+  const doc = new PDFDocument({
+    size: [RECEIPT_WIDTH_PT, height],
+    // no bottom margin for pdfkit: the layout keeps its own, and a last line must never start a second page
+    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
+    font: source(REGULAR), // rather than Helvetica, whose metrics pdfkit would load for nothing
+    info: {
+      Title: receipt.sale.receiptNumber,
+      Author: receipt.business.name,
+      Subject: `Receipt ${receipt.sale.receiptNumber}`,
+      Creator: 'Business Operations API',
+    },
+    displayTitle: true,
+  });
+  doc.registerFont('regular', source(REGULAR));
+  doc.registerFont('bold', source(BOLD));
+  return doc;
+};
+
+/** The receipt as a one-page PDF, as tall as its content. */
+export const renderReceiptPdf = (receipt: Receipt): Promise<Buffer> => {
+  // pdfkit needs the page size up front: draw once on a page that is tall enough, to measure.
+  const height = Math.ceil(draw(newDocument(14_400, receipt), receipt));
+  const doc = newDocument(height, receipt);
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((ok, fail) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => ok(Buffer.concat(chunks)));
+    doc.on('error', fail);
+  });
+  draw(doc, receipt);
+  doc.end();
+  return done;
+};
