@@ -9,6 +9,9 @@ const MONTHLY_SALES: Record<Plan, number | undefined> = { FREE: 50, STARTER: und
 
 export type PlanGate = { readonly _tag: 'PlanLimitExceeded'; readonly plan: Plan; readonly limit: number };
 
+/** Does the plan cap sales a month (so they must be counted)? */
+export const limitsMonthlySales = (plan: Plan): boolean => MONTHLY_SALES[plan] !== undefined;
+
 /** May the `n`th sale of the month be recorded? */
 export const checkMonthlySale = (plan: Plan, n: number): PlanGate | undefined => {
   const limit = MONTHLY_SALES[plan];

@@ -42,6 +42,9 @@ export interface Sale {
   refundAmount: Kobo | null;
 }
 
+/** A sale before it has its receipt number (given when it is stored). */
+export type SaleDraft = Omit<Sale, 'receiptNumber'>;
+
 export const formatReceiptNumber = (n: number): string => `RCP-${String(n).padStart(6, '0')}`;
 
 /** A line before pricing: everything but its total. */

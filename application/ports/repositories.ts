@@ -3,7 +3,7 @@ import type { Identifier } from '../../domain/identifier.js';
 import type { OtpCode, OtpPurpose } from '../../domain/otp.js';
 import type { Page, PageRequest } from './list.js';
 import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
-import type { PaymentMethod, Sale, SaleStatus } from '../../domain/sale.js';
+import type { PaymentMethod, Sale, SaleDraft, SaleStatus } from '../../domain/sale.js';
 import type { Customer } from '../../domain/customer.js';
 import type { AgingBucket, AgingRow, Allocation, CreditEntry, OpenDebt } from '../../domain/credit.js';
 import type { Kobo } from '../../domain/money.js';
@@ -151,14 +151,14 @@ export interface SaleFilter {
 
 /** Sales of one business with their lines. */
 export interface SaleRepository {
-  /**
-   * The next receipt number of the business. Locks the business's counter until the transaction
-   * ends, so numbers are sequential and gap-free (a rolled-back sale gives its number back).
-   */
-  nextReceiptNumber(businessId: string): Promise<number>;
   /** Counts one more sale in the business's Lagos month (`2026-11`) and returns the month's count. */
   countSaleInMonth(businessId: string, month: string): Promise<number>;
-  add(sale: Sale): Promise<void>;
+  /**
+   * Stores the sale with its lines under the business's next receipt number, which it returns. The
+   * number comes from a per-business counter locked until the transaction ends, so numbers are
+   * sequential and gap-free (a rolled-back sale gives its number back); call it last.
+   */
+  add(sale: SaleDraft): Promise<string>;
   /** The sale, locked for the rest of the transaction when `forUpdate`. */
   findById(businessId: string, saleId: string, options?: { forUpdate?: boolean }): Promise<Sale | undefined>;
   findByReceiptNumber(businessId: string, receiptNumber: string): Promise<Sale | undefined>;

@@ -1,10 +1,10 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
-import { checkMonthlySale, type PlanGate } from '../../domain/plan.js';
+import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
-import { formatReceiptNumber, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale } from '../../domain/sale.js';
+import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
@@ -108,14 +108,34 @@ export const recordSale =
         });
       }
 
-      // Counters last: the business-wide locks they take are held only until the commit just after.
-      const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
-      if (gate) return rollback(E.left(gate));
-      const sale: Sale = {
+      if (customer) {
+        // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
+        const balanceAfter = kobo(customer.creditBalance + priced.value.balanceDue);
+        await r.credit.add({
+          id: deps.crypto.uuid(),
+          businessId: actor.businessId,
+          customerId: customer.id,
+          kind: 'SALE',
+          amount: priced.value.balanceDue,
+          balanceAfter,
+          saleId,
+          method: null,
+          note: null,
+          createdBy: actor.userId,
+          createdAt: now,
+        });
+        if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
+      }
+
+      // Business-wide counters last: their row locks are held only until the commit just after.
+      if (limitsMonthlySales(business.plan)) {
+        const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
+        if (gate) return rollback(E.left(gate));
+      }
+      const draft: SaleDraft = {
         id: saleId,
         businessId: actor.businessId,
         branchId: branch.id,
-        receiptNumber: formatReceiptNumber(await r.sales.nextReceiptNumber(actor.businessId)),
         customerId: cmd.customerId ?? null,
         paymentMethod: cmd.paymentMethod,
         ...priced.value,
@@ -129,24 +149,6 @@ export const recordSale =
         creditOutstanding: customer ? priced.value.balanceDue : kobo(0),
         refundAmount: null,
       };
-      await r.sales.add(sale);
-      if (customer) {
-        // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
-        const balanceAfter = kobo(customer.creditBalance + sale.balanceDue);
-        await r.credit.add({
-          id: deps.crypto.uuid(),
-          businessId: actor.businessId,
-          customerId: customer.id,
-          kind: 'SALE',
-          amount: sale.balanceDue,
-          balanceAfter,
-          saleId: sale.id,
-          method: null,
-          note: sale.receiptNumber,
-          createdBy: actor.userId,
-          createdAt: now,
-        });
-        if (sale.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
-      }
+      const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
       return E.right(sale);
     });

@@ -1,7 +1,7 @@
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
-import type { Sale } from '../../../domain/sale.js';
+import { formatReceiptNumber, type Sale } from '../../../domain/sale.js';
 import type { Customer } from '../../../domain/customer.js';
 import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
@@ -93,18 +93,20 @@ const agingRows = (t: Tables, businessId: string, today: string): AgingRow[] => 
 
 const repositories = (t: Tables): Repositories => ({
   sales: {
-    nextReceiptNumber: async (businessId) => {
-      const next = (t.receiptCounters.get(businessId) ?? 0) + 1;
-      t.receiptCounters.set(businessId, next);
-      return next;
-    },
+
     countSaleInMonth: async (businessId, month) => {
       const key = `${businessId}\n${month}`;
       const next = (t.monthlySaleCounts.get(key) ?? 0) + 1;
       t.monthlySaleCounts.set(key, next);
       return next;
     },
-    add: async (sale) => void t.sales.set(sale.id, copy(sale)),
+    add: async (draft) => {
+      const next = (t.receiptCounters.get(draft.businessId) ?? 0) + 1;
+      t.receiptCounters.set(draft.businessId, next);
+      const receiptNumber = formatReceiptNumber(next);
+      t.sales.set(draft.id, copy({ ...draft, receiptNumber }));
+      return receiptNumber;
+    },
     findById: async (businessId, id) => salesOf(t, businessId).find((x) => x.id === id),
     findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber),
     list: async (businessId, page, filter) => {

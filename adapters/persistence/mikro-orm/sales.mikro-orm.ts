@@ -65,14 +65,7 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
     return saleFromRow(row, lines.map(lineFromRow));
   };
   return {
-    async nextReceiptNumber(businessId) {
-      const rows = await em.execute<{ value: number }[]>(
-        `insert into receipt_counters (business_id, value) values (?, 1)
-         on conflict (business_id) do update set value = receipt_counters.value + 1 returning value`,
-        [businessId],
-      );
-      return Number(rows[0]!.value);
-    },
+
     async countSaleInMonth(businessId, month) {
       const rows = await em.execute<{ count: number }[]>(
         `insert into monthly_sale_counts (business_id, month, count) values (?, ?, 1)
@@ -82,17 +75,30 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       return Number(rows[0]!.count);
     },
     async add(s) {
-      await em.execute(`insert into sales (${SALE_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-        s.id, s.businessId, s.branchId, s.receiptNumber, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total,
-        s.amountPaid, s.balanceDue, s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy,
-        s.creditOutstanding, s.refundAmount,
-      ]);
+      // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
+      // the business's receipt counter lock is the last one before the commit.
       const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const params = s.lines.flatMap((l, i) => [s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice]);
       await em.execute(
         `insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${values}`,
         params,
       );
+      const rows = await em.execute<{ receipt_number: string }[]>(
+        `with counter as (
+           insert into receipt_counters (business_id, value) values (?, 1)
+           on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+         )
+         insert into sales (${SALE_COLUMNS})
+         select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+         from counter returning receipt_number`,
+        [
+          s.businessId,
+          s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
+          s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
+        ],
+      );
+      return rows[0]!.receipt_number;
     },
     async findById(businessId, id, options = {}) {
       const rows = await em.execute<Record<string, unknown>[]>(
