@@ -1,0 +1,1049 @@
+/**
+ * `npm run bench`: the service loaded the way a merchant fleet loads it (docs/performance.md).
+ *
+ *   npm run bench                   # PostgreSQL: BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bizops_bench
+ *   npm run bench -- --quick        # ~5 s a scenario, under 90 s with the seed in place
+ *   npm run bench -- --embedded     # the same against the embedded default (PGlite), compared with the last PostgreSQL run
+ *
+ * Other flags: --reseed (seed again even when a seed is there), --only a,b (only these scenarios),
+ * --no-baseline, --cpu-prof (run the API under --cpu-prof and print its top self-time functions),
+ * --connections N (default 32).
+ *
+ * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
+ * stock; sign the large business's owner in through the API (login + the code from the server's log);
+ * start the API (`node --import tsx bootstrap/main.ts`, LOG_LEVEL=warn, rate limits raised) as a child
+ * process and drive it with autocannon, scenario by scenario; then the same against the baseline
+ * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
+ * every unit sold accounted for, the hot product at exactly 0); print the table and write
+ * bench/results.json. Only 127.0.0.1 is targeted; every scenario has a fixed duration; the servers
+ * are stopped at the end, also on error or Ctrl-C.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer as createNetServer } from 'node:net';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { createPaging } from '../adapters/http/paging.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { openPostgres } from '../bootstrap/persistence.js';
+import { checkSeed, FULL_SIZE, readSeed, seedBench, type Seed, type SeedSize } from './seed-bench.js';
+
+// ---------------------------------------------------------------------------------------------- options
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const RESULTS_FILE = join(ROOT, 'bench', 'results.json');
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string): string | undefined => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+};
+const KNOWN = ['quick', 'embedded', 'reseed', 'only', 'no-baseline', 'cpu-prof', 'connections', 'help'];
+for (const a of argv) {
+  if (a.startsWith('--') && !KNOWN.includes(a.slice(2).split('=')[0]!)) {
+    console.error(`unknown option ${a}; known: ${KNOWN.map((k) => `--${k}`).join(' ')}`);
+    process.exit(2);
+  }
+}
+if (flag('help')) {
+  console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('*/')[0]);
+  process.exit(0);
+}
+const QUICK = flag('quick');
+const EMBEDDED = flag('embedded');
+const RESEED = flag('reseed');
+const NO_BASELINE = flag('no-baseline');
+const CPU_PROF = flag('cpu-prof');
+const ONLY = option('only')?.split(',').map((s) => s.trim()).filter(Boolean);
+const CONNECTIONS = Number(option('connections') ?? '32');
+const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/bizops_bench';
+const PGLITE_DIR = join(tmpdir(), 'bizops-bench-pglite');
+const POOL_MAX = 10; // the API's default DB_POOL_MAX; the baseline gets the same
+const DATABASE = EMBEDDED ? 'pglite' : 'postgresql';
+
+const runStarted = performance.now();
+const elapsed = () => `${((performance.now() - runStarted) / 1000).toFixed(1).padStart(6)} s`;
+const log = (message: string) => console.log(`[${elapsed()}] ${message}`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------- database
+
+interface Db {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  close(): Promise<void>;
+}
+
+const pgDb = async (url: string, onClose: () => Promise<void> = async () => undefined): Promise<Db> => {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    query: async <R>(sql: string, params?: unknown[]) => ((await client.query(sql, params)).rows ?? []) as R[],
+    async close() {
+      await client.end();
+      await onClose();
+    },
+  };
+};
+
+/** PostgreSQL: the database (created when missing). PGlite: the data directory, opened in this process. */
+const openDatabase = async (): Promise<Db> => {
+  if (EMBEDDED) {
+    const embedded: EmbeddedPostgres = await startEmbeddedPostgres({ dataDir: PGLITE_DIR, maxConnections: 4 });
+    return pgDb(embedded.url, () => embedded.close());
+  }
+  const name = decodeURIComponent(new URL(DATABASE_URL).pathname.slice(1));
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`unexpected database name ${name}`);
+  const admin = new pg.Client({ connectionString: Object.assign(new URL(DATABASE_URL), { pathname: '/postgres' }).toString() });
+  await admin.connect();
+  try {
+    if ((await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 0) {
+      await admin.query(`create database ${name}`);
+      log(`created database ${name}`);
+    }
+  } finally {
+    await admin.end();
+  }
+  return pgDb(DATABASE_URL);
+};
+
+/** Migrates through the app's own persistence (bootstrap/persistence.ts), as the server does at start. */
+const migrate = async (url: string) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bizops-bench-migrate-'));
+  try {
+    const persistence = await openPostgres({ databaseUrl: url, dataDir, poolMax: 2, log: () => undefined });
+    await persistence.close();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+/** The seed in place, or a new one: wiped schema (or data directory), migrations, bulk SQL. */
+const ensureSeed = async (): Promise<{ db: Db; seed: Seed; seeded: boolean }> => {
+  const size: SeedSize = FULL_SIZE;
+  if (EMBEDDED && RESEED) rmSync(PGLITE_DIR, { recursive: true, force: true });
+  let db = await openDatabase();
+  const query = (sql: string) => db.query(sql);
+  if (!RESEED) {
+    const seed = await readSeed(query, size);
+    if (seed) {
+      log(`reusing the seed of ${seed.seededAt.toISOString()} (seeded in ${(seed.seedMs / 1000).toFixed(1)} s; --reseed to seed again)`);
+      return { db, seed, seeded: false };
+    }
+  }
+  log(`seeding ${DATABASE}: ${size.products.toLocaleString('en')} products, ${size.sales.toLocaleString('en')} sales, ${size.customers.toLocaleString('en')} customers, ${size.smallBusinesses} small businesses`);
+  if (EMBEDDED) {
+    await db.close();
+    rmSync(PGLITE_DIR, { recursive: true, force: true });
+    const embedded = await startEmbeddedPostgres({ dataDir: PGLITE_DIR, maxConnections: 4 });
+    await migrate(embedded.url);
+    db = await pgDb(embedded.url, () => embedded.close());
+  } else {
+    await db.query('drop schema if exists public cascade');
+    await db.query('create schema public');
+    await migrate(DATABASE_URL);
+  }
+  const seed = await seedBench(query, size, (step, ms) => log(`  ${(ms / 1000).toFixed(2).padStart(6)} s  ${step}`));
+  log(`seeded in ${(seed.seedMs / 1000).toFixed(1)} s`);
+  const problems = await checkSeed(query, seed.businessId);
+  if (problems.length > 0) throw new Error(`the seed is inconsistent: ${problems.join('; ')}`);
+  return { db, seed, seeded: true };
+};
+
+// ---------------------------------------------------------------------------------------------- run data
+
+interface RunData {
+  readonly t0: Date;
+  readonly productPool: string[];
+  readonly customerPool: string[];
+  readonly hot: { app: string; baseline: string };
+  readonly deep: { value: string; id: string; position: number };
+  readonly searchTerms: string[];
+}
+
+const DEEP_POSITION = 50_000;
+
+/** Pools of products and customers the carts draw from, the hot products, the deep page, and a stock snapshot. */
+const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
+  const b = seed.businessId;
+  const hot = await db.query<{ id: string }>("select id from products where business_id = $1 and type = 'PRODUCT' order by sku limit 2", [b]);
+  const pool = await db.query<{ id: string }>(
+    "select id from products where business_id = $1 and type = 'PRODUCT' and quantity >= 40 and id <> all($2::uuid[]) order by hashtext(id::text) limit 5000",
+    [b, hot.map((h) => h.id)],
+  );
+  if (pool.length < 1000) throw new Error(`only ${pool.length} products have stock left for carts: run with --reseed`);
+  const customers = await db.query<{ id: string }>('select id from customers where business_id = $1 and credit_limit is null order by hashtext(id::text) limit 1000', [b]);
+  const deep = await db.query<{ created_at: Date; id: string }>(
+    'select created_at, id from products where business_id = $1 order by created_at desc, id desc offset $2 limit 1',
+    [b, DEEP_POSITION - 1],
+  );
+  // Each run signs the owner in once; the OTP rules allow only so many codes an hour per phone, so the
+  // owner's earlier codes (this database is the benchmark's own) are forgotten first.
+  await db.query('delete from otp_codes where identifier_key = $1', [`phone:${seed.ownerPhone}`]);
+  await db.query('drop table if exists bench_run_snapshot');
+  if (!/^[0-9a-f-]{36}$/.test(b)) throw new Error(`not a uuid: ${b}`);
+  await db.query(`create table bench_run_snapshot as select id, quantity from products where business_id = '${b}'`); // no parameters in CREATE TABLE AS
+  const t0 = new Date((await db.query<{ now: Date }>('select clock_timestamp() as now'))[0]!.now.getTime());
+  return {
+    t0,
+    productPool: pool.map((r) => r.id),
+    customerPool: customers.map((r) => r.id),
+    hot: { app: hot[0]!.id, baseline: hot[1]!.id },
+    deep: { value: new Date(deep[0]!.created_at).toISOString(), id: deep[0]!.id, position: DEEP_POSITION },
+    searchTerms: ['sardine', 'milk', 'rice', 'indomie', 'oil', 'soap', 'chicken', 'malt'],
+  };
+};
+
+// ---------------------------------------------------------------------------------------------- child servers
+
+const children = new Set<ChildProcess>();
+const killChildren = () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+};
+process.on('exit', killChildren);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    console.error(`\n${signal}: stopping the servers`);
+    killChildren();
+    process.exit(130);
+  });
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = createNetServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+interface Server {
+  readonly name: string;
+  readonly pid: number;
+  readonly baseUrl: string;
+  readonly lines: string[];
+  /** When it was spawned (ms since the epoch). */
+  readonly startedAt: number;
+  /** Log lines at error level or above seen so far. */
+  errorLines(): number;
+  /** Peak resident set (MB) since the last mark; marks again. */
+  peakRssMb(): number;
+  /** VmHWM: the process's peak resident set since it started (MB). */
+  hwmMb(): number;
+  /** Its exit code, or null while it runs. */
+  exitCode(): number | null;
+  stop(): Promise<void>;
+}
+
+const readStatusKb = (pid: number, field: 'VmRSS' | 'VmHWM'): number => {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+};
+
+/** CPU seconds (user + system, all threads) a process has used: /proc/<pid>/stat utime + stime. */
+const TICKS = 100; // USER_HZ on Linux
+const cpuSeconds = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / TICKS;
+  } catch {
+    return 0;
+  }
+};
+/** CPU seconds used by every process named postgres on this machine (the PostgreSQL server; 0 on PGlite). */
+const postgresCpuSeconds = (): number => {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (!stat.includes('(postgres)')) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) / TICKS;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+};
+
+const startServer = async (name: string, args: string[], env: Record<string, string>, healthPath: string): Promise<Server> => {
+  const port = await freePort();
+  const startedAt = Date.now();
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const lines: string[] = [];
+  let errors = 0;
+  const take = (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n')) {
+      if (!line) continue;
+      lines.push(line);
+      if (lines.length > 2000) lines.splice(0, lines.length - 1000);
+      if (/"level":(50|60)/.test(line)) errors++;
+    }
+  };
+  child.stdout!.on('data', take);
+  child.stderr!.on('data', take);
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, readStatusKb(child.pid!, 'VmRSS'))), 200);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const server: Server = {
+    name,
+    pid: child.pid!,
+    baseUrl,
+    lines,
+    startedAt,
+    errorLines: () => errors,
+    peakRssMb() {
+      const p = Math.max(peak, readStatusKb(child.pid!, 'VmRSS'));
+      peak = 0;
+      return Math.round(p / 1024);
+    },
+    hwmMb: () => Math.round(readStatusKb(child.pid!, 'VmHWM') / 1024),
+    exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null),
+    async stop() {
+      clearInterval(sampler);
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await Promise.race([exited, sleep(20_000)]);
+        if (child.exitCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+        }
+      }
+      children.delete(child);
+    },
+  };
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${name} exited with code ${child.exitCode}:\n${lines.slice(-30).join('\n')}`);
+    try {
+      const res = await fetch(`${baseUrl}${healthPath}`, { signal: AbortSignal.timeout(2000) });
+      if (res.status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      await server.stop();
+      throw new Error(`${name} did not answer ${healthPath} within 120 s:\n${lines.slice(-30).join('\n')}`);
+    }
+    await sleep(200);
+  }
+  return server;
+};
+
+const apiEnv = (dataDir: string, otpSecret: string, logLevel: string): Record<string, string> => ({
+  DATABASE_URL: EMBEDDED ? '' : DATABASE_URL,
+  DATA_DIR: dataDir,
+  DB_POOL_MAX: String(POOL_MAX),
+  LOG_LEVEL: logLevel,
+  LOG_PRETTY: 'false',
+  OTP_SECRET: otpSecret,
+  JWT_PRIVATE_KEY: '',
+  REDIS_URL: '',
+  TRUST_PROXY: 'false',
+  RATE_LIMIT_AUTH_PER_IDENTIFIER: '1000',
+  RATE_LIMIT_AUTH_PER_IP: '100000',
+  RATE_LIMIT_USER: '1000000000',
+});
+
+const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string) =>
+  startServer(
+    'API',
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'bootstrap/main.ts'],
+    apiEnv(dataDir, otpSecret, logLevel),
+    '/api/v1/actuator/health',
+  );
+
+const startBaseline = (seed: Seed) =>
+  startServer(
+    'baseline',
+    ['--import', 'tsx', 'bench/baseline-server.ts'],
+    {
+      ...(EMBEDDED ? { PGLITE_DIR: PGLITE_DIR, DATABASE_URL: '' } : { DATABASE_URL }),
+      POOL_MAX: String(POOL_MAX),
+      BUSINESS_ID: seed.businessId,
+      USER_ID: seed.ownerUserId,
+    },
+    '/api/v1/health',
+  );
+
+/** A real access token: POST /auth/login, the code from the server's `outgoing message` log line, verify-otp. */
+const signIn = async (api: Server, phone: string): Promise<string> => {
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${api.baseUrl}/api/v1${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { data?: { access_token?: string } };
+    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const seen = api.lines.length;
+  await post('/auth/login', { phone });
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    for (const line of api.lines.slice(seen)) {
+      if (!line.includes('"outgoing message"')) continue;
+      const m = JSON.parse(line) as { to?: string; text?: string };
+      if (m.to === phone) code = /\b(\d{6})\b/.exec(m.text ?? '')?.[1];
+    }
+    if (!code) await sleep(100);
+  }
+  if (!code) throw new Error(`no sign-in code for ${phone} in the server's log`);
+  const verified = await post('/auth/verify-otp', { phone, otp: code });
+  const token = verified.data?.access_token;
+  if (!token) throw new Error('verify-otp returned no access token');
+  return token;
+};
+
+// ---------------------------------------------------------------------------------------------- scenarios
+
+type Kind = 'app' | 'baseline';
+
+interface Target {
+  readonly kind: Kind;
+  readonly server: Server;
+  readonly headers: Record<string, string>;
+  readonly deepCursor: string;
+  readonly hotProduct: string;
+  /** Sets the hot product's stock to `quantity` (through a ledger row). */
+  restock(productId: string, quantity: number): Promise<void>;
+}
+
+interface Req {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+interface Scenario {
+  readonly name: string;
+  readonly label: string;
+  readonly connections: number;
+  /** Measured seconds: full run, --quick. */
+  readonly seconds: { full: number; quick: number };
+  /** Seconds for the baseline (undefined: no baseline run). */
+  readonly baselineSeconds?: { full: number; quick?: number };
+  readonly writes: boolean;
+  /** Status codes that are the expected answer of some requests (not 2xx, not errors). */
+  readonly expected?: number[];
+  readonly warmup: boolean;
+  readonly next: (t: Target, data: RunData, rng: () => number) => () => Req;
+  /** Before the measured run (after the warm-up); gets the rps of earlier scenarios of the same target. */
+  readonly before?: (t: Target, data: RunData, earlier: Map<string, Measured>, seconds: number) => Promise<Record<string, unknown>>;
+}
+
+/** mulberry32: the same sequence of carts and pages every run. */
+const prng = (seed: number) => () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
+  return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
+};
+const pick = <T>(rng: () => number, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
+
+const productsPage = (): Req => ({ method: 'GET', path: '/api/v1/products' });
+const deepPage = (t: Target): Req => ({ method: 'GET', path: `/api/v1/products?cursor=${encodeURIComponent(t.deepCursor)}` });
+const searchPage = (data: RunData, rng: () => number): Req => ({ method: 'GET', path: `/api/v1/products?search=${pick(rng, data.searchTerms)}` });
+const salesPage = (): Req => ({ method: 'GET', path: '/api/v1/sales' });
+/**
+ * A till's cart: 1 to 3 distinct products from the pool, 1 or 2 of each; 80% paid (cash, transfer,
+ * card) with no customer, 10% paid by a named customer, 10% on credit to a customer.
+ */
+const cart = (data: RunData, rng: () => number): Req => {
+  const n = 1 + Math.floor(rng() * 3);
+  const ids = new Set<string>();
+  while (ids.size < n) ids.add(pick(rng, data.productPool));
+  const r = rng();
+  const payment = r < 0.1 ? 'CREDIT' : r < 0.2 ? 'CASH' : pick(rng, ['CASH', 'CASH', 'TRANSFER', 'CARD']);
+  const body = {
+    items: [...ids].map((id) => ({ product_id: id, quantity: 1 + Math.floor(rng() * 2) })),
+    payment_method: payment,
+    ...(r < 0.2 ? { customer_id: pick(rng, data.customerPool) } : {}),
+  };
+  return { method: 'POST', path: '/api/v1/sales', body: JSON.stringify(body) };
+};
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'products-page1',
+    label: 'GET /products (page 1)',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10, quick: 4 },
+    writes: false,
+    warmup: true,
+    next: () => productsPage,
+  },
+  {
+    name: 'products-deep',
+    label: `GET /products (cursor at row ${DEEP_POSITION.toLocaleString('en')})`,
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10, quick: 4 },
+    writes: false,
+    warmup: true,
+    next: (t) => () => deepPage(t),
+  },
+  {
+    name: 'products-search',
+    label: 'GET /products?search=…',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10 },
+    writes: false,
+    warmup: true,
+    next: (_t, data, rng) => () => searchPage(data, rng),
+  },
+  {
+    name: 'sales-list',
+    label: 'GET /sales (page 1)',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10 },
+    writes: false,
+    warmup: true,
+    next: () => salesPage,
+  },
+  {
+    name: 'aging-report',
+    label: 'GET /credit/aging-report (1 connection)',
+    connections: 1,
+    seconds: { full: 10, quick: 4 },
+    baselineSeconds: { full: 6 },
+    writes: false,
+    warmup: true,
+    next: () => () => ({ method: 'GET', path: '/api/v1/credit/aging-report' }),
+  },
+  {
+    name: 'sales-random',
+    label: 'POST /sales (random carts)',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10, quick: 4 },
+    writes: true,
+    warmup: true,
+    next: (_t, data, rng) => () => cart(data, rng),
+  },
+  {
+    name: 'sales-hot',
+    label: 'POST /sales (one hot product)',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    baselineSeconds: { full: 10, quick: 4 },
+    writes: true,
+    expected: [409],
+    warmup: false,
+    next: (t) => () => ({ method: 'POST', path: '/api/v1/sales', body: JSON.stringify({ items: [{ product_id: t.hotProduct, quantity: 1 }], payment_method: 'CASH' }) }),
+    // Half the units the random carts' rate would sell in the time: 409 INSUFFICIENT_STOCK for the rest.
+    before: async (t, _data, earlier, seconds) => {
+      const rps = earlier.get('sales-random')?.rps ?? 200;
+      const stock = Math.max(100, Math.round(rps * seconds * 0.5));
+      await t.restock(t.hotProduct, stock);
+      return { hot_product: t.hotProduct, hot_start_stock: stock };
+    },
+  },
+  {
+    name: 'mixed',
+    label: 'mixed: 80% reads, 20% POST /sales',
+    connections: CONNECTIONS,
+    seconds: { full: 20, quick: 6 },
+    baselineSeconds: { full: 12 },
+    writes: true,
+    warmup: true,
+    // 35% products page 1, 10% a deep page, 10% search, 25% sales page 1, 20% a sale
+    next: (t, data, rng) => () => {
+      const r = rng();
+      return r < 0.35 ? productsPage() : r < 0.45 ? deepPage(t) : r < 0.55 ? searchPage(data, rng) : r < 0.8 ? salesPage() : cart(data, rng);
+    },
+  },
+];
+
+interface Measured {
+  readonly name: string;
+  readonly label: string;
+  readonly target: Kind;
+  readonly connections: number;
+  readonly seconds: number;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly errors: number;
+  readonly non2xx: number;
+  readonly fiveXX: number;
+  readonly unexpected: number;
+  readonly status: Record<string, number>;
+  readonly peakRssMb: number;
+  /** CPU time a request, ms: the server process, PostgreSQL's processes, this process (autocannon). */
+  readonly cpuMsPerRequest: { server: number; postgres: number; loadGenerator: number };
+  readonly start: Date;
+  readonly end: Date;
+  readonly extra: Record<string, unknown>;
+}
+
+const load = (t: Target, connections: number, seconds: number, next: () => Req) =>
+  new Promise<autocannon.Result>((resolve, reject) => {
+    autocannon(
+      {
+        url: t.server.baseUrl,
+        connections,
+        pipelining: 1,
+        duration: seconds,
+        timeout: 30,
+        requests: [
+          {
+            setupRequest: (req) => {
+              const r = next();
+              // A new headers object each time: autocannon writes Content-Length into the one it is
+              // given, and a GET after a POST would otherwise announce a body it never sends.
+              const headers = r.body !== undefined ? { ...t.headers, 'content-type': 'application/json' } : { ...t.headers };
+              return { ...req, method: r.method, path: r.path, headers, body: r.body };
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+  });
+
+/** One request first, so a broken scenario stops here with its answer rather than after a minute of 4xx. */
+const smoke = async (t: Target, s: Scenario, req: Req) => {
+  const res = await fetch(`${t.server.baseUrl}${req.path}`, {
+    method: req.method,
+    headers: { ...t.headers, 'content-type': 'application/json' },
+    ...(req.body !== undefined ? { body: req.body } : {}),
+  });
+  const text = await res.text();
+  if (res.status >= 300 && !(s.expected ?? []).includes(res.status)) throw new Error(`${t.kind} ${s.name}: ${req.method} ${req.path} answered ${res.status}: ${text.slice(0, 400)}`);
+};
+
+const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<string, Measured>): Promise<Measured> => {
+  const seconds = t.kind === 'app' ? (QUICK ? s.seconds.quick : s.seconds.full) : QUICK ? s.baselineSeconds!.quick! : s.baselineSeconds!.full;
+  const rng = prng(0x5eed ^ s.name.length ^ (t.kind === 'app' ? 1 : 2));
+  const next = s.next(t, data, rng);
+  await smoke(t, s, next());
+  // JIT and pools warm: 3 s before a server's first scenario, 1 s before the others (no warm-up before
+  // the hot product's run: it would sell the stock the run is about to set).
+  if (s.warmup) await load(t, s.connections, earlier.size === 0 && !QUICK ? 3 : 1, next);
+  const extra = s.before ? await s.before(t, data, earlier, seconds) : {};
+  await sleep(300);
+  t.server.peakRssMb(); // mark
+  const errorsBefore = t.server.errorLines();
+  const cpuBefore = { server: cpuSeconds(t.server.pid), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const start = new Date();
+  const r = await load(t, s.connections, seconds, next);
+  const end = new Date();
+  if (t.server.exitCode() !== null) {
+    const file = join(tmpdir(), `bizops-bench-${t.kind}-${process.pid}.log`);
+    writeFileSync(file, `${t.server.lines.join('\n')}\n`);
+    throw new Error(`${t.server.name} exited (code ${t.server.exitCode()}) during ${s.name}; its output is in ${file}:\n${t.server.lines.slice(-20).join('\n')}`);
+  }
+  const selfCpu = process.cpuUsage(cpuBefore.self);
+  const cpuUsed = {
+    server: cpuSeconds(t.server.pid) - cpuBefore.server,
+    postgres: EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres,
+    loadGenerator: (selfCpu.user + selfCpu.system) / 1e6,
+  };
+  if (s.writes) await sleep(1000); // in-flight sales commit before the next scenario's window opens
+  const status: Record<string, number> = {};
+  for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) status[code] = v.count ?? 0;
+  const fiveXX = Object.entries(status).filter(([c]) => c.startsWith('5')).reduce((n, [, v]) => n + v, 0);
+  const unexpected = Object.entries(status)
+    .filter(([c]) => !c.startsWith('2') && !(s.expected ?? []).includes(Number(c)))
+    .reduce((n, [, v]) => n + v, 0);
+  const answered = Object.values(status).reduce((a, b) => a + b, 0);
+  const m: Measured = {
+    name: s.name,
+    label: s.label,
+    target: t.kind,
+    connections: s.connections,
+    seconds,
+    rps: Math.round((answered / r.duration) * 10) / 10,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    fiveXX,
+    unexpected,
+    status,
+    peakRssMb: t.server.peakRssMb(),
+    cpuMsPerRequest: {
+      server: Math.round((cpuUsed.server * 1000 * 1000) / Math.max(1, answered)) / 1000,
+      postgres: Math.round((cpuUsed.postgres * 1000 * 1000) / Math.max(1, answered)) / 1000,
+      loadGenerator: Math.round((cpuUsed.loadGenerator * 1000 * 1000) / Math.max(1, answered)) / 1000,
+    },
+    start,
+    end,
+    extra: { ...extra, server_error_log_lines: t.server.errorLines() - errorsBefore },
+  };
+  log(
+    `  ${t.kind.padEnd(8)} ${s.name.padEnd(16)} ${String(m.rps).padStart(8)} req/s  p50 ${String(m.p50).padStart(6)} ms  p99 ${String(m.p99).padStart(6)} ms  ` +
+      `errors ${m.errors}  non-2xx ${m.non2xx}${Object.keys(status).length > 1 ? ` ${JSON.stringify(status)}` : ''}  peak RSS ${m.peakRssMb} MB  ` +
+      `CPU ms/req: server ${m.cpuMsPerRequest.server}${EMBEDDED ? '' : `, postgres ${m.cpuMsPerRequest.postgres}`}, autocannon ${m.cpuMsPerRequest.loadGenerator}`,
+  );
+  return m;
+};
+
+const selected = SCENARIOS.filter((s) => !ONLY || ONLY.includes(s.name));
+
+// ---------------------------------------------------------------------------------------------- checks
+
+interface CheckResult {
+  readonly ok: boolean;
+  readonly lines: string[];
+}
+
+/**
+ * After the runs: no product below 0; for every product, stock at the start - units sold since + units
+ * restocked since = stock now; the SALE ledger rows say the same as the sale lines; the hot products
+ * sold exactly their starting stock and stand at 0; each write scenario's sales rows match its 201s;
+ * and over the whole business: ledger sums = quantities, balances = entries, receipts gap-free.
+ */
+const checkStock = async (db: Db, seed: Seed, data: RunData, measured: Measured[]): Promise<CheckResult> => {
+  const b = seed.businessId;
+  const lines: string[] = [];
+  let ok = true;
+  const fail = (line: string) => {
+    ok = false;
+    lines.push(`FAIL ${line}`);
+  };
+  const [s] = await db.query<Record<string, string>>(
+    `with sold as (
+       select si.product_id, sum(si.quantity) as q from sale_items si join sales s on s.id = si.sale_id
+       where s.business_id = $1 and s.created_at >= $2 group by si.product_id),
+     ledger as (
+       select product_id, sum(quantity_change) filter (where reason = 'SALE') as sale_q, sum(quantity_change) filter (where reason <> 'SALE') as other_q
+       from stock_movements where business_id = $1 and created_at >= $2 group by product_id)
+     select count(*) filter (where p.quantity < 0) as negative,
+       count(*) filter (where sold.q is not null) as touched,
+       count(*) filter (where snap.quantity - coalesce(sold.q, 0) + coalesce(l.other_q, 0) <> p.quantity) as mismatched,
+       count(*) filter (where coalesce(sold.q, 0) <> -coalesce(l.sale_q, 0)) as ledger_mismatched,
+       coalesce(sum(sold.q), 0) as units
+     from products p join bench_run_snapshot snap on snap.id = p.id
+     left join sold on sold.product_id = p.id left join ledger l on l.product_id = p.id
+     where p.business_id = $1`,
+    [b, data.t0],
+  );
+  const sales = await db.query<{ n: string }>('select count(*) as n from sales where business_id = $1 and created_at >= $2', [b, data.t0]);
+  lines.push(`${sales[0]!.n} sales recorded in this run, ${s!.units} units of ${s!.touched} products`);
+  if (Number(s!.negative) > 0) fail(`${s!.negative} products below 0`);
+  if (Number(s!.mismatched) > 0) fail(`${s!.mismatched} products whose stock is not start - sold + restocked (oversell or lost update)`);
+  else lines.push(`ok   every product: stock at the start - sold + restocked = stock now (${s!.touched} touched, none below 0)`);
+  if (Number(s!.ledger_mismatched) > 0) fail(`${s!.ledger_mismatched} products whose SALE ledger rows disagree with the sale lines`);
+  else lines.push('ok   SALE ledger rows = sale lines, product by product');
+
+  for (const m of measured.filter((x) => x.name === 'sales-hot')) {
+    const product = String(m.extra.hot_product);
+    const startStock = Number(m.extra.hot_start_stock);
+    const [h] = await db.query<{ sold: string; quantity: number }>(
+      `select (select coalesce(sum(si.quantity), 0) from sale_items si join sales s on s.id = si.sale_id
+         where s.business_id = $1 and si.product_id = $2 and s.created_at >= $3 and s.created_at < $4) as sold,
+       (select quantity from products where business_id = $1 and id = $2) as quantity`,
+      [b, product, m.start, new Date(m.end.getTime() + 1000)],
+    );
+    const sold = Number(h!.sold);
+    const refused = m.status['409'] ?? 0;
+    const line = `${m.target} hot product: started at ${startStock}, sold ${sold}, now ${h!.quantity}; ${refused} answered 409 INSUFFICIENT_STOCK`;
+    if (sold !== startStock - h!.quantity || h!.quantity !== 0 || refused === 0) fail(line);
+    else lines.push(`ok   ${line}`);
+  }
+  for (const m of measured.filter((x) => x.name.startsWith('sales-') || x.name === 'mixed').filter((x) => x.name !== 'sales-list')) {
+    const [w] = await db.query<{ n: string }>('select count(*) as n from sales where business_id = $1 and created_at >= $2 and created_at < $3', [
+      b,
+      m.start,
+      new Date(m.end.getTime() + 1000),
+    ]);
+    const rows = Number(w!.n);
+    const created = m.status['201'] ?? 0;
+    const line = `${m.target} ${m.name}: ${created} answered 201, ${rows} sales rows in its window (the difference: requests in flight when the load stopped, at most ${m.connections})`;
+    if (rows < created || rows - created > m.connections) fail(line);
+    else lines.push(`ok   ${line}`);
+  }
+  for (const m of measured.filter((x) => x.fiveXX > 0 || x.errors > 0)) fail(`${m.target} ${m.name}: ${m.fiveXX} 5xx, ${m.errors} errors`);
+  const problems = await checkSeed((sql) => db.query(sql), b);
+  for (const p of problems) fail(`whole business: ${p}`);
+  const [g] = await db.query<{ n: string; c: number }>(
+    'select (select count(*) from sales where business_id = $1) as n, (select value from receipt_counters where business_id = $1) as c',
+    [b],
+  );
+  if (Number(g!.n) !== Number(g!.c)) fail(`receipts: ${g!.n} sales but the counter is at ${g!.c}`);
+  if (problems.length === 0 && Number(g!.n) === Number(g!.c)) {
+    lines.push(`ok   whole business: every product's ledger sums to its stock, balances = credit entries, ${g!.n} sales numbered RCP-000001..${g!.c} without a gap`);
+  }
+  return { ok, lines };
+};
+
+// ---------------------------------------------------------------------------------------------- report
+
+interface ResultRow {
+  name: string;
+  database: string;
+  rps: number;
+  p50_ms: number;
+  p99_ms: number;
+  errors: number;
+  non2xx: number;
+  status_codes: Record<string, number>;
+  peak_rss_mb: number;
+  cpu_ms_per_request: { server: number; postgres: number; load_generator: number };
+  baseline_cpu_ms_per_request: { server: number; postgres: number } | null;
+  connections: number;
+  duration_s: number;
+  baseline_rps: number | null;
+  baseline_p50_ms: number | null;
+  baseline_p99_ms: number | null;
+  ratio: number | null;
+  quick: boolean;
+  at: string;
+}
+
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+
+/** Top self time of the API's CPU profile, from `skipSeconds` after the process started (start-up left out). */
+const summarizeProfile = (dir: string, skipSeconds: number) => {
+  const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+  if (files.length === 0) return log('no CPU profile was written');
+  // --cpu-prof writes one profile a thread (tsx's module loader runs in a worker): the largest is the main thread's.
+  const file = files.map((f) => join(dir, f)).sort((a, b) => statSync(b).size - statSync(a).size)[0]!;
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as {
+    nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number }[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  let total = 0;
+  let clock = 0;
+  profile.samples.forEach((id, i) => {
+    const n = byId.get(id)!;
+    const dt = profile.timeDeltas[i] ?? 0;
+    clock += dt;
+    if (clock < skipSeconds * 1e6 || n.callFrame.functionName === '(idle)') return;
+    total += dt;
+    const url = n.callFrame.url.replace(`file://${ROOT}/`, '').replace(/^.*node_modules\//, 'node_modules/');
+    const key = `${n.callFrame.functionName || '(anonymous)'}  ${url ? `${url}:${n.callFrame.lineNumber + 1}` : ''}`;
+    self.set(key, (self.get(key) ?? 0) + dt);
+  });
+  const byPackage = new Map<string, number>();
+  for (const [key, us] of self) {
+    const m = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(key);
+    const group = m ? m[1]! : /\.ts:/.test(key) ? 'our code (.ts)' : key.startsWith('(') ? key.split('  ')[0]! : 'node internals';
+    byPackage.set(group, (byPackage.get(group) ?? 0) + us);
+  }
+  console.log(`\nCPU profile ${file}: ${(total / 1e6).toFixed(1)} s busy after the first ${skipSeconds.toFixed(1)} s (start-up); top self time, % of busy`);
+  for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
+  console.log('by package:');
+  for (const [key, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
+};
+
+// ---------------------------------------------------------------------------------------------- main
+
+const main = async () => {
+  log(
+    `bench on ${DATABASE}${EMBEDDED ? ` (${PGLITE_DIR})` : ` (${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')})`}, ${QUICK ? 'quick' : 'full'} run, ` +
+      `${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${CONNECTIONS} connections, pool ${POOL_MAX}`,
+  );
+  let { db, seed, seeded } = await ensureSeed();
+  const data = await prepareRun(db, seed);
+  log(`run starts at ${data.t0.toISOString()}: stock of ${seed.size.products.toLocaleString('en')} products snapshotted; carts draw from ${data.productPool.length} products and ${data.customerPool.length} customers`);
+  if (EMBEDDED) await db.close(); // the servers open the data directory themselves, one at a time
+
+  const dataDir = EMBEDDED ? PGLITE_DIR : mkdtempSync(join(tmpdir(), 'bizops-bench-api-'));
+  const otpSecret = randomBytes(32).toString('base64');
+  const paging = createPaging(Buffer.from(otpSecret, 'base64'));
+  const appCursor = paging.render({}, { sortBy: 'created_at', sortDir: 'desc', limit: 20 }, { items: [], hasNext: true, next: { value: data.deep.value, id: data.deep.id } }, (x) => x).cursor!;
+  const baselineCursor = Buffer.from(JSON.stringify({ v: data.deep.value, i: data.deep.id })).toString('base64url');
+
+  const measured: Measured[] = [];
+  const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'bizops-bench-prof-')) : undefined;
+  let checks: CheckResult | undefined;
+  try {
+    // 1. sign in (the code is logged at info), then the measured API at warn
+    let api = await startApi(dataDir, otpSecret, 'info');
+    const token = await signIn(api, seed.ownerPhone);
+    await api.stop();
+    log('signed in as the large business owner through /auth/login + /auth/verify-otp');
+
+    api = await startApi(dataDir, otpSecret, 'warn', profileDir);
+    log(`API up (pid ${api.pid}, ${api.baseUrl}, RSS ${api.peakRssMb()} MB)`);
+    const app: Target = {
+      kind: 'app',
+      server: api,
+      headers: { authorization: `Bearer ${token}` },
+      deepCursor: appCursor,
+      hotProduct: data.hot.app,
+      async restock(productId, quantity) {
+        const got = await fetch(`${api.baseUrl}/api/v1/products/${productId}`, { headers: this.headers });
+        const current = ((await got.json()) as { data: { quantity: number } }).data.quantity;
+        if (current === quantity) return;
+        const res = await fetch(`${api.baseUrl}/api/v1/products/stock-adjustment`, {
+          method: 'POST',
+          headers: { ...this.headers, 'content-type': 'application/json' },
+          body: JSON.stringify({ product_id: productId, quantity_change: quantity - current, reason: quantity > current ? 'RESTOCK' : 'CORRECTION', note: 'bench' }),
+        });
+        if (res.status !== 201) throw new Error(`restock: ${res.status} ${await res.text()}`);
+      },
+    };
+    const earlierApp = new Map<string, Measured>();
+    try {
+      for (const s of selected) {
+        const m = await runScenario(app, s, data, earlierApp);
+        earlierApp.set(s.name, m);
+        measured.push(m);
+      }
+      log(`API VmHWM (peak RSS since start) ${api.hwmMb()} MB`);
+    } finally {
+      await api.stop();
+    }
+    const firstLoad = measured.find((m) => m.target === 'app');
+    if (profileDir) summarizeProfile(profileDir, firstLoad ? Math.max(0, (firstLoad.start.getTime() - api.startedAt) / 1000) : 0);
+
+    if (!NO_BASELINE) {
+      const base = await startBaseline(seed);
+      log(`baseline up (pid ${base.pid}, ${base.baseUrl})`);
+      const target: Target = {
+        kind: 'baseline',
+        server: base,
+        headers: {},
+        deepCursor: baselineCursor,
+        hotProduct: data.hot.baseline,
+        async restock(productId, quantity) {
+          const res = await fetch(`${base.baseUrl}/api/v1/restock`, { method: 'POST', body: JSON.stringify({ product_id: productId, quantity }) });
+          if (res.status !== 200) throw new Error(`restock: ${res.status} ${await res.text()}`);
+        },
+      };
+      const earlierBase = new Map<string, Measured>();
+      try {
+        for (const s of selected.filter((x) => x.baselineSeconds && (!QUICK || x.baselineSeconds.quick))) {
+          const m = await runScenario(target, s, data, earlierBase);
+          earlierBase.set(s.name, m);
+          measured.push(m);
+        }
+        log(`baseline VmHWM ${base.hwmMb()} MB`);
+      } finally {
+        await base.stop();
+      }
+    }
+  } finally {
+    if (EMBEDDED) db = await openDatabase();
+    try {
+      checks = await checkStock(db, seed, data, measured);
+    } finally {
+      await db.close();
+      if (!EMBEDDED) rmSync(dataDir, { recursive: true, force: true });
+      if (profileDir && !CPU_PROF) rmSync(profileDir, { recursive: true, force: true });
+    }
+  }
+
+  // ------------------------------------------------------------------ the table
+  const rows: ResultRow[] = [];
+  const at = new Date().toISOString();
+  const previous: ResultRow[] = existsSync(RESULTS_FILE) ? (JSON.parse(readFileSync(RESULTS_FILE, 'utf8')) as ResultRow[]) : [];
+  const pgRows = new Map(previous.filter((r) => r.database === 'postgresql').map((r) => [r.name, r]));
+  console.log(`\nResults (${DATABASE}, ${QUICK ? 'quick' : 'full'} run; latency in ms; ratio = req/s of the API / req/s of the baseline)\n`);
+  const header = `${'scenario'.padEnd(44)} ${pad('conns', 5)} ${pad('req/s', 8)} ${pad('p50', 7)} ${pad('p99', 7)} ${pad('errors', 6)} ${pad('non-2xx', 7)} ${pad('RSS MB', 6)} ${pad('base r/s', 9)} ${pad('b p50', 6)} ${pad('b p99', 6)} ${pad('ratio', 6)}${EMBEDDED ? ` ${pad('vs PG', 6)}` : ''}`;
+  console.log(header);
+  console.log('-'.repeat(header.length));
+  for (const m of measured.filter((x) => x.target === 'app')) {
+    const b = measured.find((x) => x.target === 'baseline' && x.name === m.name);
+    const ratio = b && b.rps > 0 ? Math.round((m.rps / b.rps) * 100) / 100 : null;
+    const vsPg = pgRows.get(m.name);
+    rows.push({
+      name: m.name,
+      database: DATABASE,
+      rps: m.rps,
+      p50_ms: m.p50,
+      p99_ms: m.p99,
+      errors: m.errors,
+      non2xx: m.non2xx,
+      status_codes: m.status,
+      peak_rss_mb: m.peakRssMb,
+      cpu_ms_per_request: { server: m.cpuMsPerRequest.server, postgres: m.cpuMsPerRequest.postgres, load_generator: m.cpuMsPerRequest.loadGenerator },
+      baseline_cpu_ms_per_request: b ? { server: b.cpuMsPerRequest.server, postgres: b.cpuMsPerRequest.postgres } : null,
+      connections: m.connections,
+      duration_s: m.seconds,
+      baseline_rps: b?.rps ?? null,
+      baseline_p50_ms: b?.p50 ?? null,
+      baseline_p99_ms: b?.p99 ?? null,
+      ratio,
+      quick: QUICK,
+      at,
+    });
+    console.log(
+      `${m.label.padEnd(44)} ${pad(m.connections, 5)} ${pad(m.rps.toFixed(0), 8)} ${pad(m.p50, 7)} ${pad(m.p99, 7)} ${pad(m.errors, 6)} ${pad(m.non2xx, 7)} ${pad(m.peakRssMb, 6)} ` +
+        `${pad(b ? b.rps.toFixed(0) : '-', 9)} ${pad(b ? b.p50 : '-', 6)} ${pad(b ? b.p99 : '-', 6)} ${pad(ratio === null ? '-' : ratio.toFixed(2), 6)}` +
+        (EMBEDDED ? ` ${pad(vsPg ? (m.rps / vsPg.rps).toFixed(2) : '-', 6)}` : ''),
+    );
+  }
+  console.log(`\nCPU time a request, ms (${EMBEDDED ? 'PGlite runs inside the server process' : 'postgres = every postgres process on the machine'}; autocannon = this process)\n`);
+  console.log(`${'scenario'.padEnd(44)} ${pad('API', 7)} ${EMBEDDED ? '' : `${pad('pg', 7)} `}${pad('base', 7)} ${EMBEDDED ? '' : `${pad('b pg', 7)} `}${pad('load', 7)}`);
+  for (const m of measured.filter((x) => x.target === 'app')) {
+    const b = measured.find((x) => x.target === 'baseline' && x.name === m.name);
+    console.log(
+      `${m.label.padEnd(44)} ${pad(m.cpuMsPerRequest.server.toFixed(3), 7)} ${EMBEDDED ? '' : `${pad(m.cpuMsPerRequest.postgres.toFixed(3), 7)} `}` +
+        `${pad(b ? b.cpuMsPerRequest.server.toFixed(3) : '-', 7)} ${EMBEDDED ? '' : `${pad(b ? b.cpuMsPerRequest.postgres.toFixed(3) : '-', 7)} `}${pad(m.cpuMsPerRequest.loadGenerator.toFixed(3), 7)}`,
+    );
+  }
+  const codes = measured.filter((m) => m.target === 'app' && m.non2xx > 0).map((m) => `${m.name} ${JSON.stringify(m.status)}`);
+  if (codes.length > 0) console.log(`\nstatus codes where not all 2xx: ${codes.join('; ')}`);
+  if (EMBEDDED) {
+    const vs = rows.flatMap((r) => (pgRows.get(r.name) ? [{ name: r.name, v: r.rps / pgRows.get(r.name)!.rps }] : []));
+    if (vs.length > 0) {
+      const lo = vs.reduce((a, b) => (b.v < a.v ? b : a));
+      const hi = vs.reduce((a, b) => (b.v > a.v ? b : a));
+      console.log(`\nPGlite against PostgreSQL: ${Math.round(lo.v * 100)}% (${lo.name}) to ${Math.round(hi.v * 100)}% (${hi.name}) of the req/s`);
+    }
+    console.log(
+      pgRows.size > 0
+        ? `\nvs PG = req/s on PGlite / req/s of the PostgreSQL run in ${RESULTS_FILE} (${[...pgRows.values()][0]!.at}${[...pgRows.values()][0]!.quick ? ', quick' : ''})`
+        : `\nno PostgreSQL results in ${RESULTS_FILE} to compare with: run npm run bench first`,
+    );
+  }
+
+  // ------------------------------------------------------------------ targets
+  const get = (name: string) => rows.find((r) => r.name === name);
+  const verdict = (ok: boolean | undefined) => (ok === undefined ? 'n/a ' : ok ? 'MET ' : 'MISS');
+  const page = get('products-page1');
+  const sale = get('sales-random');
+  const agingRow = get('aging-report');
+  const noServerFaults = measured.every((m) => m.fiveXX === 0 && m.errors === 0);
+  console.log('\nTargets');
+  console.log(
+    `  ${verdict(page && page.ratio !== null ? page.ratio >= 0.7 && page.p99_ms < 50 : undefined)} GET /products page: >= 70% of the baseline's req/s and p99 < 50 ms at ${CONNECTIONS} connections` +
+      (page ? ` -> ${page.ratio === null ? 'no baseline' : `${Math.round(page.ratio * 100)}%`}, p99 ${page.p99_ms} ms` : ''),
+  );
+  console.log(
+    `  ${verdict(sale ? sale.rps >= 400 && checks!.ok && noServerFaults : undefined)} POST /sales: >= 400/s, zero oversell, zero 5xx` +
+      (sale ? ` -> ${sale.rps.toFixed(0)}/s, stock checks ${checks!.ok ? 'pass' : 'FAIL'}, ${measured.reduce((n, m) => n + m.fiveXX, 0)} 5xx` : ''),
+  );
+  console.log(`  ${verdict(agingRow ? agingRow.p99_ms < 300 : undefined)} aging report of the large business under 300 ms` + (agingRow ? ` -> p50 ${agingRow.p50_ms} ms, p99 ${agingRow.p99_ms} ms` : ''));
+  console.log('\nStock and ledger after the runs');
+  for (const line of checks!.lines) console.log(`  ${line}`);
+
+  // ------------------------------------------------------------------ results.json (one object a scenario and database)
+  const kept = previous.filter((r) => r.database !== DATABASE || (ONLY && !rows.some((x) => x.name === r.name)));
+  mkdirSync(dirname(RESULTS_FILE), { recursive: true });
+  writeFileSync(RESULTS_FILE, `${JSON.stringify([...kept, ...rows], null, 2)}\n`);
+  log(`wrote ${RESULTS_FILE}${seeded ? ` (this run seeded first: ${(seed.seedMs / 1000).toFixed(1)} s)` : ''}`);
+  // Exit now rather than wait ~20 s for idle keep-alive sockets and timers to lapse.
+  process.exit(checks!.ok ? 0 : 1);
+};
+
+main().catch((e) => {
+  console.error(e instanceof Error ? (e.stack ?? e.message) : e);
+  killChildren();
+  process.exit(1);
+});
