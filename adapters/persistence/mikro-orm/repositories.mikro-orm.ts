@@ -1,6 +1,7 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
-import type { Branch, Membership } from '../../../domain/business.js';
+import type { Branch, Business, Membership } from '../../../domain/business.js';
+import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
 import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
@@ -24,18 +25,42 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     add: async (user) => void em.persist(em.create(UserSchema, user)),
     save: async (user) => void em.persist(user),
   },
+  // Businesses and branches are read on every sale: plain rows, saved by an explicit UPDATE (no identity map).
   businesses: {
-    findById: async (id) => (await em.findOne(BusinessSchema, { id })) ?? undefined,
+    findById: async (id) => {
+      const rows = await em.execute<Record<string, unknown>[]>(`select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id]);
+      return rows[0] ? businessFromRow(rows[0]) : undefined;
+    },
     add: async (business) => void em.persist(em.create(BusinessSchema, business)),
-    save: async (business) => void em.persist(business),
+    save: async (b) => {
+      await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
+        b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.id,
+      ]);
+    },
   },
   branches: {
-    findById: async (businessId, id, options = {}) =>
-      (await em.findOne(BranchSchema, options.includeArchived ? { id, businessId } : { id, businessId, archivedAt: null })) ?? undefined,
-    findDefault: async (businessId) => em.findOneOrFail(BranchSchema, { businessId, isDefault: true, archivedAt: null }),
+    findById: async (businessId, id, options = {}) => {
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}`,
+        [businessId, id],
+      );
+      return rows[0] ? branchFromRow(rows[0]) : undefined;
+    },
+    findDefault: async (businessId) => {
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${BRANCHES.select} from branches where business_id = ? and is_default and archived_at is null`,
+        [businessId],
+      );
+      if (!rows[0]) throw new Error(`business ${businessId} has no default branch`);
+      return branchFromRow(rows[0]);
+    },
     list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
     add: async (branch) => void em.persist(em.create(BranchSchema, branch)),
-    save: async (branch) => void em.persist(branch),
+    save: async (b) => {
+      await em.execute('update branches set name = ?, address = ?, phone = ?, archived_at = ?, updated_at = ? where business_id = ? and id = ?', [
+        b.name, b.address, b.phone, b.archivedAt, b.updatedAt, b.businessId, b.id,
+      ]);
+    },
     isReferenced: async (businessId, id) =>
       (await em.count(MembershipSchema, { businessId, branchId: id })) > 0 || (await mikroOrmSales(em).existsForBranch(businessId, id)),
     remove: async (businessId, id) => void (await em.nativeDelete(BranchSchema, { id, businessId })),
@@ -110,6 +135,23 @@ const membershipFromRow = (r: Record<string, unknown>): Membership => ({
   role: r.role as Membership['role'],
   branchId: (r.branch_id as string | null) ?? null,
   status: r.status as Membership['status'],
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+});
+
+const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at';
+
+const businessFromRow = (r: Record<string, unknown>): Business => ({
+  id: String(r.id),
+  name: String(r.name),
+  phone: (r.phone as string | null) ?? null,
+  email: (r.email as string | null) ?? null,
+  address: (r.address as string | null) ?? null,
+  category: (r.category as string | null) ?? null,
+  logoUrl: (r.logo_url as string | null) ?? null,
+  plan: r.plan as Plan,
+  currency: String(r.currency).trim(),
+  timezone: String(r.timezone),
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
