@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -65,5 +65,6 @@ describe('operator CLI', () => {
       await server.close();
     }
     expect((await cli(['migrate'], { DATA_DIR: dataDir, DATABASE_URL: '' })).code).to.equal(0);
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });

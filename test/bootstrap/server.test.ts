@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -43,7 +43,12 @@ describe('the server process on the embedded default', function () {
     const phone = '+2348039990001';
     const reg = await post(first.base, '/auth/register', { phone, first_name: 'Ada', last_name: 'Obi', business_name: 'Kept Stores' });
     expect(reg.status).to.equal(201);
-    const outgoing = first.lines.find((l) => l.includes('"outgoing message"') && l.includes(phone));
+    // the log line travels through a pipe: it may arrive just after the HTTP answer
+    let outgoing: string | undefined;
+    for (let i = 0; i < 100 && !outgoing; i++) {
+      outgoing = first.lines.find((l) => l.includes('"outgoing message"') && l.includes(phone));
+      if (!outgoing) await new Promise((r) => setTimeout(r, 20));
+    }
     expect(outgoing, 'the OTP is in the log outbox').to.be.a('string');
     const code = /code is (\d{6})/.exec(outgoing!)![1];
 
@@ -80,6 +85,7 @@ describe('the server process on the embedded default', function () {
     } finally {
       second.child.kill('SIGINT');
       expect(await exited(second.child)).to.equal(0);
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

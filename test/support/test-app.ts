@@ -7,7 +7,7 @@ import { compose } from '../../bootstrap/compose.js';
 import { loadConfig, type Config } from '../../bootstrap/config.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from './database.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -120,6 +120,7 @@ export const createTestApp = async (
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await persistence.close();
+      rmSync(config.DATA_DIR, { recursive: true, force: true });
     },
   };
 };
