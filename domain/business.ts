@@ -1,6 +1,7 @@
 import type { Plan } from './plan.js';
 import type { E164Phone } from './phone.js';
 import type { Role } from './roles.js';
+import type { Identifier } from './identifier.js';
 
 export const DEFAULT_TIMEZONE = 'Africa/Lagos';
 export const DEFAULT_CURRENCY = 'NGN';
@@ -15,6 +16,18 @@ export interface User {
   readonly createdAt: Date;
   updatedAt: Date;
 }
+
+/** A person not yet verified, known by the phone or e-mail they will sign in with. */
+export const newUser = (id: string, identifier: Identifier, firstName: string, lastName: string, now: Date): User => ({
+  id,
+  phone: identifier.kind === 'phone' ? identifier.value : null,
+  email: identifier.kind === 'email' ? identifier.value : null,
+  firstName,
+  lastName,
+  verifiedAt: null,
+  createdAt: now,
+  updatedAt: now,
+});
 
 export interface Business {
   readonly id: string;

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE } from '../../domain/business.js';
+import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import type { Clock } from '../ports/clock.js';
@@ -41,16 +41,7 @@ export const register =
       const userId = deps.crypto.uuid();
       const businessId = deps.crypto.uuid();
       const branchId = deps.crypto.uuid();
-      await repos.users.add({
-        id: userId,
-        phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
-        email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
-        firstName: cmd.firstName,
-        lastName: cmd.lastName,
-        verifiedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
+      await repos.users.add(newUser(userId, cmd.identifier, cmd.firstName, cmd.lastName, now));
       await repos.businesses.add({
         id: businessId,
         name: cmd.businessName,

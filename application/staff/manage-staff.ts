@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Membership } from '../../domain/business.js';
+import { newUser, type Membership, type User } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import type { Actor, Role } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
@@ -25,6 +25,8 @@ export interface InviteCommand {
   readonly branchId?: string;
 }
 
+const staffMember = (m: Membership, u: User): StaffMember => ({ ...m, firstName: u.firstName, lastName: u.lastName, phone: u.phone, email: u.email });
+
 /** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
 const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
   branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId);
@@ -44,16 +46,7 @@ export const inviteStaff =
       let user = await r.users.findByIdentifier(cmd.identifier);
       if (user && (await r.memberships.findByUser(user.id))) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
       if (!user) {
-        user = {
-          id: deps.crypto.uuid(),
-          phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
-          email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
-          firstName: cmd.firstName,
-          lastName: cmd.lastName,
-          verifiedAt: null,
-          createdAt: now,
-          updatedAt: now,
-        };
+        user = newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
         await r.users.add(user);
       }
       const membership: Membership = {
@@ -68,7 +61,7 @@ export const inviteStaff =
       };
       await r.memberships.add(membership);
       const business = await r.businesses.findById(actor.businessId);
-      const member: StaffMember = { ...membership, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email };
+      const member = staffMember(membership, user);
       return E.right({ member, businessName: business?.name ?? 'a business' });
     });
     if (E.isLeft(result)) return result;
@@ -116,8 +109,7 @@ export const updateStaffMember =
       if (changes.branchId) m.branchId = changes.branchId;
       m.updatedAt = deps.clock.now();
       await r.memberships.save(m);
-      const user = (await r.users.findById(m.userId))!;
-      return E.right({ ...m, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email });
+      return E.right(staffMember(m, (await r.users.findById(m.userId))!));
     });
 
 /**
@@ -137,6 +129,5 @@ export const deactivateStaffMember =
       m.updatedAt = now;
       await r.memberships.save(m);
       await r.refreshTokens.revokeAllForUser(m.userId, now);
-      const user = (await r.users.findById(m.userId))!;
-      return E.right({ ...m, firstName: user.firstName, lastName: user.lastName, phone: user.phone, email: user.email });
+      return E.right(staffMember(m, (await r.users.findById(m.userId))!));
     });

@@ -194,14 +194,7 @@ const STAFF: KeysetSource<StaffSort> = {
 };
 
 const staffFromRow = (r: Record<string, unknown>): StaffMember => ({
-  id: String(r.id),
-  businessId: String(r.business_id),
-  userId: String(r.user_id),
-  role: r.role as Membership['role'],
-  branchId: (r.branch_id as string | null) ?? null,
-  status: r.status as Membership['status'],
-  createdAt: asDate(r.created_at),
-  updatedAt: asDate(r.updated_at),
+  ...membershipFromRow(r),
   firstName: String(r.first_name),
   lastName: String(r.last_name),
   phone: (r.phone as string | null) ?? null,
