@@ -1,7 +1,6 @@
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { compose } from './compose.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { openPostgres } from './persistence.js';
@@ -11,6 +10,8 @@ const main = async () => {
   const started = performance.now();
   const config = loadConfig();
   const logger = createLogger(config);
+  // The HTTP side loads while the database starts (PGlite compiles its WebAssembly off the main thread).
+  const composing = import('./compose.js');
   const persistence = await openPostgres({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
@@ -22,7 +23,7 @@ const main = async () => {
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
-  const { app } = await compose(config, persistence, logger, { redis });
+  const { app } = await (await composing).compose(config, persistence, logger, { redis });
 
   const server = createServer(app.callback());
   server.keepAliveTimeout = 65_000;
