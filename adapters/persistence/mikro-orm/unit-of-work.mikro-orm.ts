@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
-import { mikroOrmReadRepositories, mikroOrmRepositories } from './repositories.mikro-orm.js';
+import { mikroOrmRepositories } from './repositories.mikro-orm.js';
 
 class RollbackSignal {
   constructor(readonly value: unknown) {}
@@ -20,5 +20,5 @@ export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
       throw e;
     }
   },
-  read: (work) => work(mikroOrmReadRepositories(orm.em.fork())),
+  read: (work) => work(mikroOrmRepositories(orm.em.fork())),
 });
