@@ -55,7 +55,8 @@ export interface MembershipRepository {
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
   list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
-  countActiveOwners(businessId: string): Promise<number>;
+  /** ACTIVE owners of the business, counted under a lock on their rows (held to the end of the transaction). */
+  countActiveOwnersLocked(businessId: string): Promise<number>;
   /** Moves every member of `fromBranchId` to `toBranchId` (when a branch is archived). */
   moveBranch(businessId: string, fromBranchId: string, toBranchId: string): Promise<void>;
   add(membership: Membership): Promise<void>;

@@ -86,9 +86,18 @@ export const getStaffMember =
     return member ? E.right(member) : E.left(notFound);
   };
 
-/** A business keeps at least one active owner: the last one can be neither demoted nor deactivated. */
-const isLastOwner = async (r: Repositories, m: Membership) =>
-  m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
+/**
+ * A business keeps at least one ACTIVE owner (an invited owner who never signed in does not count):
+ * the last one can be neither demoted nor deactivated. The count is taken under a lock on the owner
+ * rows, so two owners removing each other at once cannot both succeed.
+ */
+const isLastOwner = async (r: Repositories, m: Membership) => {
+  if (m.role !== 'BUSINESS_OWNER' || m.status === 'DEACTIVATED') return false;
+  const activeOwners = await r.memberships.countActiveOwnersLocked(m.businessId);
+  // Re-read under the lock: another transaction may have just changed this member.
+  const current = await r.memberships.findById(m.businessId, m.id);
+  return current?.role === 'BUSINESS_OWNER' && current.status === 'ACTIVE' && activeOwners <= 1;
+};
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =

@@ -351,8 +351,8 @@ const repositories = (t: Tables): Repositories => ({
           date: (m) => m.createdAt,
         },
       ),
-    countActiveOwners: async (businessId) =>
-      values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED').length,
+    countActiveOwnersLocked: async (businessId) =>
+      values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE').length,
     moveBranch: async (businessId, from, to) => {
       for (const m of t.memberships.values()) if (m.businessId === businessId && m.branchId === from) m.branchId = to;
     },

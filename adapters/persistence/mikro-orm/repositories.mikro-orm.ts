@@ -81,7 +81,15 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     },
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
-    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: { $ne: 'DEACTIVATED' } }),
+    // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
+    // re-reads the first's change (READ COMMITTED re-checks the WHERE of a locked row).
+    countActiveOwnersLocked: async (businessId) =>
+      (
+        await em.execute<Record<string, unknown>[]>(
+          `select id from memberships where business_id = ? and role = 'BUSINESS_OWNER' and status = 'ACTIVE' order by id for update`,
+          [businessId],
+        )
+      ).length,
     moveBranch: async (businessId, from, to) => {
       await em.flush();
       await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });

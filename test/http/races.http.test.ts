@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+
+const invite = async (app: TestApp, owner: { accessToken: string }, role: 'STAFF' | 'BUSINESS_OWNER') => {
+  const phone = aPhone();
+  const res = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Bola', last_name: 'Ade', role } });
+  expect(res.status, res.text).to.equal(201);
+  return { phone, memberId: res.body.data.id as string };
+};
+
+const signIn = async (app: TestApp, phone: string) => {
+  app.clock.advance(61_000);
+  await app.request('POST', '/auth/login', { body: { phone } });
+  const res = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+  expect(res.status, res.text).to.equal(200);
+  return res.body.data.access_token as string;
+};
+
+/** Two ACTIVE owners of one business, with their member ids and tokens. */
+const twoOwners = async (app: TestApp) => {
+  const first = await registerOwner(app);
+  const second = await invite(app, first, 'BUSINESS_OWNER');
+  const secondToken = await signIn(app, second.phone);
+  const staff = (await app.request('GET', '/businesses/staff?status=ACTIVE', { token: first.accessToken })).body.data.content as { id: string; user_id: string }[];
+  const firstId = staff.find((m) => m.user_id === first.userId)!.id;
+  return { a: { token: first.accessToken, memberId: firstId }, b: { token: secondToken, memberId: second.memberId } };
+};
+
+const activeOwners = async (app: TestApp, token: string) => {
+  const res = await app.request('GET', '/businesses/staff?status=ACTIVE', { token });
+  return (res.body.data?.content as { role: string }[] | undefined)?.filter((m) => m.role === 'BUSINESS_OWNER').length;
+};
+
+describe('HTTP races: the last owner', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  for (const [what, act] of [
+    ['deactivate', (token: string, id: string) => app.request('DELETE', `/staff/${id}`, { token })],
+    ['demote', (token: string, id: string) => app.request('PUT', `/staff/${id}`, { token, body: { role: 'STAFF' } })],
+  ] as const) {
+    it(`two owners who ${what} each other at once: exactly one wins, the other gets 409 LAST_OWNER (5 trials)`, async () => {
+      for (let trial = 0; trial < 5; trial++) {
+        const { a, b } = await twoOwners(app);
+        const [ab, ba] = await Promise.all([act(a.token, b.memberId), act(b.token, a.memberId)]);
+        const statuses = [ab.status, ba.status].sort();
+        // The loser may also be refused because it was just removed (401) — but never both 200.
+        expect(statuses, `${ab.text} | ${ba.text}`).to.not.deep.equal([200, 200]);
+        expect(statuses).to.include(200);
+        const loser = ab.status === 200 ? ba : ab;
+        expect([409, 401, 403]).to.include(loser.status);
+        if (loser.status === 409) expect(loser.body.error.code).to.equal('LAST_OWNER');
+        const winner = ab.status === 200 ? a : b;
+        expect(await activeOwners(app, winner.token)).to.equal(1);
+      }
+    });
+  }
+
+  it('an invited owner who never signed in does not count as the remaining owner', async () => {
+    const owner = await registerOwner(app);
+    await invite(app, owner, 'BUSINESS_OWNER');
+    const staff = (await app.request('GET', '/businesses/staff', { token: owner.accessToken })).body.data.content as { id: string; user_id: string }[];
+    const mine = staff.find((m) => m.user_id === owner.userId)!.id;
+    const demote = await app.request('PUT', `/staff/${mine}`, { token: owner.accessToken, body: { role: 'STAFF' } });
+    expect(demote.status, demote.text).to.equal(409);
+    expect(demote.body.error.code).to.equal('LAST_OWNER');
+  });
+});
