@@ -16,6 +16,7 @@ const main = async () => {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);

@@ -24,6 +24,8 @@ export const openPostgres = async (options: {
   databaseUrl?: string;
   dataDir: string;
   poolMax: number;
+  /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
+  idempotencyLeaseMs?: number;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
@@ -39,7 +41,7 @@ export const openPostgres = async (options: {
     return {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
-      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork()),
+      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
       isUnavailable: isDatabaseUnavailable,
       async close() {
@@ -53,9 +55,9 @@ export const openPostgres = async (options: {
   }
 };
 
-export const inMemory = (): Persistence => ({
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => ({
   uow: inMemoryUnitOfWork(),
-  idempotency: inMemoryIdempotencyStore(),
+  idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
   close: async () => undefined,

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
 import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { docsMiddleware } from './docs.js';
@@ -40,6 +41,8 @@ export interface HttpDeps {
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
+  /** Joins an idempotent request's work and its stored answer in one transaction. */
+  readonly uow: UnitOfWork;
 }
 
 interface State {
@@ -216,18 +219,26 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       case 'mismatch':
         throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
-      case 'claimed':
+      case 'claimed': {
+        const lost = Symbol('claim lost');
         try {
-          await handle();
+          // The answer is stored in the same transaction as the work it answers: a committed sale always replays.
+          await deps.uow.atomically(async () => {
+            try {
+              await handle();
+            } catch (e) {
+              if (!(e instanceof Problem && e.status < 500)) throw e;
+              // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
+              render(ctx, e);
+            }
+            if (!(await deps.idempotency.complete(businessId, key, claim.token, { status: ctx.status, body: ctx.body }))) throw lost;
+          });
         } catch (e) {
-          if (!(e instanceof Problem && e.status < 500)) {
-            await deps.idempotency.release(businessId, key).catch(() => undefined);
-            throw e;
-          }
-          // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
-          render(ctx, e);
+          if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
+          await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
+          throw e;
         }
-        await deps.idempotency.complete(businessId, key, { status: ctx.status, body: ctx.body });
+      }
     }
   };
 

@@ -6,6 +6,7 @@ import type { MovementReason, Product, StockMovement } from '../../domain/produc
 import type { PageRequest } from '../../application/ports/list.js';
 import type { MovementSort, ProductFilter, ProductSort } from '../../application/ports/repositories.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../application/ports/idempotency-store.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aBusiness, NOW } from '../support/builders.js';
@@ -17,6 +18,7 @@ import { aBusiness, NOW } from '../support/builders.js';
 const now = NOW;
 const at = (ms: number) => new Date(now.getTime() + ms);
 const DAY_MS = 24 * 3_600_000;
+const LEASE_MS = 30_000;
 
 
 let skuCounter = 0;
@@ -375,11 +377,26 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     });
 
     describe('IdempotencyStore', () => {
+      /** The store, remembering each key's claim token, so the tests read as claim / complete / release. */
+      const remembering = (store: IdempotencyStore) => {
+        const tokens = new Map<string, string>();
+        return {
+          claim: async (b: string, k: string, h: string, t: Date) => {
+            const c = await store.claim(b, k, h, t);
+            if (c.state === 'claimed') tokens.set(`${b}\n${k}`, c.token);
+            return withoutToken(c);
+          },
+          complete: (b: string, k: string, r: StoredResponse) => store.complete(b, k, tokens.get(`${b}\n${k}`) ?? randomUUID(), r),
+          release: (b: string, k: string) => store.release(b, k, tokens.get(`${b}\n${k}`) ?? randomUUID()),
+        };
+      };
+      const withoutToken = (c: IdempotencyClaim) => (c.state === 'claimed' ? { state: c.state } : c);
+
       const body = { success: true, message: 'Stock adjusted', data: { id: randomUUID(), unit_cost: 1500.5, note: 'naira ₦ "quoted"', nested: [1, null, { a: 0.1 }] }, timestamp: now.toISOString() };
 
       it('claim -> in progress -> complete -> replay; another request body -> mismatch', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
+        const s = remembering(p.idempotency);
         expect(await s.claim(b, 'k-1', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
         expect(await s.claim(b, 'k-1', 'hash-a', at(1))).to.deep.equal({ state: 'in_progress' });
         expect(await s.claim(b, 'k-1', 'hash-b', at(1))).to.deep.equal({ state: 'mismatch' });
@@ -396,7 +413,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       it('keys are scoped per business', async () => {
         const a = randomUUID();
         const b = randomUUID();
-        const s = p.idempotency;
+        const s = remembering(p.idempotency);
         expect(await s.claim(a, 'shared', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
         expect(await s.claim(b, 'shared', 'hash-b', now)).to.deep.equal({ state: 'claimed' });
         await s.complete(a, 'shared', { status: 201, body: { who: 'a' } });
@@ -408,7 +425,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
       it('release frees a key still in progress, never a completed one', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
+        const s = remembering(p.idempotency);
         expect(await s.claim(b, 'k', 'h1', now)).to.deep.equal({ state: 'claimed' });
         await s.release(b, 'k');
         expect(await s.claim(b, 'k', 'h2', at(1))).to.deep.equal({ state: 'claimed' });
@@ -420,7 +437,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
       it('a key is kept 24 hours, then forgotten (completed or not)', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
+        const s = remembering(p.idempotency);
         expect(await s.claim(b, 'done', 'h', now)).to.deep.equal({ state: 'claimed' });
         await s.complete(b, 'done', { status: 201, body: { first: true } });
         expect(await s.claim(b, 'done', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { first: true } } });
@@ -429,13 +446,13 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(await s.claim(b, 'done', 'other', at(DAY_MS + 2))).to.deep.equal({ state: 'in_progress' });
 
         expect(await s.claim(b, 'stuck', 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await s.claim(b, 'stuck', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'in_progress' });
+        expect(await s.claim(b, 'stuck', 'h', at(LEASE_MS - 1))).to.deep.equal({ state: 'in_progress' });
         expect(await s.claim(b, 'stuck', 'h', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
       });
 
       it('concurrent claims of one key: exactly one is claimed, the others see it in progress', async () => {
         const b = randomUUID();
-        const claims = await Promise.all(Array.from({ length: 12 }, () => p.idempotency.claim(b, 'race', 'h', now)));
+        const claims = await Promise.all(Array.from({ length: 12 }, () => p.idempotency.claim(b, 'race', 'h', now).then(withoutToken)));
         expect(claims.filter((c) => c.state === 'claimed')).to.have.length(1);
         expect(claims.filter((c) => c.state === 'in_progress')).to.have.length(11);
       });
@@ -443,10 +460,52 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       it('keys up to 255 characters of any text are kept apart', async () => {
         const b = randomUUID();
         const long = 'k'.repeat(255);
-        expect(await p.idempotency.claim(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
+        expect(await remembering(p.idempotency).claim(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
+      });
+
+      it('a claim never answered (its process died) is taken over once its lease has run out; the old owner cannot complete it', async () => {
+        const b = randomUUID();
+        const first = await p.idempotency.claim(b, 'crashed', 'h', now);
+        if (first.state !== 'claimed') throw new Error('not claimed');
+        expect(await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS - 1))).to.deep.equal({ state: 'in_progress' });
+        expect(await p.idempotency.claim(b, 'crashed', 'other', at(LEASE_MS + 1))).to.deep.equal({ state: 'mismatch' });
+        const second = await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS + 1));
+        if (second.state !== 'claimed') throw new Error(`not taken over: ${second.state}`);
+        expect(await p.idempotency.complete(b, 'crashed', first.token, { status: 201, body: { by: 'first' } })).to.equal(false);
+        await p.idempotency.release(b, 'crashed', first.token); // not the owner: nothing happens
+        expect(await p.idempotency.complete(b, 'crashed', second.token, { status: 201, body: { by: 'second' } })).to.equal(true);
+        expect(await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS * 5))).to.deep.equal({ state: 'replay', response: { status: 201, body: { by: 'second' } } });
+      });
+
+      it('inside uow.atomically the answer commits with the work, or neither does', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const rolledBack = await p.idempotency.claim(businessId, 'atomic-1', 'h', now);
+        if (rolledBack.state !== 'claimed') throw new Error('not claimed');
+        const lost = aProduct(businessId, { sku: 'ATOMIC-LOST' });
+        await p.uow
+          .atomically(async () => {
+            await p.uow.run(async (r) => void (await r.products.add(lost)));
+            expect(await p.idempotency.complete(businessId, 'atomic-1', rolledBack.token, { status: 201, body: { id: lost.id } })).to.equal(true);
+            throw new Error('the process dies before the commit');
+          })
+          .catch((e: Error) => expect(e.message).to.equal('the process dies before the commit'));
+        expect(await p.uow.read((r) => r.products.findById(businessId, lost.id))).to.equal(undefined);
+        expect(await p.idempotency.claim(businessId, 'atomic-1', 'h', at(1))).to.deep.equal({ state: 'in_progress' });
+
+        const kept = aProduct(businessId, { sku: 'ATOMIC-KEPT' });
+        const claim = await p.idempotency.claim(businessId, 'atomic-2', 'h', now);
+        if (claim.state !== 'claimed') throw new Error('not claimed');
+        await p.uow.atomically(async () => {
+          await p.uow.run(async (r) => void (await r.products.add(kept)));
+          // read-your-writes inside the transaction
+          expect((await p.uow.read((r) => r.products.findById(businessId, kept.id)))?.sku).to.equal('ATOMIC-KEPT');
+          await p.idempotency.complete(businessId, 'atomic-2', claim.token, { status: 201, body: { id: kept.id } });
+        });
+        expect((await p.uow.read((r) => r.products.findById(businessId, kept.id)))?.id).to.equal(kept.id);
+        expect(await p.idempotency.claim(businessId, 'atomic-2', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { id: kept.id } } });
       });
     });
   });

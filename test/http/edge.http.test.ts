@@ -411,7 +411,7 @@ describe('HTTP edge', () => {
       const boom = async (): Promise<never> => {
         throw new Error('select * from secret_table');
       };
-      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom } satisfies UnitOfWork } });
+      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork } });
     });
     after(async () => app.close());
 

@@ -80,7 +80,7 @@ export const createTestApp = async (
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined }) : inMemory());
+    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
   const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
@@ -386,6 +387,16 @@ const repositories = (t: Tables): Repositories => ({
   },
 });
 
+/** The open `atomically` scope: its working tables, and what to undo outside the tables if it fails. */
+interface AtomicScope {
+  tables: Tables;
+  readonly undo: (() => void)[];
+}
+const atomicScope = new AsyncLocalStorage<AtomicScope>();
+
+/** Registers how to undo a change kept outside the tables (the idempotency store) if the open `atomically` fails. */
+export const undoOnInMemoryRollback = (undo: () => void): void => void atomicScope.getStore()?.undo.push(undo);
+
 /**
  * The persistence ports in memory, for unit tests and embedders. Transactions run one at a time
  * (like PGlite) and a throw or a Rollback restores the snapshot taken when the work began.
@@ -393,22 +404,45 @@ const repositories = (t: Tables): Repositories => ({
 export const inMemoryUnitOfWork = (): UnitOfWork => {
   let committed = emptyTables();
   let queue: Promise<unknown> = Promise.resolve();
-  const run = async <A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+  const serialised = async <A>(work: () => Promise<A>): Promise<A> => {
     const previous = queue;
     let release!: () => void;
     queue = new Promise<void>((r) => (release = r));
     await previous;
     try {
-      const working = copy(committed);
-      const result = await work(repositories(working));
-      if (result instanceof Rollback) return result.value;
-      committed = working;
-      return result;
+      return await work();
     } finally {
       release();
     }
   };
-  // Reads see committed rows and wait for nothing, like reads outside a transaction.
-  const read = <A>(work: (repos: Repositories) => Promise<A>): Promise<A> => work(repositories(committed));
-  return { run, read };
+  /** Runs work on a copy of `base`; the copy replaces it (through `keep`) unless the work throws or rolls back. */
+  const onCopy = async <A>(base: Tables, keep: (t: Tables) => void, work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+    const working = copy(base);
+    const result = await work(repositories(working));
+    if (result instanceof Rollback) return result.value;
+    keep(working);
+    return result;
+  };
+  const run = <A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+    const scope = atomicScope.getStore();
+    if (scope) return onCopy(scope.tables, (t) => (scope.tables = t), work);
+    return serialised(() => onCopy(committed, (t) => (committed = t), work));
+  };
+  // Reads see committed rows (or the open scope's) and wait for nothing, like reads outside a transaction.
+  const read = <A>(work: (repos: Repositories) => Promise<A>): Promise<A> => work(repositories(atomicScope.getStore()?.tables ?? committed));
+  const atomically = <A>(work: () => Promise<A>): Promise<A> => {
+    if (atomicScope.getStore()) return work();
+    return serialised(async () => {
+      const scope: AtomicScope = { tables: copy(committed), undo: [] };
+      try {
+        const result = await atomicScope.run(scope, work);
+        committed = scope.tables;
+        return result;
+      } catch (e) {
+        for (const undo of scope.undo.reverse()) undo();
+        throw e;
+      }
+    });
+  };
+  return { run, read, atomically };
 };
