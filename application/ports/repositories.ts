@@ -112,6 +112,11 @@ export type QuantityChange =
 export interface ProductRepository {
   findById(businessId: string, productId: string): Promise<Product | undefined>;
   findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  /**
+   * Locks the business's products with these skus (any case) to the end of the transaction, in id
+   * order: the order a sale locks its lines in, so an import and a sale never wait on each other in a cycle.
+   */
+  lockBySkus(businessId: string, skus: readonly string[]): Promise<void>;
   /** The products among `productIds` that belong to the business (one query for a whole cart). */
   findMany(businessId: string, productIds: readonly string[]): Promise<Product[]>;
   list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;

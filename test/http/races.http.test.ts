@@ -67,3 +67,45 @@ describe('HTTP races: the last owner', () => {
     expect(demote.body.error.code).to.equal('LAST_OWNER');
   });
 });
+
+describe('HTTP races: imports and sales touch stock in one lock order (no deadlock answered 500)', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  const importCsv = (token: string, rows: string[]) =>
+    app.request('POST', '/products/import', { token, rawBody: ['sku,name,price,quantity', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } });
+
+  it('two imports of the same 30 skus in opposite order, 12 rounds: both 200 every time', async () => {
+    const owner = await registerOwner(app);
+    const skus = Array.from({ length: 30 }, (_, i) => `DL-${String(i).padStart(2, '0')}`);
+    expect((await importCsv(owner.accessToken, skus.map((s) => `${s},Item ${s},100,1000`))).status).to.equal(200);
+    for (let round = 0; round < 12; round++) {
+      const forward = skus.map((s) => `${s},Item ${s},${100 + round},${2000 + round}`);
+      const backward = [...skus].reverse().map((s) => `${s},Item ${s},${200 + round},${3000 + round}`);
+      const [a, b] = await Promise.all([importCsv(owner.accessToken, forward), importCsv(owner.accessToken, backward)]);
+      expect([a.status, b.status], `${a.text} | ${b.text}`).to.deep.equal([200, 200]);
+    }
+  });
+
+  it('an import racing a 30-line sale of the same products, 12 rounds: no 500, stock exact', async () => {
+    const owner = await registerOwner(app);
+    const skus = Array.from({ length: 30 }, (_, i) => `RS-${String(i).padStart(2, '0')}`);
+    expect((await importCsv(owner.accessToken, skus.map((s) => `${s},Item ${s},100,1000`))).status).to.equal(200);
+    const all = (await app.request('GET', '/products?limit=100&sort_by=name&sort_dir=asc', { token: owner.accessToken })).body.data.content as { id: string; sku: string }[];
+    const items = all.filter((p) => p.sku.startsWith('RS-')).map((p) => ({ product_id: p.id, quantity: 1 }));
+    expect(items).to.have.length(30);
+    for (let round = 0; round < 12; round++) {
+      const reversed = [...skus].reverse().map((s) => `${s},Item ${s},100,1000`);
+      const [imported, sold] = await Promise.all([
+        importCsv(owner.accessToken, reversed),
+        app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items } }),
+      ]);
+      expect(imported.status, imported.text).to.equal(200);
+      expect(sold.status, sold.text).to.equal(201);
+    }
+    // the last import set every quantity to 1000; any sale after it took one
+    const after = (await app.request('GET', '/products?limit=100&sort_by=name&sort_dir=asc', { token: owner.accessToken })).body.data.content as { sku: string; quantity: number }[];
+    for (const p of after.filter((x) => x.sku.startsWith('RS-'))) expect(p.quantity).to.be.within(999, 1000);
+  });
+});

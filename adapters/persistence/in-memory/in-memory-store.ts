@@ -222,6 +222,7 @@ const repositories = (t: Tables): Repositories => ({
   products: {
     findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
     findMany: async (businessId, ids) => productsOf(t, businessId).filter((p) => ids.includes(p.id)),
+    lockBySkus: async () => undefined, // transactions are already serialised
     findBySku: async (businessId, sku) => productsOf(t, businessId).find((p) => p.sku.toLowerCase() === sku.toLowerCase()),
     list: async (businessId, page, filter) =>
       keysetPageInMemory(

@@ -73,6 +73,13 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     );
     return rows[0] ? productFromRow(rows[0]) : undefined;
   },
+  async lockBySkus(businessId, skus) {
+    if (skus.length === 0) return;
+    await em.execute(`select id from products where business_id = ? and lower(sku) in (${skus.map(() => '?').join(', ')}) order by id for update`, [
+      businessId,
+      ...skus.map((s) => s.toLowerCase()),
+    ]);
+  },
   list(businessId, page, filter) {
     const conditions: SqlCondition[] = [];
     if (filter.category !== undefined) conditions.push({ sql: 'lower(category) = lower(?)', params: [filter.category] });
