@@ -49,7 +49,7 @@ type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
 /** Rows written per transaction: short enough that other requests run between chunks (PGlite runs one transaction at a time). */
-export const IMPORT_CHUNK_ROWS = 500;
+export const IMPORT_CHUNK_ROWS = 200;
 
 /**
  * Creates or updates products from an import, matched on sku ignoring case. Invalid rows are
