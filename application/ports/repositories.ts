@@ -106,7 +106,8 @@ export interface ProductFilter {
 
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number }
-  | { readonly ok: false; readonly available: number };
+  /** INSUFFICIENT: it would go below zero; LIMIT: above MAX_STOCK. */
+  | { readonly ok: false; readonly available: number; readonly reason: 'INSUFFICIENT' | 'LIMIT' };
 
 /** Products of one business. SKUs are unique per business, case-insensitively. */
 export interface ProductRepository {
@@ -127,7 +128,7 @@ export interface ProductRepository {
   save(product: Product): Promise<'saved' | 'duplicate_sku'>;
   /**
    * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
-   * one and stock never goes below zero. undefined when the product does not exist.
+   * one and stock stays between zero and MAX_STOCK. undefined when the product does not exist.
    */
   changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
 }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../domain/money.js';
+import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
@@ -32,7 +32,10 @@ export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly index
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
+/** The customer's outstanding credit would pass MAX_KOBO (the most any balance holds). */
+export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo };
 export type SaleFailure =
+  | CreditBalanceLimitExceeded
   | UnknownProducts
   | UnknownCustomer
   | CustomerRequired
@@ -80,6 +83,7 @@ export const recordSale =
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
       }
+      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance });
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();

@@ -109,3 +109,50 @@ describe('HTTP races: imports and sales touch stock in one lock order (no deadlo
     for (const p of after.filter((x) => x.sku.startsWith('RS-'))) expect(p.quantity).to.be.within(999, 1000);
   });
 });
+
+describe('HTTP: stock and balances stop at documented maxima (422, never a 500)', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('stock stops at 1,000,000,000 units: an adjustment past it, and a void that would pass it, are 422 STOCK_LIMIT_EXCEEDED', async () => {
+    const owner = await registerOwner(app);
+    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Sachet water', price: 20, quantity: 1_000_000_000 } });
+    expect(product.status, product.text).to.equal(201);
+    const id = product.body.data.id as string;
+    const over = await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: id, quantity_change: 1, reason: 'RESTOCK' } });
+    expect(over.status, over.text).to.equal(422);
+    expect(over.body.error.code).to.equal('STOCK_LIMIT_EXCEEDED');
+    const huge = await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: id, quantity_change: 1_000_000_000, reason: 'RESTOCK' } });
+    expect(huge.body.error.code).to.equal('STOCK_LIMIT_EXCEEDED');
+
+    const sale = await app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: [{ product_id: id, quantity: 5 }] } });
+    expect(sale.status, sale.text).to.equal(201);
+    const refill = await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: id, quantity_change: 5, reason: 'RESTOCK' } });
+    expect(refill.status, refill.text).to.equal(201);
+    const voided = await app.request('POST', `/sales/${sale.body.data.id}/void`, { token: owner.accessToken, body: { reason: 'wrong till' } });
+    expect(voided.status, voided.text).to.equal(422);
+    expect(voided.body.error.code).to.equal('STOCK_LIMIT_EXCEEDED');
+    expect((await app.request('GET', `/sales/${sale.body.data.id}`, { token: owner.accessToken })).body.data.status).to.equal('COMPLETED');
+    expect((await app.request('GET', `/products/${id}`, { token: owner.accessToken })).body.data.quantity).to.equal(1_000_000_000);
+  });
+
+  it('a customer owes at most 1,000,000,000,000.00: the credit sale past it is 422 CREDIT_BALANCE_LIMIT_EXCEEDED and the aging report still answers', async () => {
+    const owner = await registerOwner(app);
+    const service = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Consulting', price: 1_000_000_000_000, type: 'SERVICE' } });
+    expect(service.status, service.text).to.equal(201);
+    const customer = await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Big Buyer', phone: aPhone() } });
+    expect(customer.status, customer.text).to.equal(201);
+    const onCredit = () =>
+      app.request('POST', '/sales', {
+        token: owner.accessToken,
+        body: { payment_method: 'CREDIT', customer_id: customer.body.data.id, items: [{ product_id: service.body.data.id, quantity: 1 }] },
+      });
+    expect((await onCredit()).status).to.equal(201);
+    const second = await onCredit();
+    expect(second.status, second.text).to.equal(422);
+    expect(second.body.error.code).to.equal('CREDIT_BALANCE_LIMIT_EXCEEDED');
+    const aging = await app.request('GET', '/credit/aging-report', { token: owner.accessToken });
+    expect(aging.status, aging.text).to.equal(200);
+  });
+});

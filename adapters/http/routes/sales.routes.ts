@@ -217,6 +217,10 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
       return problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
         errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
       });
+    case 'CreditBalanceLimitExceeded':
+      return problem('CREDIT_BALANCE_LIMIT_EXCEEDED', `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`, {
+        errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }],
+      });
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
     case 'LineDiscountTooLarge':
@@ -275,6 +279,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'UNKNOWN_CUSTOMER',
       'CUSTOMER_REQUIRED',
       'CREDIT_LIMIT_EXCEEDED',
+      'CREDIT_BALANCE_LIMIT_EXCEEDED',
       'UNKNOWN_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',
@@ -420,11 +425,19 @@ export const salesRoutes = (uc: SaleUseCases) => [
     rateLimit: 'user',
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
-    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED'],
+    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, params, body }) => {
       const r = await uc.voidSale(actor!, params.id!, body.reason);
       if (E.isLeft(r)) {
-        throw r.left._tag === 'NotFound' ? problem('RESOURCE_NOT_FOUND', 'No such sale.') : problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+        const f = r.left;
+        switch (f._tag) {
+          case 'NotFound':
+            throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
+          case 'SaleAlreadyVoided':
+            throw problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+          case 'StockLimitExceeded':
+            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`);
+        }
       }
       return ok('Sale voided', saleJson(r.right));
     },

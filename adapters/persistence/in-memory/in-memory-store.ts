@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
-import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
+import { isLowStock, MAX_STOCK, type Product, type StockMovement } from '../../../domain/product.js';
 import { formatReceiptNumber, type Sale } from '../../../domain/sale.js';
 import type { Customer } from '../../../domain/customer.js';
 import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
@@ -267,7 +267,8 @@ const repositories = (t: Tables): Repositories => ({
     changeQuantity: async (businessId, id, change, at) => {
       const p = t.products.get(id);
       if (!p || p.businessId !== businessId) return undefined;
-      if (p.quantity + change < 0) return { ok: false, available: p.quantity };
+      if (p.quantity + change < 0) return { ok: false, available: p.quantity, reason: 'INSUFFICIENT' };
+      if (p.quantity + change > MAX_STOCK) return { ok: false, available: p.quantity, reason: 'LIMIT' };
       const before = p.quantity;
       p.quantity += change;
       p.updatedAt = at;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MovementSort, ProductRepository, ProductSort, StockLedger } from '../../../application/ports/repositories.js';
 import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
-import type { MovementReason, Product, ProductType, StockMovement } from '../../../domain/product.js';
+import { MAX_STOCK, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { kobo } from '../../../domain/money.js';
 import { randomUUID } from 'node:crypto';
 import { ambientTransaction } from './ambient-transaction.js';
@@ -122,12 +122,14 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   },
   async changeQuantity(businessId, id, change, at) {
     const rows = await em.execute<{ quantity: number }[]>(
-      'update products set quantity = quantity + ?, updated_at = ? where business_id = ? and id = ? and quantity + ? >= 0 returning quantity',
-      [change, at, businessId, id, change],
+      'update products set quantity = quantity + ?, updated_at = ? where business_id = ? and id = ? and quantity + ? between 0 and ? returning quantity',
+      [change, at, businessId, id, change, MAX_STOCK],
     );
     if (rows[0]) return { ok: true, before: int(rows[0].quantity) - change, after: int(rows[0].quantity) };
     const current = await em.execute<{ quantity: number }[]>('select quantity from products where business_id = ? and id = ?', [businessId, id]);
-    return current[0] ? { ok: false, available: int(current[0].quantity) } : undefined;
+    if (!current[0]) return undefined;
+    const available = int(current[0].quantity);
+    return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
   },
 });
 
