@@ -107,7 +107,7 @@ export const recordSale =
           note: null,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
           saleId,
         });
       }
@@ -126,7 +126,7 @@ export const recordSale =
           method: null,
           note: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the customer's row lock
         });
         if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
       }
