@@ -28,7 +28,11 @@ export type BranchSort = (typeof BRANCH_SORTS)[number];
 
 /** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
-  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean }): Promise<Branch | undefined>;
+  /**
+   * `lock: 'use'`: the branch stays as it is until the transaction ends (a sale, an invite or a move
+   * about to name it); `lock: 'change'`: no one else may use or change it meanwhile (archive, delete).
+   */
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'change' }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;

@@ -212,3 +212,33 @@ describe('HTTP races: each ledger reads as a chain under concurrency', () => {
     }
   });
 });
+
+describe('HTTP races: deleting a branch while a sale or an invite names it', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('15 rounds each: never a 500; the branch is archived when the sale or invite got in first, else they are 422 UNKNOWN_BRANCH', async () => {
+    const owner = await registerOwner(app);
+    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Bread', price: 1200, quantity: 1000 } });
+    const productId = product.body.data.id as string;
+    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
+    for (let round = 0; round < 30; round++) {
+      const branch = await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: `Stall ${round}` } });
+      expect(branch.status, branch.text).to.equal(201);
+      const branchId = branch.body.data.id as string;
+      const use =
+        round % 2 === 0
+          ? app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', branch_id: branchId, items: [{ product_id: productId, quantity: 1 }] } })
+          : app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone: aPhone(), first_name: 'Tola', last_name: 'Ade', role: 'STAFF', branch_id: branchId } });
+      const [used, deleted] = await Promise.all([use, app.request('DELETE', `/businesses/${businessId}/branches/${branchId}`, { token: owner.accessToken })]);
+      expect(deleted.status, deleted.text).to.equal(200);
+      if (used.status === 201) {
+        expect(deleted.body.data.archived, `round ${round}: the branch has history, so it is archived`).to.equal(true);
+      } else {
+        expect(used.status, used.text).to.equal(422);
+        expect(used.body.error.code).to.equal('UNKNOWN_BRANCH');
+      }
+    }
+  });
+});
