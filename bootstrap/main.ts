@@ -17,6 +17,7 @@ const main = async () => {
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+    queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
@@ -47,7 +48,12 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    // Whatever hangs (a request on a dead database, a pool that cannot close), the process ends in time.
+    setTimeout(() => {
+      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    const force = setTimeout(() => server.closeAllConnections(), Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.7));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -27,12 +27,21 @@ export const openPostgres = async (options: {
   poolMax: number;
   /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
   idempotencyLeaseMs?: number;
+  /** See OrmOptions.queryTimeoutMs. */
+  queryTimeoutMs?: number;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
   try {
-    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, log: options.log });
+    const orm = await openOrm({
+      databaseUrl: options.databaseUrl ?? embedded!.url,
+      poolMax: options.poolMax,
+      log: options.log,
+      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+      // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+      ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
+    });
     try {
       await migrate(orm);
     } catch (e) {
