@@ -1,3 +1,4 @@
+import { answerClientErrorsAsProblems } from '../adapters/http/client-error.js';
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
@@ -28,6 +29,7 @@ const main = async () => {
   const { app } = await (await composing).compose(config, persistence, logger, { redis });
 
   const server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();

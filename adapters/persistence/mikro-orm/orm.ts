@@ -42,7 +42,7 @@ const pool = (max: number): PoolConfig & { validate(connection: PgClient): boole
   },
   // And never handed to the next request if it is not ready.
   validate: (connection) => {
-    if (connection.readyForQuery && !connection.activeQuery) return true;
+    if (connection.readyForQuery) return true;
     connection.connection?.stream?.destroy();
     return false;
   },
@@ -52,7 +52,6 @@ const pool = (max: number): PoolConfig & { validate(connection: PgClient): boole
 interface PgClient {
   query: (config: unknown, values?: unknown, callback?: unknown) => unknown;
   readonly readyForQuery?: boolean;
-  readonly activeQuery?: unknown;
   readonly connection?: { readonly stream?: { destroy(): void } };
 }
 
@@ -102,6 +101,30 @@ export const pingDatabase = async (orm: MikroORM, timeoutMs: number): Promise<{ 
   } finally {
     clearTimeout(timer);
   }
+};
+
+/**
+ * A database fault as it may be logged: the statement without the values the driver wrote into it
+ * (phones, names), and none of the fields PostgreSQL fills with row data (detail, where).
+ */
+export const redactDatabaseFault = (error: unknown): unknown => {
+  if (!(error instanceof Error) || !('sqlState' in error || 'routine' in error || 'severity' in error)) return error;
+  const e = error as Error & { code?: string; table?: string; constraint?: string; column?: string; routine?: string };
+  const message = e.message
+    .replace(/'(?:[^']|'')*'/g, '?') // literals in the statement
+    .replace(/: "(?:[^"]|"")*"\s*$/, ': ?') // the value a "invalid input syntax" message quotes
+    .replace(/\n - detail: [\s\S]*$/, ''); // "Key (phone)=(+234...) already exists"
+  const [, ...frames] = (e.stack ?? '').split('\n');
+  return {
+    type: e.name,
+    message,
+    code: e.code,
+    table: e.table,
+    constraint: e.constraint,
+    column: e.column,
+    routine: e.routine,
+    stack: [`${e.name}: ${message}`, ...frames.filter((l) => l.trim().startsWith('at '))].join('\n'),
+  };
 };
 
 /** Faults that mean the database is unreachable (answered 503) rather than a bug (500). */
