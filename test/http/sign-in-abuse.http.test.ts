@@ -57,3 +57,54 @@ describe('HTTP sign-in cannot be blocked by anyone who knows the number', () => 
     expect(capped.body.error.code).to.equal('OTP_HOURLY_LIMIT');
   });
 });
+
+describe('HTTP an invitation does not claim a phone number', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  const invite = (owner: { accessToken: string }, phone: string) =>
+    app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Squat', last_name: 'Ted' } });
+
+  it('invited then deactivated: the real person registers their own business and signs in to it', async () => {
+    const squatter = await registerOwner(app);
+    const phone = `+23480311${String(Date.now()).slice(-5)}`;
+    const invited = await invite(squatter, phone);
+    expect(invited.status, invited.text).to.equal(201);
+    expect((await app.request('DELETE', `/staff/${invited.body.data.id}`, { token: squatter.accessToken })).status).to.equal(200);
+    const own = await registerOwner(app, { phone });
+    const me = await app.request('GET', '/businesses/me', { token: own.accessToken });
+    expect(me.status).to.equal(200);
+    expect(me.body.data.name).to.equal('Ada Stores');
+    // and the squatter's staff list still shows the deactivated invitation (history kept)
+    const staff = (await app.request('GET', '/businesses/staff?status=DEACTIVATED', { token: squatter.accessToken })).body.data.content as { id: string }[];
+    expect(staff.map((m) => m.id)).to.include(invited.body.data.id);
+    // while active in their own business, nobody else can invite them
+    const other = await registerOwner(app);
+    const refused = await invite(other, phone);
+    expect(refused.status).to.equal(409);
+    expect(refused.body.error.code).to.equal('ALREADY_A_MEMBER');
+  });
+
+  it('an invitation not accepted within 7 days lapses: sign-in is 401 INVITATION_EXPIRED, and the person may register or be invited elsewhere', async () => {
+    const first = await registerOwner(app);
+    const phone = `+23480312${String(Date.now()).slice(-5)}`;
+    expect((await invite(first, phone)).status).to.equal(201);
+    const second = await registerOwner(app);
+    const tooSoon = await invite(second, phone);
+    expect(tooSoon.status).to.equal(409);
+    app.clock.advance(7 * 24 * 3_600_000 + 1_000);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const lapsed = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    expect(lapsed.status, lapsed.text).to.equal(401);
+    expect(lapsed.body.error.code).to.equal('INVITATION_EXPIRED');
+    const again = await invite(second, phone);
+    expect(again.status, again.text).to.equal(201);
+    app.clock.advance(61_000);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const joined = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    expect(joined.status, joined.text).to.equal(200);
+    const me = await app.request('GET', '/businesses/me', { token: joined.body.data.access_token });
+    expect(me.body.data.id).to.equal((await app.request('GET', '/businesses/me', { token: second.accessToken })).body.data.id);
+  });
+});
