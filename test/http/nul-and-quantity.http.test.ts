@@ -51,3 +51,21 @@ describe('HTTP NUL characters and sale quantities are refused at the edge', () =
     expect(ok.status, ok.text).to.equal(201);
   });
 });
+
+describe('HTTP 401 answers carry WWW-Authenticate', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('Bearer with no error when the token is missing, invalid_token when it is refused', async () => {
+    const missing = await app.request('GET', '/products');
+    expect(missing.status).to.equal(401);
+    expect(missing.headers.get('www-authenticate')).to.equal('Bearer realm="bizops"');
+    const bad = await app.request('GET', '/products', { token: 'not-a-token' });
+    expect(bad.status).to.equal(401);
+    expect(bad.headers.get('www-authenticate')).to.equal('Bearer realm="bizops", error="invalid_token", error_description="TOKEN_INVALID"');
+    const refresh = await app.request('POST', '/auth/refresh', { body: { refresh_token: 'nope' } });
+    expect(refresh.status).to.equal(401);
+    expect(refresh.headers.get('www-authenticate')).to.contain('error="invalid_token"');
+  });
+});
