@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
-import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
+import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
 import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
@@ -45,9 +45,6 @@ export type SaleFailure =
   | (InsufficientStock & { readonly name: string })
   | PlanGate;
 
-/** The sale, and on a plan with a monthly cap the month's usage after it (for Plan-Sales-* headers). */
-export type RecordedSale = Sale & { readonly planUsage?: MonthlySalesUsage };
-
 /**
  * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
  * update per product, in id order so two carts sharing products cannot deadlock) with ledger rows,
@@ -56,8 +53,8 @@ export type RecordedSale = Sale & { readonly planUsage?: MonthlySalesUsage };
  */
 export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> =>
-    deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
+  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
+    deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
@@ -135,12 +132,9 @@ export const recordSale =
       }
 
       // Business-wide counters last: their row locks are held only until the commit just after.
-      let usage: MonthlySalesUsage | undefined;
       if (limitsMonthlySales(business.plan)) {
-        const counted = await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7));
-        const gate = checkMonthlySale(business.plan, counted);
+        const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
         if (gate) return rollback(E.left(gate));
-        usage = monthlySalesUsage(business.plan, counted);
       }
       const draft: SaleDraft = {
         id: saleId,
@@ -160,5 +154,5 @@ export const recordSale =
         refundAmount: null,
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
-      return E.right(Object.assign(sale, usage ? { planUsage: usage } : {}));
+      return E.right(sale);
     });

@@ -1,17 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { getBusiness, planUsage } from '../../../application/business/get-business.js';
+import type { getBusiness } from '../../../application/business/get-business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
-import { dateTime, doc, email, httpsUrl, jsonSchemaOf, object, orNull, phone, shape, text } from '../codecs.js';
+import { doc, email, httpsUrl, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route, type HandlerInput } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
+import { jsonSchemaOf } from '../codecs.js';
 
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
-  readonly planUsage: ReturnType<typeof planUsage>;
   readonly updateBusiness: ReturnType<typeof updateBusiness>;
   readonly createBranch: ReturnType<typeof createBranch>;
   readonly listBranches: ReturnType<typeof listBranches>;
@@ -52,23 +52,6 @@ const listBranchesRoute = (uc: BusinessUseCases) =>
 
 type BranchListQueryValue = Parameters<ReturnType<typeof listBranchesRoute>['handler']>[0]['query'];
 
-const count = (description: string, nullable = false) =>
-  doc('count', { type: nullable ? ['integer', 'null'] : 'integer', minimum: 0, description });
-const businessWithUsageShape = doc('BusinessWithPlanUsage', {
-  allOf: [
-    businessShape.schema,
-    shape('BusinessPlanUsage', {
-      plan_usage: shape('PlanUsage', {
-        monthly_sales_limit: count('sales a Lagos month the plan allows; null = no cap', true),
-        sales_this_month: count('sales recorded this Lagos month, voided ones included'),
-        sales_remaining: count('sales left this month; null = no cap', true),
-        period_start: dateTime,
-        period_end: dateTime,
-      }),
-    }).schema,
-  ],
-});
-
 export const businessRoutes = (uc: BusinessUseCases) => [
   route({
     method: 'get',
@@ -78,25 +61,12 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     summary: "The caller's business",
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    description:
-      'Owner and staff. The business with `plan_usage`: the plan\'s monthly sales cap (null when none) and this Lagos month\'s ' +
-      'sales so far, so an app can warn at 45 of 50 before POST /sales answers 402 PLAN_LIMIT_EXCEEDED.',
-    success: { status: 200, description: 'The business and its plan usage', data: businessWithUsageShape },
+    success: { status: 200, description: 'The business', data: businessShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
       const r = await uc.getBusiness(actor!);
       if (E.isLeft(r)) throw notFound('business');
-      const usage = await uc.planUsage(r.right);
-      return ok('Business', {
-        ...businessJson(r.right),
-        plan_usage: {
-          monthly_sales_limit: usage.monthlySalesLimit,
-          sales_this_month: usage.salesThisMonth,
-          sales_remaining: usage.salesRemaining,
-          period_start: usage.periodStart.toISOString(),
-          period_end: usage.periodEnd.toISOString(),
-        },
-      });
+      return ok('Business', businessJson(r.right));
     },
   }),
   route({
