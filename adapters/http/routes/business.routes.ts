@@ -6,7 +6,7 @@ import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
 import { doc, email, httpsUrl, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
-import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route, type HandlerInput } from '../route.js';
+import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
 import { jsonSchemaOf } from '../codecs.js';
 
@@ -28,29 +28,6 @@ const branchFields = {
   name: text(1, 120),
 };
 const branchOptional = { address: orNull(text(1, 300)), phone: orNull(phone) };
-
-const listBranchesRoute = (uc: BusinessUseCases) =>
-  route({
-  method: 'get',
-  path: '/businesses/:id/branches',
-  operationId: 'listBranches',
-  tag: TAG,
-  summary: 'Branches of the business (owner)',
-  description: 'Paged (keyset). search: name, address, phone. Archived branches are not listed.',
-  access: { roles: OWNER_ONLY },
-  rateLimit: 'user',
-  query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
-  success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
-  errors: ['RESOURCE_NOT_FOUND'],
-  handler: async ({ actor, params, query }) => {
-    const req = uc.paging.request('listBranches', query, 'created_at');
-    const r = await uc.listBranches(actor!, params.id!, req);
-    if (E.isLeft(r)) throw notFound('business');
-    return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
-  },
-});
-
-type BranchListQueryValue = Parameters<ReturnType<typeof listBranchesRoute>['handler']>[0]['query'];
 
 export const businessRoutes = (uc: BusinessUseCases) => [
   route({
@@ -131,16 +108,25 @@ export const businessRoutes = (uc: BusinessUseCases) => [
       return created('Branch created', branchJson(branch));
     },
   }),
-  // the caller's own branches without their business id, beside GET /businesses/me (the spec's own path stays)
-  {
-    ...listBranchesRoute(uc),
-    path: '/businesses/me/branches',
-    operationId: 'listMyBranches',
-    summary: 'Branches of the business (owner; same as GET /businesses/{id}/branches)',
-    errors: [],
-    handler: (input: HandlerInput<undefined, BranchListQueryValue>) => listBranchesRoute(uc).handler({ ...input, params: { ...input.params, id: input.actor!.businessId } }),
-  },
-  listBranchesRoute(uc),
+  route({
+    method: 'get',
+    path: '/businesses/:id/branches',
+    operationId: 'listBranches',
+    tag: TAG,
+    summary: 'Branches of the business (owner)',
+    description: 'Paged (keyset). search: name, address, phone. Archived branches are not listed.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
+    success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params, query }) => {
+      const req = uc.paging.request('listBranches', query, 'created_at');
+      const r = await uc.listBranches(actor!, params.id!, req);
+      if (E.isLeft(r)) throw notFound('business');
+      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
+    },
+  }),
   route({
     method: 'get',
     path: '/businesses/:id/branches/:branch_id',
