@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { setPlan, showBusiness } from '../application/operator/plans.js';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { branchJson, businessJson, staffJson } from '../adapters/http/routes/views.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
 import { loadConfig } from './config.js';
 import { openPostgres, type Persistence } from './persistence.js';
@@ -9,7 +10,8 @@ import { openPostgres, type Persistence } from './persistence.js';
 const USAGE = `usage: npm run cli -- <command>
   migrate                              apply pending database migrations (the server also does this at start)
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
-  business:show <business_id>          print a business with its branches and members (JSON)`;
+  business:show <business_id>          print a business with its branches and members (JSON, snake_case as the API answers)
+  help, --help, -h                     print this help`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const clock = { now: () => new Date() };
@@ -34,7 +36,9 @@ const commands: Record<string, { args: number; check?: (args: string[]) => strin
     run: async (p, [id]) => {
       const r = await showBusiness({ uow: p.uow })(id!);
       if (E.isLeft(r)) return fail(`no business ${id}`);
-      console.log(JSON.stringify(r.right, null, 2));
+      // the same JSON views the API answers with, so an operator reads what a client sees
+      const { business, branches, members } = r.right;
+      console.log(JSON.stringify({ business: businessJson(business), branches: branches.map(branchJson), members: members.map(staffJson) }, null, 2));
       return 0;
     },
   },
@@ -50,7 +54,13 @@ const fail = (why: string) => {
   return 1;
 };
 
+const HELP = new Set(['help', '--help', '-h']);
+
 const main = async ([name, ...args]: string[]): Promise<number> => {
+  if (name && HELP.has(name)) {
+    console.log(USAGE); // asked for: on stdout, and a success
+    return 0;
+  }
   const command = name ? commands[name] : undefined;
   if (!command || args.length !== command.args) return usage();
   const problem = command.check?.(args);

@@ -274,7 +274,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     cors({
       origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
-      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'Plan-Sales-Limit', 'Plan-Sales-Remaining'],
       maxAge: 600,
     }),
   );

@@ -35,6 +35,7 @@ const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
   lowStockThreshold: null,
   barcode: null,
   unit: null,
+  archivedAt: null,
   createdAt: now,
   updatedAt: now,
   ...o,
