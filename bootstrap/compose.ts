@@ -152,6 +152,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     errorTypeBase: config.ERROR_TYPE_BASE,
     corsOrigins: config.CORS_ORIGINS,
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
+    redactFault: (e) => persistence.redact(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
     uow: persistence.uow,

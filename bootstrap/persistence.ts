@@ -4,7 +4,7 @@ import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idem
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, migrate, openOrm, pingDatabase } from '../adapters/persistence/mikro-orm/orm.js';
+import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 
 /** The persistence the application runs on, whichever adapter provides it. */
@@ -14,6 +14,8 @@ export interface Persistence {
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
+  /** The error as it may be written to the log (no row data). */
+  redact(error: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -27,12 +29,21 @@ export const openPostgres = async (options: {
   poolMax: number;
   /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
   idempotencyLeaseMs?: number;
+  /** See OrmOptions.queryTimeoutMs. */
+  queryTimeoutMs?: number;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
   try {
-    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, log: options.log });
+    const orm = await openOrm({
+      databaseUrl: options.databaseUrl ?? embedded!.url,
+      poolMax: options.poolMax,
+      log: options.log,
+      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+      // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+      ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
+    });
     try {
       await migrate(orm);
     } catch (e) {
@@ -50,6 +61,7 @@ export const openPostgres = async (options: {
         return embedded && !answer.up && answer.error?.startsWith('no answer within') ? { up: true, ms: answer.ms, busy: true } : answer;
       },
       isUnavailable: isDatabaseUnavailable,
+      redact: redactDatabaseFault,
       async close() {
         await orm.close();
         await embedded?.close();
@@ -66,5 +78,6 @@ export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotency
   idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
+  redact: (error) => error,
   close: async () => undefined,
 });

@@ -38,6 +38,8 @@ export interface HttpDeps {
   readonly corsOrigins: readonly string[];
   /** True when a thrown fault means the database is unreachable (503 rather than 500). */
   readonly isDatabaseUnavailable: (error: unknown) => boolean;
+  /** A fault as it may be logged: database errors without the row data their messages carry. */
+  readonly redactFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
@@ -49,6 +51,21 @@ interface State {
   requestId: string;
   actor?: Actor;
 }
+
+/** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
+const MAX_BODY_DEPTH = 32;
+
+/** True when `value` nests deeper than `max` arrays or objects (walked without recursion). */
+const depthOver = (value: unknown, max: number): boolean => {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+};
 
 /** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
 const canonicalJson = (v: unknown): string =>
@@ -115,7 +132,14 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
       if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
       if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+      // A body that does not decompress as its Content-Encoding says (a broken gzip or br stream) is the client's fault.
+      if (/^(Z_|ERR_ZLIB|ERR__)/.test(String((e as { code?: unknown }).code ?? ''))) {
+        throw problem('MALFORMED_JSON', 'The body could not be decompressed as its Content-Encoding says.');
+      }
       throw e;
+    }
+    if (depthOver(ctx.request.body, MAX_BODY_DEPTH)) {
+      throw problem('MALFORMED_JSON', `The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ field: '(body)', message: `nests deeper than ${MAX_BODY_DEPTH} levels` }] });
     }
     return ctx.request.body;
   };
@@ -294,10 +318,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     } catch (e) {
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
-        deps.logger.warn({ req_id: ctx.state.requestId, err: e }, 'database unavailable');
+        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'database unavailable');
         return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
       }
-      deps.logger.error({ req_id: ctx.state.requestId, err: e }, 'unexpected fault');
+      deps.logger.error({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
     }
   });

@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   STOCK_LIMIT_EXCEEDED: 422,
   CREDIT_BALANCE_LIMIT_EXCEEDED: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   OTP_RESEND_TOO_SOON: 429,
   OTP_HOURLY_LIMIT: 429,
@@ -68,6 +69,7 @@ const STATUS: Record<number, { slug: string; title: string }> = {
   415: { slug: 'unsupported-media-type', title: 'Unsupported Media Type' },
   422: { slug: 'unprocessable', title: 'Unprocessable Entity' },
   429: { slug: 'rate-limit', title: 'Too Many Requests' },
+  431: { slug: 'headers-too-large', title: 'Request Header Fields Too Large' },
   500: { slug: 'internal', title: 'Internal Server Error' },
   503: { slug: 'unavailable', title: 'Service Unavailable' },
 };

@@ -28,7 +28,11 @@ export type BranchSort = (typeof BRANCH_SORTS)[number];
 
 /** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
-  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean }): Promise<Branch | undefined>;
+  /**
+   * `lock: 'use'`: the branch stays as it is until the transaction ends (a sale, an invite or a move
+   * about to name it); `lock: 'change'`: no one else may use or change it meanwhile (archive, delete).
+   */
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'change' }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
@@ -140,7 +144,11 @@ export type MovementSort = (typeof MOVEMENT_SORTS)[number];
 
 /** The append-only stock ledger. */
 export interface StockLedger {
-  add(movement: StockMovement): Promise<void>;
+  /**
+   * Appends a movement; answers the time recorded: its createdAt, or 1 ms after the product's previous
+   * movement when the clock has not passed it, so the ledger ordered by time reads as a chain.
+   */
+  add(movement: StockMovement): Promise<Date>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
   list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
   /** The rows a sale wrote (what its void must give back). */
@@ -203,7 +211,8 @@ export type AgingSort = (typeof AGING_SORTS)[number];
 
 /** The credit ledger and the open debts (unpaid parts of credit sales) it is settled against. */
 export interface CreditLedger {
-  add(entry: CreditEntry): Promise<void>;
+  /** Appends an entry; answers the time recorded, strictly after the customer's previous entry (see StockLedger.add). */
+  add(entry: CreditEntry): Promise<Date>;
   addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
   allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
   /** The customer's entries, newest first by default. */

@@ -51,10 +51,9 @@ export const adjustStock =
         note: cmd.note ?? null,
         unitCost: cmd.unitCost ?? null,
         createdBy: actor.userId,
-        createdAt: now,
+        createdAt: deps.clock.now(), // read under the row lock, so the ledger's times follow its chain
       };
-      await r.stockLedger.add(movement);
-      return E.right(movement);
+      return E.right({ ...movement, createdAt: await r.stockLedger.add(movement) });
     });
 
 export const listStockMovements =

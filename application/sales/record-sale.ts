@@ -69,7 +69,7 @@ export const recordSale =
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
-      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId) : await r.branches.findDefault(actor.businessId);
+      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId, { lock: 'use' }) : await r.branches.findDefault(actor.businessId);
       if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
 
@@ -121,7 +121,7 @@ export const recordSale =
           note: null,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
           saleId,
         });
       }
@@ -140,7 +140,7 @@ export const recordSale =
           method: null,
           note: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the customer's row lock
         });
         if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
       }

@@ -45,7 +45,7 @@ export const voidSale =
           note: reason,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the product's row lock
           saleId,
         });
       }

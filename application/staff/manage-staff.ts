@@ -29,7 +29,7 @@ const staffMember = (m: Membership, u: User): StaffMember => ({ ...m, firstName:
 
 /** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
 const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
-  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId);
+  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId, { lock: 'use' });
 
 /**
  * Invites a person to the caller's business: the member is INVITED until they sign in with
@@ -110,7 +110,7 @@ export const updateStaffMember =
     deps.uow.run(async (r) => {
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
-      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId))) {
+      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId, { lock: 'use' }))) {
         return E.left({ _tag: 'UnknownBranch' as const, branchId: changes.branchId });
       }
       if (changes.role === 'STAFF' && (await isLastOwner(r, m))) return E.left({ _tag: 'LastOwner' as const });

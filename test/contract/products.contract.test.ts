@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Business } from '../../domain/business.js';
 import { kobo, MAX_KOBO } from '../../domain/money.js';
-import type { MovementReason, Product, StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type MovementReason, type Product, type StockMovement } from '../../domain/product.js';
 import type { PageRequest } from '../../application/ports/list.js';
 import type { MovementSort, ProductFilter, ProductSort } from '../../application/ports/repositories.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
@@ -204,19 +204,22 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect((await p.uow.read((r) => r.products.findBySku(mine, 'SHARED-1')))?.id).to.equal(x!.id);
       });
 
-      it('changeQuantity never goes below zero and answers before/after, or what is available', async () => {
+      it('changeQuantity stays between 0 and MAX_STOCK and answers before/after, or what is available and why', async () => {
         const businessId = await seedBusiness(p.uow);
         const [x] = await addProducts(p.uow, [aProduct(businessId)]);
         const change = (n: number, t = 1) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, n, at(t)));
         expect(await change(10)).to.deep.equal({ ok: true, before: 0, after: 10 });
         expect(await change(-4)).to.deep.equal({ ok: true, before: 10, after: 6 });
-        expect(await change(-7)).to.deep.equal({ ok: false, available: 6 });
+        expect(await change(-7)).to.deep.equal({ ok: false, available: 6, reason: 'INSUFFICIENT' });
         expect((await find(businessId, x!.id))?.quantity).to.equal(6);
         expect(await change(-6, 500)).to.deep.equal({ ok: true, before: 6, after: 0 });
         const emptied = (await find(businessId, x!.id))!;
         expect(emptied.quantity).to.equal(0);
         expect(emptied.updatedAt).to.deep.equal(at(500));
-        expect(await change(-1)).to.deep.equal({ ok: false, available: 0 });
+        expect(await change(-1)).to.deep.equal({ ok: false, available: 0, reason: 'INSUFFICIENT' });
+        expect(await change(MAX_STOCK + 1)).to.deep.equal({ ok: false, available: 0, reason: 'LIMIT' });
+        expect(await change(MAX_STOCK)).to.deep.include({ ok: true, after: MAX_STOCK });
+        expect(await change(1)).to.deep.equal({ ok: false, available: MAX_STOCK, reason: 'LIMIT' });
         expect(await p.uow.run((r) => r.products.changeQuantity(businessId, randomUUID(), 1, now))).to.equal(undefined);
       });
 
@@ -228,7 +231,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         );
         const ok = results.filter((r) => r?.ok) as { ok: true; before: number; after: number }[];
         expect(ok).to.have.length(15);
-        expect(results.filter((r) => r && !r.ok)).to.deep.equal(Array.from({ length: 5 }, () => ({ ok: false, available: 0 })));
+        expect(results.filter((r) => r && !r.ok)).to.deep.equal(Array.from({ length: 5 }, () => ({ ok: false, available: 0, reason: 'INSUFFICIENT' })));
         expect(ok.map((r) => r.after).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i));
         for (const r of ok) expect(r.before).to.equal(r.after + 1);
         expect((await find(businessId, x!.id))?.quantity).to.equal(0);
@@ -336,8 +339,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         const m = aMovement(x!, { quantityChange: -2, quantityBefore: 9, quantityAfter: 7, reason: 'DAMAGE', note: 'rats ate ₦ worth', unitCost: kobo(150_050), createdBy: userId, createdAt: at(7) });
         const bare = aMovement(x!, { reason: 'INITIAL' });
         await p.uow.run(async (r) => {
-          await r.stockLedger.add(m);
           await r.stockLedger.add(bare);
+          expect(await r.stockLedger.add(m)).to.deep.equal(m.createdAt);
         });
         // deep.include: adapters may add fields of their own (a sale's id), every field given comes back intact
         expect(await p.uow.read((r) => r.stockLedger.findById(businessId, m.id))).to.deep.include(m);
@@ -345,6 +348,18 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(await p.uow.read((r) => r.stockLedger.findById(other, m.id))).to.equal(undefined);
         expect(await p.uow.read((r) => r.stockLedger.findById(businessId, randomUUID()))).to.equal(undefined);
         expect((await p.uow.read((r) => r.stockLedger.list(other, movementPage(), {}))).items).to.deep.equal([]);
+      });
+
+      it('a movement not later than the product’s previous one is recorded 1 ms after it (the ledger reads as a chain)', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const [x, y] = await addProducts(p.uow, [aProduct(businessId), aProduct(businessId)]);
+        const times = await p.uow.run(async (r) => [
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(10) })),
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(10) })),
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(5) })),
+          await r.stockLedger.add(aMovement(y!, { createdAt: at(5) })), // another product keeps its own time
+        ]);
+        expect(times.map((t) => t.getTime() - now.getTime())).to.deep.equal([10, 11, 12, 5]);
       });
 
       it('a ledger row written in a transaction that rolls back is gone with it', async () => {
@@ -374,7 +389,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         ];
         const movements = rows.map(([prod, reason, t]) => aMovement(prod, { reason, createdAt: at(t), note: `${reason.toLowerCase()} ${t}` }));
         await p.uow.run(async (r) => {
-          for (const m of [...movements].reverse()) await r.stockLedger.add(m);
+          for (const m of movements) await r.stockLedger.add(m);
         });
         const ids = async (filter: { productId?: string; reason?: MovementReason }, o: Partial<PageRequest<MovementSort>> = {}) =>
           (await p.uow.read((r) => r.stockLedger.list(businessId, movementPage(o), filter))).items.map((m) => movements.findIndex((x) => x.id === m.id));

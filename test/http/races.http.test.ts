@@ -156,3 +156,89 @@ describe('HTTP: stock and balances stop at documented maxima (422, never a 500)'
     expect(aging.status, aging.text).to.equal(200);
   });
 });
+
+describe('HTTP races: each ledger reads as a chain under concurrency', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('30 simultaneous adjustments and sales of one product: oldest first, each row starts where the previous ended', async () => {
+    const owner = await registerOwner(app);
+    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Indomie', price: 150, quantity: 500 } });
+    const id = product.body.data.id as string;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        i % 2 === 0
+          ? app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: id, quantity_change: i + 1, reason: 'RESTOCK' } })
+          : app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: [{ product_id: id, quantity: 1 }] } }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 201), answers.map((a) => a.status).join()).to.equal(true);
+    const rows = (await app.request('GET', `/products/stock-adjustments?product_id=${id}&limit=100&sort_dir=asc`, { token: owner.accessToken })).body.data.content as {
+      quantity_before: number;
+      quantity_after: number;
+      created_at: string;
+    }[];
+    expect(rows).to.have.length(31);
+    for (let i = 1; i < rows.length; i++) {
+      expect(rows[i]!.quantity_before, `row ${i}`).to.equal(rows[i - 1]!.quantity_after);
+      expect(rows[i]!.created_at > rows[i - 1]!.created_at, `row ${i} is later than row ${i - 1}`).to.equal(true);
+    }
+  });
+
+  it('20 simultaneous credit sales and payments of one customer: the running balance_after is a chain in time order', async () => {
+    const owner = await registerOwner(app);
+    const service = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Tailoring', price: 1000, type: 'SERVICE' } });
+    const customer = await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Chain Customer', phone: aPhone() } });
+    const customerId = customer.body.data.id as string;
+    const creditSale = () =>
+      app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CREDIT', customer_id: customerId, items: [{ product_id: service.body.data.id, quantity: 1 }] } });
+    for (let i = 0; i < 5; i++) expect((await creditSale()).status).to.equal(201);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0 ? creditSale() : app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 100, method: 'CASH' } }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 201), answers.map((a) => `${a.status} ${a.status === 201 ? '' : a.text}`).join()).to.equal(true);
+    const tx = (await app.request('GET', `/customers/${customerId}/transactions?limit=100&sort_dir=asc`, { token: owner.accessToken })).body.data.content as {
+      amount: number;
+      balance_after: number;
+      created_at: string;
+    }[];
+    expect(tx).to.have.length(25);
+    for (let i = 1; i < tx.length; i++) {
+      expect(Math.round((tx[i - 1]!.balance_after + tx[i]!.amount) * 100), `entry ${i}`).to.equal(Math.round(tx[i]!.balance_after * 100));
+      expect(tx[i]!.created_at > tx[i - 1]!.created_at).to.equal(true);
+    }
+  });
+});
+
+describe('HTTP races: deleting a branch while a sale or an invite names it', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp()));
+  after(async () => app.close());
+
+  it('15 rounds each: never a 500; the branch is archived when the sale or invite got in first, else they are 422 UNKNOWN_BRANCH', async () => {
+    const owner = await registerOwner(app);
+    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Bread', price: 1200, quantity: 1000 } });
+    const productId = product.body.data.id as string;
+    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
+    for (let round = 0; round < 30; round++) {
+      const branch = await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: `Stall ${round}` } });
+      expect(branch.status, branch.text).to.equal(201);
+      const branchId = branch.body.data.id as string;
+      const use =
+        round % 2 === 0
+          ? app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', branch_id: branchId, items: [{ product_id: productId, quantity: 1 }] } })
+          : app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone: aPhone(), first_name: 'Tola', last_name: 'Ade', role: 'STAFF', branch_id: branchId } });
+      const [used, deleted] = await Promise.all([use, app.request('DELETE', `/businesses/${businessId}/branches/${branchId}`, { token: owner.accessToken })]);
+      expect(deleted.status, deleted.text).to.equal(200);
+      if (used.status === 201) {
+        expect(deleted.body.data.archived, `round ${round}: the branch has history, so it is archived`).to.equal(true);
+      } else {
+        expect(used.status, used.text).to.equal(422);
+        expect(used.body.error.code).to.equal('UNKNOWN_BRANCH');
+      }
+    }
+  });
+});

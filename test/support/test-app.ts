@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsProblems } from '../../adapters/http/client-error.js';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import type { Clock } from '../../application/ports/clock.js';
@@ -85,6 +86,7 @@ export const createTestApp = async (
   const clock = testClock();
   const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -225,12 +225,12 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'A page of ledger rows', data: doc('StockAdjustmentPage', pageSchema(jsonSchemaOf(movementShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listStockAdjustments', query, 'created_at');
       const page = await uc.listStockMovements(actor!, req, {
         ...(query.product_id ? { productId: query.product_id } : {}),
         ...(query.reason ? { reason: query.reason } : {}),
       });
-      return ok('Stock adjustments', uc.paging.render(query, req, page, movementJson));
+      return ok('Stock adjustments', uc.paging.render('listStockAdjustments', query, req, page, movementJson));
     },
   }),
   route({
@@ -289,14 +289,14 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'A page of products', data: doc('ProductPage', pageSchema(jsonSchemaOf(productShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listProducts', query, 'created_at');
       const page = await uc.listProducts(actor!, req, {
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.type ? { type: query.type } : {}),
         ...(query.low_stock ? { lowStock: true } : {}),
         ...(query.archived ? { archived: true } : {}),
       });
-      return ok('Products', uc.paging.render(query, req, page, productJson));
+      return ok('Products', uc.paging.render('listProducts', query, req, page, productJson));
     },
   }),
   route({

@@ -412,7 +412,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of sales', data: doc('SalePage', pageSchema(jsonSchemaOf(saleSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listSales', query, 'created_at');
       const page = await uc.listSales(actor!, req, {
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.status ? { status: query.status } : {}),
@@ -420,7 +420,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(query.created_by ? { createdBy: query.created_by } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
       });
-      return ok('Sales', uc.paging.render(query, req, page, saleSummary));
+      return ok('Sales', uc.paging.render('listSales', query, req, page, saleSummary));
     },
   }),
   route({
@@ -436,9 +436,9 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of receipts', data: doc('ReceiptPage', pageSchema(jsonSchemaOf(receiptSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listReceipts', query, 'created_at');
       const page = await uc.listSales(actor!, req, {});
-      return ok('Receipts', uc.paging.render(query, req, page, receiptSummary));
+      return ok('Receipts', uc.paging.render('listReceipts', query, req, page, receiptSummary));
     },
   }),
   route({

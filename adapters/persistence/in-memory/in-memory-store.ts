@@ -46,6 +46,10 @@ const emptyTables = (): Tables => ({
 });
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+/** `at`, or 1 ms after the latest of `earlier` when the clock has not passed it (ledgers read as chains). */
+const after = (earlier: { createdAt: Date }[], at: Date): Date =>
+  new Date(Math.max(at.getTime(), ...earlier.map((x) => x.createdAt.getTime() + 1)));
 const values = <T>(m: Map<string, T>): T[] => [...m.values()].map(copy);
 
 const liveBranches = (t: Tables, businessId: string): Branch[] =>
@@ -169,7 +173,9 @@ const repositories = (t: Tables): Repositories => ({
   credit: {
     add: async (e) => {
       if (e.balanceAfter < 0) throw new Error('check violation: balance_after >= 0');
-      t.creditEntries.set(e.id, copy(e));
+      const createdAt = after(values(t.creditEntries).filter((x) => x.businessId === e.businessId && x.customerId === e.customerId), e.createdAt);
+      t.creditEntries.set(e.id, copy({ ...e, createdAt }));
+      return createdAt;
     },
     addAllocations: async (paymentId, allocations) => {
       for (const a of allocations) t.creditAllocations.push({ paymentId, saleId: a.saleId, amount: a.amount });
@@ -279,7 +285,11 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   stockLedger: {
-    add: async (m) => void t.stockMovements.set(m.id, copy(m)),
+    add: async (m) => {
+      const createdAt = after(values(t.stockMovements).filter((x) => x.businessId === m.businessId && x.productId === m.productId), m.createdAt);
+      t.stockMovements.set(m.id, copy({ ...m, createdAt }));
+      return createdAt;
+    },
     findById: async (businessId, id) => {
       const m = t.stockMovements.get(id);
       return m && m.businessId === businessId ? copy(m) : undefined;

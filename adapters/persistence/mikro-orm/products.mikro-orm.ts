@@ -164,10 +164,17 @@ const movementFromRow = (r: Record<string, unknown>): StockMovement => ({
 
 export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   async add(m) {
-    await em.execute(`insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
-      m.saleId ?? null,
-    ]);
+    // The product's row is locked by the caller (its quantity just moved), so the previous movement's time is settled.
+    const rows = await em.execute<{ created_at: unknown }[]>(
+      `insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?)
+       returning created_at`,
+      [
+        m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
+        m.businessId, m.productId, m.saleId ?? null,
+      ],
+    );
+    return asDate(rows[0]!.created_at);
   },
   async findById(businessId, id) {
     const rows = await em.execute<Record<string, unknown>[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);

@@ -41,7 +41,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   branches: {
     findById: async (businessId, id, options = {}) => {
       const rows = await em.execute<Record<string, unknown>[]>(
-        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}`,
+        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
       );
       return rows[0] ? branchFromRow(rows[0]) : undefined;
@@ -154,6 +154,9 @@ const businessFromRow = (r: Record<string, unknown>): Business => ({
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
+
+// KEY SHARE (a user of the branch) and UPDATE (its archive or delete) exclude each other; users do not block each other.
+const BRANCH_LOCKS = { none: '', use: ' for key share', change: ' for update' } as const;
 
 const BRANCHES: KeysetSource<BranchSort> = {
   select: 'id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at',
