@@ -246,6 +246,11 @@ describe('HTTP what a client developer expected (issue 11)', () => {
       expect(staff.body.data.content).to.have.length(2);
       expect(staff.body.data.content).to.deep.equal((await get(owner, '/businesses/staff?sort_by=first_name&sort_dir=asc')).body.data.content);
       expect((await get(owner, '/staff?status=INVITED')).body.data.content.map((m: { first_name: string }) => m.first_name)).to.deep.equal(['Bola']);
+      // one list under two paths: a cursor of one pages the other
+      const firstPage = (await get(owner, '/staff?sort_by=first_name&sort_dir=asc&limit=1')).body.data;
+      const secondPage = await get(owner, `/businesses/staff?sort_by=first_name&sort_dir=asc&limit=1&cursor=${firstPage.cursor}`);
+      expect(secondPage.status, secondPage.text).to.equal(200);
+      expect([...firstPage.content, ...secondPage.body.data.content]).to.deep.equal(staff.body.data.content);
 
       const mine = await get(owner, '/businesses/me/branches?sort_by=name');
       expect(mine.status, mine.text).to.equal(200);

@@ -176,10 +176,10 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listBranches', query, 'created_at');
       const r = await uc.listBranches(actor!, actor!.businessId, req);
       if (E.isLeft(r)) throw notFound('business');
-      return ok('Branches', uc.paging.render(query, req, r.right, branchJson));
+      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
     },
   }),
   route({

@@ -89,9 +89,9 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listStaff', query, 'created_at');
       const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
-      return ok('Staff', uc.paging.render(query, req, page, staffJson));
+      return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
   route({
