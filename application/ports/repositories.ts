@@ -55,6 +55,7 @@ export type StaffSort = (typeof STAFF_SORTS)[number];
 
 export interface MembershipRepository {
   /** The user's membership (a user belongs to at most one business). */
+  /** The user's current membership (not DEACTIVATED), else their latest deactivated one. */
   findByUser(userId: string): Promise<Membership | undefined>;
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;

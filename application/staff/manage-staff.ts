@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import type { Repositories, StaffMember, StaffSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
   notFound,
   type AlreadyMember,
@@ -33,7 +34,8 @@ const branchFor = async (r: Repositories, businessId: string, branchId: string |
 
 /**
  * Invites a person to the caller's business: the member is INVITED until they sign in with
- * /auth/login + /auth/verify-otp. A person already in a business (this one or another) cannot be invited.
+ * /auth/login + /auth/verify-otp within 7 days (then the invitation lapses). A person active in a
+ * business, or holding an open invitation, cannot be invited; a deactivated or lapsed one can.
  */
 export const inviteStaff =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
@@ -44,7 +46,7 @@ export const inviteStaff =
       if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       const now = deps.clock.now();
       let user = await r.users.findByIdentifier(cmd.identifier);
-      if (user && (await r.memberships.findByUser(user.id))) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
+      if (user && (await releaseUnheldMembership(r, user.id, now)) === 'held') return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
       if (!user) {
         user = newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
         await r.users.add(user);

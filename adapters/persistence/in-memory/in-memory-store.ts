@@ -350,7 +350,10 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   memberships: {
-    findByUser: async (userId) => values(t.memberships).find((m) => m.userId === userId),
+    findByUser: async (userId) =>
+      values(t.memberships)
+        .filter((m) => m.userId === userId)
+        .sort((a, b) => Number(a.status === 'DEACTIVATED') - Number(b.status === 'DEACTIVATED') || b.updatedAt.getTime() - a.updatedAt.getTime())[0],
     findById: async (businessId, id) => {
       const m = t.memberships.get(id);
       return m && m.businessId === businessId ? copy(m) : undefined;
@@ -373,7 +376,7 @@ const repositories = (t: Tables): Repositories => ({
       for (const m of t.memberships.values()) if (m.businessId === businessId && m.branchId === from) m.branchId = to;
     },
     add: async (m) => {
-      if (values(t.memberships).some((x) => x.userId === m.userId)) throw new Error('unique violation: memberships user');
+      if (values(t.memberships).some((x) => x.userId === m.userId && x.status !== 'DEACTIVATED')) throw new Error('unique violation: memberships user');
       t.memberships.set(m.id, copy(m));
     },
     save: async (m) => void t.memberships.set(m.id, copy(m)),

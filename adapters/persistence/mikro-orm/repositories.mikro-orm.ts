@@ -68,7 +68,10 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   // Memberships are read on every authenticated request (resolveActor): plain rows, saved by an explicit UPDATE.
   memberships: {
     findByUser: async (userId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ?`, [userId]);
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
+        [userId],
+      );
       return rows[0] ? membershipFromRow(rows[0]) : undefined;
     },
     findById: async (businessId, id) => {
