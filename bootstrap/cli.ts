@@ -1,17 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { setPlan, showBusiness } from '../application/operator/plans.js';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { branchJson, businessJson, staffJson } from '../adapters/http/routes/views.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
+import { businessJson, branchJson, staffJson } from '../adapters/http/routes/views.js';
 import { loadConfig } from './config.js';
 import { openPostgres, type Persistence } from './persistence.js';
 
 /** Operator commands: `npm run cli -- <command>`, with the server's configuration (DATABASE_URL or DATA_DIR). */
 const USAGE = `usage: npm run cli -- <command>
+  --help                               this text
   migrate                              apply pending database migrations (the server also does this at start)
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
-  business:show <business_id>          print a business with its branches and members (JSON, snake_case as the API answers)
-  help, --help, -h                     print this help`;
+  business:show <business_id>          print a business with its branches and members (JSON)`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const clock = { now: () => new Date() };
@@ -36,7 +36,7 @@ const commands: Record<string, { args: number; check?: (args: string[]) => strin
     run: async (p, [id]) => {
       const r = await showBusiness({ uow: p.uow })(id!);
       if (E.isLeft(r)) return fail(`no business ${id}`);
-      // the same JSON views the API answers with, so an operator reads what a client sees
+      // the API's own views: snake_case, naira, ISO dates, as GET /businesses/me shows them
       const { business, branches, members } = r.right;
       console.log(JSON.stringify({ business: businessJson(business), branches: branches.map(branchJson), members: members.map(staffJson) }, null, 2));
       return 0;
@@ -54,11 +54,9 @@ const fail = (why: string) => {
   return 1;
 };
 
-const HELP = new Set(['help', '--help', '-h']);
-
 const main = async ([name, ...args]: string[]): Promise<number> => {
-  if (name && HELP.has(name)) {
-    console.log(USAGE); // asked for: on stdout, and a success
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
     return 0;
   }
   const command = name ? commands[name] : undefined;

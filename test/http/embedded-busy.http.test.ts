@@ -33,23 +33,20 @@ describe('the embedded database under one tenant’s large import', function () 
     const imported = app
       .request('POST', '/products/import', { token: importer.accessToken, rawBody: ['sku,name,price,quantity', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } })
       .finally(() => (importing = false));
-    const seen: { status: number; ms: number; health: number }[] = [];
+    const seen: { status: number; health: number; answeredDuringImport: boolean }[] = [];
     await new Promise((r) => setTimeout(r, 300));
     while (importing) {
-      const started = performance.now();
       const [list, health] = await Promise.all([app.request('GET', '/products', { token: other.accessToken }), app.request('GET', '/actuator/health')]);
-      seen.push({ status: list.status, ms: performance.now() - started, health: health.status });
+      seen.push({ status: list.status, health: health.status, answeredDuringImport: importing });
       await new Promise((r) => setTimeout(r, 100));
     }
     const done = await imported;
     expect(done.status, done.text).to.equal(200);
     expect(done.body.data.created).to.equal(3000);
-    expect(seen.length, 'requests were made while the import ran').to.be.greaterThan(2);
     expect(seen.every((s) => s.status === 200 && s.health === 200), JSON.stringify(seen)).to.equal(true);
-    // answered between chunks, not after the whole import
-    expect(Math.max(...seen.map((s) => s.ms))).to.be.below(2500);
+    // answered between the import's chunks, not only once it was over (one transaction would hold them all)
+    expect(seen.filter((s) => s.answeredDuringImport).length, JSON.stringify(seen)).to.be.greaterThan(1);
   });
-
 });
 
 describe('the embedded database socket', function () {
