@@ -31,11 +31,12 @@ import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
 import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
-import { createProduct, getProduct, listCategories, listProducts, updateProduct } from '../application/products/manage-products.js';
+import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
 import { resolveActor } from '../application/auth/resolve-actor.js';
 import { getBusiness } from '../application/business/get-business.js';
+import { getPlanUsage } from '../application/business/plan-usage.js';
 import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
@@ -95,6 +96,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
     otpTestMode: testSignIn !== undefined,
     getBusiness: getBusiness(deps),
+    getPlanUsage: getPlanUsage(deps),
     updateBusiness: updateBusiness(deps),
     createBranch: createBranch(deps),
     listBranches: listBranches(deps),
@@ -111,6 +113,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     listProducts: listProducts(deps),
     listCategories: listCategories(deps),
     updateProduct: updateProduct(deps),
+    archiveProduct: archiveProduct(deps),
+    restoreProduct: restoreProduct(deps),
     adjustStock: adjustStock(deps),
     listStockMovements: listStockMovements(deps),
     getStockMovement: getStockMovement(deps),

@@ -15,3 +15,9 @@ export const lagosMonthStart = (at: Date): Date => lagosDayStart(`${lagosDate(at
 
 /** Lagos wall-clock time of an instant, as a receipt prints it: `2026-11-22 15:04`. */
 export const lagosDateTime = (at: Date): string => new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
+
+/** The instant the Lagos calendar month after the one holding `at` starts. */
+export const lagosNextMonthStart = (at: Date): Date => {
+  const [y, m] = lagosDate(at).slice(0, 7).split('-').map(Number) as [number, number];
+  return lagosDayStart(`${String(m === 12 ? y + 1 : y).padStart(4, "0")}-${String(m === 12 ? 1 : m + 1).padStart(2, '0')}-01`);
+};

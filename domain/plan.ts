@@ -17,3 +17,18 @@ export const checkMonthlySale = (plan: Plan, n: number): PlanGate | undefined =>
   const limit = MONTHLY_SALES[plan];
   return limit !== undefined && n > limit ? { _tag: 'PlanLimitExceeded', plan, limit } : undefined;
 };
+
+/** The plan's monthly sales cap, or null when it has none. */
+export const monthlySalesLimit = (plan: Plan): number | null => MONTHLY_SALES[plan] ?? null;
+
+/** Sales recorded in the Lagos month against the plan's cap (remaining is never below 0). */
+export interface MonthlySalesUsage {
+  readonly count: number;
+  readonly limit: number | null;
+  readonly remaining: number | null;
+}
+
+export const monthlySalesUsage = (plan: Plan, count: number): MonthlySalesUsage => {
+  const limit = monthlySalesLimit(plan);
+  return { count, limit, remaining: limit === null ? null : Math.max(0, limit - count) };
+};

@@ -18,6 +18,8 @@ export interface Product {
   lowStockThreshold: number | null;
   barcode: string | null;
   unit: string | null;
+  /** When the product was archived: hidden from lists and sales, kept for history; null while active. */
+  archivedAt: Date | null;
   readonly createdAt: Date;
   updatedAt: Date;
 }

@@ -26,9 +26,17 @@ export interface Sale {
   readonly lines: readonly SaleLine[];
   readonly subtotal: Kobo;
   readonly discount: Kobo;
+  /** The sum of the lines' discounts (already taken off the subtotal), shown beside the sale's own `discount`. */
+  readonly lineDiscountTotal: Kobo;
   readonly total: Kobo;
+  /** What the sale received (at most the total). */
   readonly amountPaid: Kobo;
-  readonly balanceDue: Kobo;
+  /** Cash (or a transfer) handed over, when the till recorded it; null when not recorded. */
+  readonly amountTendered: Kobo | null;
+  /** amountTendered - amountPaid, handed back; null when nothing tendered was recorded. */
+  readonly changeDue: Kobo | null;
+  /** The unpaid part at the till (total - amount paid); 0 once the sale is voided: a voided sale owes nothing. */
+  balanceDue: Kobo;
   status: SaleStatus;
   readonly note: string | null;
   readonly createdBy: string;
@@ -54,27 +62,34 @@ export type PricingFailure =
   | { readonly _tag: 'LineDiscountTooLarge'; readonly index: number }
   | { readonly _tag: 'AmountTooLarge' }
   | { readonly _tag: 'SaleDiscountTooLarge' }
-  | { readonly _tag: 'AmountPaidExceedsTotal' };
+  | { readonly _tag: 'AmountPaidExceedsTotal' }
+  | { readonly _tag: 'AmountTenderedTooSmall'; readonly amountPaid: Kobo };
 
 export interface PricedSale {
   readonly lines: SaleLine[];
   readonly subtotal: Kobo;
   readonly discount: Kobo;
+  readonly lineDiscountTotal: Kobo;
   readonly total: Kobo;
   readonly amountPaid: Kobo;
+  readonly amountTendered: Kobo | null;
+  readonly changeDue: Kobo | null;
   readonly balanceDue: Kobo;
 }
 
 /**
  * Prices a sale in integer kobo: line total = unit price x quantity - line discount; subtotal is the
  * sum of line totals; total = subtotal - sale discount. A discount larger than its line or the sale
- * is refused. Amount paid defaults to the total (to 0 on CREDIT) and may not exceed it.
+ * is refused. Amount paid is what the sale receives and may not exceed the total; it defaults to the
+ * smaller of the amount tendered and the total when cash tendered is given, else to the total (0 on
+ * CREDIT). The amount tendered may exceed what is paid: the difference is the change due (ADR 0015).
  */
 export const priceSale = (
   lines: readonly PricedLineInput[],
   saleDiscount: Kobo,
   paymentMethod: PaymentMethod,
   amountPaid: Kobo | undefined,
+  amountTendered?: Kobo,
 ): { ok: true; value: PricedSale } | { ok: false; failure: PricingFailure } => {
   const priced: SaleLine[] = [];
   for (const [index, l] of lines.entries()) {
@@ -87,11 +102,22 @@ export const priceSale = (
   if (subtotal > MAX_KOBO) return { ok: false, failure: { _tag: 'AmountTooLarge' } };
   if (saleDiscount > subtotal) return { ok: false, failure: { _tag: 'SaleDiscountTooLarge' } };
   const total = subtotal - saleDiscount;
-  const paid = amountPaid ?? (paymentMethod === 'CREDIT' ? 0 : total);
+  const paid = amountPaid ?? (amountTendered !== undefined ? Math.min(amountTendered, total) : paymentMethod === 'CREDIT' ? 0 : total);
   if (paid > total) return { ok: false, failure: { _tag: 'AmountPaidExceedsTotal' } };
+  if (amountTendered !== undefined && amountTendered < paid) return { ok: false, failure: { _tag: 'AmountTenderedTooSmall', amountPaid: kobo(paid) } };
   return {
     ok: true,
-    value: { lines: priced, subtotal: kobo(subtotal), discount: saleDiscount, total: kobo(total), amountPaid: kobo(paid), balanceDue: kobo(total - paid) },
+    value: {
+      lines: priced,
+      subtotal: kobo(subtotal),
+      discount: saleDiscount,
+      lineDiscountTotal: kobo(priced.reduce((sum, l) => sum + l.discount, 0)),
+      total: kobo(total),
+      amountPaid: kobo(paid),
+      amountTendered: amountTendered ?? null,
+      changeDue: amountTendered === undefined ? null : kobo(amountTendered - paid),
+      balanceDue: kobo(total - paid),
+    },
   };
 };
 

@@ -78,7 +78,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       ...(r.access !== 'public' ? { 'x-roles': r.access.roles } : {}),
       ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
       ...(r.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body) } } } }
+        ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body), ...(r.bodyExample !== undefined ? { example: r.bodyExample } : {}) } } } }
         : {}),
       ...(r.rawBody
         ? {

@@ -59,6 +59,8 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** `public`, or the roles allowed with a bearer token. */
   readonly access: 'public' | { readonly roles: readonly Role[] };
   readonly body?: t.Type<B, unknown, unknown>;
+  /** A valid request body for the document ("Try it out"). */
+  readonly bodyExample?: unknown;
   /**
    * A body the handler reads itself from `ctx.req` (an upload) instead of a JSON `body`: its media
    * types with their schemas (for the document); any other media type is 415, no body at all 400.

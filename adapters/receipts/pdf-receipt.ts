@@ -103,7 +103,7 @@ class Pen {
   }
 }
 
-const draw = (doc: Doc, { sale, business, branch, cashier }: Receipt): number => {
+const draw = (doc: Doc, { sale, business, branch, cashier, customer }: Receipt): number => {
   const pen = new Pen(doc);
   pen.text(business.name, { font: 'bold', size: SIZE.title, align: 'center' });
   if (business.address) pen.text(business.address, { align: 'center' });
@@ -118,6 +118,7 @@ const draw = (doc: Doc, { sale, business, branch, cashier }: Receipt): number =>
   pen.row('Receipt', sale.receiptNumber, { font: 'bold' });
   pen.row('Date', `${lagosDateTime(sale.createdAt)} WAT`);
   if (cashier) pen.row('Cashier', `${cashier.firstName} ${cashier.lastName}`);
+  if (customer) pen.row('Customer', customer.phone ? `${customer.name} (${customer.phone})` : customer.name);
   if (sale.status === 'VOIDED') {
     pen.gap(4);
     pen.banner('VOIDED', [
@@ -137,13 +138,17 @@ const draw = (doc: Doc, { sale, business, branch, cashier }: Receipt): number =>
   pen.rule();
 
   pen.row('Subtotal', formatNaira(sale.subtotal));
+  if (sale.lineDiscountTotal > 0) pen.row('(line discounts included)', formatNaira(-sale.lineDiscountTotal), { size: SIZE.small });
   if (sale.discount > 0) pen.row('Discount', formatNaira(-sale.discount));
   pen.gap(1);
   pen.row('TOTAL', formatNaira(sale.total), { font: 'bold', size: SIZE.total });
   pen.gap(2);
   pen.row('Payment', PAYMENT_LABELS[sale.paymentMethod]);
+  if (sale.amountTendered !== null) pen.row('Tendered', formatNaira(sale.amountTendered));
   pen.row('Amount paid', formatNaira(sale.amountPaid));
+  if (sale.changeDue !== null) pen.row('Change', formatNaira(sale.changeDue), { font: 'bold' });
   pen.row('Balance due', formatNaira(sale.balanceDue), sale.balanceDue > 0 ? { font: 'bold' } : {});
+  if (sale.refundAmount !== null) pen.row('Refunded', formatNaira(sale.refundAmount), { font: 'bold' });
   pen.rule();
 
   pen.gap(2);

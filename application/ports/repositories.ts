@@ -107,6 +107,8 @@ export interface ProductFilter {
   readonly type?: ProductType;
   /** Only products at or below their low-stock threshold. */
   readonly lowStock?: boolean;
+  /** Archived products only (true) instead of the active ones (the default). */
+  readonly archived?: boolean;
 }
 
 export type QuantityChange =
@@ -169,6 +171,10 @@ export interface SaleFilter {
 export interface SaleRepository {
   /** Counts one more sale in the business's Lagos month (`2026-11`) and returns the month's count. */
   countSaleInMonth(businessId: string, month: string): Promise<number>;
+  /** The month's count as `countSaleInMonth` keeps it (plans with a cap only), without counting one more. */
+  monthlySaleCount(businessId: string, month: string): Promise<number>;
+  /** Sales (voided ones too) made from `from` up to, not including, `to`. */
+  countCreatedBetween(businessId: string, from: Date, to: Date): Promise<number>;
   /**
    * Stores the sale with its lines under the business's next receipt number, which it returns. The
    * number comes from a per-business counter locked until the transaction ends, so numbers are

@@ -19,8 +19,8 @@ export interface ImportRowError {
 
 /**
  * One data row, its cells already decoded. A field is absent when its column is absent or its cell
- * is blank and the field cannot be empty (then the product keeps its value, or gets the default);
- * a blank cell of an optional field is null (it clears the value). No sku: a new product, sku generated.
+ * is blank (then the product keeps its value, or gets the default); null when the file asked to clear
+ * an optional field (the HTTP adapter's marker, ADR 0015). No sku: a new product, sku generated.
  */
 export interface ImportRow {
   readonly row: number;

@@ -49,6 +49,7 @@ export const addProduct = async (
     lowStockThreshold: fields.lowStockThreshold ?? null,
     barcode: fields.barcode ?? null,
     unit: fields.unit ?? null,
+    archivedAt: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -164,3 +165,31 @@ export const updateProduct =
       if (quantity !== undefined && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
       return E.right(next);
     });
+
+/**
+ * Archives a product: it leaves the lists, the export and new sales, and keeps its history (old sales,
+ * receipts and ledger rows still name it; GET /products/{id} still answers it). Its sku stays taken.
+ * Archiving an archived product changes nothing.
+ */
+export const archiveProduct =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> =>
+    setArchived(deps, actor, productId, true);
+
+/** Brings an archived product back into lists and sales; restoring an active product changes nothing. */
+export const restoreProduct =
+  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> =>
+    setArchived(deps, actor, productId, false);
+
+const setArchived = (deps: { uow: UnitOfWork; clock: Clock }, actor: Actor, productId: string, archived: boolean): Promise<E.Either<NotFound, Product>> =>
+  deps.uow.run(async (r) => {
+    const product = await r.products.findById(actor.businessId, productId);
+    if (!product) return E.left(notFound);
+    if ((product.archivedAt !== null) === archived) return E.right(product);
+    const now = deps.clock.now();
+    product.archivedAt = archived ? now : null;
+    product.updatedAt = now;
+    await r.products.save(product); // the sku is unchanged, so it cannot clash
+    return E.right(product);
+  });

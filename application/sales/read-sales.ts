@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Branch, Business, User } from '../../domain/business.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
+import type { Customer } from '../../domain/customer.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { SaleFilter, SaleSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -25,6 +26,8 @@ export interface Receipt {
   readonly business: Business;
   readonly branch: Branch | undefined;
   readonly cashier: User | undefined;
+  /** The sale's customer, when it has one. */
+  readonly customer: Customer | undefined;
 }
 
 /** A receipt by sale id or by receipt number. */
@@ -38,5 +41,6 @@ export const getReceipt =
       // archived branches still name the place of an old sale
       const branch = await r.branches.findById(actor.businessId, sale.branchId, { includeArchived: true });
       const cashier = await r.users.findById(sale.createdBy);
-      return E.right({ sale, business, branch, cashier });
+      const customer = sale.customerId ? await r.customers.findById(actor.businessId, sale.customerId) : undefined;
+      return E.right({ sale, business, branch, cashier, customer });
     });

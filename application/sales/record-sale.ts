@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
-import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
+import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
 import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
@@ -22,6 +22,8 @@ export interface SaleCommand {
   readonly items: readonly SaleItemCommand[];
   readonly paymentMethod: PaymentMethod;
   readonly amountPaid?: Kobo;
+  /** Cash handed over; the change due is what it exceeds the amount paid by. */
+  readonly amountTendered?: Kobo;
   readonly customerId?: string;
   readonly discount?: Kobo;
   readonly note?: string;
@@ -29,6 +31,8 @@ export interface SaleCommand {
 }
 
 export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly indexes: number[] };
+/** Items naming an archived product: it is kept for history but no longer sold. */
+export type ArchivedProducts = { readonly _tag: 'ArchivedProducts'; readonly indexes: number[] };
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
@@ -37,6 +41,7 @@ export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExc
 export type SaleFailure =
   | CreditBalanceLimitExceeded
   | UnknownProducts
+  | ArchivedProducts
   | UnknownCustomer
   | CustomerRequired
   | CreditLimitExceeded
@@ -44,6 +49,12 @@ export type SaleFailure =
   | PricingFailure
   | (InsufficientStock & { readonly name: string })
   | PlanGate;
+
+/** The sale, and on a plan that caps sales a month, the month's usage including this sale. */
+export interface RecordedSale {
+  readonly sale: Sale;
+  readonly monthlySales: MonthlySalesUsage | null;
+}
 
 /**
  * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
@@ -53,8 +64,8 @@ export type SaleFailure =
  */
 export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
-    deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
+  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> =>
+    deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
@@ -66,6 +77,8 @@ export const recordSale =
       const products = new Map((await r.products.findMany(actor.businessId, ids)).map((p) => [p.id, p]));
       const unknown = cmd.items.flatMap((i, index) => (products.has(i.productId) ? [] : [index]));
       if (unknown.length > 0) return E.left({ _tag: 'UnknownProducts', indexes: unknown });
+      const archived = cmd.items.flatMap((i, index) => (products.get(i.productId)!.archivedAt ? [index] : []));
+      if (archived.length > 0) return E.left({ _tag: 'ArchivedProducts', indexes: archived });
 
       const priced = priceSale(
         cmd.items.map((i) => {
@@ -75,6 +88,7 @@ export const recordSale =
         cmd.discount ?? kobo(0),
         cmd.paymentMethod,
         cmd.amountPaid,
+        cmd.amountTendered,
       );
       if (!priced.ok) return E.left(priced.failure);
       if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
@@ -132,9 +146,12 @@ export const recordSale =
       }
 
       // Business-wide counters last: their row locks are held only until the commit just after.
+      let monthlySales: MonthlySalesUsage | null = null;
       if (limitsMonthlySales(business.plan)) {
-        const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
+        const count = await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7));
+        const gate = checkMonthlySale(business.plan, count);
         if (gate) return rollback(E.left(gate));
+        monthlySales = monthlySalesUsage(business.plan, count);
       }
       const draft: SaleDraft = {
         id: saleId,
@@ -154,5 +171,5 @@ export const recordSale =
         refundAmount: null,
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
-      return E.right(sale);
+      return E.right({ sale, monthlySales });
     });

@@ -55,6 +55,7 @@ export const voidSale =
       sale.voidReason = reason;
       sale.voidedBy = actor.userId;
       sale.refundAmount = kobo(sale.total - owed);
+      sale.balanceDue = kobo(0); // a voided sale owes nothing
       sale.creditOutstanding = kobo(0);
       await r.sales.markVoided(sale);
       if (customer) {

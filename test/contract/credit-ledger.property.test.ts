@@ -58,7 +58,7 @@ const property = (name: string, open: () => Promise<Persistence>, numRuns: numbe
                 customerId: customer.right.id,
               });
               if (E.isLeft(r)) throw new Error(`sale refused: ${r.left._tag}`);
-              sales.push(r.right.id);
+              sales.push(r.right.sale.id);
             } else if (o.kind === 'pay' && balance > 0) {
               const r = await recordCreditPayment(deps)(actor, customer.right.id, { amount: kobo(Math.max(1, Math.floor((balance * o.percent) / 100))), method: 'CASH' });
               if (E.isLeft(r)) throw new Error(`payment refused: ${r.left._tag}`);

@@ -35,6 +35,7 @@ const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
   lowStockThreshold: null,
   barcode: null,
   unit: null,
+  archivedAt: null,
   createdAt: now,
   updatedAt: now,
   ...o,
@@ -310,6 +311,22 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
           expect(cats[1]!.name).to.equal('Services');
           expect(await p.uow.read((r) => r.products.categories(other))).to.deep.equal([{ name: 'grains', productCount: 1 }]);
         });
+      });
+      it('archived products: archivedAt saved and read back; left out of lists and categories unless archived is asked for', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const active = aProduct(businessId, { name: 'active', category: 'Kept', createdAt: at(1) });
+        const old = aProduct(businessId, { name: 'old', category: 'Gone', createdAt: at(2) });
+        await addProducts(p.uow, [active, old]);
+        const archived = { ...old, archivedAt: at(10), updatedAt: at(10) };
+        expect(await p.uow.run((r) => r.products.save(archived))).to.equal('saved');
+        expect(await find(businessId, old.id)).to.deep.equal(archived);
+        expect(await names(businessId)).to.deep.equal(['active']);
+        expect(await names(businessId, {}, { search: 'old' })).to.deep.equal([]);
+        expect(await names(businessId, { archived: true })).to.deep.equal(['old']);
+        expect((await p.uow.read((r) => r.products.categories(businessId))).map((c) => c.name)).to.deep.equal(['Kept']);
+        expect(await p.uow.read((r) => r.products.findBySku(businessId, old.sku))).to.deep.equal(archived); // the sku stays taken
+        expect(await p.uow.run((r) => r.products.save({ ...archived, archivedAt: null }))).to.equal('saved');
+        expect(await names(businessId)).to.deep.equal(['active', 'old']);
       });
     });
 

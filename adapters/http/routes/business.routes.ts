@@ -1,9 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { getBusiness } from '../../../application/business/get-business.js';
+import type { getPlanUsage, PlanUsage } from '../../../application/business/plan-usage.js';
+import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
-import { doc, email, httpsUrl, object, orNull, phone, shape, text } from '../codecs.js';
+import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -12,6 +14,7 @@ import { jsonSchemaOf } from '../codecs.js';
 
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
+  readonly getPlanUsage: ReturnType<typeof getPlanUsage>;
   readonly updateBusiness: ReturnType<typeof updateBusiness>;
   readonly createBranch: ReturnType<typeof createBranch>;
   readonly listBranches: ReturnType<typeof listBranches>;
@@ -29,21 +32,70 @@ const branchFields = {
 };
 const branchOptional = { address: orNull(text(1, 300)), phone: orNull(phone) };
 
-export const businessRoutes = (uc: BusinessUseCases) => [
+const nullableInt = doc('integer or null', { type: ['integer', 'null'], minimum: 0 });
+const planUsageShape = shape(
+  'PlanUsage',
+  {
+    plan_limits: doc('PlanLimits', {
+      type: 'object',
+      required: ['monthly_sales'],
+      properties: { monthly_sales: { type: ['integer', 'null'], minimum: 0, description: 'sales the plan records in a Lagos month; null = no cap' } },
+    }),
+    sales_this_month: int,
+    sales_limit: nullableInt,
+    sales_remaining: nullableInt,
+    period_start: dateTime,
+    period_end: dateTime,
+  },
+  {
+    sales_this_month: 'sales recorded this Lagos month (voided ones too; on a capped plan, the count the cap is checked against)',
+    sales_limit: 'the monthly cap, null when the plan has none',
+    sales_remaining: 'sales left before POST /sales answers 402 PLAN_LIMIT_EXCEEDED; null when the plan has no cap',
+    period_start: 'when this Lagos month began (00:00 Africa/Lagos on the 1st)',
+    period_end: 'when the next Lagos month begins (exclusive end of this period)',
+  },
+);
+/** The Business shape with `plan_usage`. */
+const businessWithUsage = doc('BusinessWithPlanUsage', {
+  ...businessShape.schema,
+  properties: { ...(businessShape.schema.properties as object), plan_usage: planUsageShape.schema },
+  required: [...(businessShape.schema.required as string[]), 'plan_usage'],
+});
+
+const planUsageJson = (u: PlanUsage) => ({
+  plan_limits: { monthly_sales: u.sales.limit },
+  sales_this_month: u.sales.count,
+  sales_limit: u.sales.limit,
+  sales_remaining: u.sales.remaining,
+  period_start: u.periodStart.toISOString(),
+  period_end: u.periodEnd.toISOString(),
+});
+
+const PLAN_USAGE_DESCRIPTION =
+  ' `plan_usage` carries the plan\'s limits and this Lagos month\'s use of them (e.g. on FREE, 45 of 50 sales: ' +
+  'sales_remaining 5), so an app can warn before POST /sales answers 402 PLAN_LIMIT_EXCEEDED.';
+
+export const businessRoutes = (uc: BusinessUseCases) => {
+  const withUsage = async (actor: Parameters<BusinessUseCases['getPlanUsage']>[0], b: Business) => ({
+    ...businessJson(b),
+    plan_usage: planUsageJson(await uc.getPlanUsage(actor, b.plan)),
+  });
+  return [
   route({
     method: 'get',
     path: '/businesses/me',
     operationId: 'getMyBusiness',
     tag: TAG,
     summary: "The caller's business",
+    description: 'Any member (owner or staff) may call it.' + PLAN_USAGE_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The business', data: businessShape },
+    success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
       const r = await uc.getBusiness(actor!);
       if (E.isLeft(r)) throw notFound('business');
-      return ok('Business', businessJson(r.right));
+      return ok('Business', await withUsage(actor!, r.right));
     },
   }),
   route({
@@ -82,14 +134,15 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     operationId: 'getBusiness',
     tag: TAG,
     summary: 'A business by id (only the caller\'s own exists)',
+    description: 'Any member may call it; another business\'s id is 404. The same answer as GET /businesses/me.' + PLAN_USAGE_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The business', data: businessShape },
+    success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
       const r = await uc.getBusiness(actor!, params.id!);
       if (E.isLeft(r)) throw notFound('business');
-      return ok('Business', businessJson(r.right));
+      return ok('Business', await withUsage(actor!, r.right));
     },
   }),
   route({
@@ -106,6 +159,27 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     handler: async ({ actor, body }) => {
       const branch = await uc.createBranch(actor!, { name: body.name, address: body.address ?? null, phone: body.phone ?? null });
       return created('Branch created', branchJson(branch));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/businesses/me/branches',
+    operationId: 'listMyBranches',
+    tag: TAG,
+    summary: 'Branches of the caller\'s business (owner)',
+    description:
+      'The same list as GET /businesses/{id}/branches with the caller\'s own business id, without having to look the id up first. ' +
+      'Owner only (403 INSUFFICIENT_ROLE for staff). Paged (keyset). search: name, address, phone. Archived branches are not listed.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: listQuery('MyBranchListQuery', BRANCH_SORTS, {}),
+    success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request('listBranches', query, 'created_at');
+      const r = await uc.listBranches(actor!, actor!.businessId, req);
+      if (E.isLeft(r)) throw notFound('business');
+      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
     },
   }),
   route({
@@ -191,3 +265,4 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     },
   }),
 ];
+};

@@ -80,21 +80,27 @@ const typeCell = (s: string): Cell => {
 };
 
 /**
- * How each column reads: into which field, and what a blank cell means: `null` clears an optional
- * field; `absent` leaves the product's value (or the default, or "is required" for a new product).
+ * A cell holding only this clears an optional field. A blank cell leaves the product's value as it is
+ * (or the default, or "is required" for a new product), so a file with a few columns filled in changes
+ * only those (ADR 0015). A text whose value really is "-" is written '- (the export does so: it starts
+ * like a formula), and the import reads that back as "-".
  */
-const COLUMN_READERS: Record<Column, { field: keyof ProductFields; blank: 'null' | 'absent'; read: (s: string) => Cell }> = {
-  sku: { field: 'sku', blank: 'absent', read: textCell(64) },
-  name: { field: 'name', blank: 'absent', read: textCell(200) },
-  price: { field: 'price', blank: 'absent', read: moneyCell },
-  cost_price: { field: 'costPrice', blank: 'null', read: moneyCell },
-  quantity: { field: 'quantity', blank: 'absent', read: integerCell },
-  category: { field: 'category', blank: 'null', read: textCell(80) },
-  type: { field: 'type', blank: 'absent', read: typeCell },
-  low_stock_threshold: { field: 'lowStockThreshold', blank: 'null', read: integerCell },
-  barcode: { field: 'barcode', blank: 'null', read: textCell(64) },
-  unit: { field: 'unit', blank: 'null', read: textCell(20) },
+export const CLEAR_MARKER = '-';
+
+/** How each column reads: into which field, and whether CLEAR_MARKER may clear it (optional fields only). */
+const COLUMN_READERS: Record<Column, { field: keyof ProductFields; clearable: boolean; read: (s: string) => Cell }> = {
+  sku: { field: 'sku', clearable: false, read: textCell(64) },
+  name: { field: 'name', clearable: false, read: textCell(200) },
+  price: { field: 'price', clearable: false, read: moneyCell },
+  cost_price: { field: 'costPrice', clearable: true, read: moneyCell },
+  quantity: { field: 'quantity', clearable: false, read: integerCell },
+  category: { field: 'category', clearable: true, read: textCell(80) },
+  type: { field: 'type', clearable: false, read: typeCell },
+  low_stock_threshold: { field: 'lowStockThreshold', clearable: true, read: integerCell },
+  barcode: { field: 'barcode', clearable: true, read: textCell(64) },
+  unit: { field: 'unit', clearable: true, read: textCell(20) },
 };
+const CLEARABLE = CSV_COLUMNS.filter((c) => COLUMN_READERS[c].clearable);
 
 /** The header's columns in file order; unknown, repeated or missing required columns are 400. */
 const columnsOf = (header: CsvRecord): Column[] => {
@@ -121,8 +127,10 @@ const decodeRecord = (columns: Column[], record: CsvRecord): { row: ImportRow; e
   columns.forEach((column, i) => {
     const reader = COLUMN_READERS[column];
     const cell = (record.cells[i] ?? '').trim();
-    if (cell === '') {
-      if (reader.blank === 'null') fields[reader.field] = null;
+    if (cell === '') return; // blank: the field is left as it is
+    if (cell === CLEAR_MARKER) {
+      if (reader.clearable) fields[reader.field] = null;
+      else errors.push({ row: record.row, field: column, message: `cannot be cleared (${CLEAR_MARKER} clears only ${CLEARABLE.join(', ')})` });
       return;
     }
     const r = reader.read(cell);
@@ -178,7 +186,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     tag: TAG,
     summary: 'Export the products as CSV (owner)',
     description:
-      `Every product, oldest first, streamed from the database. Columns: ${columnList}; prices in naira with 2 decimals; ` +
+      `Every active product (archived ones are left out), oldest first, streamed from the database. Columns: ${columnList}; prices in naira with 2 decimals; ` +
       'UTF-8 with a byte-order mark (so Excel reads it as UTF-8), CRLF line ends. A text cell starting with = + - @, tab or CR ' +
       "is prefixed with a single quote (OWASP's CSV-injection guard); the import removes it again, so the file round-trips.",
     access: { roles: OWNER_ONLY },
@@ -215,8 +223,9 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     description:
       `Creates or updates products from a CSV with a header row (the export's columns, ${columnList}, in any order; sku required). ` +
       'Rows are matched on sku ignoring case: a new sku (or a blank one, which gets a generated sku) creates a product and needs name ' +
-      'and price; a known sku updates the columns present. A blank cell clears an optional field (cost_price, category, ' +
-      'low_stock_threshold, barcode, unit) and leaves the others as they are. Valid rows are applied in one transaction; invalid rows are ' +
+      'and price; a known sku updates the columns present. A blank cell leaves the field as it is; a cell holding only `-` clears an ' +
+      `optional field (${CLEARABLE.join(', ')}; on another column it is a row error). A text that really is "-" is written '- ` +
+      '(as the export writes it). Valid rows are applied in one transaction; invalid rows are ' +
       'skipped and reported as {row, field, message}, the header being row 1. A sku may appear once per file. A change of quantity is ' +
       'recorded in the stock ledger with reason IMPORT. dry_run=true reports exactly what would happen and writes nothing. ' +
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
-import type { createProduct, getProduct, listCategories, listProducts, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
+import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
 import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
 import { dateTime, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
@@ -14,6 +14,8 @@ export interface ProductUseCases {
   readonly listProducts: ReturnType<typeof listProducts>;
   readonly listCategories: ReturnType<typeof listCategories>;
   readonly updateProduct: ReturnType<typeof updateProduct>;
+  readonly archiveProduct: ReturnType<typeof archiveProduct>;
+  readonly restoreProduct: ReturnType<typeof restoreProduct>;
   readonly adjustStock: ReturnType<typeof adjustStock>;
   readonly listStockMovements: ReturnType<typeof listStockMovements>;
   readonly getStockMovement: ReturnType<typeof getStockMovement>;
@@ -36,6 +38,7 @@ export const productJson = (p: Product) => ({
   is_low_stock: isLowStock(p),
   barcode: p.barcode,
   unit: p.unit,
+  archived_at: p.archivedAt?.toISOString() ?? null,
   created_at: p.createdAt.toISOString(),
   updated_at: p.updatedAt.toISOString(),
 });
@@ -56,9 +59,10 @@ export const productShape = shape('Product', {
   is_low_stock: doc('boolean', { type: 'boolean' }),
   barcode: nullableStr,
   unit: nullableStr,
+  archived_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }),
   created_at: dateTime,
   updated_at: dateTime,
-});
+}, { archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold' });
 
 const movementJson = (m: StockMovement) => ({
   id: m.id,
@@ -271,10 +275,17 @@ export const productRoutes = (uc: ProductUseCases) => [
     operationId: 'listProducts',
     tag: TAG,
     summary: 'Products',
-    description: 'Paged (keyset). search: name, sku, category, barcode. Filters category, type, low_stock=true.',
+    description:
+      'Owner or staff. Paged (keyset). search: name, sku, category, barcode. Filters category, type, low_stock=true. ' +
+      'Archived products are not listed; archived=true lists only them (to restore one).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    query: listQuery('ProductListQuery', PRODUCT_SORTS, { category: text(1, 80), type: enumOf('type', PRODUCT_TYPES), low_stock: queryFlag }),
+    query: listQuery('ProductListQuery', PRODUCT_SORTS, {
+      category: text(1, 80),
+      type: enumOf('type', PRODUCT_TYPES),
+      low_stock: queryFlag,
+      archived: queryFlag,
+    }),
     success: { status: 200, description: 'A page of products', data: doc('ProductPage', pageSchema(jsonSchemaOf(productShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
@@ -283,6 +294,7 @@ export const productRoutes = (uc: ProductUseCases) => [
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.type ? { type: query.type } : {}),
         ...(query.low_stock ? { lowStock: true } : {}),
+        ...(query.archived ? { archived: true } : {}),
       });
       return ok('Products', uc.paging.render('listProducts', query, req, page, productJson));
     },
@@ -293,6 +305,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     operationId: 'getProduct',
     tag: TAG,
     summary: 'A product',
+    description: 'Owner or staff. An archived product is still answered (archived_at set), so old sales and receipts can link to it.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The product', data: productShape },
@@ -329,6 +342,44 @@ export const productRoutes = (uc: ProductUseCases) => [
         }
       }
       return ok('Product updated', productJson(r.right));
+    },
+  }),
+  route({
+    method: 'delete',
+    path: '/products/:id',
+    operationId: 'archiveProduct',
+    tag: TAG,
+    summary: 'Archive a product (owner)',
+    description:
+      'Owner only. Archives rather than erases (Stripe\'s "active: false"): the product leaves GET /products, the categories, the ' +
+      'export and new sales (POST /sales answers 422 PRODUCT_ARCHIVED), and keeps its history: old sales, receipts and ledger rows ' +
+      'still name it, GET /products/{id} still answers it with archived_at set, and GET /products?archived=true lists it. Its sku ' +
+      'stays taken (a new product with it is 409 DUPLICATE_SKU; restore it instead). Archiving an archived product changes nothing (200).',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The archived product', data: productShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.archiveProduct(actor!, params.id!);
+      if (E.isLeft(r)) throw notFound();
+      return ok('Product archived', productJson(r.right));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/products/:id/restore',
+    operationId: 'restoreProduct',
+    tag: TAG,
+    summary: 'Restore an archived product (owner)',
+    description: 'Owner only. Brings an archived product back into the lists and sales (archived_at null). Restoring an active product changes nothing (200).',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    success: { status: 200, description: 'The restored product', data: productShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, params }) => {
+      const r = await uc.restoreProduct(actor!, params.id!);
+      if (E.isLeft(r)) throw notFound();
+      return ok('Product restored', productJson(r.right));
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { getReceipt, getSale, listSales, Receipt } from '../../../application/sales/read-sales.js';
-import type { recordSale, SaleFailure } from '../../../application/sales/record-sale.js';
+import type { recordSale, RecordedSale, SaleFailure } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
@@ -55,9 +55,12 @@ const saleSummary = (s: Sale) => ({
   receipt_number: s.receiptNumber,
   subtotal: nairaJson(s.subtotal),
   discount: nairaJson(s.discount),
+  line_discount_total: nairaJson(s.lineDiscountTotal),
   total: nairaJson(s.total),
   payment_method: s.paymentMethod,
   amount_paid: nairaJson(s.amountPaid),
+  amount_tendered: nairaJson(s.amountTendered),
+  change_due: nairaJson(s.changeDue),
   balance_due: nairaJson(s.balanceDue),
   customer_id: s.customerId,
   status: s.status,
@@ -77,9 +80,12 @@ const summaryProps = {
   receipt_number: str,
   subtotal: naira,
   discount: naira,
+  line_discount_total: naira,
   total: naira,
   payment_method: doc('payment method', { type: 'string', enum: [...PAYMENT_METHODS] }),
   amount_paid: naira,
+  amount_tendered: nullableNaira,
+  change_due: nullableNaira,
   balance_due: naira,
   customer_id: nullableUuid,
   status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
@@ -92,10 +98,24 @@ const summaryProps = {
   credit_outstanding: naira,
   refund_amount: nullableNaira,
 };
-const saleSummaryShape = shape('SaleSummary', summaryProps);
-const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }) });
+/** What the money fields of a sale mean (the document's descriptions; ADR 0015). */
+const SALE_FIELD_DESCRIPTIONS: Record<string, string> = {
+  subtotal: 'sum of the line totals (each already net of its line discount)',
+  discount: "the sale's own discount, taken off the subtotal",
+  line_discount_total: 'sum of the line discounts (already inside the subtotal), shown beside the sale discount',
+  total: 'subtotal - discount',
+  amount_paid: 'what the sale received, at most the total',
+  amount_tendered: 'cash (or transfer) handed over, when sent; null when not recorded',
+  change_due: 'amount_tendered - amount_paid, handed back; null when amount_tendered was not sent',
+  balance_due: 'what was left unpaid at the till (total - amount_paid); 0 on a voided sale, which owes nothing',
+  credit_outstanding: 'what of balance_due the customer still owes after later payments; 0 once voided',
+  refund_amount:
+    'only on a voided sale (null otherwise): what the customer had paid for it (amount_paid at the till plus later credit payments toward it), to hand back',
+};
+const saleSummaryShape = shape('SaleSummary', summaryProps, SALE_FIELD_DESCRIPTIONS);
+const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }) }, SALE_FIELD_DESCRIPTIONS);
 
-export const receiptJson = ({ sale, business, branch, cashier }: Receipt) => ({
+export const receiptJson = ({ sale, business, branch, cashier, customer }: Receipt) => ({
   receipt_number: sale.receiptNumber,
   sale_id: sale.id,
   status: sale.status,
@@ -105,6 +125,7 @@ export const receiptJson = ({ sale, business, branch, cashier }: Receipt) => ({
   timezone: 'Africa/Lagos',
   created_at: sale.createdAt.toISOString(),
   cashier: cashier ? `${cashier.firstName} ${cashier.lastName}` : null,
+  customer: customer ? { name: customer.name, phone: customer.phone } : null,
   lines: sale.lines.map(({ name, sku, quantity, unitPrice, discount, lineTotal }) => ({
     name,
     sku,
@@ -115,13 +136,17 @@ export const receiptJson = ({ sale, business, branch, cashier }: Receipt) => ({
   })),
   subtotal: nairaJson(sale.subtotal),
   discount: nairaJson(sale.discount),
+  line_discount_total: nairaJson(sale.lineDiscountTotal),
   total: nairaJson(sale.total),
   payment_method: sale.paymentMethod,
   amount_paid: nairaJson(sale.amountPaid),
+  amount_tendered: nairaJson(sale.amountTendered),
+  change_due: nairaJson(sale.changeDue),
   balance_due: nairaJson(sale.balanceDue),
   currency: business.currency,
   voided_at: sale.voidedAt?.toISOString() ?? null,
   void_reason: sale.voidReason,
+  refund_amount: nairaJson(sale.refundAmount),
 });
 
 const place = doc('place or null', {
@@ -140,21 +165,34 @@ export const receiptShape = shape(
     timezone: str,
     created_at: dateTime,
     cashier: nullableStr,
+    customer: doc('customer or null', {
+      type: ['object', 'null'],
+      required: ['name', 'phone'],
+      properties: { name: { type: 'string' }, phone: { type: ['string', 'null'] } },
+    }),
     lines: doc('lines', {
       type: 'array',
       items: jsonSchemaOf(shape('ReceiptLine', { name: str, sku: str, quantity: int, unit_price: naira, discount: naira, line_total: naira })),
     }),
     subtotal: naira,
     discount: naira,
+    line_discount_total: naira,
     total: naira,
     payment_method: str,
     amount_paid: naira,
+    amount_tendered: nullableNaira,
+    change_due: nullableNaira,
     balance_due: naira,
     currency: str,
     voided_at: nullableTime,
     void_reason: nullableStr,
+    refund_amount: nullableNaira,
   },
-  { date_time: 'when the sale was made, Lagos wall-clock time' },
+  {
+    ...SALE_FIELD_DESCRIPTIONS,
+    date_time: 'when the sale was made, Lagos wall-clock time',
+    customer: "the sale's customer (name and phone), null when the sale has none",
+  },
 );
 
 const PDF = 'application/pdf';
@@ -207,6 +245,10 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
       return problem('UNKNOWN_PRODUCT', 'Some items name no product of this business.', {
         errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is not a product of this business' })),
       });
+    case 'ArchivedProducts':
+      return problem('PRODUCT_ARCHIVED', 'Some items name an archived product; restore it (POST /products/{id}/restore) to sell it again.', {
+        errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is an archived product' })),
+      });
     case 'UnknownCustomer':
       return problem('UNKNOWN_CUSTOMER', 'customer_id names no customer of this business.', { errors: [{ field: 'customer_id', message: 'is not a customer of this business' }] });
     case 'CustomerRequired':
@@ -228,7 +270,15 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
     case 'SaleDiscountTooLarge':
       return problem('DISCOUNT_TOO_LARGE', 'The discount is larger than the sale.', { errors: [{ field: 'discount', message: 'is larger than the subtotal' }] });
     case 'AmountPaidExceedsTotal':
-      return problem('AMOUNT_PAID_EXCEEDS_TOTAL', 'amount_paid is more than the total.', { errors: [{ field: 'amount_paid', message: 'is more than the total' }] });
+      return problem(
+        'AMOUNT_PAID_EXCEEDS_TOTAL',
+        'amount_paid is more than the total. amount_paid is what the sale receives; send the cash handed over as amount_tendered and the change comes back as change_due.',
+        { errors: [{ field: 'amount_paid', message: 'is more than the total' }] },
+      );
+    case 'AmountTenderedTooSmall':
+      return problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaJson(f.amountPaid)}).`, {
+        errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
+      });
     case 'AmountTooLarge':
       return problem('AMOUNT_TOO_LARGE', 'The sale comes to more than 1,000,000,000,000.00.', { errors: [{ field: 'items', message: 'total too large' }] });
     case 'InsufficientStock':
@@ -236,7 +286,9 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
         errors: [{ field: `items.${items.findIndex((i) => i.product_id === f.productId)}.quantity`, message: `only ${f.available} of ${f.name} available` }],
       });
     case 'PlanLimitExceeded':
-      return problem('PLAN_LIMIT_EXCEEDED', `The ${f.plan} plan records at most ${f.limit} sales a month; upgrade to record more.`);
+      return problem('PLAN_LIMIT_EXCEEDED', `The ${f.plan} plan records at most ${f.limit} sales a month; upgrade to record more.`, {
+        headers: { 'Plan-Sales-Limit': String(f.limit), 'Plan-Sales-Remaining': '0' },
+      });
   }
 };
 
@@ -248,6 +300,10 @@ const negative = (fields: [string, number | undefined][]) => {
     });
   }
 };
+
+/** The plan's monthly sales cap and what is left of it, on plans that have one. */
+const planHeaders = (u: RecordedSale['monthlySales']): Record<string, string> =>
+  u && u.limit !== null ? { 'Plan-Sales-Limit': String(u.limit), 'Plan-Sales-Remaining': String(u.remaining) } : {};
 
 const RECEIPT_NUMBER = { receipt_number: { pattern: /^RCP-\d{6,}$/, description: 'a receipt number, e.g. RCP-000042' } };
 
@@ -261,17 +317,35 @@ export const salesRoutes = (uc: SaleUseCases) => [
     description:
       'Prices the cart in kobo (unit_price defaults to the product price), takes stock for every line in one transaction ' +
       '(409 INSUFFICIENT_STOCK and nothing written when any line lacks it; services take none) and gives the next receipt ' +
-      'number. amount_paid defaults to the total (0 on CREDIT); a credit sale needs customer_id. On the Free plan the 51st sale ' +
-      'of a Lagos month is 402 PLAN_LIMIT_EXCEEDED. Honours Idempotency-Key.',
+      'number. Owner or staff. amount_paid is what the sale receives (at most the total, else 422 AMOUNT_PAID_EXCEEDS_TOTAL); it ' +
+      'defaults to the total (0 on CREDIT), or to the smaller of amount_tendered and the total when amount_tendered (the cash handed ' +
+      'over) is sent. change_due = amount_tendered - amount_paid (amount_tendered below amount_paid is 422 AMOUNT_TENDERED_TOO_SMALL). ' +
+      'A credit sale (CREDIT, or paid less than the total) needs customer_id. An archived product is 422 PRODUCT_ARCHIVED. ' +
+      'On a plan with a monthly cap (FREE: 50 a Lagos month) the answer carries Plan-Sales-Limit and Plan-Sales-Remaining, and the ' +
+      'sale past the cap is 402 PLAN_LIMIT_EXCEEDED. Fetch product ids from GET /products and customer ids from GET /customers first. ' +
+      'Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     body: object(
       'SaleRequest',
       { items, payment_method: enumOf('payment_method', PAYMENT_METHODS) },
-      { amount_paid: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput },
+      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput },
     ),
-    success: { status: 201, description: 'The sale', data: saleShape },
+    bodyExample: {
+      items: [{ product_id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c', quantity: 2 }],
+      payment_method: 'CASH',
+      amount_tendered: 5000,
+    },
+    success: {
+      status: 201,
+      description: 'The sale',
+      data: saleShape,
+      headers: {
+        'Plan-Sales-Limit': 'only on a plan with a monthly sales cap: the sales it allows in a Lagos month (e.g. 50)',
+        'Plan-Sales-Remaining': 'only on a plan with a monthly sales cap: the sales left this Lagos month after this one',
+      },
+    },
     errors: [
       'INSUFFICIENT_STOCK',
       'PLAN_LIMIT_EXCEEDED',
@@ -283,6 +357,8 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'UNKNOWN_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',
+      'AMOUNT_TENDERED_TOO_SMALL',
+      'PRODUCT_ARCHIVED',
       'AMOUNT_TOO_LARGE',
       'NEGATIVE_PRICE',
       'IDEMPOTENCY_IN_PROGRESS',
@@ -291,6 +367,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     handler: async ({ actor, body }) => {
       negative([
         ['amount_paid', body.amount_paid],
+        ['amount_tendered', body.amount_tendered],
         ['discount', body.discount],
         ...body.items.flatMap((i, n): [string, number | undefined][] => [
           [`items.${n}.unit_price`, i.unit_price],
@@ -306,13 +383,14 @@ export const salesRoutes = (uc: SaleUseCases) => [
         })),
         paymentMethod: body.payment_method,
         ...(body.amount_paid !== undefined ? { amountPaid: body.amount_paid } : {}),
+        ...(body.amount_tendered !== undefined ? { amountTendered: body.amount_tendered } : {}),
         ...(body.customer_id ? { customerId: body.customer_id } : {}),
         ...(body.discount !== undefined ? { discount: body.discount } : {}),
         ...(body.note ? { note: body.note } : {}),
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
       });
       if (E.isLeft(r)) throw saleFailure(r.left, body.items);
-      return created('Sale recorded', saleJson(r.right));
+      return { ...created('Sale recorded', saleJson(r.right.sale)), headers: planHeaders(r.right.monthlySales) };
     },
   }),
   route({
@@ -387,6 +465,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     operationId: 'getSale',
     tag: TAG,
     summary: 'A sale with its items',
+    description: 'Owner or staff. The sale with its lines, line_discount_total, amount_tendered and change_due; on a voided sale, refund_amount.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The sale', data: saleShape },
@@ -420,7 +499,12 @@ export const salesRoutes = (uc: SaleUseCases) => [
     operationId: 'voidSale',
     tag: TAG,
     summary: 'Void a sale (owner)',
-    description: 'Status VOIDED; the stock the sale took goes back with SALE_VOID ledger rows. A second void is 409. Voided sales still count toward the plan month.',
+    description:
+      'Owner only. Status VOIDED; the stock the sale took goes back with SALE_VOID ledger rows. The voided sale owes nothing: ' +
+      'balance_due and credit_outstanding become 0 (what the customer still owed is reversed in their credit ledger), and ' +
+      'refund_amount = what the customer had paid for it (amount_paid at the till plus later credit payments toward it), which ' +
+      'the merchant hands back. A second void is 409 SALE_ALREADY_VOIDED. Voided sales still count toward the plan month.',
+    bodyExample: { reason: 'Customer returned the goods' },
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     body: object('VoidSaleRequest', { reason: text(1, 500) }),

@@ -64,10 +64,30 @@ export const staffRoutes = (uc: StaffUseCases) => [
     operationId: 'listStaff',
     tag: TAG,
     summary: 'Staff of the business (owner)',
-    description: 'Paged (keyset). search: name, phone, email. Filter by status.',
+    description: 'Owner only (403 INSUFFICIENT_ROLE for staff); the same list as GET /staff. Paged (keyset). search: name, phone, email. Filter by status.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     query: listQuery('StaffListQuery', STAFF_SORTS, { status: enumOf('status', ['INVITED', 'ACTIVE', 'DEACTIVATED'] as const) }),
+    success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request('listStaff', query, 'created_at');
+      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/staff',
+    operationId: 'listStaffMembers',
+    tag: TAG,
+    summary: 'Staff of the business (owner)',
+    description:
+      'The same list as GET /businesses/staff, at the path beside /staff/{id} and /staff/invite. Owner only (403 INSUFFICIENT_ROLE ' +
+      'for staff). Paged (keyset). search: name, phone, email. Filter by status.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: listQuery('StaffMemberListQuery', STAFF_SORTS, { status: enumOf('status', ['INVITED', 'ACTIVE', 'DEACTIVATED'] as const) }),
     success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
     errors: [],
     handler: async ({ actor, query }) => {

@@ -105,6 +105,8 @@ const repositories = (t: Tables): Repositories => ({
       t.monthlySaleCounts.set(key, next);
       return next;
     },
+    monthlySaleCount: async (businessId, month) => t.monthlySaleCounts.get(`${businessId}\n${month}`) ?? 0,
+    countCreatedBetween: async (businessId, from, to) => salesOf(t, businessId).filter((x) => x.createdAt >= from && x.createdAt < to).length,
     add: async (draft) => {
       const next = (t.receiptCounters.get(draft.businessId) ?? 0) + 1;
       t.receiptCounters.set(draft.businessId, next);
@@ -132,8 +134,8 @@ const repositories = (t: Tables): Repositories => ({
     markVoided: async (sale) => {
       const stored = t.sales.get(sale.id);
       if (stored && stored.businessId === sale.businessId) {
-        const { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding } = sale;
-        Object.assign(stored, { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding });
+        const { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue } = sale;
+        Object.assign(stored, { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue });
       }
     },
     existsForBranch: async (businessId, branchId) => salesOf(t, businessId).some((x) => x.branchId === branchId),
@@ -234,6 +236,7 @@ const repositories = (t: Tables): Repositories => ({
       keysetPageInMemory(
         productsOf(t, businessId).filter(
           (p) =>
+            (filter.archived ? p.archivedAt !== null : p.archivedAt === null) &&
             (filter.category === undefined || p.category?.toLowerCase() === filter.category.toLowerCase()) &&
             (!filter.type || p.type === filter.type) &&
             (!filter.lowStock || isLowStock(p)),
@@ -250,7 +253,7 @@ const repositories = (t: Tables): Repositories => ({
     categories: async (businessId) => {
       const counts = new Map<string, { name: string; productCount: number }>();
       for (const p of productsOf(t, businessId)) {
-        if (p.category === null) continue;
+        if (p.category === null || p.archivedAt !== null) continue;
         const key = p.category.toLowerCase();
         const entry = counts.get(key) ?? { name: p.category, productCount: 0 };
         if (p.category < entry.name) entry.name = p.category;

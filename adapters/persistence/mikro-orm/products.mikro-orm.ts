@@ -10,7 +10,7 @@ import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keys
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
 
 const PRODUCT_COLUMNS =
-  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at';
+  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at';
 
 /** The searched text: one expression, so one trigram index answers `ILIKE '%term%'`. */
 export const PRODUCT_SEARCH = "(name || ' ' || sku || ' ' || coalesce(category, '') || ' ' || coalesce(barcode, ''))";
@@ -47,6 +47,7 @@ export const productFromRow = (r: Record<string, unknown>): Product => ({
   lowStockThreshold: optionalInt(r.low_stock_threshold),
   barcode: (r.barcode as string | null) ?? null,
   unit: (r.unit as string | null) ?? null,
+  archivedAt: r.archived_at === null || r.archived_at === undefined ? null : asDate(r.archived_at),
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
@@ -81,7 +82,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     ]);
   },
   list(businessId, page, filter) {
-    const conditions: SqlCondition[] = [];
+    const conditions: SqlCondition[] = [{ sql: filter.archived ? 'archived_at is not null' : 'archived_at is null', params: [] }];
     if (filter.category !== undefined) conditions.push({ sql: 'lower(category) = lower(?)', params: [filter.category] });
     if (filter.type) conditions.push({ sql: 'type = ?', params: [filter.type] });
     if (filter.lowStock) conditions.push({ sql: "type = 'PRODUCT' and low_stock_threshold is not null and quantity <= low_stock_threshold", params: [] });
@@ -90,16 +91,16 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   async categories(businessId) {
     const rows = await em.execute<{ name: string; product_count: string }[]>(
       `select min(category) as name, count(*) as product_count from products
-       where business_id = ? and category is not null group by lower(category) order by lower(category)`,
+       where business_id = ? and category is not null and archived_at is null group by lower(category) order by lower(category)`,
       [businessId],
     );
     return rows.map((r) => ({ name: r.name, productCount: Number(r.product_count) }));
   },
   async add(p) {
     const rows = await em.execute<unknown[]>(
-      `insert into products (${PRODUCT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into products (${PRODUCT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (business_id, lower(sku)) do nothing returning id`,
-      [p.id, p.businessId, p.name, p.sku, p.price, p.costPrice, p.quantity, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.createdAt, p.updatedAt],
+      [p.id, p.businessId, p.name, p.sku, p.price, p.costPrice, p.quantity, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.createdAt, p.updatedAt, p.archivedAt],
     );
     return rows.length === 1 ? 'added' : 'duplicate_sku';
   },
@@ -109,8 +110,8 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
       await em.execute('savepoint product_save');
       await em.execute(
         `update products set name = ?, sku = ?, price = ?, cost_price = ?, category = ?, type = ?, low_stock_threshold = ?,
-         barcode = ?, unit = ?, updated_at = ? where business_id = ? and id = ?`,
-        [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.businessId, p.id],
+         barcode = ?, unit = ?, updated_at = ?, archived_at = ? where business_id = ? and id = ?`,
+        [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.businessId, p.id],
       );
       await em.execute('release savepoint product_save');
       return 'saved';

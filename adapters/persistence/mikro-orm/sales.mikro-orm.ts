@@ -7,7 +7,7 @@ import type { PaymentMethod, Sale, SaleLine, SaleStatus } from '../../../domain/
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 
 const SALE_COLUMNS =
-  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount';
+  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total';
 
 const SALES: KeysetSource<SaleSort> = {
   select: SALE_COLUMNS,
@@ -41,6 +41,9 @@ const saleFromRow = (r: Record<string, unknown>, lines: SaleLine[] = []): Sale =
   voidedBy: (r.voided_by as string | null) ?? null,
   creditOutstanding: kobo(Number(r.credit_outstanding ?? 0)),
   refundAmount: r.refund_amount === null || r.refund_amount === undefined ? null : kobo(Number(r.refund_amount)),
+  amountTendered: r.amount_tendered === null || r.amount_tendered === undefined ? null : kobo(Number(r.amount_tendered)),
+  changeDue: r.change_due === null || r.change_due === undefined ? null : kobo(Number(r.change_due)),
+  lineDiscountTotal: kobo(Number(r.line_discount_total ?? 0)),
 });
 
 const lineFromRow = (r: Record<string, unknown>): SaleLine => ({
@@ -74,6 +77,14 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       );
       return Number(rows[0]!.count);
     },
+    async monthlySaleCount(businessId, month) {
+      const rows = await em.execute<{ count: number }[]>('select count from monthly_sale_counts where business_id = ? and month = ?', [businessId, month]);
+      return Number(rows[0]?.count ?? 0);
+    },
+    async countCreatedBetween(businessId, from, to) {
+      const rows = await em.execute<{ n: string }[]>('select count(*) as n from sales where business_id = ? and created_at >= ? and created_at < ?', [businessId, from, to]);
+      return Number(rows[0]!.n);
+    },
     async add(s) {
       // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
       // the business's receipt counter lock is the last one before the commit.
@@ -90,12 +101,13 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
          )
          insert into sales (${SALE_COLUMNS})
          select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          from counter returning receipt_number`,
         [
           s.businessId,
           s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
           s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
+          s.amountTendered, s.changeDue, s.lineDiscountTotal,
         ],
       );
       return rows[0]!.receipt_number;
@@ -125,8 +137,8 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
     },
     async markVoided(s) {
       await em.execute(
-        'update sales set status = ?, voided_at = ?, void_reason = ?, voided_by = ?, refund_amount = ?, credit_outstanding = ? where business_id = ? and id = ?',
-        [s.status, s.voidedAt, s.voidReason, s.voidedBy, s.refundAmount, s.creditOutstanding, s.businessId, s.id],
+        'update sales set status = ?, voided_at = ?, void_reason = ?, voided_by = ?, refund_amount = ?, credit_outstanding = ?, balance_due = ? where business_id = ? and id = ?',
+        [s.status, s.voidedAt, s.voidReason, s.voidedBy, s.refundAmount, s.creditOutstanding, s.balanceDue, s.businessId, s.id],
       );
     },
     async existsForBranch(businessId, branchId) {

@@ -3,6 +3,7 @@ import { Migration20261122010000_products } from './Migration20261122010000_prod
 import { Migration20261122030000_sales } from './Migration20261122030000_sales.js';
 import { Migration20261122040000_credit } from './Migration20261122040000_credit.js';
 import { Migration20261124000000_faults } from './Migration20261124000000_faults.js';
+import { Migration20261124100000_features } from './Migration20261124100000_features.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -11,4 +12,5 @@ export const migrationsList = [
   { name: 'Migration20261122030000_sales', class: Migration20261122030000_sales },
   { name: 'Migration20261122040000_credit', class: Migration20261122040000_credit },
   { name: 'Migration20261124000000_faults', class: Migration20261124000000_faults },
+  { name: 'Migration20261124100000_features', class: Migration20261124100000_features },
 ];
