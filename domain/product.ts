@@ -50,17 +50,24 @@ export interface StockMovement {
 /** The most units of one product a business can hold (the column is a 32-bit integer; documented in ADR 0012). */
 export const MAX_STOCK = 1_000_000_000;
 
-export type ProductRuleViolation = { readonly field: string; readonly message: string };
+/** The rules a product keeps, each with its own name (the API answers each with its own error code). */
+export type ProductRule = 'NEGATIVE_PRICE' | 'QUANTITY_MUST_NOT_BE_NEGATIVE' | 'STOCK_LIMIT_EXCEEDED' | 'SERVICE_HAS_NO_STOCK';
+export type ProductRuleViolation = { readonly rule: ProductRule; readonly field: string; readonly message: string };
 
-/** Rules a product must keep (422 when broken): no negative money, services hold no stock. */
+/** A product with stock cannot become a service (a service keeps none) unless its quantity goes to 0 too. */
+export const serviceWithStock = (message: string): ProductRuleViolation => ({ rule: 'SERVICE_HAS_NO_STOCK', field: 'type', message });
+
+/** Rules a product must keep (422 when broken): no negative money or counts, at most MAX_STOCK, services hold no stock. */
 export const checkProduct = (p: Pick<Product, 'price' | 'costPrice' | 'quantity' | 'type' | 'lowStockThreshold'>): ProductRuleViolation[] => {
   const v: ProductRuleViolation[] = [];
-  if (p.price < 0) v.push({ field: 'price', message: 'must not be negative' });
-  if (p.costPrice !== null && p.costPrice < 0) v.push({ field: 'cost_price', message: 'must not be negative' });
-  if (p.quantity < 0) v.push({ field: 'quantity', message: 'must not be negative' });
-  if (p.quantity > MAX_STOCK) v.push({ field: 'quantity', message: `must be at most ${MAX_STOCK}` });
-  if (p.type === 'SERVICE' && p.quantity !== 0) v.push({ field: 'quantity', message: 'a service keeps no stock' });
-  if (p.lowStockThreshold !== null && p.lowStockThreshold < 0) v.push({ field: 'low_stock_threshold', message: 'must not be negative' });
+  if (p.price < 0) v.push({ rule: 'NEGATIVE_PRICE', field: 'price', message: 'must not be negative' });
+  if (p.costPrice !== null && p.costPrice < 0) v.push({ rule: 'NEGATIVE_PRICE', field: 'cost_price', message: 'must not be negative' });
+  if (p.quantity < 0) v.push({ rule: 'QUANTITY_MUST_NOT_BE_NEGATIVE', field: 'quantity', message: 'must not be negative' });
+  if (p.quantity > MAX_STOCK) v.push({ rule: 'STOCK_LIMIT_EXCEEDED', field: 'quantity', message: `must be at most ${MAX_STOCK}` });
+  if (p.type === 'SERVICE' && p.quantity !== 0) v.push({ rule: 'SERVICE_HAS_NO_STOCK', field: 'quantity', message: 'a service keeps no stock' });
+  if (p.lowStockThreshold !== null && p.lowStockThreshold < 0) {
+    v.push({ rule: 'QUANTITY_MUST_NOT_BE_NEGATIVE', field: 'low_stock_threshold', message: 'must not be negative' });
+  }
   return v;
 };
 

@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { checkProduct, type Product } from '../../domain/product.js';
+import { serviceWithStock, checkProduct, type Product } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -136,7 +136,7 @@ const updateFromRow = async (
   for (const [k, v] of Object.entries(changes)) if (v !== undefined) (next as unknown as Record<string, unknown>)[k] = v;
   const violations: Violation[] = checkProduct({ ...next, quantity: quantity ?? (next.type === 'SERVICE' ? 0 : next.quantity) });
   if (next.type === 'SERVICE' && quantity === undefined && product.quantity !== 0) {
-    violations.push({ field: 'type', message: 'a product with stock cannot become a service; set quantity to 0 too' });
+    violations.push(serviceWithStock('a product with stock cannot become a service; set quantity to 0 too'));
   }
   if (violations.length > 0) return violations;
   const fieldsChanged = COMPARED.some((k) => next[k] !== product[k]);

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Kobo } from '../../domain/money.js';
-import { checkProduct, generateSku, type Product, type ProductRuleViolation, type ProductType } from '../../domain/product.js';
+import { serviceWithStock, checkProduct, generateSku, type Product, type ProductRuleViolation, type ProductType } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -155,7 +155,7 @@ export const updateProduct =
       next.updatedAt = deps.clock.now();
       const violations = checkProduct({ ...next, quantity: quantity ?? (next.type === 'SERVICE' ? 0 : next.quantity) });
       if (next.type === 'SERVICE' && quantity === undefined && product.quantity !== 0) {
-        violations.push({ field: 'type', message: 'a product with stock cannot become a service; set quantity to 0 first' });
+        violations.push(serviceWithStock('a product with stock cannot become a service; set quantity to 0 first'));
       }
       if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken' as const, violations });
       // A service keeps no stock (the database checks it too): its quantity goes to 0 before the row becomes one.

@@ -104,7 +104,7 @@ describe('HTTP what a client developer expected (issue 11)', () => {
       const part = await sell(owner, { items: [{ product_id: milk.id, quantity: 2 }], amount_tendered: 2000, customer_id: customer.id });
       expect(part.body.data).to.include({ amount_paid: 2000, amount_tendered: 2000, change_due: 0, balance_due: 1000, credit_outstanding: 1000 });
 
-      expectProblem(await sell(owner, { items: [{ product_id: milk.id, quantity: 1 }], amount_tendered: -1 }), 422, 'NEGATIVE_PRICE');
+      expectProblem(await sell(owner, { items: [{ product_id: milk.id, quantity: 1 }], amount_tendered: -1 }), 422, 'AMOUNT_MUST_NOT_BE_NEGATIVE');
       expectProblem(await sell(owner, { items: [{ product_id: milk.id, quantity: 1 }], amount_tendered: 1.005 }), 400, 'VALIDATION_FAILED');
     });
 

@@ -151,14 +151,14 @@ describe('HTTP products and stock', function () {
       expectProblem(await post({ name: 'Beans', price: 1, type: 'GOODS' }), 400, 'VALIDATION_FAILED', 'type');
       expectProblem(await post({ name: 'Beans', price: 1, quantity: 1.5 }), 400, 'VALIDATION_FAILED', 'quantity');
       expectProblem(await post({ name: 'Beans', price: 1, quantity: '3' }), 400, 'VALIDATION_FAILED', 'quantity');
-      expectProblem(await post({ name: 'Beans', price: 1, quantity: -1 }), 422, 'VALIDATION_RULE_BROKEN', 'quantity');
-      expectProblem(await post({ name: 'Beans', price: 1, low_stock_threshold: -1 }), 422, 'VALIDATION_RULE_BROKEN', 'low_stock_threshold');
+      expectProblem(await post({ name: 'Beans', price: 1, quantity: -1 }), 422, 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'quantity');
+      expectProblem(await post({ name: 'Beans', price: 1, low_stock_threshold: -1 }), 422, 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'low_stock_threshold');
     });
 
     it('a service keeps no stock: created with quantity 0; with a quantity 422; never adjusted (422)', async () => {
       const s = await create({ name: 'Haircut', price: 2000, type: 'SERVICE' });
       expect(s).to.include({ type: 'SERVICE', quantity: 0, is_low_stock: false });
-      expectProblem(await post({ name: 'Barbing', price: 2000, type: 'SERVICE', quantity: 3 }), 422, 'VALIDATION_RULE_BROKEN', 'quantity');
+      expectProblem(await post({ name: 'Barbing', price: 2000, type: 'SERVICE', quantity: 3 }), 422, 'SERVICE_HAS_NO_STOCK', 'quantity');
       expect((await create({ name: 'Braids', price: 2000, type: 'SERVICE', quantity: 0 })).quantity).to.equal(0);
       expectProblem(await adjust({ product_id: s.id, quantity_change: 5, reason: 'RESTOCK' }), 422, 'SERVICE_HAS_NO_STOCK');
       expect(await quantityOf(s.id)).to.equal(0);
@@ -297,7 +297,7 @@ describe('HTTP products and stock', function () {
       ]);
       expect(rows[1]!.created_by).to.equal(owner.userId);
       expect((await ledger(`product_id=${p.id}&reason=CORRECTION`)).map((r) => r.id)).to.deep.equal([rows[1]!.id, rows[2]!.id]);
-      expectProblem(await put(p.id, { quantity: -1 }), 422, 'VALIDATION_RULE_BROKEN', 'quantity');
+      expectProblem(await put(p.id, { quantity: -1 }), 422, 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'quantity');
       expect(await quantityOf(p.id)).to.equal(0);
     });
 
@@ -316,8 +316,8 @@ describe('HTTP products and stock', function () {
 
     it('a product with stock cannot become a service unless its quantity goes to 0 in the same update', async () => {
       const p = await create({ name: 'Repair kit', price: 5000, quantity: 2 });
-      expectProblem(await put(p.id, { type: 'SERVICE' }), 422, 'VALIDATION_RULE_BROKEN', 'type');
-      expectProblem(await put(p.id, { type: 'SERVICE', quantity: 1 }), 422, 'VALIDATION_RULE_BROKEN', 'quantity');
+      expectProblem(await put(p.id, { type: 'SERVICE' }), 422, 'SERVICE_HAS_NO_STOCK', 'type');
+      expectProblem(await put(p.id, { type: 'SERVICE', quantity: 1 }), 422, 'SERVICE_HAS_NO_STOCK', 'quantity');
       expect((await get(p.id)).body.data).to.include({ type: 'PRODUCT', quantity: 2 });
       const ok = await put(p.id, { type: 'SERVICE', quantity: 0 });
       expect(ok.status, ok.text).to.equal(200);

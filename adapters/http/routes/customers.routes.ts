@@ -102,7 +102,7 @@ const customerFields = { phone: orNull(phone), email: orNull(email), address: or
 type CustomerBody = { name?: string; phone?: string | null; email?: string | null; address?: string | null; notes?: string | null; credit_limit?: Kobo | null };
 const fieldsOf = (b: CustomerBody): Partial<CustomerFields> => {
   if (b.credit_limit !== undefined && b.credit_limit !== null && b.credit_limit < 0) {
-    throw problem('NEGATIVE_PRICE', 'credit_limit must not be negative.', { errors: [{ field: 'credit_limit', message: 'must not be negative' }] });
+    throw problem('AMOUNT_MUST_NOT_BE_NEGATIVE', 'credit_limit must not be negative.', { errors: [{ field: 'credit_limit', message: 'must not be negative' }] });
   }
   const out = { name: b.name, phone: b.phone, email: b.email, address: b.address, notes: b.notes, creditLimit: b.credit_limit };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<CustomerFields>;
@@ -123,7 +123,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     rateLimit: 'user',
     body: object('CreateCustomerRequest', { name: text(1, 200) }, customerFields),
     success: { status: 201, description: 'The customer', data: customerShape },
-    errors: ['DUPLICATE_PHONE', 'NEGATIVE_PRICE'],
+    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
     handler: async ({ actor, body }) => {
       const r = await uc.createCustomer(actor!, fieldsOf(body) as CustomerFields);
       if (E.isLeft(r)) throw duplicatePhone();
@@ -175,7 +175,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     rateLimit: 'user',
     body: object('UpdateCustomerRequest', {}, { name: text(1, 200), ...customerFields }),
     success: { status: 200, description: 'The customer', data: customerShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'NEGATIVE_PRICE'],
+    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
     handler: async ({ actor, params, body }) => {
       const r = await uc.updateCustomer(actor!, params.id!, fieldsOf(body));
       if (E.isLeft(r)) throw r.left._tag === 'NotFound' ? notFound() : duplicatePhone();
@@ -246,10 +246,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     idempotent: true,
     body: object('CreditPaymentRequest', { amount: money, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500) }),
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape },
-    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'NEGATIVE_PRICE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       if (body.amount <= 0) {
-        throw problem('NEGATIVE_PRICE', 'amount must be more than zero.', { errors: [{ field: 'amount', message: 'must be more than zero' }] });
+        throw problem('AMOUNT_MUST_BE_POSITIVE', 'amount must be more than zero.', { errors: [{ field: 'amount', message: 'must be more than zero' }] });
       }
       const r = await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}) });
       if (E.isLeft(r)) {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
 import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
-import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
+import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type ProductRuleViolation, type StockMovement } from '../../../domain/product.js';
 import { dateTime, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
@@ -132,9 +132,9 @@ export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
 };
 
 const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such product.');
-const rulesBroken = (violations: { field: string; message: string }[]) =>
+const rulesBroken = (violations: ProductRuleViolation[]) =>
   problem(
-    violations.some((v) => v.message === 'must not be negative' && (v.field === 'price' || v.field === 'cost_price')) ? 'NEGATIVE_PRICE' : 'VALIDATION_RULE_BROKEN',
+    violations[0]!.rule, // each product rule has its error code of the same name; the first broken one answers
     `The product breaks a rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
     { errors: violations },
   );
@@ -262,7 +262,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     rateLimit: 'user',
     body: object('CreateProductRequest', { name: text(1, 200), price: money }, productFields),
     success: { status: 201, description: 'The product', data: productShape },
-    errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'VALIDATION_RULE_BROKEN'],
+    errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, body }) => {
       const r = await uc.createProduct(actor!, productFieldsOf(body) as ProductFields);
       if (E.isLeft(r)) throw r.left._tag === 'DuplicateSku' ? duplicateSku(r.left.sku) : rulesBroken(r.left.violations);
@@ -327,7 +327,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     rateLimit: 'user',
     body: object('UpdateProductRequest', {}, { name: text(1, 200), price: money, ...productFields }),
     success: { status: 200, description: 'The product', data: productShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'VALIDATION_RULE_BROKEN'],
+    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, params, body }) => {
       const r = await uc.updateProduct(actor!, params.id!, productFieldsOf(body));
       if (E.isLeft(r)) {

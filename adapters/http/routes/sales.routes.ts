@@ -292,10 +292,11 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
   }
 };
 
-const negative = (fields: [string, number | undefined][]) => {
+/** A price (NEGATIVE_PRICE) or another amount (AMOUNT_MUST_NOT_BE_NEGATIVE) below zero: one code per rule. */
+const negative = (code: 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATIVE', fields: [string, number | undefined][]) => {
   const bad = fields.filter(([, v]) => v !== undefined && v < 0);
   if (bad.length > 0) {
-    throw problem('NEGATIVE_PRICE', `Amounts must not be negative: ${bad.map(([f]) => f).join(', ')}.`, {
+    throw problem(code, `${code === 'NEGATIVE_PRICE' ? 'Prices' : 'Amounts'} must not be negative: ${bad.map(([f]) => f).join(', ')}.`, {
       errors: bad.map(([field]) => ({ field, message: 'must not be negative' })),
     });
   }
@@ -361,18 +362,17 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'PRODUCT_ARCHIVED',
       'AMOUNT_TOO_LARGE',
       'NEGATIVE_PRICE',
+      'AMOUNT_MUST_NOT_BE_NEGATIVE',
       'IDEMPOTENCY_IN_PROGRESS',
       'IDEMPOTENCY_KEY_REUSED',
     ],
     handler: async ({ actor, body }) => {
-      negative([
+      negative('NEGATIVE_PRICE', body.items.map((i, n): [string, number | undefined] => [`items.${n}.unit_price`, i.unit_price]));
+      negative('AMOUNT_MUST_NOT_BE_NEGATIVE', [
         ['amount_paid', body.amount_paid],
         ['amount_tendered', body.amount_tendered],
         ['discount', body.discount],
-        ...body.items.flatMap((i, n): [string, number | undefined][] => [
-          [`items.${n}.unit_price`, i.unit_price],
-          [`items.${n}.discount`, i.discount],
-        ]),
+        ...body.items.map((i, n): [string, number | undefined] => [`items.${n}.discount`, i.discount]),
       ]);
       const r = await uc.recordSale(actor!, {
         items: body.items.map((i) => ({
