@@ -33,6 +33,10 @@ export const ENV = {
   DATABASE_URL: { codec: nonEmpty, default: undefined, doc: 'PostgreSQL URL; unset = embedded PGlite in DATA_DIR' },
   DATA_DIR: { codec: nonEmpty, default: './.data', doc: 'embedded database, generated JWT key and OTP secret' },
   DB_POOL_MAX: { codec: intFrom('pool size', 1), default: '10', doc: 'database connections (pool max)' },
+  DB_CONNECT_TIMEOUT_MS: { codec: intFrom('milliseconds', 1), default: '2000', doc: 'opening a database connection gives up after this' },
+  DB_ACQUIRE_TIMEOUT_MS: { codec: intFrom('milliseconds', 1), default: '5000', doc: 'waiting for a free pooled connection gives up after this (503)' },
+  DB_STATEMENT_TIMEOUT_MS: { codec: intFrom('milliseconds', 1), default: '10000', doc: 'PostgreSQL `statement_timeout`: the server cancels a longer statement (503)' },
+  DB_QUERY_TIMEOUT_MS: { codec: intFrom('milliseconds', 1), default: '15000', doc: 'no answer from the database by then (a dead network): the query fails (503) and its connection is dropped' },
   LOG_LEVEL: { codec: t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }), default: 'info', doc: 'pino level' },
   LOG_PRETTY: { codec: flag, default: 'false', doc: 'human-readable logs (development)' },
   CORS_ORIGINS: { codec: list, default: '*', doc: 'allowed browser origins, comma-separated; * = any' },
@@ -46,7 +50,7 @@ export const ENV = {
   RATE_LIMIT_AUTH_PER_IDENTIFIER: { codec: intFrom('limit', 1), default: '10', doc: 'auth requests a minute per phone/e-mail' },
   RATE_LIMIT_AUTH_PER_IP: { codec: intFrom('limit', 1), default: '120', doc: 'auth requests a minute per client IP' },
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
-  SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
+  SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'a stop ends within this: in-flight requests get most of it, closing the database the rest' },
 } as const;
 
 type Env = typeof ENV;

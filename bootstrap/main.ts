@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { openPostgres } from './persistence.js';
+import { dbTimeouts, openPostgres } from './persistence.js';
 
 /** Starts the server: configuration, database (migrated), app, graceful stop. */
 const main = async () => {
@@ -16,6 +16,7 @@ const main = async () => {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    timeouts: dbTimeouts(config),
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
@@ -41,19 +42,28 @@ const main = async () => {
   );
 
   // Stop accepting, let in-flight requests finish, then close the pool and the embedded database.
+  // The whole stop ends within SHUTDOWN_TIMEOUT_MS: requests get all but the last part of it
+  // (then their connections are cut), closing gets the rest, and a close that hangs (a database
+  // that stopped answering) is abandoned: the process exits 1 at the deadline.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    const deadline = setTimeout(() => {
+      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting anyway');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    const closeBudget = Math.min(2000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2));
+    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS - closeBudget);
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
     clearTimeout(force);
-    await persistence.close();
+    await persistence.close().catch((e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'closing the database failed'));
     redis?.disconnect();
+    clearTimeout(deadline);
     logger.info('stopped');
     process.exit(0);
   };

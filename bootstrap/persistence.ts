@@ -4,8 +4,17 @@ import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idem
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, migrate, openOrm, pingDatabase } from '../adapters/persistence/mikro-orm/orm.js';
+import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, type DbTimeouts } from '../adapters/persistence/mikro-orm/orm.js';
+import type { Config } from './config.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
+
+/** The pool's timeouts as the configuration names them. */
+export const dbTimeouts = (config: Pick<Config, 'DB_CONNECT_TIMEOUT_MS' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DB_QUERY_TIMEOUT_MS'>): DbTimeouts => ({
+  connectMs: config.DB_CONNECT_TIMEOUT_MS,
+  acquireMs: config.DB_ACQUIRE_TIMEOUT_MS,
+  statementMs: config.DB_STATEMENT_TIMEOUT_MS,
+  queryMs: config.DB_QUERY_TIMEOUT_MS,
+});
 
 /** The persistence the application runs on, whichever adapter provides it. */
 export interface Persistence {
@@ -24,12 +33,13 @@ export const openPostgres = async (options: {
   databaseUrl?: string;
   dataDir: string;
   poolMax: number;
+  timeouts?: DbTimeouts;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
   try {
-    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, log: options.log });
+    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, ...(options.timeouts ? { timeouts: options.timeouts } : {}), log: options.log });
     try {
       await migrate(orm);
     } catch (e) {

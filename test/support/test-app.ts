@@ -5,7 +5,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { OutgoingMessage } from '../../application/ports/message-sender.js';
 import { compose } from '../../bootstrap/compose.js';
 import { loadConfig, type Config } from '../../bootstrap/config.js';
-import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { dbTimeouts, inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from './database.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,7 +80,7 @@ export const createTestApp = async (
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined }) : inMemory());
+    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: config.DB_POOL_MAX, timeouts: dbTimeouts(config), log: () => undefined }) : inMemory());
   const outbox = recordingOutbox();
   const clock = testClock();
   const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
