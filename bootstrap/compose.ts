@@ -148,6 +148,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     errorTypeBase: config.ERROR_TYPE_BASE,
     corsOrigins: config.CORS_ORIGINS,
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
+    describeFault: (e) => persistence.describeFault(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
   });

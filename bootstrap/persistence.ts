@@ -4,7 +4,7 @@ import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idem
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, type DbTimeouts } from '../adapters/persistence/mikro-orm/orm.js';
+import { faultForLog, isDatabaseUnavailable, migrate, openOrm, pingDatabase, type DbTimeouts } from '../adapters/persistence/mikro-orm/orm.js';
 import type { Config } from './config.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 
@@ -22,6 +22,8 @@ export interface Persistence {
   readonly idempotency: IdempotencyStore;
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string }>;
   isUnavailable(error: unknown): boolean;
+  /** A thrown fault as it may be logged (a database error without the values in its SQL). */
+  describeFault(error: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -52,6 +54,7 @@ export const openPostgres = async (options: {
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork()),
       ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
       isUnavailable: isDatabaseUnavailable,
+      describeFault: faultForLog,
       async close() {
         await orm.close();
         await embedded?.close();
@@ -68,5 +71,6 @@ export const inMemory = (): Persistence => ({
   idempotency: inMemoryIdempotencyStore(),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
+  describeFault: (error) => error,
   close: async () => undefined,
 });

@@ -37,6 +37,8 @@ export interface HttpDeps {
   readonly corsOrigins: readonly string[];
   /** True when a thrown fault means the database is unreachable (503 rather than 500). */
   readonly isDatabaseUnavailable: (error: unknown) => boolean;
+  /** What of a fault goes into the log (a database error's SQL without its values). */
+  readonly describeFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
@@ -283,10 +285,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     } catch (e) {
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
-        deps.logger.warn({ req_id: ctx.state.requestId, err: e }, 'database unavailable');
+        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.describeFault(e) }, 'database unavailable');
         return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
       }
-      deps.logger.error({ req_id: ctx.state.requestId, err: e }, 'unexpected fault');
+      deps.logger.error({ req_id: ctx.state.requestId, err: deps.describeFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
     }
   });

@@ -131,3 +131,36 @@ export const isDatabaseUnavailable = (error: unknown): boolean => {
   }
   return false;
 };
+
+// A quoted literal anywhere; a number in the SQL that is not part of a name ("t0", $1, 1.5 inside "x1.5").
+const QUOTED_LITERAL = /'(?:[^']|'')*'/g;
+const NUMBER_LITERAL = /(?<![\w".$])-?\d+(?:\.\d+)?(?![\w"])/g;
+// PostgreSQL quotes the offending value at the end of some messages: `...type integer: "abc"`.
+const QUOTED_VALUE = /: "(?:[^"]|"")*"/g;
+
+/**
+ * A database fault as it may be logged: the statement with every value replaced by `?` (the
+ * driver inlines parameters into the message, and they are phones and names), PostgreSQL's own
+ * message, code, table and constraint; never `detail` (`Key (phone)=(+234...)`) nor the values.
+ */
+export const faultForLog = (error: unknown): Record<string, unknown> => {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const e = error as Error & { code?: string; table?: string; constraint?: string; column?: string };
+  // MikroORM appends `\n - detail: ...` (the values again); the driver puts `<sql> - ` before the message.
+  const text = e.message.split('\n - detail: ')[0]!.replace(QUOTED_LITERAL, '?');
+  const split = text.lastIndexOf(' - '); // the SQL may hold ` - ` itself (quantity - ?), the message seldom
+  const hasSql = split > 0 && /^\s*(select|insert|update|delete|with|begin|commit|rollback|savepoint|release|set|lock|create|alter|drop)\b/i.test(text);
+  const sql = hasSql ? text.slice(0, split).replace(NUMBER_LITERAL, '?') : undefined;
+  const message = (hasSql ? text.slice(split + 3) : text).replace(QUOTED_VALUE, ': ?');
+  return {
+    type: e.name,
+    message,
+    ...(sql ? { sql } : {}),
+    ...(e.code ? { code: e.code } : {}),
+    ...(e.table ? { table: e.table } : {}),
+    ...(e.constraint ? { constraint: e.constraint } : {}),
+    ...(e.column ? { column: e.column } : {}),
+    // the stack's first lines repeat the message: only the frames
+    ...(e.stack ? { stack: e.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n') } : {}),
+  };
+};
