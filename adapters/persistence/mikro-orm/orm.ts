@@ -60,6 +60,8 @@ const dropOnReadTimeout = (conn: PgClient, done: (err: Error | null, conn: PgCli
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket). */
 export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
   const t = options.timeouts ?? DEFAULT_DB_TIMEOUTS;
+  // `?host=/dir`: a Unix socket directory (the embedded database); MikroORM reads only the URL's host name.
+  const socketDir = new URL(options.databaseUrl).searchParams.get('host');
   return MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl: options.databaseUrl,
@@ -78,6 +80,7 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
     },
     driverOptions: {
       connection: {
+        ...(socketDir ? { host: socketDir } : {}),
         // Fail fast when the server is unreachable: the request is answered 503, not left hanging.
         connectionTimeoutMillis: t.connectMs,
         statement_timeout: t.statementMs,
