@@ -45,6 +45,8 @@ import type { Persistence } from './persistence.js';
 
 export const VERSION = '0.1.0';
 const HEALTH_TIMEOUT_MS = 2000;
+/** A health probe answered later than this reports the database UP but slow. */
+const HEALTH_SLOW_MS = 500;
 
 /**
  * The whole route table, in the order the document lists it. Literal paths come before the
@@ -90,6 +92,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
+    slowDatabaseMs: HEALTH_SLOW_MS,
     getBusiness: getBusiness(deps),
     updateBusiness: updateBusiness(deps),
     createBranch: createBranch(deps),

@@ -8,6 +8,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
+import { upstreamOf, type Upstream } from '../support/tcp-proxy.js';
 import { aPhone, createTestApp, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
 
 // The HTTP edge (API-DECISIONS "Wire format", "Errors", "Rate limits"), through the real Koa app.
@@ -437,7 +438,7 @@ describe('HTTP edge', () => {
      * closed); `stall` destroys every socket but keeps accepting connections that never get an
      * answer (a database host that stopped responding); `start` restores it on the same port.
      */
-    const tcpProxy = (target: { host: string; port: number }) => {
+    const tcpProxy = (target: Upstream) => {
       let server: TcpServer | undefined;
       let stalled = false;
       const sockets = new Set<Socket>();
@@ -457,7 +458,7 @@ describe('HTTP edge', () => {
             sockets.add(client);
             client.on('error', () => undefined).on('close', () => sockets.delete(client));
             if (stalled) return; // accepted, never answered
-            const upstream = connect(target.port, target.host);
+            const upstream = connect(target);
             sockets.add(upstream);
             const drop = () => {
               client.destroy();
@@ -493,8 +494,9 @@ describe('HTTP edge', () => {
     let proxy: ReturnType<typeof tcpProxy>;
     before(async () => {
       const url = new URL(await freshDatabaseUrl());
-      proxy = tcpProxy({ host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname, port: Number(url.port || 5432) });
+      proxy = tcpProxy(upstreamOf(url.toString())); // the embedded database is a Unix socket
       await proxy.start();
+      url.searchParams.delete('host');
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
       app = await createTestApp({ databaseUrl: url.toString() });

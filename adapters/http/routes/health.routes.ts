@@ -4,6 +4,8 @@ import { route, type Reply } from '../route.js';
 export interface HealthDeps {
   /** Pings the database with a deadline. */
   readonly pingDatabase: () => Promise<{ up: boolean; ms: number; error?: string }>;
+  /** An answer slower than this is reported `slow` (still UP: a busy database is not a dead one). */
+  readonly slowDatabaseMs: number;
 }
 
 const status = doc('UP or DOWN', { type: 'string', enum: ['UP', 'DOWN'] });
@@ -15,7 +17,9 @@ export const healthRoutes = (deps: HealthDeps) => [
     operationId: 'health',
     tag: 'Health',
     summary: 'Service health',
-    description: 'UP when the database answers `select 1` within 2 s; otherwise 503 with status DOWN. Never hangs.',
+    description:
+      'UP when the database answers `select 1` within 2 s (with `slow: true` when it took longer than ' +
+      `${deps.slowDatabaseMs} ms: busy, e.g. the embedded database between the chunks of a large import); otherwise 503 with status DOWN. Never hangs.`,
     access: 'public',
     rateLimit: 'none',
     success: {
@@ -24,7 +28,16 @@ export const healthRoutes = (deps: HealthDeps) => [
       data: shape('Health', {
         status,
         components: shape('HealthComponents', {
-          db: doc('DbHealth', { type: 'object', properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, latency_ms: { type: 'integer' }, error: { type: 'string' } }, required: ['status', 'latency_ms'] }),
+          db: doc('DbHealth', {
+            type: 'object',
+            properties: {
+              status: { type: 'string', enum: ['UP', 'DOWN'] },
+              latency_ms: { type: 'integer' },
+              slow: { type: 'boolean', description: 'UP, but the answer took longer than usual (a busy database)' },
+              error: { type: 'string' },
+            },
+            required: ['status', 'latency_ms', 'slow'],
+          }),
         }),
       }),
     },
@@ -34,7 +47,7 @@ export const healthRoutes = (deps: HealthDeps) => [
       const db = await deps.pingDatabase();
       const data = {
         status: db.up ? 'UP' : 'DOWN',
-        components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, ...(db.error ? { error: 'database did not answer' } : {}) } },
+        components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, slow: db.up && db.ms > deps.slowDatabaseMs, ...(db.error ? { error: 'database did not answer' } : {}) } },
       };
       return db.up ? { status: 200, message: 'Service is UP', data } : { status: 503, message: 'Service is DOWN', data };
     },

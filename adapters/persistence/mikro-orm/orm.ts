@@ -163,7 +163,7 @@ export const faultForLog = (error: unknown): Record<string, unknown> => {
     ...(e.table ? { table: e.table } : {}),
     ...(e.constraint ? { constraint: e.constraint } : {}),
     ...(e.column ? { column: e.column } : {}),
-    // the stack's first lines repeat the message: only the frames
-    ...(e.stack ? { stack: e.stack.split('\n').filter((l) => /^\s+at /.test(l)).join('\n') } : {}),
+    // the stack's first lines repeat the message (with the values): the clean message, then the frames
+    ...(e.stack ? { stack: [`${e.name}: ${message}`, ...e.stack.split('\n').filter((l) => /^\s+at /.test(l))].join('\n') } : {}),
   };
 };
