@@ -16,6 +16,7 @@ import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
 import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.routes.js';
 import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
+import { parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
 import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
@@ -45,8 +46,6 @@ import type { Persistence } from './persistence.js';
 
 export const VERSION = '0.1.0';
 const HEALTH_TIMEOUT_MS = 2000;
-/** A health probe answered later than this reports the database UP but slow. */
-const HEALTH_SLOW_MS = 500;
 
 /**
  * The whole route table, in the order the document lists it. Literal paths come before the
@@ -81,7 +80,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? logOutbox(logger);
   const uow = persistence.uow;
-  const deps = { uow, clock, crypto, messages, tokens };
+  const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
+  if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
+  const deps = { uow, clock, crypto, messages, tokens, ...(testSignIn ? { testSignIn } : {}) };
 
   const routes = apiRoutes({
     register: register(deps),
@@ -92,7 +93,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
-    slowDatabaseMs: HEALTH_SLOW_MS,
+    otpTestMode: testSignIn !== undefined,
     getBusiness: getBusiness(deps),
     updateBusiness: updateBusiness(deps),
     createBranch: createBranch(deps),
@@ -151,9 +152,10 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     errorTypeBase: config.ERROR_TYPE_BASE,
     corsOrigins: config.CORS_ORIGINS,
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
-    describeFault: (e) => persistence.describeFault(e),
+    redactFault: (e) => persistence.redact(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
+    uow: persistence.uow,
   });
   return { app, router, routes, openApi, signingKey: key };
 };

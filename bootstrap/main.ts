@@ -1,9 +1,10 @@
+import { answerClientErrorsAsProblems } from '../adapters/http/client-error.js';
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { dbTimeouts, openPostgres } from './persistence.js';
+import { openPostgres } from './persistence.js';
 
 /** Starts the server: configuration, database (migrated), app, graceful stop. */
 const main = async () => {
@@ -16,7 +17,8 @@ const main = async () => {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
-    timeouts: dbTimeouts(config),
+    idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+    queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
@@ -27,6 +29,7 @@ const main = async () => {
   const { app } = await (await composing).compose(config, persistence, logger, { redis });
 
   const server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
@@ -42,28 +45,24 @@ const main = async () => {
   );
 
   // Stop accepting, let in-flight requests finish, then close the pool and the embedded database.
-  // The whole stop ends within SHUTDOWN_TIMEOUT_MS: requests get all but the last part of it
-  // (then their connections are cut), closing gets the rest, and a close that hangs (a database
-  // that stopped answering) is abandoned: the process exits 1 at the deadline.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    const deadline = setTimeout(() => {
-      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting anyway');
+    // Whatever hangs (a request on a dead database, a pool that cannot close), the process ends in time.
+    setTimeout(() => {
+      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting');
       process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS);
-    const closeBudget = Math.min(2000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 2));
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS - closeBudget);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    const force = setTimeout(() => server.closeAllConnections(), Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.7));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();
     });
     clearTimeout(force);
-    await persistence.close().catch((e: unknown) => logger.warn({ err: e instanceof Error ? e.message : String(e) }, 'closing the database failed'));
+    await persistence.close();
     redis?.disconnect();
-    clearTimeout(deadline);
     logger.info('stopped');
     process.exit(0);
   };

@@ -4,26 +4,18 @@ import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idem
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { faultForLog, isDatabaseUnavailable, migrate, openOrm, pingDatabase, type DbTimeouts } from '../adapters/persistence/mikro-orm/orm.js';
-import type { Config } from './config.js';
+import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
-
-/** The pool's timeouts as the configuration names them. */
-export const dbTimeouts = (config: Pick<Config, 'DB_CONNECT_TIMEOUT_MS' | 'DB_ACQUIRE_TIMEOUT_MS' | 'DB_STATEMENT_TIMEOUT_MS' | 'DB_QUERY_TIMEOUT_MS'>): DbTimeouts => ({
-  connectMs: config.DB_CONNECT_TIMEOUT_MS,
-  acquireMs: config.DB_ACQUIRE_TIMEOUT_MS,
-  statementMs: config.DB_STATEMENT_TIMEOUT_MS,
-  queryMs: config.DB_QUERY_TIMEOUT_MS,
-});
 
 /** The persistence the application runs on, whichever adapter provides it. */
 export interface Persistence {
   readonly uow: UnitOfWork;
   readonly idempotency: IdempotencyStore;
-  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string }>;
+  /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
+  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
-  /** A thrown fault as it may be logged (a database error without the values in its SQL). */
-  describeFault(error: unknown): unknown;
+  /** The error as it may be written to the log (no row data). */
+  redact(error: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -35,13 +27,23 @@ export const openPostgres = async (options: {
   databaseUrl?: string;
   dataDir: string;
   poolMax: number;
-  timeouts?: DbTimeouts;
+  /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
+  idempotencyLeaseMs?: number;
+  /** See OrmOptions.queryTimeoutMs. */
+  queryTimeoutMs?: number;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
   try {
-    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, ...(options.timeouts ? { timeouts: options.timeouts } : {}), log: options.log });
+    const orm = await openOrm({
+      databaseUrl: options.databaseUrl ?? embedded!.url,
+      poolMax: options.poolMax,
+      log: options.log,
+      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+      // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+      ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
+    });
     try {
       await migrate(orm);
     } catch (e) {
@@ -51,10 +53,15 @@ export const openPostgres = async (options: {
     return {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
-      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork()),
-      ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
+      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      ping: async (timeoutMs) => {
+        const answer = await pingDatabase(orm, timeoutMs);
+        // PGlite runs in this process and one statement at a time: a ping queued behind another
+        // tenant's work is a busy database, not a down one (it cannot lose its network).
+        return embedded && !answer.up && answer.error?.startsWith('no answer within') ? { up: true, ms: answer.ms, busy: true } : answer;
+      },
       isUnavailable: isDatabaseUnavailable,
-      describeFault: faultForLog,
+      redact: redactDatabaseFault,
       async close() {
         await orm.close();
         await embedded?.close();
@@ -66,11 +73,11 @@ export const openPostgres = async (options: {
   }
 };
 
-export const inMemory = (): Persistence => ({
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => ({
   uow: inMemoryUnitOfWork(),
-  idempotency: inMemoryIdempotencyStore(),
+  idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
-  describeFault: (error) => error,
+  redact: (error) => error,
   close: async () => undefined,
 });

@@ -45,6 +45,9 @@ export interface StockMovement {
   readonly saleId?: string | null;
 }
 
+/** The most units of one product a business can hold (the column is a 32-bit integer; documented in ADR 0012). */
+export const MAX_STOCK = 1_000_000_000;
+
 export type ProductRuleViolation = { readonly field: string; readonly message: string };
 
 /** Rules a product must keep (422 when broken): no negative money, services hold no stock. */
@@ -53,6 +56,7 @@ export const checkProduct = (p: Pick<Product, 'price' | 'costPrice' | 'quantity'
   if (p.price < 0) v.push({ field: 'price', message: 'must not be negative' });
   if (p.costPrice !== null && p.costPrice < 0) v.push({ field: 'cost_price', message: 'must not be negative' });
   if (p.quantity < 0) v.push({ field: 'quantity', message: 'must not be negative' });
+  if (p.quantity > MAX_STOCK) v.push({ field: 'quantity', message: `must be at most ${MAX_STOCK}` });
   if (p.type === 'SERVICE' && p.quantity !== 0) v.push({ field: 'quantity', message: 'a service keeps no stock' });
   if (p.lowStockThreshold !== null && p.lowStockThreshold < 0) v.push({ field: 'low_stock_threshold', message: 'must not be negative' });
   return v;

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
 import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { docsMiddleware } from './docs.js';
@@ -37,17 +38,34 @@ export interface HttpDeps {
   readonly corsOrigins: readonly string[];
   /** True when a thrown fault means the database is unreachable (503 rather than 500). */
   readonly isDatabaseUnavailable: (error: unknown) => boolean;
-  /** What of a fault goes into the log (a database error's SQL without its values). */
-  readonly describeFault: (error: unknown) => unknown;
+  /** A fault as it may be logged: database errors without the row data their messages carry. */
+  readonly redactFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
+  /** Joins an idempotent request's work and its stored answer in one transaction. */
+  readonly uow: UnitOfWork;
 }
 
 interface State {
   requestId: string;
   actor?: Actor;
 }
+
+/** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
+const MAX_BODY_DEPTH = 32;
+
+/** True when `value` nests deeper than `max` arrays or objects (walked without recursion). */
+const depthOver = (value: unknown, max: number): boolean => {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+};
 
 /** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
 const canonicalJson = (v: unknown): string =>
@@ -66,6 +84,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     ctx.status = p.status;
     ctx.set('Cache-Control', 'no-store'); // errors too: a 404 or 405 is otherwise heuristically cacheable
     for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
+    // Every 401 names its scheme (RFC 7235); a refused token says why (RFC 6750), a missing one does not.
+    if (p.status === 401) {
+      ctx.set('WWW-Authenticate', p.code === 'TOKEN_MISSING' ? 'Bearer realm="bizops"' : `Bearer realm="bizops", error="invalid_token", error_description="${p.code}"`);
+    }
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
   };
 
@@ -114,7 +136,14 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
       if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
       if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+      // A body that does not decompress as its Content-Encoding says (a broken gzip or br stream) is the client's fault.
+      if (/^(Z_|ERR_ZLIB|ERR__)/.test(String((e as { code?: unknown }).code ?? ''))) {
+        throw problem('MALFORMED_JSON', 'The body could not be decompressed as its Content-Encoding says.');
+      }
       throw e;
+    }
+    if (depthOver(ctx.request.body, MAX_BODY_DEPTH)) {
+      throw problem('MALFORMED_JSON', `The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ field: '(body)', message: `nests deeper than ${MAX_BODY_DEPTH} levels` }] });
     }
     return ctx.request.body;
   };
@@ -218,18 +247,26 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       case 'mismatch':
         throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
-      case 'claimed':
+      case 'claimed': {
+        const lost = Symbol('claim lost');
         try {
-          await handle();
+          // The answer is stored in the same transaction as the work it answers: a committed sale always replays.
+          await deps.uow.atomically(async () => {
+            try {
+              await handle();
+            } catch (e) {
+              if (!(e instanceof Problem && e.status < 500)) throw e;
+              // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
+              render(ctx, e);
+            }
+            if (!(await deps.idempotency.complete(businessId, key, claim.token, { status: ctx.status, body: ctx.body }))) throw lost;
+          });
         } catch (e) {
-          if (!(e instanceof Problem && e.status < 500)) {
-            await deps.idempotency.release(businessId, key).catch(() => undefined);
-            throw e;
-          }
-          // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
-          render(ctx, e);
+          if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
+          await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
+          throw e;
         }
-        await deps.idempotency.complete(businessId, key, { status: ctx.status, body: ctx.body });
+      }
     }
   };
 
@@ -265,7 +302,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     cors({
       origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
-      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
   );
@@ -285,10 +322,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     } catch (e) {
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
-        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.describeFault(e) }, 'database unavailable');
-        return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
+        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'database unavailable');
+        return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.', { headers: { 'Retry-After': '5' } }));
       }
-      deps.logger.error({ req_id: ctx.state.requestId, err: deps.describeFault(e) }, 'unexpected fault');
+      deps.logger.error({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
     }
   });

@@ -5,18 +5,25 @@ export interface StoredResponse {
 }
 
 export type IdempotencyClaim =
-  | { readonly state: 'claimed' }
+  /** The key is this request's until its lease ends; `token` proves it when completing. */
+  | { readonly state: 'claimed'; readonly token: string }
   | { readonly state: 'replay'; readonly response: StoredResponse }
   | { readonly state: 'in_progress' }
   | { readonly state: 'mismatch' };
 
 /**
  * Idempotency keys (API-DECISIONS "Idempotency"), scoped per business, kept 24 hours.
- * `claim` either takes the key for this request or says what happened to it before.
+ * `claim` either takes the key for this request or says what happened to it before. A claim that
+ * is never completed (the process died) is free again once its lease has run out.
  */
 export interface IdempotencyStore {
   claim(businessId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyClaim>;
-  complete(businessId: string, key: string, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the answer. Called inside `UnitOfWork.atomically`, it commits with the work it answers, so
+   * a committed change always replays. False when the claim was lost (its lease ran out and another
+   * request took the key): the caller must then roll back.
+   */
+  complete(businessId: string, key: string, token: string, response: StoredResponse): Promise<boolean>;
   /** Frees a key whose request failed without an answer worth replaying (a fault), so a retry runs it. */
-  release(businessId: string, key: string): Promise<void>;
+  release(businessId: string, key: string, token: string): Promise<void>;
 }

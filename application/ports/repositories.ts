@@ -28,7 +28,11 @@ export type BranchSort = (typeof BRANCH_SORTS)[number];
 
 /** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
-  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean }): Promise<Branch | undefined>;
+  /**
+   * `lock: 'use'`: the branch stays as it is until the transaction ends (a sale, an invite or a move
+   * about to name it); `lock: 'change'`: no one else may use or change it meanwhile (archive, delete).
+   */
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'change' }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
@@ -51,11 +55,13 @@ export type StaffSort = (typeof STAFF_SORTS)[number];
 
 export interface MembershipRepository {
   /** The user's membership (a user belongs to at most one business). */
+  /** The user's current membership (not DEACTIVATED), else their latest deactivated one. */
   findByUser(userId: string): Promise<Membership | undefined>;
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
   list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
-  countActiveOwners(businessId: string): Promise<number>;
+  /** ACTIVE owners of the business, counted under a lock on their rows (held to the end of the transaction). */
+  countActiveOwnersLocked(businessId: string): Promise<number>;
   /** Moves every member of `fromBranchId` to `toBranchId` (when a branch is archived). */
   moveBranch(businessId: string, fromBranchId: string, toBranchId: string): Promise<void>;
   add(membership: Membership): Promise<void>;
@@ -105,12 +111,18 @@ export interface ProductFilter {
 
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number }
-  | { readonly ok: false; readonly available: number };
+  /** INSUFFICIENT: it would go below zero; LIMIT: above MAX_STOCK. */
+  | { readonly ok: false; readonly available: number; readonly reason: 'INSUFFICIENT' | 'LIMIT' };
 
 /** Products of one business. SKUs are unique per business, case-insensitively. */
 export interface ProductRepository {
   findById(businessId: string, productId: string): Promise<Product | undefined>;
   findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  /**
+   * Locks the business's products with these skus (any case) to the end of the transaction, in id
+   * order: the order a sale locks its lines in, so an import and a sale never wait on each other in a cycle.
+   */
+  lockBySkus(businessId: string, skus: readonly string[]): Promise<void>;
   /** The products among `productIds` that belong to the business (one query for a whole cart). */
   findMany(businessId: string, productIds: readonly string[]): Promise<Product[]>;
   list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;
@@ -121,7 +133,7 @@ export interface ProductRepository {
   save(product: Product): Promise<'saved' | 'duplicate_sku'>;
   /**
    * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
-   * one and stock never goes below zero. undefined when the product does not exist.
+   * one and stock stays between zero and MAX_STOCK. undefined when the product does not exist.
    */
   changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
 }
@@ -131,7 +143,11 @@ export type MovementSort = (typeof MOVEMENT_SORTS)[number];
 
 /** The append-only stock ledger. */
 export interface StockLedger {
-  add(movement: StockMovement): Promise<void>;
+  /**
+   * Appends a movement; answers the time recorded: its createdAt, or 1 ms after the product's previous
+   * movement when the clock has not passed it, so the ledger ordered by time reads as a chain.
+   */
+  add(movement: StockMovement): Promise<Date>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
   list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
   /** The rows a sale wrote (what its void must give back). */
@@ -190,7 +206,8 @@ export type AgingSort = (typeof AGING_SORTS)[number];
 
 /** The credit ledger and the open debts (unpaid parts of credit sales) it is settled against. */
 export interface CreditLedger {
-  add(entry: CreditEntry): Promise<void>;
+  /** Appends an entry; answers the time recorded, strictly after the customer's previous entry (see StockLedger.add). */
+  add(entry: CreditEntry): Promise<Date>;
   addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
   allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
   /** The customer's entries, newest first by default. */

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Kobo } from '../../domain/money.js';
-import type { AdjustmentReason, MovementReason, StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type AdjustmentReason, type MovementReason, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -11,6 +11,8 @@ import { notFound, type NotFound } from '../business/errors.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
+/** The change would take the product above MAX_STOCK units. */
+export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
 
 export interface AdjustmentCommand {
   readonly productId: string;
@@ -26,7 +28,7 @@ export interface AdjustmentCommand {
  */
 export const adjustStock =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock, StockMovement>> =>
+  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> =>
     deps.uow.run(async (r) => {
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
@@ -34,6 +36,7 @@ export const adjustStock =
       const now = deps.clock.now();
       const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, now);
       if (!moved) return E.left(notFound);
+      if (!moved.ok && moved.reason === 'LIMIT') return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK });
       if (!moved.ok) {
         return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
       }
@@ -48,10 +51,9 @@ export const adjustStock =
         note: cmd.note ?? null,
         unitCost: cmd.unitCost ?? null,
         createdBy: actor.userId,
-        createdAt: now,
+        createdAt: deps.clock.now(), // read under the row lock, so the ledger's times follow its chain
       };
-      await r.stockLedger.add(movement);
-      return E.right(movement);
+      return E.right({ ...movement, createdAt: await r.stockLedger.add(movement) });
     });
 
 export const listStockMovements =

@@ -48,19 +48,16 @@ type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
-/**
- * Rows applied per transaction. Between two chunks other requests get the database: the embedded
- * one serves one transaction at a time, and a 10,000-row file in one transaction held it for 12 s.
- */
-export const IMPORT_CHUNK_ROWS = 100;
+/** Rows written per transaction: short enough that other requests run between chunks (PGlite runs one transaction at a time). */
+export const IMPORT_CHUNK_ROWS = 200;
 
 /**
  * Creates or updates products from an import, matched on sku ignoring case. Invalid rows are
- * reported and skipped; a sku may appear once per file. Valid rows are applied in chunks of
- * IMPORT_CHUNK_ROWS, each chunk its own transaction (ADR 0016): a fault stops the import with
- * the chunks before it applied, and sending the file again finishes it (applied rows come back
- * unchanged). A change of quantity writes one IMPORT ledger row. A dry run does exactly the same
- * work and rolls every chunk back.
+ * reported and skipped; a sku may appear once per file. A change of quantity writes one IMPORT ledger
+ * row. Valid rows are written in chunks of IMPORT_CHUNK_ROWS, each its own transaction, in sku order
+ * with the existing rows locked in id order first (no deadlock with another import or a sale). A
+ * failure midway keeps the chunks already written; the file's quantities are absolute, so sending it
+ * again completes it (ADR 0012). A dry run does exactly the same work and rolls each chunk back.
  */
 export const importProducts =
   (deps: Deps) =>
@@ -68,9 +65,9 @@ export const importProducts =
     const errors: ImportRowError[] = [...command.decodeErrors];
     const broken = new Set(command.decodeErrors.map((e) => e.row));
     const firstRowOfSku = new Map<string, number>();
-    const toApply: ImportRow[] = [];
-    for (const item of [...command.rows].sort((a, b) => a.row - b.row)) {
-      const { row, fields } = item;
+    const applicable: ImportRow[] = [];
+    for (const entry of [...command.rows].sort((a, b) => a.row - b.row)) {
+      const { row, fields } = entry;
       if (fields.sku !== undefined) {
         const key = fields.sku.toLowerCase();
         const first = firstRowOfSku.get(key);
@@ -80,31 +77,38 @@ export const importProducts =
         }
         firstRowOfSku.set(key, row);
       }
-      if (!broken.has(row)) toApply.push(item);
+      if (!broken.has(row)) applicable.push(entry);
     }
+    // One order for every writer of products: by sku (rows without one, new products, last).
+    const skuKey = (r: ImportRow) => (r.fields.sku === undefined ? '\uffff' : r.fields.sku.toLowerCase());
+    applicable.sort((a, b) => (skuKey(a) < skuKey(b) ? -1 : skuKey(a) > skuKey(b) ? 1 : a.row - b.row));
     let created = 0;
     let updated = 0;
     let unchanged = 0;
-    for (let start = 0; start < toApply.length; start += IMPORT_CHUNK_ROWS) {
-      const chunk = toApply.slice(start, start + IMPORT_CHUNK_ROWS);
-      const done = await deps.uow.run(async (r) => {
-        const counts = { created: 0, updated: 0, unchanged: 0, errors: [] as ImportRowError[] };
-        for (const { row, fields } of chunk) {
-          const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
-          const outcome = existing ? await updateFromRow(deps, r, actor, existing, fields) : await createFromRow(deps, r, actor, fields);
-          if (outcome === 'created' || outcome === 'updated' || outcome === 'unchanged') counts[outcome] += 1;
-          else counts.errors.push(...outcome.map((v) => ({ row, field: v.field, message: v.message })));
-        }
-        return command.dryRun ? rollback(counts) : counts;
+    for (let start = 0; start < applicable.length; start += IMPORT_CHUNK_ROWS) {
+      const chunk = applicable.slice(start, start + IMPORT_CHUNK_ROWS);
+      const outcomes = await deps.uow.run(async (r) => {
+        const skus = chunk.flatMap((c) => (c.fields.sku === undefined ? [] : [c.fields.sku]));
+        await r.products.lockBySkus(actor.businessId, skus);
+        const out: { row: number; outcome: Awaited<ReturnType<typeof applyRow>> }[] = [];
+        for (const { row, fields } of chunk) out.push({ row, outcome: await applyRow(deps, r, actor, fields) });
+        return command.dryRun ? rollback(out) : out;
       });
-      created += done.created;
-      updated += done.updated;
-      unchanged += done.unchanged;
-      errors.push(...done.errors);
+      for (const { row, outcome } of outcomes) {
+        if (outcome === 'created') created += 1;
+        else if (outcome === 'updated') updated += 1;
+        else if (outcome === 'unchanged') unchanged += 1;
+        else errors.push(...outcome.map((v) => ({ row, field: v.field, message: v.message })));
+      }
     }
     errors.sort((a, b) => a.row - b.row);
     return { dryRun: command.dryRun, created, updated, unchanged, errors };
   };
+
+const applyRow = async (deps: Deps, r: Repositories, actor: Actor, fields: Partial<ProductFields>) => {
+  const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
+  return existing ? updateFromRow(deps, r, actor, existing, fields) : createFromRow(deps, r, actor, fields);
+};
 
 type Violation = { readonly field: string; readonly message: string };
 

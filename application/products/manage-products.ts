@@ -133,7 +133,7 @@ export const setQuantity = async (
     note: reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import',
     unitCost: null,
     createdBy: actor.userId,
-    createdAt: now,
+    createdAt: deps.clock.now(), // read under the row lock taken above
   });
   product.quantity = moved.after;
 };

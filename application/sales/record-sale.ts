@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../domain/money.js';
+import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
@@ -32,7 +32,10 @@ export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly index
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
+/** The customer's outstanding credit would pass MAX_KOBO (the most any balance holds). */
+export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo };
 export type SaleFailure =
+  | CreditBalanceLimitExceeded
   | UnknownProducts
   | UnknownCustomer
   | CustomerRequired
@@ -55,7 +58,7 @@ export const recordSale =
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
-      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId) : await r.branches.findDefault(actor.businessId);
+      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId, { lock: 'use' }) : await r.branches.findDefault(actor.businessId);
       if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
 
@@ -80,6 +83,7 @@ export const recordSale =
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
       }
+      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance });
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
@@ -103,7 +107,7 @@ export const recordSale =
           note: null,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
           saleId,
         });
       }
@@ -122,7 +126,7 @@ export const recordSale =
           method: null,
           note: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the customer's row lock
         });
         if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
       }

@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import type { Repositories, StaffMember, StaffSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
   notFound,
   type AlreadyMember,
@@ -29,11 +30,12 @@ const staffMember = (m: Membership, u: User): StaffMember => ({ ...m, firstName:
 
 /** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
 const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
-  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId);
+  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId, { lock: 'use' });
 
 /**
  * Invites a person to the caller's business: the member is INVITED until they sign in with
- * /auth/login + /auth/verify-otp. A person already in a business (this one or another) cannot be invited.
+ * /auth/login + /auth/verify-otp within 7 days (then the invitation lapses). A person active in a
+ * business, or holding an open invitation, cannot be invited; a deactivated or lapsed one can.
  */
 export const inviteStaff =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
@@ -44,7 +46,7 @@ export const inviteStaff =
       if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       const now = deps.clock.now();
       let user = await r.users.findByIdentifier(cmd.identifier);
-      if (user && (await r.memberships.findByUser(user.id))) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
+      if (user && (await releaseUnheldMembership(r, user.id, now)) === 'held') return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
       if (!user) {
         user = newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
         await r.users.add(user);
@@ -86,9 +88,18 @@ export const getStaffMember =
     return member ? E.right(member) : E.left(notFound);
   };
 
-/** A business keeps at least one active owner: the last one can be neither demoted nor deactivated. */
-const isLastOwner = async (r: Repositories, m: Membership) =>
-  m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
+/**
+ * A business keeps at least one ACTIVE owner (an invited owner who never signed in does not count):
+ * the last one can be neither demoted nor deactivated. The count is taken under a lock on the owner
+ * rows, so two owners removing each other at once cannot both succeed.
+ */
+const isLastOwner = async (r: Repositories, m: Membership) => {
+  if (m.role !== 'BUSINESS_OWNER' || m.status === 'DEACTIVATED') return false;
+  const activeOwners = await r.memberships.countActiveOwnersLocked(m.businessId);
+  // Re-read under the lock: another transaction may have just changed this member.
+  const current = await r.memberships.findById(m.businessId, m.id);
+  return current?.role === 'BUSINESS_OWNER' && current.status === 'ACTIVE' && activeOwners <= 1;
+};
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =
@@ -101,7 +112,7 @@ export const updateStaffMember =
     deps.uow.run(async (r) => {
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
-      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId))) {
+      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId, { lock: 'use' }))) {
         return E.left({ _tag: 'UnknownBranch' as const, branchId: changes.branchId });
       }
       if (changes.role === 'STAFF' && (await isLastOwner(r, m))) return E.left({ _tag: 'LastOwner' as const });

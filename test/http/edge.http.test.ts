@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
+import { upstreamOf } from '../support/blackhole-proxy.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { upstreamOf, type Upstream } from '../support/tcp-proxy.js';
 import { aPhone, createTestApp, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
 
 // The HTTP edge (API-DECISIONS "Wire format", "Errors", "Rate limits"), through the real Koa app.
@@ -412,7 +412,7 @@ describe('HTTP edge', () => {
       const boom = async (): Promise<never> => {
         throw new Error('select * from secret_table');
       };
-      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom } satisfies UnitOfWork } });
+      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork } });
     });
     after(async () => app.close());
 
@@ -438,7 +438,7 @@ describe('HTTP edge', () => {
      * closed); `stall` destroys every socket but keeps accepting connections that never get an
      * answer (a database host that stopped responding); `start` restores it on the same port.
      */
-    const tcpProxy = (target: Upstream) => {
+    const tcpProxy = (target: ReturnType<typeof upstreamOf>) => {
       let server: TcpServer | undefined;
       let stalled = false;
       const sockets = new Set<Socket>();
@@ -458,7 +458,7 @@ describe('HTTP edge', () => {
             sockets.add(client);
             client.on('error', () => undefined).on('close', () => sockets.delete(client));
             if (stalled) return; // accepted, never answered
-            const upstream = connect(target);
+            const upstream = connect(target as never);
             sockets.add(upstream);
             const drop = () => {
               client.destroy();
@@ -494,9 +494,8 @@ describe('HTTP edge', () => {
     let proxy: ReturnType<typeof tcpProxy>;
     before(async () => {
       const url = new URL(await freshDatabaseUrl());
-      proxy = tcpProxy(upstreamOf(url.toString())); // the embedded database is a Unix socket
+      proxy = tcpProxy(upstreamOf(url.toString()));
       await proxy.start();
-      url.searchParams.delete('host');
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
       app = await createTestApp({ databaseUrl: url.toString() });
@@ -559,6 +558,7 @@ describe('HTTP edge', () => {
       const login = await timed(() => app.request('POST', '/auth/login', { body: { phone } }));
       expect(login.ms, 'login must not hang').to.be.lessThan(6000);
       expectProblem(app, login.value, 503, 'DATABASE_UNAVAILABLE', '/api/v1/auth/login');
+      expect(login.value.headers.get('retry-after'), 'a 503 says when to retry').to.equal('5');
       const again = await timed(() => app.request('GET', '/actuator/health'));
       expect(again.value.status).to.equal(503);
       expect(again.ms).to.be.lessThan(2500);

@@ -1,11 +1,12 @@
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsProblems } from '../../adapters/http/client-error.js';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import type { Clock } from '../../application/ports/clock.js';
 import type { OutgoingMessage } from '../../application/ports/message-sender.js';
 import { compose } from '../../bootstrap/compose.js';
 import { loadConfig, type Config } from '../../bootstrap/config.js';
-import { dbTimeouts, inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from './database.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -80,11 +81,12 @@ export const createTestApp = async (
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: config.DB_POOL_MAX, timeouts: dbTimeouts(config), log: () => undefined }) : inMemory());
+    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
   const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,7 +1,7 @@
 import { pipeline, Readable, Transform } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { exportProducts } from '../../../application/products/export-products.js';
-import { IMPORT_CHUNK_ROWS, MAX_IMPORT_ROWS, type importProducts, type ImportReport, type ImportRow, type ImportRowError } from '../../../application/products/import-products.js';
+import { MAX_IMPORT_ROWS, type importProducts, type ImportReport, type ImportRow, type ImportRowError } from '../../../application/products/import-products.js';
 import type { ProductFields } from '../../../application/products/manage-products.js';
 import { MAX_KOBO, nairaToKobo, type Kobo } from '../../../domain/money.js';
 import { PRODUCT_TYPES, type Product } from '../../../domain/product.js';
@@ -216,9 +216,8 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       `Creates or updates products from a CSV with a header row (the export's columns, ${columnList}, in any order; sku required). ` +
       'Rows are matched on sku ignoring case: a new sku (or a blank one, which gets a generated sku) creates a product and needs name ' +
       'and price; a known sku updates the columns present. A blank cell clears an optional field (cost_price, category, ' +
-      'low_stock_threshold, barcode, unit) and leaves the others as they are. Valid rows are applied in transactions of ' +
-      `${IMPORT_CHUNK_ROWS} rows, so other requests are served meanwhile: a fault mid-file leaves the earlier chunks applied, and sending ` +
-      'the same file again completes it (applied rows come back unchanged). Invalid rows are skipped and reported as {row, field, message}, the header being row 1. A sku may appear once per file. A change of quantity is ' +
+      'low_stock_threshold, barcode, unit) and leaves the others as they are. Valid rows are applied in one transaction; invalid rows are ' +
+      'skipped and reported as {row, field, message}, the header being row 1. A sku may appear once per file. A change of quantity is ' +
       'recorded in the stock ledger with reason IMPORT. dry_run=true reports exactly what would happen and writes nothing. ' +
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,
     access: { roles: OWNER_ONLY },

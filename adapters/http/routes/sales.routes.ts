@@ -6,7 +6,7 @@ import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { dateTime, doc, Documented, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, int, positiveInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
@@ -191,7 +191,7 @@ const receiptSummaryShape = shape('ReceiptSummary', {
   created_at: dateTime,
 });
 
-const itemCodec = object('SaleItemRequest', { product_id: uuidInput, quantity: integer(1_000_000) }, { unit_price: money, discount: money });
+const itemCodec = object('SaleItemRequest', { product_id: uuidInput, quantity: positiveInteger(1_000_000) }, { unit_price: money, discount: money });
 const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
   'items',
   { type: 'array', minItems: 1, maxItems: 200, items: jsonSchemaOf(itemCodec) },
@@ -216,6 +216,10 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
     case 'CreditLimitExceeded':
       return problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
         errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
+      });
+    case 'CreditBalanceLimitExceeded':
+      return problem('CREDIT_BALANCE_LIMIT_EXCEEDED', `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`, {
+        errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }],
       });
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
@@ -275,6 +279,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'UNKNOWN_CUSTOMER',
       'CUSTOMER_REQUIRED',
       'CREDIT_LIMIT_EXCEEDED',
+      'CREDIT_BALANCE_LIMIT_EXCEEDED',
       'UNKNOWN_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',
@@ -329,7 +334,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of sales', data: doc('SalePage', pageSchema(jsonSchemaOf(saleSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listSales', query, 'created_at');
       const page = await uc.listSales(actor!, req, {
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.status ? { status: query.status } : {}),
@@ -337,7 +342,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(query.created_by ? { createdBy: query.created_by } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
       });
-      return ok('Sales', uc.paging.render(query, req, page, saleSummary));
+      return ok('Sales', uc.paging.render('listSales', query, req, page, saleSummary));
     },
   }),
   route({
@@ -353,9 +358,9 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of receipts', data: doc('ReceiptPage', pageSchema(jsonSchemaOf(receiptSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listReceipts', query, 'created_at');
       const page = await uc.listSales(actor!, req, {});
-      return ok('Receipts', uc.paging.render(query, req, page, receiptSummary));
+      return ok('Receipts', uc.paging.render('listReceipts', query, req, page, receiptSummary));
     },
   }),
   route({
@@ -420,11 +425,19 @@ export const salesRoutes = (uc: SaleUseCases) => [
     rateLimit: 'user',
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
-    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED'],
+    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, params, body }) => {
       const r = await uc.voidSale(actor!, params.id!, body.reason);
       if (E.isLeft(r)) {
-        throw r.left._tag === 'NotFound' ? problem('RESOURCE_NOT_FOUND', 'No such sale.') : problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+        const f = r.left;
+        switch (f._tag) {
+          case 'NotFound':
+            throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
+          case 'SaleAlreadyVoided':
+            throw problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+          case 'StockLimitExceeded':
+            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`);
+        }
       }
       return ok('Sale voided', saleJson(r.right));
     },

@@ -1,27 +1,36 @@
+import { randomUUID } from 'node:crypto';
+import { undoOnInMemoryRollback } from './in-memory-store.js';
 import type { IdempotencyStore, StoredResponse } from '../../../application/ports/idempotency-store.js';
 
 const KEY_TTL_MS = 24 * 3_600_000;
 
 /** The idempotency store in memory (tests, embedders). */
-export const inMemoryIdempotencyStore = (): IdempotencyStore => {
-  const keys = new Map<string, { hash: string; createdAt: number; response?: StoredResponse }>();
+export const inMemoryIdempotencyStore = (options: { leaseMs: number }): IdempotencyStore => {
+  const keys = new Map<string, { hash: string; createdAt: number; leaseUntil: number; token: string; response?: StoredResponse }>();
   const id = (businessId: string, key: string) => `${businessId}\n${key}`;
   return {
     async claim(businessId, key, hash, now) {
       const existing = keys.get(id(businessId, key));
-      if (!existing || existing.createdAt < now.getTime() - KEY_TTL_MS) {
-        keys.set(id(businessId, key), { hash, createdAt: now.getTime() });
-        return { state: 'claimed' };
-      }
+      const fresh = () => {
+        const token = randomUUID();
+        keys.set(id(businessId, key), { hash, createdAt: now.getTime(), leaseUntil: now.getTime() + options.leaseMs, token });
+        return { state: 'claimed' as const, token };
+      };
+      if (!existing || existing.createdAt < now.getTime() - KEY_TTL_MS) return fresh();
       if (existing.hash !== hash) return { state: 'mismatch' };
-      return existing.response ? { state: 'replay', response: structuredClone(existing.response) } : { state: 'in_progress' };
+      if (existing.response) return { state: 'replay', response: structuredClone(existing.response) };
+      return existing.leaseUntil < now.getTime() ? fresh() : { state: 'in_progress' };
     },
-    async complete(businessId, key, response) {
+    async complete(businessId, key, token, response) {
       const existing = keys.get(id(businessId, key));
-      if (existing) existing.response = structuredClone(response);
+      if (!existing || existing.token !== token || existing.response) return false;
+      existing.response = structuredClone(response);
+      undoOnInMemoryRollback(() => delete existing.response);
+      return true;
     },
-    async release(businessId, key) {
-      if (!keys.get(id(businessId, key))?.response) keys.delete(id(businessId, key));
+    async release(businessId, key, token) {
+      const existing = keys.get(id(businessId, key));
+      if (existing && existing.token === token && !existing.response) keys.delete(id(businessId, key));
     },
   };
 };

@@ -1,4 +1,4 @@
-import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -46,55 +46,35 @@ const lockDataDir = (dataDir: string): (() => void) => {
   throw new Error(`could not lock ${lockFile}`);
 };
 
-/** A Unix socket path must fit in `sun_path` (108 bytes on Linux, 104 on macOS). */
-const MAX_SOCKET_PATH = 100;
-
 /**
- * The directory the socket lives in, readable by this user only (0700): PGlite has no password
- * authentication, so the file system is the gate. `DATA_DIR/run` when its path is short enough
- * for a socket, else (or without a data directory) a private temporary directory.
- */
-const socketDirectory = (dataDir: string | undefined): { dir: string; remove: boolean } => {
-  const inData = dataDir ? join(dataDir, 'run') : undefined;
-  if (inData && join(inData, '.s.PGSQL.5432').length <= MAX_SOCKET_PATH) {
-    mkdirSync(inData, { recursive: true, mode: 0o700 });
-    chmodSync(inData, 0o700); // an older directory keeps its mode otherwise
-    rmSync(join(inData, '.s.PGSQL.5432'), { force: true }); // left by a process that died (we hold the lock)
-    return { dir: inData, remove: false };
-  }
-  return { dir: mkdtempSync(join(tmpdir(), 'bizops-pg-')), remove: true }; // mkdtemp makes it 0700
-};
-
-/**
- * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL Unix socket in a
- * directory only this user can enter, so the one MikroORM/pg adapter serves both the embedded
- * default and a real server, and no other local user can reach the database (it has no password).
- * `maxConnections` must be at least the ORM pool's max, or surplus connections are reset.
+ * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL socket, so the one
+ * MikroORM/pg adapter serves both the embedded default and a real server. The socket is a Unix
+ * socket in a fresh directory only this user may enter (0700): pglite-socket checks no password, so
+ * a TCP port would let any local process in as superuser (ADR 0012). `maxConnections` must be at
+ * least the ORM pool's max, or surplus connections are reset.
  */
 export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> => {
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
-  let socket: { dir: string; remove: boolean } | undefined;
   try {
     const extensions = { pg_trgm }; // product search uses trigram indexes
     const db = await PGlite.create(options.dataDir ? { dataDir: join(options.dataDir, 'pgdata'), extensions } : { extensions });
-    socket = socketDirectory(options.dataDir);
-    const path = join(socket.dir, '.s.PGSQL.5432');
-    const server = new PGLiteSocketServer({ db, path, maxConnections: options.maxConnections });
+    // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.
+    const socketDir = mkdtempSync(join(tmpdir(), 'bizops-pg-'));
+    const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: options.maxConnections });
     await server.start();
-    const dir = socket;
     return {
-      // libpq's form for a socket directory; pg reads `host`, openOrm hands it to the pool
-      url: `postgres://postgres@localhost:5432/postgres?host=${encodeURIComponent(dir.dir)}`,
+      // pg reads a percent-encoded host that is a path as the directory of a Unix socket
+      url: `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`,
       async close() {
         await server.stop();
         await db.close();
-        rmSync(dir.remove ? dir.dir : path, { recursive: true, force: true });
+        rmSync(socketDir, { recursive: true, force: true });
         unlock();
       },
     };
   } catch (e) {
-    if (socket?.remove) rmSync(socket.dir, { recursive: true, force: true });
     unlock();
     throw e;
   }
 };
+

@@ -41,7 +41,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   branches: {
     findById: async (businessId, id, options = {}) => {
       const rows = await em.execute<Record<string, unknown>[]>(
-        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}`,
+        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
       );
       return rows[0] ? branchFromRow(rows[0]) : undefined;
@@ -68,7 +68,10 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   // Memberships are read on every authenticated request (resolveActor): plain rows, saved by an explicit UPDATE.
   memberships: {
     findByUser: async (userId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ?`, [userId]);
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
+        [userId],
+      );
       return rows[0] ? membershipFromRow(rows[0]) : undefined;
     },
     findById: async (businessId, id) => {
@@ -81,7 +84,15 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     },
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
-    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: { $ne: 'DEACTIVATED' } }),
+    // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
+    // re-reads the first's change (READ COMMITTED re-checks the WHERE of a locked row).
+    countActiveOwnersLocked: async (businessId) =>
+      (
+        await em.execute<Record<string, unknown>[]>(
+          `select id from memberships where business_id = ? and role = 'BUSINESS_OWNER' and status = 'ACTIVE' order by id for update`,
+          [businessId],
+        )
+      ).length,
     moveBranch: async (businessId, from, to) => {
       await em.flush();
       await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });
@@ -146,6 +157,9 @@ const businessFromRow = (r: Record<string, unknown>): Business => ({
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
+
+// KEY SHARE (a user of the branch) and UPDATE (its archive or delete) exclude each other; users do not block each other.
+const BRANCH_LOCKS = { none: '', use: ' for key share', change: ' for update' } as const;
 
 const BRANCHES: KeysetSource<BranchSort> = {
   select: 'id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at',

@@ -256,9 +256,14 @@ const agingFromRow = (r: Record<string, unknown>): AgingRow => ({
 
 export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
   async add(e) {
-    await em.execute(`insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt,
-    ]);
+    // The customer's row is locked by the caller, so the previous entry's time is settled.
+    const rows = await em.execute<{ created_at: unknown }[]>(
+      `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from credit_entries where business_id = ? and customer_id = ?)))
+       returning created_at`,
+      [e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt, e.businessId, e.customerId],
+    );
+    return asDate(rows[0]!.created_at);
   },
   async addAllocations(paymentId, allocations) {
     if (allocations.length === 0) return;

@@ -1,24 +1,48 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
+import { ambientTransaction, inAmbientTransaction, isRetryableConflict } from './ambient-transaction.js';
 import { mikroOrmRepositories } from './repositories.mikro-orm.js';
 
 class RollbackSignal {
   constructor(readonly value: unknown) {}
 }
 
-/** One forked EntityManager and one database transaction per unit of work. */
+/** A deadlock or serialization failure is retried once: the other transaction has finished by then. */
+const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => {
+  try {
+    return await attempt();
+  } catch (e) {
+    if (!isRetryableConflict(e)) throw e;
+    return attempt();
+  }
+};
+
+/**
+ * One forked EntityManager and one database transaction per unit of work; inside `atomically`, a
+ * savepoint of the ambient transaction instead.
+ */
 export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
   async run(work) {
-    try {
-      return await orm.em.fork().transactional(async (em) => {
-        const result = await work(mikroOrmRepositories(em));
-        if (result instanceof Rollback) throw new RollbackSignal(result.value);
-        return result;
-      });
-    } catch (e) {
-      if (e instanceof RollbackSignal) return e.value as never;
-      throw e;
-    }
+    const outer = ambientTransaction();
+    const once = async () => {
+      try {
+        const base = outer ? await outer.manager() : orm.em.fork();
+        return await base.transactional(async (em) => {
+          const result = await work(mikroOrmRepositories(em));
+          if (result instanceof Rollback) throw new RollbackSignal(result.value);
+          return result;
+        });
+      } catch (e) {
+        if (e instanceof RollbackSignal) return e.value as never;
+        throw e;
+      }
+    };
+    // Inside an ambient transaction the whole of it is retried, not this savepoint.
+    return outer ? once() : retryOnceOnConflict(once);
   },
-  read: (work) => work(mikroOrmRepositories(orm.em.fork())),
+  async read(work) {
+    const outer = ambientTransaction();
+    return work(mikroOrmRepositories(outer ? await outer.manager() : orm.em.fork()));
+  },
+  atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => orm.em.fork(), work))),
 });
