@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,6 +50,18 @@ describe('the embedded database under one tenant’s large import', function () 
   });
 });
 
+/** Tries to open a Unix socket as user `nobody`: 'connected' or the error code. */
+const connectAsNobody = (path: string) =>
+  new Promise<string>((resolve, reject) => {
+    const script = `const s = require('node:net').connect(${JSON.stringify({ path })}); s.on('connect', () => { console.log('connected'); s.destroy(); }); s.on('error', (e) => console.log(e.code));`;
+    const child = spawn(process.execPath, ['-e', script], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'pipe'], cwd: '/' });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out.trim()));
+  });
+
 describe('the embedded database socket', function () {
   this.timeout(60_000);
 
@@ -68,6 +81,8 @@ describe('the embedded database socket', function () {
       } finally {
         await client.end();
       }
+      // Another local user is refused by the file system (only root can act as another user to show it).
+      if (process.getuid?.() === 0) expect(await connectAsNobody(join(dir, '.s.PGSQL.5432'))).to.equal('EACCES');
     } finally {
       await embedded.close();
     }

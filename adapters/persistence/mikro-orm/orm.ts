@@ -112,6 +112,7 @@ export const redactDatabaseFault = (error: unknown): unknown => {
   const e = error as Error & { code?: string; table?: string; constraint?: string; column?: string; routine?: string };
   const message = e.message
     .replace(/'(?:[^']|'')*'/g, '?') // literals in the statement
+    .replace(/(?<![\w".$])-?\d+(?:\.\d+)?(?![\w"])/g, '?') // numbers too (amounts, quantities), not $1 nor names like t0
     .replace(/: "(?:[^"]|"")*"\s*$/, ': ?') // the value a "invalid input syntax" message quotes
     .replace(/\n - detail: [\s\S]*$/, ''); // "Key (phone)=(+234...) already exists"
   const [, ...frames] = (e.stack ?? '').split('\n');
