@@ -150,6 +150,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
+    idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
   });
   return { app, router, routes, openApi, signingKey: key };
 };

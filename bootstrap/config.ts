@@ -47,6 +47,11 @@ export const ENV = {
   RATE_LIMIT_AUTH_PER_IP: { codec: intFrom('limit', 1), default: '120', doc: 'auth requests a minute per client IP' },
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
+  IDEMPOTENCY_LEASE_MS: {
+    codec: intFrom('milliseconds', 1000),
+    default: '60000',
+    doc: 'how long an unfinished Idempotency-Key claim (its request crashed) answers 409 before a retry may run it',
+  },
 } as const;
 
 type Env = typeof ENV;

@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
-import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
+import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase } from '../adapters/persistence/mikro-orm/orm.js';
@@ -39,7 +39,7 @@ export const openPostgres = async (options: {
     return {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
-      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork()),
+      idempotency: mikroOrmIdempotencyStore(orm),
       ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
       isUnavailable: isDatabaseUnavailable,
       async close() {

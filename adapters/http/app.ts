@@ -40,6 +40,8 @@ export interface HttpDeps {
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
+  /** How long an unfinished claim of an Idempotency-Key holds it (a crashed request's key is free again after). */
+  readonly idempotencyLeaseMs: number;
 }
 
 interface State {
@@ -54,6 +56,10 @@ const canonicalJson = (v: unknown): string =>
     : v && typeof v === 'object'
       ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
       : JSON.stringify(v);
+
+/** What an Idempotency-Key is bound to: the method, the path and the body (key order ignored). */
+export const idempotencyRequestHash = (method: string, path: string, body: unknown): string =>
+  createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('base64url');
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
 export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<State> } => {
@@ -198,14 +204,16 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
 
   /**
    * Same key + same request within 24 h: the first answer replayed (status and body). Same key +
-   * another request: 422. Same key while the first still runs: 409. A fault frees the key.
+   * another request: 422. Same key while the first still runs: 409 (until its lease runs out, in
+   * case it died). A fault frees the key. The request runs in one transaction with the storing of
+   * its answer, so a committed sale always replays (docs/adr/0017).
    */
   const idempotently = async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>) => {
     if (key.length > 255) {
       throw problem('VALIDATION_FAILED', 'The Idempotency-Key header is longer than 255 characters.', { errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }] });
     }
-    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`).digest('base64url');
-    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now());
+    const hash = idempotencyRequestHash(ctx.method, ctx.path, ctx.request.body);
+    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now(), deps.idempotencyLeaseMs);
     switch (claim.state) {
       case 'replay':
         ctx.status = claim.response.status;
@@ -216,18 +224,26 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       case 'mismatch':
         throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
-      case 'claimed':
+      case 'claimed': {
+        let outcome: 'completed' | 'lost';
         try {
-          await handle();
+          outcome = await deps.idempotency.completeWithin(businessId, key, claim.token, async () => {
+            try {
+              await handle();
+            } catch (e) {
+              if (!(e instanceof Problem && e.status < 500)) throw e;
+              // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
+              render(ctx, e);
+            }
+            return { status: ctx.status, body: ctx.body };
+          });
         } catch (e) {
-          if (!(e instanceof Problem && e.status < 500)) {
-            await deps.idempotency.release(businessId, key).catch(() => undefined);
-            throw e;
-          }
-          // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
-          render(ctx, e);
+          await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
+          throw e;
         }
-        await deps.idempotency.complete(businessId, key, { status: ctx.status, body: ctx.body });
+        // Our lease ran out and a retry took the key: what we did was rolled back, the retry answers.
+        if (outcome === 'lost') throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
+      }
     }
   };
 

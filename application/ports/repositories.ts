@@ -19,6 +19,11 @@ export interface UserRepository {
 /** A business is only ever read by its own id, taken from the caller's token. */
 export interface BusinessRepository {
   findById(businessId: string): Promise<Business | undefined>;
+  /**
+   * Locks the business row until the transaction ends (not against sales or other inserts that
+   * refer to it): changes of who owns the business take it first, so two run one after the other.
+   */
+  lock(businessId: string): Promise<void>;
   add(business: Business): Promise<void>;
   save(business: Business): Promise<void>;
 }
@@ -28,7 +33,11 @@ export type BranchSort = (typeof BRANCH_SORTS)[number];
 
 /** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
-  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean }): Promise<Branch | undefined>;
+  /**
+   * `lock: 'use'` keeps the branch from being deleted or archived until the transaction ends (a sale
+   * or a member placed there); `lock: 'delete'` waits for those and keeps new ones out.
+   */
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'delete' }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
@@ -55,6 +64,7 @@ export interface MembershipRepository {
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
   list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
+  /** Owners who have signed in and are not deactivated (an invited owner does not count). */
   countActiveOwners(businessId: string): Promise<number>;
   /** Moves every member of `fromBranchId` to `toBranchId` (when a branch is archived). */
   moveBranch(businessId: string, fromBranchId: string, toBranchId: string): Promise<void>;

@@ -55,7 +55,8 @@ export const recordSale =
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
-      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId) : await r.branches.findDefault(actor.businessId);
+      // The branch is locked against a concurrent delete; the default branch is never deleted.
+      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId, { lock: 'use' }) : await r.branches.findDefault(actor.businessId);
       if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
 

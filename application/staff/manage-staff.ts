@@ -29,7 +29,7 @@ const staffMember = (m: Membership, u: User): StaffMember => ({ ...m, firstName:
 
 /** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
 const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
-  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId);
+  branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId, { lock: 'use' });
 
 /**
  * Invites a person to the caller's business: the member is INVITED until they sign in with
@@ -86,9 +86,13 @@ export const getStaffMember =
     return member ? E.right(member) : E.left(notFound);
   };
 
-/** A business keeps at least one active owner: the last one can be neither demoted nor deactivated. */
+/**
+ * A business keeps at least one active (signed-in) owner: the last one can be neither demoted nor
+ * deactivated. The caller has locked the business first, so two owners removing each other at
+ * once are counted one after the other and the second is refused.
+ */
 const isLastOwner = async (r: Repositories, m: Membership) =>
-  m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
+  m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =
@@ -99,9 +103,10 @@ export const updateStaffMember =
     changes: { role?: Role; branchId?: string },
   ): Promise<E.Either<NotFound | UnknownBranch | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
+      if (changes.role === 'STAFF') await r.businesses.lock(actor.businessId);
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
-      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId))) {
+      if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId, { lock: 'use' }))) {
         return E.left({ _tag: 'UnknownBranch' as const, branchId: changes.branchId });
       }
       if (changes.role === 'STAFF' && (await isLastOwner(r, m))) return E.left({ _tag: 'LastOwner' as const });
@@ -120,6 +125,7 @@ export const deactivateStaffMember =
   (deps: { uow: UnitOfWork; clock: Clock }) =>
   async (actor: Actor, membershipId: string): Promise<E.Either<NotFound | CannotDeactivateSelf | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
+      await r.businesses.lock(actor.businessId);
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
       if (m.userId === actor.userId) return E.left({ _tag: 'CannotDeactivateSelf' as const });

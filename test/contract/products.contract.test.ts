@@ -376,66 +376,100 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     describe('IdempotencyStore', () => {
       const body = { success: true, message: 'Stock adjusted', data: { id: randomUUID(), unit_cost: 1500.5, note: 'naira ₦ "quoted"', nested: [1, null, { a: 0.1 }] }, timestamp: now.toISOString() };
+      const LEASE = 60_000;
+      const claim = (b: string, key: string, hash: string, when: Date) => p.idempotency.claim(b, key, hash, when, LEASE);
+      /** The claim's state, its token (random) left out. */
+      const state = async (b: string, key: string, hash: string, when: Date) => {
+        const c = await claim(b, key, hash, when);
+        return c.state === 'claimed' ? { state: 'claimed' } : c;
+      };
+      const token = async (b: string, key: string, hash: string, when: Date) => {
+        const c = await claim(b, key, hash, when);
+        if (c.state !== 'claimed') throw new Error(`expected a claim, got ${c.state}`);
+        return c.token;
+      };
+      const complete = (b: string, key: string, t: string, response: { status: number; body: unknown }) =>
+        p.idempotency.completeWithin(b, key, t, async () => response);
 
       it('claim -> in progress -> complete -> replay; another request body -> mismatch', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
-        expect(await s.claim(b, 'k-1', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
-        expect(await s.claim(b, 'k-1', 'hash-a', at(1))).to.deep.equal({ state: 'in_progress' });
-        expect(await s.claim(b, 'k-1', 'hash-b', at(1))).to.deep.equal({ state: 'mismatch' });
-        await s.complete(b, 'k-1', { status: 201, body });
-        expect(await s.claim(b, 'k-1', 'hash-a', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
-        expect(await s.claim(b, 'k-1', 'hash-a', at(3))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
-        expect(await s.claim(b, 'k-1', 'hash-b', at(3))).to.deep.equal({ state: 'mismatch' });
+        const t = await token(b, 'k-1', 'hash-a', now);
+        expect(await state(b, 'k-1', 'hash-a', at(1))).to.deep.equal({ state: 'in_progress' });
+        expect(await state(b, 'k-1', 'hash-b', at(1))).to.deep.equal({ state: 'mismatch' });
+        expect(await complete(b, 'k-1', t, { status: 201, body })).to.equal('completed');
+        expect(await state(b, 'k-1', 'hash-a', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
+        expect(await state(b, 'k-1', 'hash-a', at(3))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
+        expect(await state(b, 'k-1', 'hash-b', at(3))).to.deep.equal({ state: 'mismatch' });
         // a stored 4xx answer is replayed like any other
-        expect(await s.claim(b, 'k-409', 'h', now)).to.deep.equal({ state: 'claimed' });
-        await s.complete(b, 'k-409', { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } });
-        expect(await s.claim(b, 'k-409', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } } });
+        const t409 = await token(b, 'k-409', 'h', now);
+        await complete(b, 'k-409', t409, { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } });
+        expect(await state(b, 'k-409', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } } });
       });
 
       it('keys are scoped per business', async () => {
         const a = randomUUID();
         const b = randomUUID();
-        const s = p.idempotency;
-        expect(await s.claim(a, 'shared', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
-        expect(await s.claim(b, 'shared', 'hash-b', now)).to.deep.equal({ state: 'claimed' });
-        await s.complete(a, 'shared', { status: 201, body: { who: 'a' } });
-        expect(await s.claim(b, 'shared', 'hash-b', at(1))).to.deep.equal({ state: 'in_progress' });
-        await s.release(b, 'shared');
-        expect(await s.claim(a, 'shared', 'hash-a', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'a' } } });
-        expect(await s.claim(b, 'shared', 'hash-a', at(2))).to.deep.equal({ state: 'claimed' });
+        const ta = await token(a, 'shared', 'hash-a', now);
+        const tb = await token(b, 'shared', 'hash-b', now);
+        await complete(a, 'shared', ta, { status: 201, body: { who: 'a' } });
+        expect(await state(b, 'shared', 'hash-b', at(1))).to.deep.equal({ state: 'in_progress' });
+        await p.idempotency.release(b, 'shared', tb);
+        expect(await state(a, 'shared', 'hash-a', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'a' } } });
+        expect(await state(b, 'shared', 'hash-a', at(2))).to.deep.equal({ state: 'claimed' });
       });
 
-      it('release frees a key still in progress, never a completed one', async () => {
+      it('release frees a key still in progress, never a completed one, and only with its token', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
-        expect(await s.claim(b, 'k', 'h1', now)).to.deep.equal({ state: 'claimed' });
-        await s.release(b, 'k');
-        expect(await s.claim(b, 'k', 'h2', at(1))).to.deep.equal({ state: 'claimed' });
-        await s.complete(b, 'k', { status: 201, body: { n: 2 } });
-        await s.release(b, 'k');
-        expect(await s.claim(b, 'k', 'h2', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body: { n: 2 } } });
-        await s.release(b, 'never-claimed'); // no error
+        const t1 = await token(b, 'k', 'h1', now);
+        await p.idempotency.release(b, 'k', randomUUID()); // not ours: nothing happens
+        expect(await state(b, 'k', 'h1', at(1))).to.deep.equal({ state: 'in_progress' });
+        await p.idempotency.release(b, 'k', t1);
+        const t2 = await token(b, 'k', 'h2', at(1));
+        await complete(b, 'k', t2, { status: 201, body: { n: 2 } });
+        await p.idempotency.release(b, 'k', t2);
+        expect(await state(b, 'k', 'h2', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body: { n: 2 } } });
+        await p.idempotency.release(b, 'never-claimed', t2); // no error
       });
 
       it('a key is kept 24 hours, then forgotten (completed or not)', async () => {
         const b = randomUUID();
-        const s = p.idempotency;
-        expect(await s.claim(b, 'done', 'h', now)).to.deep.equal({ state: 'claimed' });
-        await s.complete(b, 'done', { status: 201, body: { first: true } });
-        expect(await s.claim(b, 'done', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { first: true } } });
-        expect(await s.claim(b, 'done', 'other', at(DAY_MS - 1))).to.deep.equal({ state: 'mismatch' });
-        expect(await s.claim(b, 'done', 'other', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
-        expect(await s.claim(b, 'done', 'other', at(DAY_MS + 2))).to.deep.equal({ state: 'in_progress' });
+        const t = await token(b, 'done', 'h', now);
+        await complete(b, 'done', t, { status: 201, body: { first: true } });
+        expect(await state(b, 'done', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { first: true } } });
+        expect(await state(b, 'done', 'other', at(DAY_MS - 1))).to.deep.equal({ state: 'mismatch' });
+        expect(await state(b, 'done', 'other', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
+        expect(await state(b, 'done', 'other', at(DAY_MS + 2))).to.deep.equal({ state: 'in_progress' });
+      });
 
-        expect(await s.claim(b, 'stuck', 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await s.claim(b, 'stuck', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'in_progress' });
-        expect(await s.claim(b, 'stuck', 'h', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
+      it('an unfinished claim (its request died) holds the key only for its lease; then a retry takes it over', async () => {
+        const b = randomUUID();
+        const dead = await token(b, 'stuck', 'h', now);
+        expect(await state(b, 'stuck', 'h', at(LEASE - 1))).to.deep.equal({ state: 'in_progress' });
+        expect(await state(b, 'stuck', 'other', at(LEASE + 1))).to.deep.equal({ state: 'mismatch' }); // another request never takes it
+        const retry = await token(b, 'stuck', 'h', at(LEASE + 1));
+        expect(await state(b, 'stuck', 'h', at(LEASE + 2))).to.deep.equal({ state: 'in_progress' }); // the retry has a fresh lease
+        // the dead request coming back to life cannot complete it: its work is thrown away
+        let ran = false;
+        expect(await p.idempotency.completeWithin(b, 'stuck', dead, async () => ((ran = true), { status: 201, body: { who: 'dead' } }))).to.equal('lost');
+        expect(ran).to.equal(true);
+        expect(await complete(b, 'stuck', retry, { status: 201, body: { who: 'retry' } })).to.equal('completed');
+        expect(await state(b, 'stuck', 'h', at(LEASE + 3))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'retry' } } });
+      });
+
+      it('completeWithin: a fault in the work stores nothing; the key stays claimed until released', async () => {
+        const b = randomUUID();
+        const t = await token(b, 'fault', 'h', now);
+        let failure: unknown;
+        await p.idempotency.completeWithin(b, 'fault', t, async () => {
+          throw new Error('boom');
+        }).catch((e) => (failure = e));
+        expect((failure as Error).message).to.equal('boom');
+        expect(await state(b, 'fault', 'h', at(1))).to.deep.equal({ state: 'in_progress' });
       });
 
       it('concurrent claims of one key: exactly one is claimed, the others see it in progress', async () => {
         const b = randomUUID();
-        const claims = await Promise.all(Array.from({ length: 12 }, () => p.idempotency.claim(b, 'race', 'h', now)));
+        const claims = await Promise.all(Array.from({ length: 12 }, () => claim(b, 'race', 'h', now)));
         expect(claims.filter((c) => c.state === 'claimed')).to.have.length(1);
         expect(claims.filter((c) => c.state === 'in_progress')).to.have.length(11);
       });
@@ -443,10 +477,10 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       it('keys up to 255 characters of any text are kept apart', async () => {
         const b = randomUUID();
         const long = 'k'.repeat(255);
-        expect(await p.idempotency.claim(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await p.idempotency.claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
+        expect(await state(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await state(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await state(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await state(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
       });
     });
   });

@@ -307,6 +307,7 @@ const repositories = (t: Tables): Repositories => ({
   },
   businesses: {
     findById: async (id) => (t.businesses.has(id) ? copy(t.businesses.get(id)) : undefined),
+    lock: async () => undefined, // transactions are already serialised
     add: async (b) => void t.businesses.set(b.id, copy(b)),
     save: async (b) => void t.businesses.set(b.id, copy(b)),
   },
@@ -352,7 +353,7 @@ const repositories = (t: Tables): Repositories => ({
         },
       ),
     countActiveOwners: async (businessId) =>
-      values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status !== 'DEACTIVATED').length,
+      values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE').length,
     moveBranch: async (businessId, from, to) => {
       for (const m of t.memberships.values()) if (m.businessId === businessId && m.branchId === from) m.branchId = to;
     },

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MovementSort, ProductRepository, ProductSort, StockLedger } from '../../../application/ports/repositories.js';
-import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import type { MovementReason, Product, ProductType, StockMovement } from '../../../domain/product.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
@@ -173,42 +172,5 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
       [businessId, saleId],
     );
     return rows.map(movementFromRow);
-  },
-});
-
-const KEY_TTL_MS = 24 * 3_600_000;
-
-/** Idempotency keys in PostgreSQL; each call is its own short statement (no transaction held open). */
-export const mikroOrmIdempotencyStore = (fork: () => EntityManager): IdempotencyStore => ({
-  async claim(businessId, key, requestHash, now) {
-    const em = fork();
-    // An expired key is forgotten first, so it can be claimed again.
-    await em.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
-    const inserted = await em.execute<unknown[]>(
-      'insert into idempotency_keys (business_id, key, request_hash, created_at) values (?, ?, ?, ?) on conflict do nothing returning key',
-      [businessId, key, requestHash, now],
-    );
-    if (inserted.length === 1) return { state: 'claimed' };
-    const rows = await em.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
-      'select request_hash, response_status, response_body from idempotency_keys where business_id = ? and key = ?',
-      [businessId, key],
-    );
-    const row = rows[0];
-    if (!row) return this.claim(businessId, key, requestHash, now); // released meanwhile
-    if (row.request_hash !== requestHash) return { state: 'mismatch' };
-    if (row.response_status === null) return { state: 'in_progress' };
-    const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-    return { state: 'replay', response: { status: row.response_status, body } };
-  },
-  async complete(businessId, key, response) {
-    await fork().execute('update idempotency_keys set response_status = ?, response_body = ? where business_id = ? and key = ?', [
-      response.status,
-      JSON.stringify(response.body),
-      businessId,
-      key,
-    ]);
-  },
-  async release(businessId, key) {
-    await fork().execute('delete from idempotency_keys where business_id = ? and key = ? and response_status is null', [businessId, key]);
   },
 });

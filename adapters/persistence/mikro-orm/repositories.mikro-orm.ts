@@ -31,6 +31,10 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       const rows = await em.execute<Record<string, unknown>[]>(`select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id]);
       return rows[0] ? businessFromRow(rows[0]) : undefined;
     },
+    lock: async (id) => {
+      // NO KEY UPDATE: does not wait for, nor block, rows that only refer to the business (sales, members).
+      await em.execute('select id from businesses where id = ? for no key update', [id]);
+    },
     add: async (business) => void em.persist(em.create(BusinessSchema, business)),
     save: async (b) => {
       await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
@@ -41,7 +45,8 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   branches: {
     findById: async (businessId, id, options = {}) => {
       const rows = await em.execute<Record<string, unknown>[]>(
-        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}`,
+        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}` +
+          (options.lock === 'use' ? ' for share' : options.lock === 'delete' ? ' for update' : ''),
         [businessId, id],
       );
       return rows[0] ? branchFromRow(rows[0]) : undefined;
@@ -81,7 +86,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     },
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
-    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: { $ne: 'DEACTIVATED' } }),
+    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: 'ACTIVE' }),
     moveBranch: async (businessId, from, to) => {
       await em.flush();
       await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });
