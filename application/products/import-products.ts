@@ -63,6 +63,7 @@ export const importProducts =
       let created = 0;
       let updated = 0;
       let unchanged = 0;
+      const toApply: { row: number; fields: Partial<ProductFields>; existing: Product | undefined }[] = [];
       for (const { row, fields } of [...command.rows].sort((a, b) => a.row - b.row)) {
         if (fields.sku !== undefined) {
           const key = fields.sku.toLowerCase();
@@ -74,7 +75,13 @@ export const importProducts =
           firstRowOfSku.set(key, row);
         }
         if (broken.has(row)) continue;
-        const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
+        toApply.push({ row, fields, existing: fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku) });
+      }
+      // Rows are written in lock order, whatever the file's order: existing products by id (as a sale
+      // takes them), then new ones by sku (their unique index entries), so two imports or an import
+      // and a sale never wait for each other in a circle (a deadlock).
+      toApply.sort((a, b) => (lockOrder(a) < lockOrder(b) ? -1 : lockOrder(a) > lockOrder(b) ? 1 : 0));
+      for (const { row, fields, existing } of toApply) {
         const outcome = existing ? await updateFromRow(deps, r, actor, existing, fields) : await createFromRow(deps, r, actor, fields);
         if (outcome === 'created') created += 1;
         else if (outcome === 'updated') updated += 1;
@@ -85,6 +92,9 @@ export const importProducts =
       const report: ImportReport = { dryRun: command.dryRun, created, updated, unchanged, errors };
       return command.dryRun ? rollback(report) : report;
     });
+
+const lockOrder = (a: { fields: Partial<ProductFields>; existing: Product | undefined }) =>
+  a.existing ? `0 ${a.existing.id}` : `1 ${(a.fields.sku ?? '').toLowerCase()}`;
 
 type Violation = { readonly field: string; readonly message: string };
 

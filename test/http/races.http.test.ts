@@ -1,6 +1,10 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { idempotencyRequestHash } from '../../adapters/http/app.js';
+import { openPostgres } from '../../bootstrap/persistence.js';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
 
 // Races found by an attack on the running API (issue 21). On PostgreSQL the requests really run at
@@ -29,6 +33,7 @@ const aProduct = async (app: TestApp, owner: Owner, body: Record<string, unknown
   expect(res.status, res.text).to.equal(201);
   return res.body.data as { id: string; sku: string; quantity: number };
 };
+const statusesOf = (responses: TestResponse[]) => responses.map((r) => r.status);
 const quantityOf = async (app: TestApp, owner: Owner, id: string) => (await app.request('GET', `/products/${id}`, { token: owner.accessToken })).body.data.quantity as number;
 const saleCount = async (app: TestApp, owner: Owner) => (await app.request('GET', '/sales?limit=100', { token: owner.accessToken })).body.data.content.length as number;
 
@@ -179,6 +184,86 @@ describe('HTTP races (issue 21)', function () {
       }
       expect((await app.request('GET', `/customers/${customerId}/credit`, { token: owner.accessToken })).body.data.balance).to.equal(1500);
       expect(await quantityOf(app, owner, product.id)).to.equal(9);
+    });
+  });
+
+  describe('deadlocks', () => {
+    const importCsv = (owner: Owner, csv: string) =>
+      app.request('POST', '/products/import', { token: owner.accessToken, rawBody: csv, headers: { 'content-type': 'text/csv' } });
+    const csvOf = (skus: string[], quantity: number) => `sku,name,price,quantity\n${skus.map((sku) => `${sku},Item ${sku},100,${quantity}`).join('\n')}\n`;
+
+    it('two imports of the same skus in opposite order both succeed (5 rounds)', async () => {
+      const owner = await registerOwner(app);
+      const skus = Array.from({ length: 30 }, (_, i) => `DL-${String(i).padStart(2, '0')}`);
+      expect((await importCsv(owner, csvOf(skus, 1))).status).to.equal(200);
+      for (let round = 0; round < 5; round++) {
+        const answers = await Promise.all([importCsv(owner, csvOf(skus, 10 + round)), importCsv(owner, csvOf([...skus].reverse(), 20 + round))]);
+        expect(statusesOf(answers), answers.map((a) => a.text).join('\n')).to.deep.equal([200, 200]);
+      }
+    });
+
+    it('an import racing a 30-line sale of the same products: both succeed (5 rounds)', async () => {
+      const owner = await registerOwner(app);
+      await putOnPlan(app, owner, 'PRO');
+      const skus = Array.from({ length: 30 }, (_, i) => `DS-${String(i).padStart(2, '0')}`);
+      expect((await importCsv(owner, csvOf(skus, 1000))).status).to.equal(200);
+      const listed = await app.request('GET', '/products?limit=100&search=DS-', { token: owner.accessToken });
+      const ids = (listed.body.data.content as { id: string }[]).map((p) => p.id);
+      expect(ids).to.have.length(30);
+      for (let round = 0; round < 5; round++) {
+        // the file in reverse sku order, the sale in the list's order: different orders on purpose
+        const [imported, sale] = await Promise.all([
+          importCsv(owner, csvOf([...skus].reverse(), 500 + round)),
+          app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: ids.map((id) => ({ product_id: id, quantity: 1 })) } }),
+        ]);
+        expect(imported.status, imported.text).to.equal(200);
+        expect(sale.status, sale.text).to.equal(201);
+      }
+    });
+
+    it('a transaction chosen as a deadlock victim runs once more (unit of work)', async () => {
+      const owner = await registerOwner(app);
+      const businessId = await businessIdOf(app, owner.accessToken);
+      const a = await aProduct(app, owner, { quantity: 100 });
+      const b = await aProduct(app, owner, { quantity: 100 });
+      const dataDir = mkdtempSync(join(tmpdir(), 'races-'));
+      const persistence = await openPostgres({ databaseUrl: app.databaseUrl!, dataDir, poolMax: 4, log: () => undefined });
+      try {
+        // Two transactions take the same two rows in opposite order; each waits (at most 1 s) until
+        // the other holds its first row, so on PostgreSQL they deadlock. On PGlite they run one after the other.
+        let holding = 0;
+        let attempts = 0;
+        const bothHolding = async () => {
+          holding += 1;
+          for (let waited = 0; holding < 2 && waited < 1000; waited += 10) await new Promise((r) => setTimeout(r, 10));
+        };
+        const move = (first: string, second: string) =>
+          persistence.uow.run(async (r) => {
+            attempts += 1;
+            await r.products.changeQuantity(businessId, first, -1, new Date());
+            await bothHolding();
+            await r.products.changeQuantity(businessId, second, -1, new Date());
+            return 'done';
+          });
+        expect(await Promise.all([move(a.id, b.id), move(b.id, a.id)])).to.deep.equal(['done', 'done']);
+        expect(await quantityOf(app, owner, a.id)).to.equal(98);
+        expect(await quantityOf(app, owner, b.id)).to.equal(98);
+        if (process.env.TEST_DATABASE_URL) expect(attempts, 'one victim ran twice').to.equal(3);
+
+        // a second deadlock in a row is not hidden: the fault reaches the caller
+        let tries = 0;
+        const failure = await persistence.uow
+          .run(async () => {
+            tries += 1;
+            throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+          })
+          .catch((e: unknown) => e);
+        expect((failure as Error).message).to.equal('deadlock detected');
+        expect(tries).to.equal(2);
+      } finally {
+        await persistence.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     });
   });
 
