@@ -31,12 +31,12 @@ export const adjustStock =
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
       if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
-      const now = deps.clock.now();
-      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, now);
+      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, deps.clock.now());
       if (!moved) return E.left(notFound);
       if (!moved.ok) {
         return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
       }
+      const now = deps.clock.now(); // read inside the row lock, so ledger times follow the before/after chain
       const movement: StockMovement = {
         id: deps.crypto.uuid(),
         businessId: actor.businessId,

@@ -52,7 +52,6 @@ export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
     deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
-      const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
       // The branch is locked against a concurrent delete; the default branch is never deleted.
@@ -81,6 +80,8 @@ export const recordSale =
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
       }
+      // Time is read once the customer is locked, so their ledger's times follow its balance chain.
+      const now = deps.clock.now();
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
@@ -104,7 +105,8 @@ export const recordSale =
           note: null,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // inside this product's row lock
+
           saleId,
         });
       }

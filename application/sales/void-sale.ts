@@ -40,7 +40,7 @@ export const voidSale =
           note: reason,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // inside this product's row lock
           saleId,
         });
       }

@@ -267,6 +267,61 @@ describe('HTTP races (issue 21)', function () {
     });
   });
 
+  describe('ledgers read as chains under concurrency', () => {
+    it('stock ledger: ordered by time, rows of concurrent adjustments and sales chain before[i+1] == after[i]', async () => {
+      const owner = await registerOwner(app);
+      await putOnPlan(app, owner, 'PRO');
+      const product = await aProduct(app, owner, { quantity: 1000 });
+      const other = await aProduct(app, owner, { name: 'Sugar', quantity: 1000 });
+      await Promise.all([
+        ...Array.from({ length: 20 }, (_, i) =>
+          app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: product.id, quantity_change: i % 2 ? 7 : -3, reason: i % 2 ? 'RESTOCK' : 'DAMAGE' } }),
+        ),
+        ...Array.from({ length: 10 }, () =>
+          app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: [{ product_id: other.id, quantity: 1 }, { product_id: product.id, quantity: 2 }] } }),
+        ),
+      ]);
+      const rows: { quantity_before: number; quantity_after: number }[] = [];
+      let cursor = '';
+      do {
+        const page = await app.request('GET', `/products/stock-adjustments?product_id=${product.id}&sort_dir=asc&limit=7${cursor}`, { token: owner.accessToken });
+        expect(page.status, page.text).to.equal(200);
+        rows.push(...page.body.data.content);
+        cursor = page.body.data.cursor ? `&cursor=${page.body.data.cursor}` : '';
+      } while (cursor);
+      expect(rows).to.have.length(31); // the opening stock, 20 adjustments, 10 sales
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.quantity_before, `row ${i}`).to.equal(rows[i - 1]!.quantity_after);
+      expect(rows.at(-1)!.quantity_after).to.equal(await quantityOf(app, owner, product.id));
+    });
+
+    it('credit ledger: ordered by time, each balance_after is the previous one plus the amount', async () => {
+      const owner = await registerOwner(app);
+      await putOnPlan(app, owner, 'PRO');
+      const product = await aProduct(app, owner, { quantity: 1000 });
+      const customer = await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Ngozi' } });
+      const customerId = customer.body.data.id as string;
+      const creditSale = () =>
+        app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CREDIT', customer_id: customerId, items: [{ product_id: product.id, quantity: 1 }] } });
+      for (let i = 0; i < 5; i++) expect((await creditSale()).status).to.equal(201);
+      const answers = await Promise.all([
+        ...Array.from({ length: 10 }, creditSale),
+        ...Array.from({ length: 5 }, () => app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 1000, method: 'CASH' } })),
+      ]);
+      expect(answers.every((a) => a.status === 201), answers.map((a) => a.text).join('\n')).to.equal(true);
+      const rows: { amount: number; balance_after: number }[] = [];
+      let cursor = '';
+      do {
+        const page = await app.request('GET', `/customers/${customerId}/transactions?sort_dir=asc&limit=6${cursor}`, { token: owner.accessToken });
+        expect(page.status, page.text).to.equal(200);
+        rows.push(...page.body.data.content);
+        cursor = page.body.data.cursor ? `&cursor=${page.body.data.cursor}` : '';
+      } while (cursor);
+      expect(rows).to.have.length(20);
+      for (let i = 1; i < rows.length; i++) expect(rows[i]!.balance_after, `row ${i}`).to.equal(rows[i - 1]!.balance_after + rows[i]!.amount);
+      expect(rows.at(-1)!.balance_after).to.equal(15 * 1500 - 5 * 1000);
+    });
+  });
+
   describe('deleting a branch while it is used', () => {
     it('a sale or an invite racing DELETE of its branch: a clean answer each time, never 500 (10 trials)', async () => {
       const owner = await registerOwner(app);

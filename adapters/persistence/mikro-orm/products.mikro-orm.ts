@@ -128,7 +128,9 @@ const MOVEMENTS: KeysetSource<MovementSort> = {
   select: MOVEMENT_COLUMNS,
   from: 'stock_movements',
   tenantColumn: 'business_id',
-  idColumn: 'id',
+  // Rows of one time are ordered by their sequence number, taken inside the product's row lock.
+  idColumn: 'seq',
+  idType: 'bigint',
   sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
   search: ['note'],
   dateColumn: 'created_at',

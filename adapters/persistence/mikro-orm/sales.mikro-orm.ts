@@ -280,7 +280,9 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
       select: ENTRY_COLUMNS,
       from: 'credit_entries',
       tenantColumn: 'business_id',
-      idColumn: 'id',
+      // Entries of one time are ordered by their sequence number, taken inside the customer's row lock.
+      idColumn: 'seq',
+      idType: 'bigint',
       sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
       search: ['note'],
       dateColumn: 'created_at',
