@@ -28,6 +28,12 @@ export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID'] as const;
 export type MovementReason = (typeof MOVEMENT_REASONS)[number];
 
+/**
+ * The most units one product can hold (docs/adr/0017): an adjustment or a void that would go past it
+ * is refused, so the quantity always fits its column (and every quantity input is bounded by it too).
+ */
+export const MAX_STOCK = 1_000_000_000;
+
 /** One row of the stock ledger: every change of a product's quantity writes exactly one. */
 export interface StockMovement {
   readonly id: string;
@@ -53,6 +59,7 @@ export const checkProduct = (p: Pick<Product, 'price' | 'costPrice' | 'quantity'
   if (p.price < 0) v.push({ field: 'price', message: 'must not be negative' });
   if (p.costPrice !== null && p.costPrice < 0) v.push({ field: 'cost_price', message: 'must not be negative' });
   if (p.quantity < 0) v.push({ field: 'quantity', message: 'must not be negative' });
+  if (p.quantity > MAX_STOCK) v.push({ field: 'quantity', message: `must be at most ${MAX_STOCK}` });
   if (p.type === 'SERVICE' && p.quantity !== 0) v.push({ field: 'quantity', message: 'a service keeps no stock' });
   if (p.lowStockThreshold !== null && p.lowStockThreshold < 0) v.push({ field: 'low_stock_threshold', message: 'must not be negative' });
   return v;

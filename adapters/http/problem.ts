@@ -38,6 +38,10 @@ export const ERROR_CODES = {
   UNKNOWN_CUSTOMER: 422,
   CUSTOMER_REQUIRED: 422,
   CREDIT_LIMIT_EXCEEDED: 422,
+  /** A product would hold more than MAX_STOCK units (docs/adr/0017). */
+  STOCK_LIMIT_EXCEEDED: 422,
+  /** A customer would owe more than MAX_KOBO, or the business's customers together more than 2^53 kobo (docs/adr/0017). */
+  CREDIT_BALANCE_LIMIT_EXCEEDED: 422,
   OVERPAYMENT: 422,
   DISCOUNT_TOO_LARGE: 422,
   AMOUNT_PAID_EXCEEDS_TOTAL: 422,

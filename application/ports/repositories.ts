@@ -115,7 +115,8 @@ export interface ProductFilter {
 
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number }
-  | { readonly ok: false; readonly available: number };
+  /** Refused: below zero (`insufficient`) or past MAX_STOCK (`over_limit`); `available` is the quantity now. */
+  | { readonly ok: false; readonly available: number; readonly reason: 'insufficient' | 'over_limit' };
 
 /** Products of one business. SKUs are unique per business, case-insensitively. */
 export interface ProductRepository {
@@ -131,7 +132,7 @@ export interface ProductRepository {
   save(product: Product): Promise<'saved' | 'duplicate_sku'>;
   /**
    * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
-   * one and stock never goes below zero. undefined when the product does not exist.
+   * one and stock never goes below zero nor past MAX_STOCK. undefined when the product does not exist.
    */
   changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
 }
@@ -193,6 +194,8 @@ export interface CustomerRepository {
   /** Saves the profile fields; the balance moves only through `setBalance`. */
   save(customer: Customer): Promise<'saved' | 'duplicate_phone'>;
   setBalance(businessId: string, customerId: string, balance: Kobo, at: Date): Promise<void>;
+  /** True when the business's customers together owe more than `limit` (summed without overflow). */
+  totalOwedExceeds(businessId: string, limit: number): Promise<boolean>;
 }
 
 export const AGING_SORTS = ['total', 'name'] as const;

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Kobo } from '../../domain/money.js';
-import type { AdjustmentReason, MovementReason, StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type AdjustmentReason, type MovementReason, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -11,6 +11,8 @@ import { notFound, type NotFound } from '../business/errors.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
+/** The change would take the product past MAX_STOCK units. */
+export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly limit: number };
 
 export interface AdjustmentCommand {
   readonly productId: string;
@@ -21,18 +23,21 @@ export interface AdjustmentCommand {
 }
 
 /**
- * Records a stock adjustment: the quantity moves in one conditional update (never below zero,
- * never a lost update under concurrency) and the ledger row is written in the same transaction.
+ * Records a stock adjustment: the quantity moves in one conditional update (never below zero nor
+ * past MAX_STOCK, never a lost update under concurrency) and the ledger row is written in the same transaction.
  */
 export const adjustStock =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock, StockMovement>> =>
+  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> =>
     deps.uow.run(async (r) => {
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
       if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
       const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, deps.clock.now());
       if (!moved) return E.left(notFound);
+      if (!moved.ok && moved.reason === 'over_limit') {
+        return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, limit: MAX_STOCK });
+      }
       if (!moved.ok) {
         return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
       }

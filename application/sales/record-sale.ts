@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../domain/money.js';
+import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
@@ -32,11 +32,17 @@ export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly index
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
+/**
+ * Past what a balance can be (docs/adr/0017): one customer owing more than MAX_KOBO, or all of the
+ * business's customers together more than 2^53 kobo (so every total, e.g. the aging report's, stays exact).
+ */
+export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly scope: 'customer' | 'business'; readonly balance: Kobo };
 export type SaleFailure =
   | UnknownProducts
   | UnknownCustomer
   | CustomerRequired
   | CreditLimitExceeded
+  | CreditBalanceLimitExceeded
   | UnknownBranch
   | PricingFailure
   | (InsufficientStock & { readonly name: string })
@@ -79,6 +85,9 @@ export const recordSale =
       const customer = cmd.customerId ? await r.customers.findById(actor.businessId, cmd.customerId, { forUpdate: true }) : undefined;
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
+      }
+      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) {
+        return E.left({ _tag: 'CreditBalanceLimitExceeded', scope: 'customer', balance: customer.creditBalance });
       }
       // Time is read once the customer is locked, so their ledger's times follow its balance chain.
       const now = deps.clock.now();
@@ -153,5 +162,10 @@ export const recordSale =
         refundAmount: null,
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
+      // Checked after the receipt counter's lock (held to the commit), so sales to other customers
+      // at the same moment are counted: the last one to commit sees all the others.
+      if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
+        return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', scope: 'business', balance: customer.creditBalance }));
+      }
       return E.right(sale);
     });

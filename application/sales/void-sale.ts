@@ -4,7 +4,9 @@ import type { Sale } from '../../domain/sale.js';
 import { kobo } from '../../domain/money.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
+import { MAX_STOCK } from '../../domain/product.js';
+import type { StockLimitExceeded } from '../products/adjust-stock.js';
 import { notFound, type NotFound } from '../business/errors.js';
 
 export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
@@ -17,7 +19,7 @@ export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
  */
 export const voidSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, saleId: string, reason: string): Promise<E.Either<NotFound | SaleAlreadyVoided, Sale>> =>
+  (actor: Actor, saleId: string, reason: string): Promise<E.Either<NotFound | SaleAlreadyVoided | StockLimitExceeded, Sale>> =>
     deps.uow.run(async (r) => {
       const peek = await r.sales.findById(actor.businessId, saleId);
       if (!peek) return E.left(notFound);
@@ -28,6 +30,10 @@ export const voidSale =
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
       for (const m of taken.sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
         const moved = await r.products.changeQuantity(actor.businessId, m.productId, -m.quantityChange, now);
+        if (moved && !moved.ok && moved.reason === 'over_limit') {
+          // restocked meanwhile to near the maximum: the returned units would not fit
+          return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, limit: MAX_STOCK }));
+        }
         if (!moved?.ok) throw new Error(`stock of product ${m.productId} could not be returned`);
         await r.stockLedger.add({
           id: deps.crypto.uuid(),

@@ -322,6 +322,55 @@ describe('HTTP races (issue 21)', function () {
     });
   });
 
+  describe('maxima instead of overflows', () => {
+    it('stock: past 1,000,000,000 units is 422 STOCK_LIMIT_EXCEEDED (adjustment and void), never "integer out of range"', async () => {
+      const owner = await registerOwner(app);
+      await putOnPlan(app, owner, 'PRO');
+      const full = await aProduct(app, owner, { quantity: 1_000_000_000 });
+      const adjust = await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: full.id, quantity_change: 1, reason: 'RESTOCK' } });
+      expect(adjust.status, adjust.text).to.equal(422);
+      expect(adjust.body.error.code).to.equal('STOCK_LIMIT_EXCEEDED');
+      expect(await quantityOf(app, owner, full.id)).to.equal(1_000_000_000);
+      // a void returning stock to a product restocked to the maximum meanwhile
+      const sale = await app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: [{ product_id: full.id, quantity: 5 }] } });
+      expect(sale.status, sale.text).to.equal(201);
+      expect((await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: full.id, quantity_change: 5, reason: 'RESTOCK' } })).status).to.equal(201);
+      const voided = await app.request('POST', `/sales/${sale.body.data.id}/void`, { token: owner.accessToken, body: { reason: 'wrong item' } });
+      expect(voided.status, voided.text).to.equal(422);
+      expect(voided.body.error.code).to.equal('STOCK_LIMIT_EXCEEDED');
+      expect((await app.request('GET', `/sales/${sale.body.data.id}`, { token: owner.accessToken })).body.data.status).to.equal('COMPLETED');
+    });
+
+    it('credit: a customer owes at most 1,000,000,000,000 naira; the customers together at most 2^53 kobo; the aging report always answers', async () => {
+      const owner = await registerOwner(app);
+      await putOnPlan(app, owner, 'PRO');
+      const MAX_NAIRA = 1_000_000_000_000;
+      const jewel = await aProduct(app, owner, { name: 'Crown', price: MAX_NAIRA, quantity: 1000 });
+      const newCustomer = async (name: string) => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name } })).body.data.id as string;
+      const onCredit = (customerId: string, productId = jewel.id) =>
+        app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CREDIT', customer_id: customerId, items: [{ product_id: productId, quantity: 1 }] } });
+
+      const first = await newCustomer('Big Spender');
+      expect((await onCredit(first)).status).to.equal(201);
+      const sweets = await aProduct(app, owner, { name: 'Sweets', price: 1, quantity: 1000 });
+      const more = await onCredit(first, sweets.id);
+      expect(more.status, more.text).to.equal(422);
+      expect(more.body.error.code).to.equal('CREDIT_BALANCE_LIMIT_EXCEEDED');
+
+      // 2^53 kobo is 90.07 customers at the maximum: the 91st is refused, whatever the order they come in
+      const others = await Promise.all(Array.from({ length: 90 }, (_, i) => newCustomer(`Customer ${i}`)));
+      const answers: TestResponse[] = [];
+      for (let i = 0; i < others.length; i += 10) answers.push(...(await Promise.all(others.slice(i, i + 10).map((c) => onCredit(c)))));
+      expect(answers.filter((a) => a.status === 201)).to.have.length(89);
+      const refused = answers.filter((a) => a.status !== 201);
+      expect(refused.map((a) => a.body?.error?.code), refused.map((a) => a.text).join('\n')).to.deep.equal(['CREDIT_BALANCE_LIMIT_EXCEEDED']);
+
+      const aging = await app.request('GET', '/credit/aging-report?limit=100', { token: owner.accessToken });
+      expect(aging.status, aging.text).to.equal(200);
+      expect(aging.body.data.totals.total).to.equal(90 * MAX_NAIRA);
+    });
+  });
+
   describe('deleting a branch while it is used', () => {
     it('a sale or an invite racing DELETE of its branch: a clean answer each time, never 500 (10 trials)', async () => {
       const owner = await registerOwner(app);

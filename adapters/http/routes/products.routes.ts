@@ -170,7 +170,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     summary: 'Record a stock adjustment',
     description:
       'Moves the quantity by quantity_change (non-zero; negative takes stock) and writes a ledger row in the same transaction. ' +
-      'Going below zero is 409 INSUFFICIENT_STOCK. Honours Idempotency-Key.',
+      'Going below zero is 409 INSUFFICIENT_STOCK; past 1,000,000,000 units is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
@@ -180,7 +180,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       { note: text(1, 500), unit_cost: money },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'NEGATIVE_PRICE'],
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'NEGATIVE_PRICE', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, body }) => {
       if (body.unit_cost !== undefined && body.unit_cost < 0) {
         throw problem('NEGATIVE_PRICE', 'unit_cost must not be negative.', { errors: [{ field: 'unit_cost', message: 'must not be negative' }] });
@@ -201,6 +201,10 @@ export const productRoutes = (uc: ProductUseCases) => [
             throw problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.');
           case 'InsufficientStock':
             throw problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock; cannot take ${f.requested}.`);
+          case 'StockLimitExceeded':
+            throw problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.limit} units; ${f.available} are in stock.`, {
+              errors: [{ field: 'quantity_change', message: `would take the stock past ${f.limit}` }],
+            });
         }
       }
       return created('Stock adjusted', movementJson(r.right));

@@ -5,6 +5,7 @@ import type { recordSale, SaleFailure } from '../../../application/sales/record-
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
+import { kobo, MAX_KOBO } from '../../../domain/money.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { dateTime, doc, Documented, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
@@ -217,6 +218,14 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
       return problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
         errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
       });
+    case 'CreditBalanceLimitExceeded':
+      return problem(
+        'CREDIT_BALANCE_LIMIT_EXCEEDED',
+        f.scope === 'customer'
+          ? `A customer can owe at most ${nairaJson(kobo(MAX_KOBO))}; this customer owes ${nairaJson(f.balance)}.`
+          : 'The business\'s customers together would owe more than the most the books can hold; take payments first.',
+        { errors: [{ field: 'customer_id', message: 'credit balance limit exceeded' }] },
+      );
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
     case 'LineDiscountTooLarge':
@@ -275,6 +284,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'UNKNOWN_CUSTOMER',
       'CUSTOMER_REQUIRED',
       'CREDIT_LIMIT_EXCEEDED',
+      'CREDIT_BALANCE_LIMIT_EXCEEDED',
       'UNKNOWN_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',
@@ -420,11 +430,21 @@ export const salesRoutes = (uc: SaleUseCases) => [
     rateLimit: 'user',
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
-    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED'],
+    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, params, body }) => {
       const r = await uc.voidSale(actor!, params.id!, body.reason);
       if (E.isLeft(r)) {
-        throw r.left._tag === 'NotFound' ? problem('RESOURCE_NOT_FOUND', 'No such sale.') : problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+        const f = r.left;
+        switch (f._tag) {
+          case 'NotFound':
+            throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
+          case 'SaleAlreadyVoided':
+            throw problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
+          case 'StockLimitExceeded':
+            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the sale's stock would take a product past ${f.limit} units (${f.available} in stock).`, {
+              errors: [{ field: 'items', message: `product ${f.productId} would hold more than ${f.limit}` }],
+            });
+        }
       }
       return ok('Sale voided', saleJson(r.right));
     },

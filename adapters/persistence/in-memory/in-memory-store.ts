@@ -1,6 +1,6 @@
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
-import { isLowStock, type Product, type StockMovement } from '../../../domain/product.js';
+import { isLowStock, MAX_STOCK, type Product, type StockMovement } from '../../../domain/product.js';
 import { formatReceiptNumber, type Sale } from '../../../domain/sale.js';
 import type { Customer } from '../../../domain/customer.js';
 import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
@@ -158,6 +158,8 @@ const repositories = (t: Tables): Repositories => ({
       if (stored && stored.businessId === c.businessId) t.customers.set(c.id, { ...copy(c), creditBalance: stored.creditBalance });
       return 'saved';
     },
+    totalOwedExceeds: async (businessId, limit) =>
+      values(t.customers).reduce((sum, c) => (c.businessId === businessId ? sum + BigInt(c.creditBalance) : sum), 0n) > BigInt(limit),
     setBalance: async (businessId, id, balance, at) => {
       const c = t.customers.get(id);
       if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });
@@ -265,7 +267,8 @@ const repositories = (t: Tables): Repositories => ({
     changeQuantity: async (businessId, id, change, at) => {
       const p = t.products.get(id);
       if (!p || p.businessId !== businessId) return undefined;
-      if (p.quantity + change < 0) return { ok: false, available: p.quantity };
+      if (p.quantity + change < 0) return { ok: false, available: p.quantity, reason: 'insufficient' };
+      if (p.quantity + change > MAX_STOCK) return { ok: false, available: p.quantity, reason: 'over_limit' };
       const before = p.quantity;
       p.quantity += change;
       p.updatedAt = at;

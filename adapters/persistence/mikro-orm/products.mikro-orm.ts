@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MovementSort, ProductRepository, ProductSort, StockLedger } from '../../../application/ports/repositories.js';
-import type { MovementReason, Product, ProductType, StockMovement } from '../../../domain/product.js';
+import { MAX_STOCK, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 
@@ -111,13 +111,17 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     }
   },
   async changeQuantity(businessId, id, change, at) {
+    // In bigint, so no change (a sale's lines add up) can overflow the integer column: the bounds refuse it.
     const rows = await em.execute<{ quantity: number }[]>(
-      'update products set quantity = quantity + ?, updated_at = ? where business_id = ? and id = ? and quantity + ? >= 0 returning quantity',
+      `update products set quantity = quantity + ?::bigint, updated_at = ?
+       where business_id = ? and id = ? and quantity + ?::bigint between 0 and ${MAX_STOCK} returning quantity`,
       [change, at, businessId, id, change],
     );
     if (rows[0]) return { ok: true, before: int(rows[0].quantity) - change, after: int(rows[0].quantity) };
     const current = await em.execute<{ quantity: number }[]>('select quantity from products where business_id = ? and id = ?', [businessId, id]);
-    return current[0] ? { ok: false, available: int(current[0].quantity) } : undefined;
+    if (!current[0]) return undefined;
+    const available = int(current[0].quantity);
+    return { ok: false, available, reason: available + change < 0 ? 'insufficient' : 'over_limit' };
   },
 });
 
