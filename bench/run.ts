@@ -864,7 +864,7 @@ const main = async () => {
   const dataDir = EMBEDDED ? PGLITE_DIR : mkdtempSync(join(tmpdir(), 'bizops-bench-api-'));
   const otpSecret = randomBytes(32).toString('base64');
   const paging = createPaging(Buffer.from(otpSecret, 'base64'));
-  const appCursor = paging.render({}, { sortBy: 'created_at', sortDir: 'desc', limit: 20 }, { items: [], hasNext: true, next: { value: data.deep.value, id: data.deep.id } }, (x) => x).cursor!;
+  const appCursor = paging.render('listProducts', {}, { sortBy: 'created_at', sortDir: 'desc', limit: 20 }, { items: [], hasNext: true, next: { value: data.deep.value, id: data.deep.id } }, (x) => x).cursor!;
   const baselineCursor = Buffer.from(JSON.stringify({ v: data.deep.value, i: data.deep.id })).toString('base64url');
 
   const measured: Measured[] = [];

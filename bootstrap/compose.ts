@@ -148,9 +148,10 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     errorTypeBase: config.ERROR_TYPE_BASE,
     corsOrigins: config.CORS_ORIGINS,
     isDatabaseUnavailable: (e) => persistence.isUnavailable(e),
+    redactFault: (e) => persistence.redact(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
-    idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+    uow: persistence.uow,
   });
   return { app, router, routes, openApi, signingKey: key };
 };

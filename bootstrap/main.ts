@@ -1,3 +1,4 @@
+import { answerClientErrorsAsProblems } from '../adapters/http/client-error.js';
 import { createServer } from 'node:http';
 import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
@@ -16,6 +17,8 @@ const main = async () => {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
+    idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+    queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
@@ -26,6 +29,7 @@ const main = async () => {
   const { app } = await (await composing).compose(config, persistence, logger, { redis });
 
   const server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
@@ -46,7 +50,12 @@ const main = async () => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
-    const force = setTimeout(() => server.closeAllConnections(), config.SHUTDOWN_TIMEOUT_MS);
+    // Whatever hangs (a request on a dead database, a pool that cannot close), the process ends in time.
+    setTimeout(() => {
+      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+    const force = setTimeout(() => server.closeAllConnections(), Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.7));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeIdleConnections();

@@ -1,18 +1,21 @@
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
-import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
+import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, migrate, openOrm, pingDatabase } from '../adapters/persistence/mikro-orm/orm.js';
+import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 
 /** The persistence the application runs on, whichever adapter provides it. */
 export interface Persistence {
   readonly uow: UnitOfWork;
   readonly idempotency: IdempotencyStore;
-  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string }>;
+  /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
+  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
+  /** The error as it may be written to the log (no row data). */
+  redact(error: unknown): unknown;
   close(): Promise<void>;
 }
 
@@ -24,12 +27,23 @@ export const openPostgres = async (options: {
   databaseUrl?: string;
   dataDir: string;
   poolMax: number;
+  /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
+  idempotencyLeaseMs?: number;
+  /** See OrmOptions.queryTimeoutMs. */
+  queryTimeoutMs?: number;
   log: (message: string) => void;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
   try {
-    const orm = await openOrm({ databaseUrl: options.databaseUrl ?? embedded!.url, poolMax: options.poolMax, log: options.log });
+    const orm = await openOrm({
+      databaseUrl: options.databaseUrl ?? embedded!.url,
+      poolMax: options.poolMax,
+      log: options.log,
+      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
+      // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+      ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
+    });
     try {
       await migrate(orm);
     } catch (e) {
@@ -39,9 +53,15 @@ export const openPostgres = async (options: {
     return {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
-      idempotency: mikroOrmIdempotencyStore(orm),
-      ping: (timeoutMs) => pingDatabase(orm, timeoutMs),
+      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      ping: async (timeoutMs) => {
+        const answer = await pingDatabase(orm, timeoutMs);
+        // PGlite runs in this process and one statement at a time: a ping queued behind another
+        // tenant's work is a busy database, not a down one (it cannot lose its network).
+        return embedded && !answer.up && answer.error?.startsWith('no answer within') ? { up: true, ms: answer.ms, busy: true } : answer;
+      },
       isUnavailable: isDatabaseUnavailable,
+      redact: redactDatabaseFault,
       async close() {
         await orm.close();
         await embedded?.close();
@@ -53,10 +73,11 @@ export const openPostgres = async (options: {
   }
 };
 
-export const inMemory = (): Persistence => ({
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => ({
   uow: inMemoryUnitOfWork(),
-  idempotency: inMemoryIdempotencyStore(),
+  idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
   ping: async () => ({ up: true, ms: 0 }),
   isUnavailable: () => false,
+  redact: (error) => error,
   close: async () => undefined,
 });

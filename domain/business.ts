@@ -58,7 +58,21 @@ export interface Branch {
 
 export type MembershipStatus = 'INVITED' | 'ACTIVE' | 'DEACTIVATED';
 
-/** A user's place in a business: one business per user. */
+/** An invitation not accepted (signed in) within this time lapses: it holds the phone or e-mail no longer. */
+export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
+
+export const isLapsedInvitation = (m: Pick<Membership, 'status' | 'createdAt'>, now: Date): boolean =>
+  m.status === 'INVITED' && m.createdAt.getTime() + INVITATION_TTL_MS <= now.getTime();
+
+/**
+ * Whether a membership claims its person: an active member, or an invitation still open. A
+ * deactivated member or a lapsed invitation does not stop the person registering their own business
+ * or joining another (an owner cannot squat a phone number by inviting and deactivating it).
+ */
+export const holdsIdentity = (m: Pick<Membership, 'status' | 'createdAt'>, now: Date): boolean =>
+  m.status === 'ACTIVE' || (m.status === 'INVITED' && !isLapsedInvitation(m, now));
+
+/** A user's place in a business: at most one that is not DEACTIVATED per user. */
 export interface Membership {
   readonly id: string;
   readonly businessId: string;

@@ -6,10 +6,16 @@ export type Identifier =
   | { readonly kind: 'email'; readonly value: string };
 
 export const phoneIdentifier = (value: E164Phone): Identifier => ({ kind: 'phone', value });
-export const emailIdentifier = (value: string): Identifier => ({ kind: 'email', value: value.trim().toLowerCase() });
+/**
+ * The one spelling of an e-mail address: trimmed, lower case, and without the root dot a domain may
+ * end in (`ada@example.com.` is `ada@example.com`), so one person cannot hold two accounts.
+ */
+export const normaliseEmail = (value: string): string => value.trim().toLowerCase().replace(/\.+$/, '');
+
+export const emailIdentifier = (value: string): Identifier => ({ kind: 'email', value: normaliseEmail(value) });
 
 /** One string per identifier, used as the key of OTP codes and rate limits. */
 export const identifierKey = (id: Identifier): string => `${id.kind}:${id.value}`;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (s: string): boolean => s.length <= 254 && EMAIL.test(s.trim());
+export const isEmail = (s: string): boolean => s.length <= 254 && EMAIL.test(normaliseEmail(s));

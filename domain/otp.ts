@@ -3,6 +3,11 @@ export const OTP_TTL_MS = 10 * 60 * 1000;
 export const OTP_MAX_WRONG_TRIES = 5;
 export const OTP_RESEND_COOLDOWN_MS = 60 * 1000;
 export const OTP_MAX_PER_HOUR = 10;
+/**
+ * Codes of one purpose an hour, killed ones included: what bounds the messages an attacker can make
+ * us send by asking for codes and killing them with wrong tries (ADR 0012).
+ */
+export const OTP_MAX_SENT_PER_HOUR = 30;
 export const OTP_LENGTH = 6;
 
 /** What a code is for: a register/login code cannot be spent on the generic check, nor the reverse. */
@@ -26,17 +31,28 @@ export type SendRefusal =
   | { readonly _tag: 'ResendTooSoon'; readonly retryAfterSeconds: number }
   | { readonly _tag: 'HourlyCapReached'; readonly retryAfterSeconds: number };
 
+/** A code that counts toward the hourly budget: used, or still usable. Killed and lapsed codes do not. */
+const spendsBudget = (c: OtpCode, now: Date) => c.consumedAt !== null || isLive(c, now);
+
 /**
- * May a new code be sent? `recent` holds the identifier's codes (all purposes) created in the last hour.
- * A live unused code blocks a resend for 60 s after it was sent; at most 10 codes an hour.
+ * May a new code be sent? `recent` holds the identifier's codes created in the last hour.
+ * A live unused code blocks a resend for 60 s after it was sent. Each purpose has its own budget, so
+ * the public /otp/send cannot use up sign-in. At most 10 codes an hour that were used or are still
+ * usable: a code killed by wrong tries or left to expire does not count, because anyone can make one,
+ * while only the phone's owner can use one; when the budget is full, the newest code is still
+ * live and usable by its owner. At most 30 codes sent an hour whatever became of them (ADR 0012).
  */
 export const checkSend = (recent: readonly OtpCode[], purpose: OtpPurpose, now: Date): SendRefusal | undefined => {
   const t = now.getTime();
-  const lastHour = recent.filter((c) => c.createdAt.getTime() > t - 3_600_000);
-  if (lastHour.length >= OTP_MAX_PER_HOUR) {
-    const oldest = Math.min(...lastHour.map((c) => c.createdAt.getTime()));
-    return { _tag: 'HourlyCapReached', retryAfterSeconds: Math.max(1, Math.ceil((oldest + 3_600_000 - t) / 1000)) };
-  }
+  const lastHour = recent.filter((c) => c.purpose === purpose && c.createdAt.getTime() > t - 3_600_000);
+  const retryAfter = (counted: readonly OtpCode[], cap: number) => {
+    // the moment the oldest code that keeps the count at the cap leaves the hour
+    const times = counted.map((c) => c.createdAt.getTime()).sort((a, b) => a - b);
+    return Math.max(1, Math.ceil((times[times.length - cap]! + 3_600_000 - t) / 1000));
+  };
+  const counted = lastHour.filter((c) => spendsBudget(c, now));
+  if (counted.length >= OTP_MAX_PER_HOUR) return { _tag: 'HourlyCapReached', retryAfterSeconds: retryAfter(counted, OTP_MAX_PER_HOUR) };
+  if (lastHour.length >= OTP_MAX_SENT_PER_HOUR) return { _tag: 'HourlyCapReached', retryAfterSeconds: retryAfter(lastHour, OTP_MAX_SENT_PER_HOUR) };
   const blocking = lastHour.filter(
     (c) => c.purpose === purpose && isLive(c, now) && c.createdAt.getTime() > t - OTP_RESEND_COOLDOWN_MS,
   );

@@ -28,12 +28,6 @@ export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
 export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID'] as const;
 export type MovementReason = (typeof MOVEMENT_REASONS)[number];
 
-/**
- * The most units one product can hold (docs/adr/0017): an adjustment or a void that would go past it
- * is refused, so the quantity always fits its column (and every quantity input is bounded by it too).
- */
-export const MAX_STOCK = 1_000_000_000;
-
 /** One row of the stock ledger: every change of a product's quantity writes exactly one. */
 export interface StockMovement {
   readonly id: string;
@@ -50,6 +44,9 @@ export interface StockMovement {
   /** The sale that moved the stock (SALE and SALE_VOID rows). */
   readonly saleId?: string | null;
 }
+
+/** The most units of one product a business can hold (the column is a 32-bit integer; documented in ADR 0012). */
+export const MAX_STOCK = 1_000_000_000;
 
 export type ProductRuleViolation = { readonly field: string; readonly message: string };
 

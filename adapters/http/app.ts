@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../application/ports/clock.js';
 import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
+import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { docsMiddleware } from './docs.js';
@@ -37,17 +38,34 @@ export interface HttpDeps {
   readonly corsOrigins: readonly string[];
   /** True when a thrown fault means the database is unreachable (503 rather than 500). */
   readonly isDatabaseUnavailable: (error: unknown) => boolean;
+  /** A fault as it may be logged: database errors without the row data their messages carry. */
+  readonly redactFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
   readonly idempotency: IdempotencyStore;
-  /** How long an unfinished claim of an Idempotency-Key holds it (a crashed request's key is free again after). */
-  readonly idempotencyLeaseMs: number;
+  /** Joins an idempotent request's work and its stored answer in one transaction. */
+  readonly uow: UnitOfWork;
 }
 
 interface State {
   requestId: string;
   actor?: Actor;
 }
+
+/** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
+const MAX_BODY_DEPTH = 32;
+
+/** True when `value` nests deeper than `max` arrays or objects (walked without recursion). */
+const depthOver = (value: unknown, max: number): boolean => {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+};
 
 /** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
 const canonicalJson = (v: unknown): string =>
@@ -56,10 +74,6 @@ const canonicalJson = (v: unknown): string =>
     : v && typeof v === 'object'
       ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
       : JSON.stringify(v);
-
-/** What an Idempotency-Key is bound to: the method, the path and the body (key order ignored). */
-export const idempotencyRequestHash = (method: string, path: string, body: unknown): string =>
-  createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('base64url');
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
 export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<State> } => {
@@ -118,7 +132,14 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
       if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
       if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+      // A body that does not decompress as its Content-Encoding says (a broken gzip or br stream) is the client's fault.
+      if (/^(Z_|ERR_ZLIB|ERR__)/.test(String((e as { code?: unknown }).code ?? ''))) {
+        throw problem('MALFORMED_JSON', 'The body could not be decompressed as its Content-Encoding says.');
+      }
       throw e;
+    }
+    if (depthOver(ctx.request.body, MAX_BODY_DEPTH)) {
+      throw problem('MALFORMED_JSON', `The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ field: '(body)', message: `nests deeper than ${MAX_BODY_DEPTH} levels` }] });
     }
     return ctx.request.body;
   };
@@ -204,16 +225,14 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
 
   /**
    * Same key + same request within 24 h: the first answer replayed (status and body). Same key +
-   * another request: 422. Same key while the first still runs: 409 (until its lease runs out, in
-   * case it died). A fault frees the key. The request runs in one transaction with the storing of
-   * its answer, so a committed sale always replays (docs/adr/0017).
+   * another request: 422. Same key while the first still runs: 409. A fault frees the key.
    */
   const idempotently = async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>) => {
     if (key.length > 255) {
       throw problem('VALIDATION_FAILED', 'The Idempotency-Key header is longer than 255 characters.', { errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }] });
     }
-    const hash = idempotencyRequestHash(ctx.method, ctx.path, ctx.request.body);
-    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now(), deps.idempotencyLeaseMs);
+    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`).digest('base64url');
+    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now());
     switch (claim.state) {
       case 'replay':
         ctx.status = claim.response.status;
@@ -225,9 +244,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       case 'mismatch':
         throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
       case 'claimed': {
-        let outcome: 'completed' | 'lost';
+        const lost = Symbol('claim lost');
         try {
-          outcome = await deps.idempotency.completeWithin(businessId, key, claim.token, async () => {
+          // The answer is stored in the same transaction as the work it answers: a committed sale always replays.
+          await deps.uow.atomically(async () => {
             try {
               await handle();
             } catch (e) {
@@ -235,14 +255,13 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
               // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
               render(ctx, e);
             }
-            return { status: ctx.status, body: ctx.body };
+            if (!(await deps.idempotency.complete(businessId, key, claim.token, { status: ctx.status, body: ctx.body }))) throw lost;
           });
         } catch (e) {
+          if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
           await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
           throw e;
         }
-        // Our lease ran out and a retry took the key: what we did was rolled back, the retry answers.
-        if (outcome === 'lost') throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
       }
     }
   };
@@ -299,10 +318,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     } catch (e) {
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
-        deps.logger.warn({ req_id: ctx.state.requestId, err: e }, 'database unavailable');
+        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'database unavailable');
         return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
       }
-      deps.logger.error({ req_id: ctx.state.requestId, err: e }, 'unexpected fault');
+      deps.logger.error({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
     }
   });

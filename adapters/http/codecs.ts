@@ -1,5 +1,5 @@
 import * as t from 'io-ts';
-import { isEmail } from '../../domain/identifier.js';
+import { isEmail, normaliseEmail } from '../../domain/identifier.js';
 import { normalisePhone, type E164Phone } from '../../domain/phone.js';
 import { koboToNaira, MAX_KOBO, nairaToKobo, type Kobo } from '../../domain/money.js';
 
@@ -32,7 +32,8 @@ export class StrictObject<R extends t.Props, O extends t.Props> extends t.Type<
         const errors: t.Errors = [];
         const out: Record<string, unknown> = {};
         for (const key of Object.keys(input)) {
-          if (!(key in required) && !(key in optional)) {
+          // own keys only: `constructor` or `toString` are on every object's prototype, not fields
+          if (!Object.hasOwn(required, key) && !Object.hasOwn(optional, key)) {
             errors.push({ value: input[key], context: [...c, { key, type: t.never, actual: input[key] }], message: 'is not a known field' });
           }
         }
@@ -88,7 +89,7 @@ export const email = new Documented<string>(
   'email',
   { type: 'string', format: 'email', maxLength: 254, examples: ['ada@example.com'] },
   (u, c) =>
-    typeof u === 'string' && isEmail(u) ? t.success(u.trim().toLowerCase()) : t.failure(u, c, 'must be a valid e-mail address'),
+    typeof u === 'string' && isEmail(u) ? t.success(normaliseEmail(u)) : t.failure(u, c, 'must be a valid e-mail address'),
 );
 
 export const otpCode = new Documented<string>(

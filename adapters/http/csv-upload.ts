@@ -51,23 +51,36 @@ const pipeMultipartFile = (ctx: Context, maxBytes: number, sink: Transform): Pro
       return reject(unreadable(`The multipart body cannot be read: ${(e as Error).message}.`));
     }
     let file: Readable | undefined;
+    let failed = false;
     const fail = (p: Problem) => {
+      failed = true;
       reject(p);
       if (file) sink.destroy(p);
     };
+    const oneFile = () =>
+      problem('VALIDATION_FAILED', 'Send one CSV file, as the one field "file"; this form holds more.', { errors: [{ field: 'file', message: 'only one file is taken' }] });
     form.on('file', (name, stream) => {
-      if (name !== 'file' || file) {
+      if (file) {
+        stream.resume();
+        return fail(oneFile());
+      }
+      if (name !== 'file') {
         stream.resume();
         return fail(problem('VALIDATION_FAILED', `The form field ${name} is unknown; send the CSV as the one field "file".`, { errors: [{ field: name, message: 'is not a known field' }] }));
       }
       file = stream;
       stream.on('error', (e: Error) => fail(unreadable(`The uploaded file cannot be read: ${e.message}.`)));
-      stream.pipe(sink);
+      // The sink ends only with the whole form, so a second file found after this one still refuses the upload.
+      stream.pipe(sink, { end: false });
       resolve(stream);
     });
     form.on('field', (name) => fail(problem('VALIDATION_FAILED', `The form field ${name} is unknown; send the CSV as the one field "file".`, { errors: [{ field: name, message: 'is not a known field' }] })));
     form.on('error', (e: Error) => fail(unreadable(`The multipart body cannot be read: ${e.message}.`)));
-    form.on('close', () => reject(problem('VALIDATION_FAILED', 'The form has no "file" field holding the CSV.', { errors: [{ field: 'file', message: 'is required' }] })));
+    form.on('filesLimit', () => fail(oneFile()));
+    form.on('close', () => {
+      if (file) return void (failed || sink.end());
+      reject(problem('VALIDATION_FAILED', 'The form has no "file" field holding the CSV.', { errors: [{ field: 'file', message: 'is required' }] }));
+    });
     ctx.req.pipe(form);
   });
 

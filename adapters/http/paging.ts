@@ -28,6 +28,8 @@ const dateParam = (description: string) =>
     { type: 'string', description, examples: ['2026-11-21', '2026-11-21T09:30:00Z'] },
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
+      // years 0001-9999 only: PostgreSQL has no year 0, and a day's Lagos bounds must stay in range
+      if (/^0000/.test(u)) return t.failure(u, c, 'must be in the years 0001 to 9999');
       if (/^\d{4}-\d{2}-\d{2}$/.test(u) && !Number.isNaN(Date.parse(`${u}T00:00:00Z`)) && new Date(`${u}T00:00:00Z`).toISOString().startsWith(u)) {
         return t.success({ date: u });
       }
@@ -37,6 +39,11 @@ const dateParam = (description: string) =>
       return t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day) or an ISO 8601 date-time with a zone');
     },
   );
+
+// The instants PostgreSQL and ISO 8601 both hold: the Lagos day 0001-01-01 begins in UTC year 0.
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+const inRange = (d: Date) => new Date(Math.min(LAST_INSTANT, Math.max(FIRST_INSTANT, d.getTime())));
 
 /**
  * The query codec of a list endpoint: the shared parameters of spec 4.4 plus the resource's filters.
@@ -82,22 +89,24 @@ interface CursorPayload {
 export const createPaging = (secret: Uint8Array) => {
   const key = createHmac('sha256', secret).update('list-cursor').digest();
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
-  const fingerprint = (query: Record<string, unknown>, sortBy: string, sortDir: SortDir) => {
-    // bound to the effective sort and direction, so naming the default or leaving it out is the same query
+  const fingerprint = (list: string, query: Record<string, unknown>, sortBy: string, sortDir: SortDir) => {
+    // bound to the list and the effective sort and direction, so naming the default or leaving it out
+    // is the same query, and a cursor of one list is refused by another
     const { cursor: _c, limit: _l, sort_by: _s, sort_dir: _d, ...rest } = query;
-    const bound = JSON.stringify([sortBy, sortDir, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
+    const bound = JSON.stringify([list, sortBy, sortDir, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
     return createHmac('sha256', key).update(bound).digest('base64url').slice(0, 16);
   };
   const badCursor = (message: string) =>
     problem('VALIDATION_FAILED', `The cursor ${message}; start again without a cursor.`, { errors: [{ field: 'cursor', message }] });
 
   return {
-    request<S extends string>(query: ListQueryValue, defaultSort: S): PageRequest<S> {
+    /** `list` names the endpoint (its operationId): a cursor works only on the list that made it. */
+    request<S extends string>(list: string, query: ListQueryValue, defaultSort: S): PageRequest<S> {
       const sortBy = (query.sort_by ?? defaultSort) as S;
       const sortDir = query.sort_dir ?? 'desc';
-      const from = query.start_date && (query.start_date.date ? lagosDayStart(query.start_date.date) : query.start_date.instant!);
+      const from = query.start_date && inRange(query.start_date.date ? lagosDayStart(query.start_date.date) : query.start_date.instant!);
       const to =
-        query.end_date && (query.end_date.date ? lagosDayEnd(query.end_date.date) : new Date(query.end_date.instant!.getTime() + 1));
+        query.end_date && inRange(query.end_date.date ? lagosDayEnd(query.end_date.date) : new Date(query.end_date.instant!.getTime() + 1));
       if (from && to && from.getTime() >= to.getTime()) {
         throw problem('VALIDATION_FAILED', 'start_date must not be after end_date.', { errors: [{ field: 'start_date', message: 'is after end_date' }] });
       }
@@ -112,7 +121,7 @@ export const createPaging = (secret: Uint8Array) => {
         const given = Buffer.from(tag);
         if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw badCursor('is invalid or was altered');
         const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as CursorPayload;
-        if (payload.q !== fingerprint(query, sortBy, sortDir)) throw badCursor('belongs to another sort, filter or search');
+        if (payload.q !== fingerprint(list, query, sortBy, sortDir)) throw badCursor('belongs to another list, sort, filter or search');
         after = { value: payload.v, id: payload.i };
       }
       return {
@@ -126,11 +135,11 @@ export const createPaging = (secret: Uint8Array) => {
       };
     },
 
-    render<T>(query: ListQueryValue, req: PageRequest, page: Page<T>, item: (row: T) => unknown) {
+    render<T>(list: string, query: ListQueryValue, req: PageRequest, page: Page<T>, item: (row: T) => unknown) {
       let cursor: string | null = null;
       if (page.hasNext && page.next) {
         const body = Buffer.from(
-          JSON.stringify({ q: fingerprint(query, req.sortBy, req.sortDir), v: page.next.value, i: page.next.id } satisfies CursorPayload),
+          JSON.stringify({ q: fingerprint(list, query, req.sortBy, req.sortDir), v: page.next.value, i: page.next.id } satisfies CursorPayload),
         ).toString('base64url');
         cursor = `${body}.${sign(body).toString('base64url')}`;
       }

@@ -5,4 +5,6 @@ export type InvalidOtp = { readonly _tag: 'InvalidOtp' };
 export type OtpExpired = { readonly _tag: 'OtpExpired' };
 export type RefreshTokenInvalid = { readonly _tag: 'RefreshTokenInvalid' };
 export type AccountDeactivated = { readonly _tag: 'AccountDeactivated' };
+/** The invitation was not accepted within INVITATION_TTL_MS; the owner may invite again. */
+export type InvitationExpired = { readonly _tag: 'InvitationExpired' };
 export type OtpSendRefused = SendRefusal;

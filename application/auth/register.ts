@@ -8,6 +8,7 @@ import type { MessageSender } from '../ports/message-sender.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
 import { issueCode } from './otp-delivery.js';
+import { releaseUnheldMembership } from '../business/identity-claim.js';
 
 export interface RegisterCommand {
   readonly identifier: Identifier;
@@ -34,14 +35,16 @@ export const register =
     const result = await deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
-      if (await repos.users.findByIdentifier(cmd.identifier)) {
-        return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
-      }
       const now = deps.clock.now();
-      const userId = deps.crypto.uuid();
+      const existing = await repos.users.findByIdentifier(cmd.identifier);
+      const claim = existing && (await releaseUnheldMembership(repos, existing.id, now));
+      if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
+      // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
+      const userId = existing?.id ?? deps.crypto.uuid();
       const businessId = deps.crypto.uuid();
       const branchId = deps.crypto.uuid();
-      await repos.users.add(newUser(userId, cmd.identifier, cmd.firstName, cmd.lastName, now));
+      if (existing) await repos.users.save(Object.assign(existing, { firstName: cmd.firstName, lastName: cmd.lastName, updatedAt: now }));
+      else await repos.users.add(newUser(userId, cmd.identifier, cmd.firstName, cmd.lastName, now));
       await repos.businesses.add({
         id: businessId,
         name: cmd.businessName,

@@ -5,7 +5,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { AccountDeactivated, InvalidOtp, OtpExpired } from './errors.js';
+import type { AccountDeactivated, InvalidOtp, InvitationExpired, OtpExpired } from './errors.js';
+import { isLapsedInvitation } from '../../domain/business.js';
 import { issueTokenPair, type TokenPair } from './sessions.js';
 
 export interface SignedIn extends TokenPair {
@@ -20,7 +21,7 @@ export interface SignedIn extends TokenPair {
  */
 export const verifySignInCode =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
-  async (identifier: Identifier, code: string): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated, SignedIn>> =>
+  async (identifier: Identifier, code: string): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated | InvitationExpired, SignedIn>> =>
     deps.uow.run(async (repos) => {
       const key = identifierKey(identifier);
       await repos.otps.lockIdentifier(key);
@@ -34,6 +35,7 @@ export const verifySignInCode =
       const membership = user && (await repos.memberships.findByUser(user.id));
       if (!user || !membership) return E.left({ _tag: 'InvalidOtp' as const });
       if (membership.status === 'DEACTIVATED') return E.left({ _tag: 'AccountDeactivated' as const });
+      if (isLapsedInvitation(membership, now)) return E.left({ _tag: 'InvitationExpired' as const });
 
       const firstVerification = user.verifiedAt === null;
       if (firstVerification) {

@@ -56,9 +56,8 @@ export const deleteBranch =
   (deps: { uow: UnitOfWork; clock: Clock }) =>
   async (actor: Actor, businessId: string, branchId: string): Promise<E.Either<NotFound | DefaultBranchProtected, { branch: Branch; archived: boolean }>> =>
     deps.uow.run(async (r) => {
-      // Locked first: a sale or an invite placing someone there finishes before the check below, and
-      // any later one finds the branch gone (or archived).
-      const branch = ownBusiness(actor, businessId) ? await r.branches.findById(actor.businessId, branchId, { lock: 'delete' }) : undefined;
+      // Locked first: a sale or an invite naming this branch either finishes before (then it is archived) or finds it gone.
+      const branch = ownBusiness(actor, businessId) ? await r.branches.findById(actor.businessId, branchId, { lock: 'change' }) : undefined;
       if (!branch) return E.left(notFound);
       if (branch.isDefault) return E.left({ _tag: 'DefaultBranchProtected' as const });
       if (await r.branches.isReferenced(actor.businessId, branchId)) {

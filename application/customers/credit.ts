@@ -54,10 +54,10 @@ export const recordCreditPayment =
         createdBy: actor.userId,
         createdAt: now,
       };
-      await r.credit.add(entry);
+      const recordedAt = await r.credit.add(entry);
       await r.credit.addAllocations(entry.id, allocations);
       await r.customers.setBalance(actor.businessId, customerId, entry.balanceAfter, now);
-      return E.right({ entry, allocations });
+      return E.right({ entry: { ...entry, createdAt: recordedAt }, allocations });
     });
 
 export interface CreditSummary {

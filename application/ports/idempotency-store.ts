@@ -5,7 +5,7 @@ export interface StoredResponse {
 }
 
 export type IdempotencyClaim =
-  /** The key is this request's until it completes or its lease runs out; `token` proves it. */
+  /** The key is this request's until its lease ends; `token` proves it when completing. */
   | { readonly state: 'claimed'; readonly token: string }
   | { readonly state: 'replay'; readonly response: StoredResponse }
   | { readonly state: 'in_progress' }
@@ -13,17 +13,17 @@ export type IdempotencyClaim =
 
 /**
  * Idempotency keys (API-DECISIONS "Idempotency"), scoped per business, kept 24 hours.
- * `claim` either takes the key for this request or says what happened to it before. A claim whose
- * request never finished (the process died) can be taken again once its lease has run out.
+ * `claim` either takes the key for this request or says what happened to it before. A claim that
+ * is never completed (the process died) is free again once its lease has run out.
  */
 export interface IdempotencyStore {
-  claim(businessId: string, key: string, requestHash: string, now: Date, leaseMs: number): Promise<IdempotencyClaim>;
+  claim(businessId: string, key: string, requestHash: string, now: Date): Promise<IdempotencyClaim>;
   /**
-   * Runs the request in one transaction that also stores its answer: what the request wrote (a sale)
-   * commits together with the answer that replays it, or neither does. 'lost' when the lease ran out
-   * and another request took the key meanwhile (then nothing of this one is kept).
+   * Stores the answer. Called inside `UnitOfWork.atomically`, it commits with the work it answers, so
+   * a committed change always replays. False when the claim was lost (its lease ran out and another
+   * request took the key): the caller must then roll back.
    */
-  completeWithin(businessId: string, key: string, token: string, work: () => Promise<StoredResponse>): Promise<'completed' | 'lost'>;
+  complete(businessId: string, key: string, token: string, response: StoredResponse): Promise<boolean>;
   /** Frees a key whose request failed without an answer worth replaying (a fault), so a retry runs it. */
   release(businessId: string, key: string, token: string): Promise<void>;
 }

@@ -19,11 +19,6 @@ export interface UserRepository {
 /** A business is only ever read by its own id, taken from the caller's token. */
 export interface BusinessRepository {
   findById(businessId: string): Promise<Business | undefined>;
-  /**
-   * Locks the business row until the transaction ends (not against sales or other inserts that
-   * refer to it): changes of who owns the business take it first, so two run one after the other.
-   */
-  lock(businessId: string): Promise<void>;
   add(business: Business): Promise<void>;
   save(business: Business): Promise<void>;
 }
@@ -34,10 +29,10 @@ export type BranchSort = (typeof BRANCH_SORTS)[number];
 /** Branches of one business; archived branches are invisible unless asked for (old receipts name them). */
 export interface BranchRepository {
   /**
-   * `lock: 'use'` keeps the branch from being deleted or archived until the transaction ends (a sale
-   * or a member placed there); `lock: 'delete'` waits for those and keeps new ones out.
+   * `lock: 'use'`: the branch stays as it is until the transaction ends (a sale, an invite or a move
+   * about to name it); `lock: 'change'`: no one else may use or change it meanwhile (archive, delete).
    */
-  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'delete' }): Promise<Branch | undefined>;
+  findById(businessId: string, branchId: string, options?: { includeArchived?: boolean; lock?: 'use' | 'change' }): Promise<Branch | undefined>;
   findDefault(businessId: string): Promise<Branch>;
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
@@ -60,12 +55,13 @@ export type StaffSort = (typeof STAFF_SORTS)[number];
 
 export interface MembershipRepository {
   /** The user's membership (a user belongs to at most one business). */
+  /** The user's current membership (not DEACTIVATED), else their latest deactivated one. */
   findByUser(userId: string): Promise<Membership | undefined>;
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
   list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
-  /** Owners who have signed in and are not deactivated (an invited owner does not count). */
-  countActiveOwners(businessId: string): Promise<number>;
+  /** ACTIVE owners of the business, counted under a lock on their rows (held to the end of the transaction). */
+  countActiveOwnersLocked(businessId: string): Promise<number>;
   /** Moves every member of `fromBranchId` to `toBranchId` (when a branch is archived). */
   moveBranch(businessId: string, fromBranchId: string, toBranchId: string): Promise<void>;
   add(membership: Membership): Promise<void>;
@@ -115,13 +111,18 @@ export interface ProductFilter {
 
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number }
-  /** Refused: below zero (`insufficient`) or past MAX_STOCK (`over_limit`); `available` is the quantity now. */
-  | { readonly ok: false; readonly available: number; readonly reason: 'insufficient' | 'over_limit' };
+  /** INSUFFICIENT: it would go below zero; LIMIT: above MAX_STOCK. */
+  | { readonly ok: false; readonly available: number; readonly reason: 'INSUFFICIENT' | 'LIMIT' };
 
 /** Products of one business. SKUs are unique per business, case-insensitively. */
 export interface ProductRepository {
   findById(businessId: string, productId: string): Promise<Product | undefined>;
   findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  /**
+   * Locks the business's products with these skus (any case) to the end of the transaction, in id
+   * order: the order a sale locks its lines in, so an import and a sale never wait on each other in a cycle.
+   */
+  lockBySkus(businessId: string, skus: readonly string[]): Promise<void>;
   /** The products among `productIds` that belong to the business (one query for a whole cart). */
   findMany(businessId: string, productIds: readonly string[]): Promise<Product[]>;
   list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;
@@ -132,7 +133,7 @@ export interface ProductRepository {
   save(product: Product): Promise<'saved' | 'duplicate_sku'>;
   /**
    * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
-   * one and stock never goes below zero nor past MAX_STOCK. undefined when the product does not exist.
+   * one and stock stays between zero and MAX_STOCK. undefined when the product does not exist.
    */
   changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
 }
@@ -142,7 +143,11 @@ export type MovementSort = (typeof MOVEMENT_SORTS)[number];
 
 /** The append-only stock ledger. */
 export interface StockLedger {
-  add(movement: StockMovement): Promise<void>;
+  /**
+   * Appends a movement; answers the time recorded: its createdAt, or 1 ms after the product's previous
+   * movement when the clock has not passed it, so the ledger ordered by time reads as a chain.
+   */
+  add(movement: StockMovement): Promise<Date>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
   list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
   /** The rows a sale wrote (what its void must give back). */
@@ -194,8 +199,6 @@ export interface CustomerRepository {
   /** Saves the profile fields; the balance moves only through `setBalance`. */
   save(customer: Customer): Promise<'saved' | 'duplicate_phone'>;
   setBalance(businessId: string, customerId: string, balance: Kobo, at: Date): Promise<void>;
-  /** True when the business's customers together owe more than `limit` (summed without overflow). */
-  totalOwedExceeds(businessId: string, limit: number): Promise<boolean>;
 }
 
 export const AGING_SORTS = ['total', 'name'] as const;
@@ -203,7 +206,8 @@ export type AgingSort = (typeof AGING_SORTS)[number];
 
 /** The credit ledger and the open debts (unpaid parts of credit sales) it is settled against. */
 export interface CreditLedger {
-  add(entry: CreditEntry): Promise<void>;
+  /** Appends an entry; answers the time recorded, strictly after the customer's previous entry (see StockLedger.add). */
+  add(entry: CreditEntry): Promise<Date>;
   addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
   allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
   /** The customer's entries, newest first by default. */

@@ -9,6 +9,11 @@ export interface UnitOfWork {
   run<A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A>;
   /** Runs reads outside a transaction (no BEGIN/COMMIT round trips): lists, lookups, the per-request actor check. */
   read<A>(work: (repos: Repositories) => Promise<A>): Promise<A>;
+  /**
+   * Runs `work` so that every unit of work, read and idempotent answer inside it commits together,
+   * or not at all. A deadlock or serialization failure runs `work` once more.
+   */
+  atomically<A>(work: () => Promise<A>): Promise<A>;
 }
 
 export class Rollback<A> {

@@ -11,8 +11,8 @@ import { notFound, type NotFound } from '../business/errors.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
-/** The change would take the product past MAX_STOCK units. */
-export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly limit: number };
+/** The change would take the product above MAX_STOCK units. */
+export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
 
 export interface AdjustmentCommand {
   readonly productId: string;
@@ -23,8 +23,8 @@ export interface AdjustmentCommand {
 }
 
 /**
- * Records a stock adjustment: the quantity moves in one conditional update (never below zero nor
- * past MAX_STOCK, never a lost update under concurrency) and the ledger row is written in the same transaction.
+ * Records a stock adjustment: the quantity moves in one conditional update (never below zero,
+ * never a lost update under concurrency) and the ledger row is written in the same transaction.
  */
 export const adjustStock =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
@@ -33,15 +33,13 @@ export const adjustStock =
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
       if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
-      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, deps.clock.now());
+      const now = deps.clock.now();
+      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, now);
       if (!moved) return E.left(notFound);
-      if (!moved.ok && moved.reason === 'over_limit') {
-        return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, limit: MAX_STOCK });
-      }
+      if (!moved.ok && moved.reason === 'LIMIT') return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK });
       if (!moved.ok) {
         return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
       }
-      const now = deps.clock.now(); // read inside the row lock, so ledger times follow the before/after chain
       const movement: StockMovement = {
         id: deps.crypto.uuid(),
         businessId: actor.businessId,
@@ -53,10 +51,9 @@ export const adjustStock =
         note: cmd.note ?? null,
         unitCost: cmd.unitCost ?? null,
         createdBy: actor.userId,
-        createdAt: now,
+        createdAt: deps.clock.now(), // read under the row lock, so the ledger's times follow its chain
       };
-      await r.stockLedger.add(movement);
-      return E.right(movement);
+      return E.right({ ...movement, createdAt: await r.stockLedger.add(movement) });
     });
 
 export const listStockMovements =

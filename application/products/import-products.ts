@@ -48,53 +48,67 @@ type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
+/** Rows written per transaction: short enough that other requests run between chunks (PGlite runs one transaction at a time). */
+export const IMPORT_CHUNK_ROWS = 200;
+
 /**
- * Creates or updates products from an import, matched on sku ignoring case. Valid rows are applied
- * in one transaction, invalid ones are reported and skipped; a sku may appear once per file. A change
- * of quantity writes one IMPORT ledger row. A dry run does exactly the same work and rolls it back.
+ * Creates or updates products from an import, matched on sku ignoring case. Invalid rows are
+ * reported and skipped; a sku may appear once per file. A change of quantity writes one IMPORT ledger
+ * row. Valid rows are written in chunks of IMPORT_CHUNK_ROWS, each its own transaction, in sku order
+ * with the existing rows locked in id order first (no deadlock with another import or a sale). A
+ * failure midway keeps the chunks already written; the file's quantities are absolute, so sending it
+ * again completes it (ADR 0012). A dry run does exactly the same work and rolls each chunk back.
  */
 export const importProducts =
   (deps: Deps) =>
-  (actor: Actor, command: ImportCommand): Promise<ImportReport> =>
-    deps.uow.run<ImportReport>(async (r) => {
-      const errors: ImportRowError[] = [...command.decodeErrors];
-      const broken = new Set(command.decodeErrors.map((e) => e.row));
-      const firstRowOfSku = new Map<string, number>();
-      let created = 0;
-      let updated = 0;
-      let unchanged = 0;
-      const toApply: { row: number; fields: Partial<ProductFields>; existing: Product | undefined }[] = [];
-      for (const { row, fields } of [...command.rows].sort((a, b) => a.row - b.row)) {
-        if (fields.sku !== undefined) {
-          const key = fields.sku.toLowerCase();
-          const first = firstRowOfSku.get(key);
-          if (first !== undefined) {
-            errors.push({ row, field: 'sku', message: `appears more than once in the file (first on row ${first})` });
-            continue;
-          }
-          firstRowOfSku.set(key, row);
+  async (actor: Actor, command: ImportCommand): Promise<ImportReport> => {
+    const errors: ImportRowError[] = [...command.decodeErrors];
+    const broken = new Set(command.decodeErrors.map((e) => e.row));
+    const firstRowOfSku = new Map<string, number>();
+    const applicable: ImportRow[] = [];
+    for (const entry of [...command.rows].sort((a, b) => a.row - b.row)) {
+      const { row, fields } = entry;
+      if (fields.sku !== undefined) {
+        const key = fields.sku.toLowerCase();
+        const first = firstRowOfSku.get(key);
+        if (first !== undefined) {
+          errors.push({ row, field: 'sku', message: `appears more than once in the file (first on row ${first})` });
+          continue;
         }
-        if (broken.has(row)) continue;
-        toApply.push({ row, fields, existing: fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku) });
+        firstRowOfSku.set(key, row);
       }
-      // Rows are written in lock order, whatever the file's order: existing products by id (as a sale
-      // takes them), then new ones by sku (their unique index entries), so two imports or an import
-      // and a sale never wait for each other in a circle (a deadlock).
-      toApply.sort((a, b) => (lockOrder(a) < lockOrder(b) ? -1 : lockOrder(a) > lockOrder(b) ? 1 : 0));
-      for (const { row, fields, existing } of toApply) {
-        const outcome = existing ? await updateFromRow(deps, r, actor, existing, fields) : await createFromRow(deps, r, actor, fields);
+      if (!broken.has(row)) applicable.push(entry);
+    }
+    // One order for every writer of products: by sku (rows without one, new products, last).
+    const skuKey = (r: ImportRow) => (r.fields.sku === undefined ? '\uffff' : r.fields.sku.toLowerCase());
+    applicable.sort((a, b) => (skuKey(a) < skuKey(b) ? -1 : skuKey(a) > skuKey(b) ? 1 : a.row - b.row));
+    let created = 0;
+    let updated = 0;
+    let unchanged = 0;
+    for (let start = 0; start < applicable.length; start += IMPORT_CHUNK_ROWS) {
+      const chunk = applicable.slice(start, start + IMPORT_CHUNK_ROWS);
+      const outcomes = await deps.uow.run(async (r) => {
+        const skus = chunk.flatMap((c) => (c.fields.sku === undefined ? [] : [c.fields.sku]));
+        await r.products.lockBySkus(actor.businessId, skus);
+        const out: { row: number; outcome: Awaited<ReturnType<typeof applyRow>> }[] = [];
+        for (const { row, fields } of chunk) out.push({ row, outcome: await applyRow(deps, r, actor, fields) });
+        return command.dryRun ? rollback(out) : out;
+      });
+      for (const { row, outcome } of outcomes) {
         if (outcome === 'created') created += 1;
         else if (outcome === 'updated') updated += 1;
         else if (outcome === 'unchanged') unchanged += 1;
         else errors.push(...outcome.map((v) => ({ row, field: v.field, message: v.message })));
       }
-      errors.sort((a, b) => a.row - b.row);
-      const report: ImportReport = { dryRun: command.dryRun, created, updated, unchanged, errors };
-      return command.dryRun ? rollback(report) : report;
-    });
+    }
+    errors.sort((a, b) => a.row - b.row);
+    return { dryRun: command.dryRun, created, updated, unchanged, errors };
+  };
 
-const lockOrder = (a: { fields: Partial<ProductFields>; existing: Product | undefined }) =>
-  a.existing ? `0 ${a.existing.id}` : `1 ${(a.fields.sku ?? '').toLowerCase()}`;
+const applyRow = async (deps: Deps, r: Repositories, actor: Actor, fields: Partial<ProductFields>) => {
+  const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
+  return existing ? updateFromRow(deps, r, actor, existing, fields) : createFromRow(deps, r, actor, fields);
+};
 
 type Violation = { readonly field: string; readonly message: string };
 

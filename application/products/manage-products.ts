@@ -112,17 +112,16 @@ export const setQuantity = async (
   target: number,
   reason: 'CORRECTION' | 'IMPORT',
 ): Promise<void> => {
+  const now = deps.clock.now();
   // The change is worked out from the quantity as it is now, not as it was read: a change of 0 locks
   // the row and answers its current quantity, so an adjustment committed meanwhile is not overwritten.
-  const current = await r.products.changeQuantity(actor.businessId, product.id, 0, deps.clock.now());
-  const now = deps.clock.now(); // read inside the lock, so ledger times follow the before/after chain
+  const current = await r.products.changeQuantity(actor.businessId, product.id, 0, now);
   if (!current?.ok) throw new Error('the product to set a quantity on is gone');
   product.quantity = current.after;
   const change = target - current.after;
   if (change === 0) return;
   const moved = await r.products.changeQuantity(actor.businessId, product.id, change, now);
   if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
-  // (the row was locked before `now` was read: the ledger's time follows its before/after chain)
   await r.stockLedger.add({
     id: deps.crypto.uuid(),
     businessId: actor.businessId,
@@ -134,7 +133,7 @@ export const setQuantity = async (
     note: reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import',
     unitCost: null,
     createdBy: actor.userId,
-    createdAt: now,
+    createdAt: deps.clock.now(), // read under the row lock taken above
   });
   product.quantity = moved.after;
 };

@@ -32,17 +32,14 @@ export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly index
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
-/**
- * Past what a balance can be (docs/adr/0017): one customer owing more than MAX_KOBO, or all of the
- * business's customers together more than 2^53 kobo (so every total, e.g. the aging report's, stays exact).
- */
-export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly scope: 'customer' | 'business'; readonly balance: Kobo };
+/** The customer's outstanding credit would pass MAX_KOBO (the most any balance holds). */
+export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo };
 export type SaleFailure =
+  | CreditBalanceLimitExceeded
   | UnknownProducts
   | UnknownCustomer
   | CustomerRequired
   | CreditLimitExceeded
-  | CreditBalanceLimitExceeded
   | UnknownBranch
   | PricingFailure
   | (InsufficientStock & { readonly name: string })
@@ -58,9 +55,9 @@ export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
     deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
+      const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
-      // The branch is locked against a concurrent delete; the default branch is never deleted.
       const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId, { lock: 'use' }) : await r.branches.findDefault(actor.businessId);
       if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
@@ -86,11 +83,7 @@ export const recordSale =
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
       }
-      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) {
-        return E.left({ _tag: 'CreditBalanceLimitExceeded', scope: 'customer', balance: customer.creditBalance });
-      }
-      // Time is read once the customer is locked, so their ledger's times follow its balance chain.
-      const now = deps.clock.now();
+      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance });
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
@@ -114,8 +107,7 @@ export const recordSale =
           note: null,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: deps.clock.now(), // inside this product's row lock
-
+          createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
           saleId,
         });
       }
@@ -134,7 +126,7 @@ export const recordSale =
           method: null,
           note: null,
           createdBy: actor.userId,
-          createdAt: now,
+          createdAt: deps.clock.now(), // read under the customer's row lock
         });
         if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
       }
@@ -162,10 +154,5 @@ export const recordSale =
         refundAmount: null,
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
-      // Checked after the receipt counter's lock (held to the commit), so sales to other customers
-      // at the same moment are counted: the last one to commit sees all the others.
-      if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
-        return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', scope: 'business', balance: customer.creditBalance }));
-      }
       return E.right(sale);
     });

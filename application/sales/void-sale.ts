@@ -30,9 +30,8 @@ export const voidSale =
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
       for (const m of taken.sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
         const moved = await r.products.changeQuantity(actor.businessId, m.productId, -m.quantityChange, now);
-        if (moved && !moved.ok && moved.reason === 'over_limit') {
-          // restocked meanwhile to near the maximum: the returned units would not fit
-          return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, limit: MAX_STOCK }));
+        if (moved && !moved.ok && moved.reason === 'LIMIT') {
+          return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, max: MAX_STOCK }));
         }
         if (!moved?.ok) throw new Error(`stock of product ${m.productId} could not be returned`);
         await r.stockLedger.add({
@@ -46,7 +45,7 @@ export const voidSale =
           note: reason,
           unitCost: null,
           createdBy: actor.userId,
-          createdAt: deps.clock.now(), // inside this product's row lock
+          createdAt: deps.clock.now(), // read under the product's row lock
           saleId,
         });
       }

@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import type { Repositories, StaffMember, StaffSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
   notFound,
   type AlreadyMember,
@@ -33,7 +34,8 @@ const branchFor = async (r: Repositories, businessId: string, branchId: string |
 
 /**
  * Invites a person to the caller's business: the member is INVITED until they sign in with
- * /auth/login + /auth/verify-otp. A person already in a business (this one or another) cannot be invited.
+ * /auth/login + /auth/verify-otp within 7 days (then the invitation lapses). A person active in a
+ * business, or holding an open invitation, cannot be invited; a deactivated or lapsed one can.
  */
 export const inviteStaff =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
@@ -44,7 +46,7 @@ export const inviteStaff =
       if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       const now = deps.clock.now();
       let user = await r.users.findByIdentifier(cmd.identifier);
-      if (user && (await r.memberships.findByUser(user.id))) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
+      if (user && (await releaseUnheldMembership(r, user.id, now)) === 'held') return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
       if (!user) {
         user = newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
         await r.users.add(user);
@@ -87,12 +89,17 @@ export const getStaffMember =
   };
 
 /**
- * A business keeps at least one active (signed-in) owner: the last one can be neither demoted nor
- * deactivated. The caller has locked the business first, so two owners removing each other at
- * once are counted one after the other and the second is refused.
+ * A business keeps at least one ACTIVE owner (an invited owner who never signed in does not count):
+ * the last one can be neither demoted nor deactivated. The count is taken under a lock on the owner
+ * rows, so two owners removing each other at once cannot both succeed.
  */
-const isLastOwner = async (r: Repositories, m: Membership) =>
-  m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE' && (await r.memberships.countActiveOwners(m.businessId)) <= 1;
+const isLastOwner = async (r: Repositories, m: Membership) => {
+  if (m.role !== 'BUSINESS_OWNER' || m.status === 'DEACTIVATED') return false;
+  const activeOwners = await r.memberships.countActiveOwnersLocked(m.businessId);
+  // Re-read under the lock: another transaction may have just changed this member.
+  const current = await r.memberships.findById(m.businessId, m.id);
+  return current?.role === 'BUSINESS_OWNER' && current.status === 'ACTIVE' && activeOwners <= 1;
+};
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =
@@ -103,7 +110,6 @@ export const updateStaffMember =
     changes: { role?: Role; branchId?: string },
   ): Promise<E.Either<NotFound | UnknownBranch | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
-      if (changes.role === 'STAFF') await r.businesses.lock(actor.businessId);
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
       if (changes.branchId !== undefined && !(await r.branches.findById(actor.businessId, changes.branchId, { lock: 'use' }))) {
@@ -125,7 +131,6 @@ export const deactivateStaffMember =
   (deps: { uow: UnitOfWork; clock: Clock }) =>
   async (actor: Actor, membershipId: string): Promise<E.Either<NotFound | CannotDeactivateSelf | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
-      await r.businesses.lock(actor.businessId);
       const m = await r.memberships.findById(actor.businessId, membershipId);
       if (!m) return E.left(notFound);
       if (m.userId === actor.userId) return E.left({ _tag: 'CannotDeactivateSelf' as const });

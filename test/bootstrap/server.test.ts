@@ -1,38 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { exited, post, startServer as startProcess } from '../support/server-process.js';
 
-/** The real server process (`npm start` runs the same file) on the embedded default in its own data directory. */
-const startServer = (dataDir: string) =>
-  new Promise<{ child: ChildProcess; base: string; lines: string[]; readyMs: number }>((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const lines: string[] = [];
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const parts = buffer.split('\n');
-      buffer = parts.pop()!;
-      for (const line of parts) {
-        lines.push(line);
-        const port = /"port":(\d+)/.exec(line)?.[1];
-        if (port && line.includes('listening')) resolve({ child, base: `http://127.0.0.1:${port}/api/v1`, lines, readyMs: Date.now() - started });
-      }
-    });
-    child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited ${code} before listening:\n${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`server not listening after 60 s:\n${lines.join('\n')}`)), 60_000);
-  });
-
-const exited = (child: ChildProcess) => new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-
-const post = (base: string, path: string, body: unknown) =>
-  fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const startServer = (dataDir: string) => startProcess({ DATA_DIR: dataDir });
 
 describe('the server process on the embedded default', function () {
   this.timeout(120_000);

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Business } from '../../domain/business.js';
 import { kobo, MAX_KOBO } from '../../domain/money.js';
-import type { MovementReason, Product, StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type MovementReason, type Product, type StockMovement } from '../../domain/product.js';
 import type { PageRequest } from '../../application/ports/list.js';
 import type { MovementSort, ProductFilter, ProductSort } from '../../application/ports/repositories.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../application/ports/idempotency-store.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aBusiness, NOW } from '../support/builders.js';
@@ -17,6 +18,7 @@ import { aBusiness, NOW } from '../support/builders.js';
 const now = NOW;
 const at = (ms: number) => new Date(now.getTime() + ms);
 const DAY_MS = 24 * 3_600_000;
+const LEASE_MS = 30_000;
 
 
 let skuCounter = 0;
@@ -201,19 +203,22 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect((await p.uow.read((r) => r.products.findBySku(mine, 'SHARED-1')))?.id).to.equal(x!.id);
       });
 
-      it('changeQuantity never goes below zero and answers before/after, or what is available', async () => {
+      it('changeQuantity stays between 0 and MAX_STOCK and answers before/after, or what is available and why', async () => {
         const businessId = await seedBusiness(p.uow);
         const [x] = await addProducts(p.uow, [aProduct(businessId)]);
         const change = (n: number, t = 1) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, n, at(t)));
         expect(await change(10)).to.deep.equal({ ok: true, before: 0, after: 10 });
         expect(await change(-4)).to.deep.equal({ ok: true, before: 10, after: 6 });
-        expect(await change(-7)).to.deep.equal({ ok: false, available: 6 });
+        expect(await change(-7)).to.deep.equal({ ok: false, available: 6, reason: 'INSUFFICIENT' });
         expect((await find(businessId, x!.id))?.quantity).to.equal(6);
         expect(await change(-6, 500)).to.deep.equal({ ok: true, before: 6, after: 0 });
         const emptied = (await find(businessId, x!.id))!;
         expect(emptied.quantity).to.equal(0);
         expect(emptied.updatedAt).to.deep.equal(at(500));
-        expect(await change(-1)).to.deep.equal({ ok: false, available: 0 });
+        expect(await change(-1)).to.deep.equal({ ok: false, available: 0, reason: 'INSUFFICIENT' });
+        expect(await change(MAX_STOCK + 1)).to.deep.equal({ ok: false, available: 0, reason: 'LIMIT' });
+        expect(await change(MAX_STOCK)).to.deep.include({ ok: true, after: MAX_STOCK });
+        expect(await change(1)).to.deep.equal({ ok: false, available: MAX_STOCK, reason: 'LIMIT' });
         expect(await p.uow.run((r) => r.products.changeQuantity(businessId, randomUUID(), 1, now))).to.equal(undefined);
       });
 
@@ -225,7 +230,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         );
         const ok = results.filter((r) => r?.ok) as { ok: true; before: number; after: number }[];
         expect(ok).to.have.length(15);
-        expect(results.filter((r) => r && !r.ok)).to.deep.equal(Array.from({ length: 5 }, () => ({ ok: false, available: 0 })));
+        expect(results.filter((r) => r && !r.ok)).to.deep.equal(Array.from({ length: 5 }, () => ({ ok: false, available: 0, reason: 'INSUFFICIENT' })));
         expect(ok.map((r) => r.after).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i));
         for (const r of ok) expect(r.before).to.equal(r.after + 1);
         expect((await find(businessId, x!.id))?.quantity).to.equal(0);
@@ -317,8 +322,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         const m = aMovement(x!, { quantityChange: -2, quantityBefore: 9, quantityAfter: 7, reason: 'DAMAGE', note: 'rats ate ₦ worth', unitCost: kobo(150_050), createdBy: userId, createdAt: at(7) });
         const bare = aMovement(x!, { reason: 'INITIAL' });
         await p.uow.run(async (r) => {
-          await r.stockLedger.add(m);
           await r.stockLedger.add(bare);
+          expect(await r.stockLedger.add(m)).to.deep.equal(m.createdAt);
         });
         // deep.include: adapters may add fields of their own (a sale's id), every field given comes back intact
         expect(await p.uow.read((r) => r.stockLedger.findById(businessId, m.id))).to.deep.include(m);
@@ -326,6 +331,18 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(await p.uow.read((r) => r.stockLedger.findById(other, m.id))).to.equal(undefined);
         expect(await p.uow.read((r) => r.stockLedger.findById(businessId, randomUUID()))).to.equal(undefined);
         expect((await p.uow.read((r) => r.stockLedger.list(other, movementPage(), {}))).items).to.deep.equal([]);
+      });
+
+      it('a movement not later than the product’s previous one is recorded 1 ms after it (the ledger reads as a chain)', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const [x, y] = await addProducts(p.uow, [aProduct(businessId), aProduct(businessId)]);
+        const times = await p.uow.run(async (r) => [
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(10) })),
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(10) })),
+          await r.stockLedger.add(aMovement(x!, { createdAt: at(5) })),
+          await r.stockLedger.add(aMovement(y!, { createdAt: at(5) })), // another product keeps its own time
+        ]);
+        expect(times.map((t) => t.getTime() - now.getTime())).to.deep.equal([10, 11, 12, 5]);
       });
 
       it('a ledger row written in a transaction that rolls back is gone with it', async () => {
@@ -355,7 +372,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         ];
         const movements = rows.map(([prod, reason, t]) => aMovement(prod, { reason, createdAt: at(t), note: `${reason.toLowerCase()} ${t}` }));
         await p.uow.run(async (r) => {
-          for (const m of [...movements].reverse()) await r.stockLedger.add(m);
+          for (const m of movements) await r.stockLedger.add(m);
         });
         const ids = async (filter: { productId?: string; reason?: MovementReason }, o: Partial<PageRequest<MovementSort>> = {}) =>
           (await p.uow.read((r) => r.stockLedger.list(businessId, movementPage(o), filter))).items.map((m) => movements.findIndex((x) => x.id === m.id));
@@ -375,101 +392,82 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     });
 
     describe('IdempotencyStore', () => {
+      /** The store, remembering each key's claim token, so the tests read as claim / complete / release. */
+      const remembering = (store: IdempotencyStore) => {
+        const tokens = new Map<string, string>();
+        return {
+          claim: async (b: string, k: string, h: string, t: Date) => {
+            const c = await store.claim(b, k, h, t);
+            if (c.state === 'claimed') tokens.set(`${b}\n${k}`, c.token);
+            return withoutToken(c);
+          },
+          complete: (b: string, k: string, r: StoredResponse) => store.complete(b, k, tokens.get(`${b}\n${k}`) ?? randomUUID(), r),
+          release: (b: string, k: string) => store.release(b, k, tokens.get(`${b}\n${k}`) ?? randomUUID()),
+        };
+      };
+      const withoutToken = (c: IdempotencyClaim) => (c.state === 'claimed' ? { state: c.state } : c);
+
       const body = { success: true, message: 'Stock adjusted', data: { id: randomUUID(), unit_cost: 1500.5, note: 'naira ₦ "quoted"', nested: [1, null, { a: 0.1 }] }, timestamp: now.toISOString() };
-      const LEASE = 60_000;
-      const claim = (b: string, key: string, hash: string, when: Date) => p.idempotency.claim(b, key, hash, when, LEASE);
-      /** The claim's state, its token (random) left out. */
-      const state = async (b: string, key: string, hash: string, when: Date) => {
-        const c = await claim(b, key, hash, when);
-        return c.state === 'claimed' ? { state: 'claimed' } : c;
-      };
-      const token = async (b: string, key: string, hash: string, when: Date) => {
-        const c = await claim(b, key, hash, when);
-        if (c.state !== 'claimed') throw new Error(`expected a claim, got ${c.state}`);
-        return c.token;
-      };
-      const complete = (b: string, key: string, t: string, response: { status: number; body: unknown }) =>
-        p.idempotency.completeWithin(b, key, t, async () => response);
 
       it('claim -> in progress -> complete -> replay; another request body -> mismatch', async () => {
         const b = randomUUID();
-        const t = await token(b, 'k-1', 'hash-a', now);
-        expect(await state(b, 'k-1', 'hash-a', at(1))).to.deep.equal({ state: 'in_progress' });
-        expect(await state(b, 'k-1', 'hash-b', at(1))).to.deep.equal({ state: 'mismatch' });
-        expect(await complete(b, 'k-1', t, { status: 201, body })).to.equal('completed');
-        expect(await state(b, 'k-1', 'hash-a', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
-        expect(await state(b, 'k-1', 'hash-a', at(3))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
-        expect(await state(b, 'k-1', 'hash-b', at(3))).to.deep.equal({ state: 'mismatch' });
+        const s = remembering(p.idempotency);
+        expect(await s.claim(b, 'k-1', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
+        expect(await s.claim(b, 'k-1', 'hash-a', at(1))).to.deep.equal({ state: 'in_progress' });
+        expect(await s.claim(b, 'k-1', 'hash-b', at(1))).to.deep.equal({ state: 'mismatch' });
+        await s.complete(b, 'k-1', { status: 201, body });
+        expect(await s.claim(b, 'k-1', 'hash-a', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
+        expect(await s.claim(b, 'k-1', 'hash-a', at(3))).to.deep.equal({ state: 'replay', response: { status: 201, body } });
+        expect(await s.claim(b, 'k-1', 'hash-b', at(3))).to.deep.equal({ state: 'mismatch' });
         // a stored 4xx answer is replayed like any other
-        const t409 = await token(b, 'k-409', 'h', now);
-        await complete(b, 'k-409', t409, { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } });
-        expect(await state(b, 'k-409', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } } });
+        expect(await s.claim(b, 'k-409', 'h', now)).to.deep.equal({ state: 'claimed' });
+        await s.complete(b, 'k-409', { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } });
+        expect(await s.claim(b, 'k-409', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 409, body: { success: false, error: { code: 'INSUFFICIENT_STOCK' } } } });
       });
 
       it('keys are scoped per business', async () => {
         const a = randomUUID();
         const b = randomUUID();
-        const ta = await token(a, 'shared', 'hash-a', now);
-        const tb = await token(b, 'shared', 'hash-b', now);
-        await complete(a, 'shared', ta, { status: 201, body: { who: 'a' } });
-        expect(await state(b, 'shared', 'hash-b', at(1))).to.deep.equal({ state: 'in_progress' });
-        await p.idempotency.release(b, 'shared', tb);
-        expect(await state(a, 'shared', 'hash-a', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'a' } } });
-        expect(await state(b, 'shared', 'hash-a', at(2))).to.deep.equal({ state: 'claimed' });
+        const s = remembering(p.idempotency);
+        expect(await s.claim(a, 'shared', 'hash-a', now)).to.deep.equal({ state: 'claimed' });
+        expect(await s.claim(b, 'shared', 'hash-b', now)).to.deep.equal({ state: 'claimed' });
+        await s.complete(a, 'shared', { status: 201, body: { who: 'a' } });
+        expect(await s.claim(b, 'shared', 'hash-b', at(1))).to.deep.equal({ state: 'in_progress' });
+        await s.release(b, 'shared');
+        expect(await s.claim(a, 'shared', 'hash-a', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'a' } } });
+        expect(await s.claim(b, 'shared', 'hash-a', at(2))).to.deep.equal({ state: 'claimed' });
       });
 
-      it('release frees a key still in progress, never a completed one, and only with its token', async () => {
+      it('release frees a key still in progress, never a completed one', async () => {
         const b = randomUUID();
-        const t1 = await token(b, 'k', 'h1', now);
-        await p.idempotency.release(b, 'k', randomUUID()); // not ours: nothing happens
-        expect(await state(b, 'k', 'h1', at(1))).to.deep.equal({ state: 'in_progress' });
-        await p.idempotency.release(b, 'k', t1);
-        const t2 = await token(b, 'k', 'h2', at(1));
-        await complete(b, 'k', t2, { status: 201, body: { n: 2 } });
-        await p.idempotency.release(b, 'k', t2);
-        expect(await state(b, 'k', 'h2', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body: { n: 2 } } });
-        await p.idempotency.release(b, 'never-claimed', t2); // no error
+        const s = remembering(p.idempotency);
+        expect(await s.claim(b, 'k', 'h1', now)).to.deep.equal({ state: 'claimed' });
+        await s.release(b, 'k');
+        expect(await s.claim(b, 'k', 'h2', at(1))).to.deep.equal({ state: 'claimed' });
+        await s.complete(b, 'k', { status: 201, body: { n: 2 } });
+        await s.release(b, 'k');
+        expect(await s.claim(b, 'k', 'h2', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body: { n: 2 } } });
+        await s.release(b, 'never-claimed'); // no error
       });
 
       it('a key is kept 24 hours, then forgotten (completed or not)', async () => {
         const b = randomUUID();
-        const t = await token(b, 'done', 'h', now);
-        await complete(b, 'done', t, { status: 201, body: { first: true } });
-        expect(await state(b, 'done', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { first: true } } });
-        expect(await state(b, 'done', 'other', at(DAY_MS - 1))).to.deep.equal({ state: 'mismatch' });
-        expect(await state(b, 'done', 'other', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
-        expect(await state(b, 'done', 'other', at(DAY_MS + 2))).to.deep.equal({ state: 'in_progress' });
-      });
+        const s = remembering(p.idempotency);
+        expect(await s.claim(b, 'done', 'h', now)).to.deep.equal({ state: 'claimed' });
+        await s.complete(b, 'done', { status: 201, body: { first: true } });
+        expect(await s.claim(b, 'done', 'h', at(DAY_MS - 1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { first: true } } });
+        expect(await s.claim(b, 'done', 'other', at(DAY_MS - 1))).to.deep.equal({ state: 'mismatch' });
+        expect(await s.claim(b, 'done', 'other', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
+        expect(await s.claim(b, 'done', 'other', at(DAY_MS + 2))).to.deep.equal({ state: 'in_progress' });
 
-      it('an unfinished claim (its request died) holds the key only for its lease; then a retry takes it over', async () => {
-        const b = randomUUID();
-        const dead = await token(b, 'stuck', 'h', now);
-        expect(await state(b, 'stuck', 'h', at(LEASE - 1))).to.deep.equal({ state: 'in_progress' });
-        expect(await state(b, 'stuck', 'other', at(LEASE + 1))).to.deep.equal({ state: 'mismatch' }); // another request never takes it
-        const retry = await token(b, 'stuck', 'h', at(LEASE + 1));
-        expect(await state(b, 'stuck', 'h', at(LEASE + 2))).to.deep.equal({ state: 'in_progress' }); // the retry has a fresh lease
-        // the dead request coming back to life cannot complete it: its work is thrown away
-        let ran = false;
-        expect(await p.idempotency.completeWithin(b, 'stuck', dead, async () => ((ran = true), { status: 201, body: { who: 'dead' } }))).to.equal('lost');
-        expect(ran).to.equal(true);
-        expect(await complete(b, 'stuck', retry, { status: 201, body: { who: 'retry' } })).to.equal('completed');
-        expect(await state(b, 'stuck', 'h', at(LEASE + 3))).to.deep.equal({ state: 'replay', response: { status: 201, body: { who: 'retry' } } });
-      });
-
-      it('completeWithin: a fault in the work stores nothing; the key stays claimed until released', async () => {
-        const b = randomUUID();
-        const t = await token(b, 'fault', 'h', now);
-        let failure: unknown;
-        await p.idempotency.completeWithin(b, 'fault', t, async () => {
-          throw new Error('boom');
-        }).catch((e) => (failure = e));
-        expect((failure as Error).message).to.equal('boom');
-        expect(await state(b, 'fault', 'h', at(1))).to.deep.equal({ state: 'in_progress' });
+        expect(await s.claim(b, 'stuck', 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await s.claim(b, 'stuck', 'h', at(LEASE_MS - 1))).to.deep.equal({ state: 'in_progress' });
+        expect(await s.claim(b, 'stuck', 'h', at(DAY_MS + 1))).to.deep.equal({ state: 'claimed' });
       });
 
       it('concurrent claims of one key: exactly one is claimed, the others see it in progress', async () => {
         const b = randomUUID();
-        const claims = await Promise.all(Array.from({ length: 12 }, () => claim(b, 'race', 'h', now)));
+        const claims = await Promise.all(Array.from({ length: 12 }, () => p.idempotency.claim(b, 'race', 'h', now).then(withoutToken)));
         expect(claims.filter((c) => c.state === 'claimed')).to.have.length(1);
         expect(claims.filter((c) => c.state === 'in_progress')).to.have.length(11);
       });
@@ -477,10 +475,52 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       it('keys up to 255 characters of any text are kept apart', async () => {
         const b = randomUUID();
         const long = 'k'.repeat(255);
-        expect(await state(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await state(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await state(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
-        expect(await state(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
+        expect(await remembering(p.idempotency).claim(b, long, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, `${'k'.repeat(254)}K`, 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'claimed' });
+        expect(await remembering(p.idempotency).claim(b, 'ключ-₦-🔑', 'h', now)).to.deep.equal({ state: 'in_progress' });
+      });
+
+      it('a claim never answered (its process died) is taken over once its lease has run out; the old owner cannot complete it', async () => {
+        const b = randomUUID();
+        const first = await p.idempotency.claim(b, 'crashed', 'h', now);
+        if (first.state !== 'claimed') throw new Error('not claimed');
+        expect(await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS - 1))).to.deep.equal({ state: 'in_progress' });
+        expect(await p.idempotency.claim(b, 'crashed', 'other', at(LEASE_MS + 1))).to.deep.equal({ state: 'mismatch' });
+        const second = await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS + 1));
+        if (second.state !== 'claimed') throw new Error(`not taken over: ${second.state}`);
+        expect(await p.idempotency.complete(b, 'crashed', first.token, { status: 201, body: { by: 'first' } })).to.equal(false);
+        await p.idempotency.release(b, 'crashed', first.token); // not the owner: nothing happens
+        expect(await p.idempotency.complete(b, 'crashed', second.token, { status: 201, body: { by: 'second' } })).to.equal(true);
+        expect(await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS * 5))).to.deep.equal({ state: 'replay', response: { status: 201, body: { by: 'second' } } });
+      });
+
+      it('inside uow.atomically the answer commits with the work, or neither does', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const rolledBack = await p.idempotency.claim(businessId, 'atomic-1', 'h', now);
+        if (rolledBack.state !== 'claimed') throw new Error('not claimed');
+        const lost = aProduct(businessId, { sku: 'ATOMIC-LOST' });
+        await p.uow
+          .atomically(async () => {
+            await p.uow.run(async (r) => void (await r.products.add(lost)));
+            expect(await p.idempotency.complete(businessId, 'atomic-1', rolledBack.token, { status: 201, body: { id: lost.id } })).to.equal(true);
+            throw new Error('the process dies before the commit');
+          })
+          .catch((e: Error) => expect(e.message).to.equal('the process dies before the commit'));
+        expect(await p.uow.read((r) => r.products.findById(businessId, lost.id))).to.equal(undefined);
+        expect(await p.idempotency.claim(businessId, 'atomic-1', 'h', at(1))).to.deep.equal({ state: 'in_progress' });
+
+        const kept = aProduct(businessId, { sku: 'ATOMIC-KEPT' });
+        const claim = await p.idempotency.claim(businessId, 'atomic-2', 'h', now);
+        if (claim.state !== 'claimed') throw new Error('not claimed');
+        await p.uow.atomically(async () => {
+          await p.uow.run(async (r) => void (await r.products.add(kept)));
+          // read-your-writes inside the transaction
+          expect((await p.uow.read((r) => r.products.findById(businessId, kept.id)))?.sku).to.equal('ATOMIC-KEPT');
+          await p.idempotency.complete(businessId, 'atomic-2', claim.token, { status: 201, body: { id: kept.id } });
+        });
+        expect((await p.uow.read((r) => r.products.findById(businessId, kept.id)))?.id).to.equal(kept.id);
+        expect(await p.idempotency.claim(businessId, 'atomic-2', 'h', at(1))).to.deep.equal({ state: 'replay', response: { status: 201, body: { id: kept.id } } });
       });
     });
   });

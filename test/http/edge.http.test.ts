@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
+import { upstreamOf } from '../support/blackhole-proxy.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aPhone, createTestApp, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
 
@@ -411,7 +412,7 @@ describe('HTTP edge', () => {
       const boom = async (): Promise<never> => {
         throw new Error('select * from secret_table');
       };
-      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom } satisfies UnitOfWork } });
+      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork } });
     });
     after(async () => app.close());
 
@@ -437,7 +438,7 @@ describe('HTTP edge', () => {
      * closed); `stall` destroys every socket but keeps accepting connections that never get an
      * answer (a database host that stopped responding); `start` restores it on the same port.
      */
-    const tcpProxy = (target: { host: string; port: number }) => {
+    const tcpProxy = (target: ReturnType<typeof upstreamOf>) => {
       let server: TcpServer | undefined;
       let stalled = false;
       const sockets = new Set<Socket>();
@@ -457,7 +458,7 @@ describe('HTTP edge', () => {
             sockets.add(client);
             client.on('error', () => undefined).on('close', () => sockets.delete(client));
             if (stalled) return; // accepted, never answered
-            const upstream = connect(target.port, target.host);
+            const upstream = connect(target as never);
             sockets.add(upstream);
             const drop = () => {
               client.destroy();
@@ -493,7 +494,7 @@ describe('HTTP edge', () => {
     let proxy: ReturnType<typeof tcpProxy>;
     before(async () => {
       const url = new URL(await freshDatabaseUrl());
-      proxy = tcpProxy({ host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname, port: Number(url.port || 5432) });
+      proxy = tcpProxy(upstreamOf(url.toString()));
       await proxy.start();
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);

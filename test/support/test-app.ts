@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { answerClientErrorsAsProblems } from '../../adapters/http/client-error.js';
 import { createServer, type Server } from 'node:http';
 import pino from 'pino';
 import type { Clock } from '../../application/ports/clock.js';
@@ -80,11 +81,12 @@ export const createTestApp = async (
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, log: () => undefined }) : inMemory());
+    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
   const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
+  answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

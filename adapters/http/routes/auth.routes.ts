@@ -111,11 +111,14 @@ export const authRoutes = (uc: AuthUseCases) => [
         { verified: doc('true', { const: true }) },
       ),
     },
-    errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED'],
+    errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
     handler: async ({ body }) => {
       const result = await uc.verifySignInCode(identifierOf(body), body.otp);
       if (E.isLeft(result)) {
         if (result.left._tag === 'AccountDeactivated') throw problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
+        if (result.left._tag === 'InvitationExpired') {
+          throw problem('INVITATION_EXPIRED', 'This invitation was not accepted within 7 days; ask the business owner to invite you again, or register your own business.');
+        }
         throw otpFailure(result.left);
       }
       const { firstVerification, ...pair } = result.right;

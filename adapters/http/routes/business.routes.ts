@@ -121,10 +121,10 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listBranches', query, 'created_at');
       const r = await uc.listBranches(actor!, params.id!, req);
       if (E.isLeft(r)) throw notFound('business');
-      return ok('Branches', uc.paging.render(query, req, r.right, branchJson));
+      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
     },
   }),
   route({

@@ -143,9 +143,9 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'A page of customers', data: doc('CustomerPage', pageSchema(jsonSchemaOf(customerShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listCustomers', query, 'created_at');
       const page = await uc.listCustomers(actor!, req, query.has_balance ? { hasBalance: true } : {});
-      return ok('Customers', uc.paging.render(query, req, page, customerJson));
+      return ok('Customers', uc.paging.render('listCustomers', query, req, page, customerJson));
     },
   }),
   route({
@@ -195,10 +195,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'A page of ledger entries', data: doc('CreditTransactionPage', pageSchema(jsonSchemaOf(entryShape))) },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listCustomerTransactions', query, 'created_at');
       const r = await uc.listCreditTransactions(actor!, params.id!, req);
       if (E.isLeft(r)) throw notFound();
-      return ok('Transactions', uc.paging.render(query, req, r.right, entryJson));
+      return ok('Transactions', uc.paging.render('listCustomerTransactions', query, req, r.right, entryJson));
     },
   }),
   route({
@@ -293,10 +293,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'total');
+      const req = uc.paging.request('creditAgingReport', query, 'total');
       const report = await uc.agingReport(actor!, req);
       return ok('Aging report', {
-        ...uc.paging.render(query, req, report.page, agingJson),
+        ...uc.paging.render('creditAgingReport', query, req, report.page, agingJson),
         as_of: report.asOf,
         totals: { ...bucketsJson(report.totals.buckets), total: nairaJson(report.totals.total), customers: report.totals.customers },
       });

@@ -3,7 +3,7 @@ import { route, type Reply } from '../route.js';
 
 export interface HealthDeps {
   /** Pings the database with a deadline. */
-  readonly pingDatabase: () => Promise<{ up: boolean; ms: number; error?: string }>;
+  readonly pingDatabase: () => Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
 }
 
 const status = doc('UP or DOWN', { type: 'string', enum: ['UP', 'DOWN'] });
@@ -15,7 +15,8 @@ export const healthRoutes = (deps: HealthDeps) => [
     operationId: 'health',
     tag: 'Health',
     summary: 'Service health',
-    description: 'UP when the database answers `select 1` within 2 s; otherwise 503 with status DOWN. Never hangs.',
+    description:
+      'Public. UP when the database answers `select 1` within 2 s; on the embedded database a ping queued behind other work is UP with `busy: true` (it runs one statement at a time); otherwise 503 with status DOWN. Never hangs.',
     access: 'public',
     rateLimit: 'none',
     success: {
@@ -24,7 +25,7 @@ export const healthRoutes = (deps: HealthDeps) => [
       data: shape('Health', {
         status,
         components: shape('HealthComponents', {
-          db: doc('DbHealth', { type: 'object', properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, latency_ms: { type: 'integer' }, error: { type: 'string' } }, required: ['status', 'latency_ms'] }),
+          db: doc('DbHealth', { type: 'object', properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, latency_ms: { type: 'integer', minimum: 0 }, busy: { type: 'boolean', description: 'the embedded database is working for others; this ping waited its turn' }, error: { type: 'string' } }, required: ['status', 'latency_ms'] }),
         }),
       }),
     },
@@ -34,7 +35,7 @@ export const healthRoutes = (deps: HealthDeps) => [
       const db = await deps.pingDatabase();
       const data = {
         status: db.up ? 'UP' : 'DOWN',
-        components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, ...(db.error ? { error: 'database did not answer' } : {}) } },
+        components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, ...(db.busy ? { busy: true } : {}), ...(db.error ? { error: 'database did not answer' } : {}) } },
       };
       return db.up ? { status: 200, message: 'Service is UP', data } : { status: 503, message: 'Service is DOWN', data };
     },

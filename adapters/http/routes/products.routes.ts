@@ -170,7 +170,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     summary: 'Record a stock adjustment',
     description:
       'Moves the quantity by quantity_change (non-zero; negative takes stock) and writes a ledger row in the same transaction. ' +
-      'Going below zero is 409 INSUFFICIENT_STOCK; past 1,000,000,000 units is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key.',
+      'Going below zero is 409 INSUFFICIENT_STOCK; above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
@@ -180,7 +180,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       { note: text(1, 500), unit_cost: money },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'NEGATIVE_PRICE', 'STOCK_LIMIT_EXCEEDED'],
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE'],
     handler: async ({ actor, body }) => {
       if (body.unit_cost !== undefined && body.unit_cost < 0) {
         throw problem('NEGATIVE_PRICE', 'unit_cost must not be negative.', { errors: [{ field: 'unit_cost', message: 'must not be negative' }] });
@@ -202,9 +202,7 @@ export const productRoutes = (uc: ProductUseCases) => [
           case 'InsufficientStock':
             throw problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock; cannot take ${f.requested}.`);
           case 'StockLimitExceeded':
-            throw problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.limit} units; ${f.available} are in stock.`, {
-              errors: [{ field: 'quantity_change', message: `would take the stock past ${f.limit}` }],
-            });
+            throw problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.max} units; it has ${f.available}.`, { errors: [{ field: 'quantity_change', message: `would take the stock above ${f.max}` }] });
         }
       }
       return created('Stock adjusted', movementJson(r.right));
@@ -223,12 +221,12 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'A page of ledger rows', data: doc('StockAdjustmentPage', pageSchema(jsonSchemaOf(movementShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listStockAdjustments', query, 'created_at');
       const page = await uc.listStockMovements(actor!, req, {
         ...(query.product_id ? { productId: query.product_id } : {}),
         ...(query.reason ? { reason: query.reason } : {}),
       });
-      return ok('Stock adjustments', uc.paging.render(query, req, page, movementJson));
+      return ok('Stock adjustments', uc.paging.render('listStockAdjustments', query, req, page, movementJson));
     },
   }),
   route({
@@ -280,13 +278,13 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'A page of products', data: doc('ProductPage', pageSchema(jsonSchemaOf(productShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listProducts', query, 'created_at');
       const page = await uc.listProducts(actor!, req, {
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.type ? { type: query.type } : {}),
         ...(query.low_stock ? { lowStock: true } : {}),
       });
-      return ok('Products', uc.paging.render(query, req, page, productJson));
+      return ok('Products', uc.paging.render('listProducts', query, req, page, productJson));
     },
   }),
   route({

@@ -5,7 +5,6 @@ import type { recordSale, SaleFailure } from '../../../application/sales/record-
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
-import { kobo, MAX_KOBO } from '../../../domain/money.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { dateTime, doc, Documented, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
@@ -219,13 +218,9 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
         errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
       });
     case 'CreditBalanceLimitExceeded':
-      return problem(
-        'CREDIT_BALANCE_LIMIT_EXCEEDED',
-        f.scope === 'customer'
-          ? `A customer can owe at most ${nairaJson(kobo(MAX_KOBO))}; this customer owes ${nairaJson(f.balance)}.`
-          : 'The business\'s customers together would owe more than the most the books can hold; take payments first.',
-        { errors: [{ field: 'customer_id', message: 'credit balance limit exceeded' }] },
-      );
+      return problem('CREDIT_BALANCE_LIMIT_EXCEEDED', `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`, {
+        errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }],
+      });
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
     case 'LineDiscountTooLarge':
@@ -339,7 +334,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of sales', data: doc('SalePage', pageSchema(jsonSchemaOf(saleSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listSales', query, 'created_at');
       const page = await uc.listSales(actor!, req, {
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.status ? { status: query.status } : {}),
@@ -347,7 +342,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(query.created_by ? { createdBy: query.created_by } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
       });
-      return ok('Sales', uc.paging.render(query, req, page, saleSummary));
+      return ok('Sales', uc.paging.render('listSales', query, req, page, saleSummary));
     },
   }),
   route({
@@ -363,9 +358,9 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'A page of receipts', data: doc('ReceiptPage', pageSchema(jsonSchemaOf(receiptSummaryShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listReceipts', query, 'created_at');
       const page = await uc.listSales(actor!, req, {});
-      return ok('Receipts', uc.paging.render(query, req, page, receiptSummary));
+      return ok('Receipts', uc.paging.render('listReceipts', query, req, page, receiptSummary));
     },
   }),
   route({
@@ -441,9 +436,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
           case 'SaleAlreadyVoided':
             throw problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
           case 'StockLimitExceeded':
-            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the sale's stock would take a product past ${f.limit} units (${f.available} in stock).`, {
-              errors: [{ field: 'items', message: `product ${f.productId} would hold more than ${f.limit}` }],
-            });
+            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`);
         }
       }
       return ok('Sale voided', saleJson(r.right));

@@ -34,7 +34,9 @@ export const staffRoutes = (uc: StaffUseCases) => [
     summary: 'Invite a staff member (owner)',
     description:
       'Creates the member INVITED and sends an invitation. The invitee signs in with /auth/login + /auth/verify-otp and ' +
-      'becomes ACTIVE. Give exactly one of phone or email; role defaults to STAFF, branch to the default branch.',
+      'becomes ACTIVE; an invitation not accepted within 7 days lapses (sign-in is then 401 INVITATION_EXPIRED). ' +
+      'Someone active in a business, or holding an open invitation, is 409 ALREADY_A_MEMBER; a deactivated or lapsed one may be invited. ' +
+      'Give exactly one of phone or email; role defaults to STAFF, branch to the default branch.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
@@ -69,9 +71,9 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request(query, 'created_at');
+      const req = uc.paging.request('listStaff', query, 'created_at');
       const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
-      return ok('Staff', uc.paging.render(query, req, page, staffJson));
+      return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
   route({

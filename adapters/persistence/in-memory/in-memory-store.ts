@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import { isLowStock, MAX_STOCK, type Product, type StockMovement } from '../../../domain/product.js';
@@ -45,6 +46,10 @@ const emptyTables = (): Tables => ({
 });
 
 const copy = <T>(value: T): T => structuredClone(value);
+
+/** `at`, or 1 ms after the latest of `earlier` when the clock has not passed it (ledgers read as chains). */
+const after = (earlier: { createdAt: Date }[], at: Date): Date =>
+  new Date(Math.max(at.getTime(), ...earlier.map((x) => x.createdAt.getTime() + 1)));
 const values = <T>(m: Map<string, T>): T[] => [...m.values()].map(copy);
 
 const liveBranches = (t: Tables, businessId: string): Branch[] =>
@@ -158,8 +163,6 @@ const repositories = (t: Tables): Repositories => ({
       if (stored && stored.businessId === c.businessId) t.customers.set(c.id, { ...copy(c), creditBalance: stored.creditBalance });
       return 'saved';
     },
-    totalOwedExceeds: async (businessId, limit) =>
-      values(t.customers).reduce((sum, c) => (c.businessId === businessId ? sum + BigInt(c.creditBalance) : sum), 0n) > BigInt(limit),
     setBalance: async (businessId, id, balance, at) => {
       const c = t.customers.get(id);
       if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });
@@ -168,7 +171,9 @@ const repositories = (t: Tables): Repositories => ({
   credit: {
     add: async (e) => {
       if (e.balanceAfter < 0) throw new Error('check violation: balance_after >= 0');
-      t.creditEntries.set(e.id, copy(e));
+      const createdAt = after(values(t.creditEntries).filter((x) => x.businessId === e.businessId && x.customerId === e.customerId), e.createdAt);
+      t.creditEntries.set(e.id, copy({ ...e, createdAt }));
+      return createdAt;
     },
     addAllocations: async (paymentId, allocations) => {
       for (const a of allocations) t.creditAllocations.push({ paymentId, saleId: a.saleId, amount: a.amount });
@@ -223,6 +228,7 @@ const repositories = (t: Tables): Repositories => ({
   products: {
     findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
     findMany: async (businessId, ids) => productsOf(t, businessId).filter((p) => ids.includes(p.id)),
+    lockBySkus: async () => undefined, // transactions are already serialised
     findBySku: async (businessId, sku) => productsOf(t, businessId).find((p) => p.sku.toLowerCase() === sku.toLowerCase()),
     list: async (businessId, page, filter) =>
       keysetPageInMemory(
@@ -267,8 +273,8 @@ const repositories = (t: Tables): Repositories => ({
     changeQuantity: async (businessId, id, change, at) => {
       const p = t.products.get(id);
       if (!p || p.businessId !== businessId) return undefined;
-      if (p.quantity + change < 0) return { ok: false, available: p.quantity, reason: 'insufficient' };
-      if (p.quantity + change > MAX_STOCK) return { ok: false, available: p.quantity, reason: 'over_limit' };
+      if (p.quantity + change < 0) return { ok: false, available: p.quantity, reason: 'INSUFFICIENT' };
+      if (p.quantity + change > MAX_STOCK) return { ok: false, available: p.quantity, reason: 'LIMIT' };
       const before = p.quantity;
       p.quantity += change;
       p.updatedAt = at;
@@ -276,7 +282,11 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   stockLedger: {
-    add: async (m) => void t.stockMovements.set(m.id, copy(m)),
+    add: async (m) => {
+      const createdAt = after(values(t.stockMovements).filter((x) => x.businessId === m.businessId && x.productId === m.productId), m.createdAt);
+      t.stockMovements.set(m.id, copy({ ...m, createdAt }));
+      return createdAt;
+    },
     findById: async (businessId, id) => {
       const m = t.stockMovements.get(id);
       return m && m.businessId === businessId ? copy(m) : undefined;
@@ -310,7 +320,6 @@ const repositories = (t: Tables): Repositories => ({
   },
   businesses: {
     findById: async (id) => (t.businesses.has(id) ? copy(t.businesses.get(id)) : undefined),
-    lock: async () => undefined, // transactions are already serialised
     add: async (b) => void t.businesses.set(b.id, copy(b)),
     save: async (b) => void t.businesses.set(b.id, copy(b)),
   },
@@ -338,7 +347,10 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   memberships: {
-    findByUser: async (userId) => values(t.memberships).find((m) => m.userId === userId),
+    findByUser: async (userId) =>
+      values(t.memberships)
+        .filter((m) => m.userId === userId)
+        .sort((a, b) => Number(a.status === 'DEACTIVATED') - Number(b.status === 'DEACTIVATED') || b.updatedAt.getTime() - a.updatedAt.getTime())[0],
     findById: async (businessId, id) => {
       const m = t.memberships.get(id);
       return m && m.businessId === businessId ? copy(m) : undefined;
@@ -355,13 +367,13 @@ const repositories = (t: Tables): Repositories => ({
           date: (m) => m.createdAt,
         },
       ),
-    countActiveOwners: async (businessId) =>
+    countActiveOwnersLocked: async (businessId) =>
       values(t.memberships).filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE').length,
     moveBranch: async (businessId, from, to) => {
       for (const m of t.memberships.values()) if (m.businessId === businessId && m.branchId === from) m.branchId = to;
     },
     add: async (m) => {
-      if (values(t.memberships).some((x) => x.userId === m.userId)) throw new Error('unique violation: memberships user');
+      if (values(t.memberships).some((x) => x.userId === m.userId && x.status !== 'DEACTIVATED')) throw new Error('unique violation: memberships user');
       t.memberships.set(m.id, copy(m));
     },
     save: async (m) => void t.memberships.set(m.id, copy(m)),
@@ -390,6 +402,16 @@ const repositories = (t: Tables): Repositories => ({
   },
 });
 
+/** The open `atomically` scope: its working tables, and what to undo outside the tables if it fails. */
+interface AtomicScope {
+  tables: Tables;
+  readonly undo: (() => void)[];
+}
+const atomicScope = new AsyncLocalStorage<AtomicScope>();
+
+/** Registers how to undo a change kept outside the tables (the idempotency store) if the open `atomically` fails. */
+export const undoOnInMemoryRollback = (undo: () => void): void => void atomicScope.getStore()?.undo.push(undo);
+
 /**
  * The persistence ports in memory, for unit tests and embedders. Transactions run one at a time
  * (like PGlite) and a throw or a Rollback restores the snapshot taken when the work began.
@@ -397,22 +419,45 @@ const repositories = (t: Tables): Repositories => ({
 export const inMemoryUnitOfWork = (): UnitOfWork => {
   let committed = emptyTables();
   let queue: Promise<unknown> = Promise.resolve();
-  const run = async <A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+  const serialised = async <A>(work: () => Promise<A>): Promise<A> => {
     const previous = queue;
     let release!: () => void;
     queue = new Promise<void>((r) => (release = r));
     await previous;
     try {
-      const working = copy(committed);
-      const result = await work(repositories(working));
-      if (result instanceof Rollback) return result.value;
-      committed = working;
-      return result;
+      return await work();
     } finally {
       release();
     }
   };
-  // Reads see committed rows and wait for nothing, like reads outside a transaction.
-  const read = <A>(work: (repos: Repositories) => Promise<A>): Promise<A> => work(repositories(committed));
-  return { run, read };
+  /** Runs work on a copy of `base`; the copy replaces it (through `keep`) unless the work throws or rolls back. */
+  const onCopy = async <A>(base: Tables, keep: (t: Tables) => void, work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+    const working = copy(base);
+    const result = await work(repositories(working));
+    if (result instanceof Rollback) return result.value;
+    keep(working);
+    return result;
+  };
+  const run = <A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A> => {
+    const scope = atomicScope.getStore();
+    if (scope) return onCopy(scope.tables, (t) => (scope.tables = t), work);
+    return serialised(() => onCopy(committed, (t) => (committed = t), work));
+  };
+  // Reads see committed rows (or the open scope's) and wait for nothing, like reads outside a transaction.
+  const read = <A>(work: (repos: Repositories) => Promise<A>): Promise<A> => work(repositories(atomicScope.getStore()?.tables ?? committed));
+  const atomically = <A>(work: () => Promise<A>): Promise<A> => {
+    if (atomicScope.getStore()) return work();
+    return serialised(async () => {
+      const scope: AtomicScope = { tables: copy(committed), undo: [] };
+      try {
+        const result = await atomicScope.run(scope, work);
+        committed = scope.tables;
+        return result;
+      } catch (e) {
+        for (const undo of scope.undo.reverse()) undo();
+        throw e;
+      }
+    });
+  };
+  return { run, read, atomically };
 };

@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -46,22 +47,28 @@ const lockDataDir = (dataDir: string): (() => void) => {
 };
 
 /**
- * Starts PGlite (in `dataDir`, or in memory when undefined) behind a loopback PostgreSQL socket,
- * so the one MikroORM/pg adapter serves both the embedded default and a real server.
- * `maxConnections` must be at least the ORM pool's max, or surplus connections are reset.
+ * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL socket, so the one
+ * MikroORM/pg adapter serves both the embedded default and a real server. The socket is a Unix
+ * socket in a fresh directory only this user may enter (0700): pglite-socket checks no password, so
+ * a TCP port would let any local process in as superuser (ADR 0012). `maxConnections` must be at
+ * least the ORM pool's max, or surplus connections are reset.
  */
 export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> => {
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
     const extensions = { pg_trgm }; // product search uses trigram indexes
     const db = await PGlite.create(options.dataDir ? { dataDir: join(options.dataDir, 'pgdata'), extensions } : { extensions });
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: options.maxConnections });
+    // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.
+    const socketDir = mkdtempSync(join(tmpdir(), 'bizops-pg-'));
+    const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: options.maxConnections });
     await server.start();
     return {
-      url: `postgres://postgres@${server.getServerConn()}/postgres`,
+      // pg reads a percent-encoded host that is a path as the directory of a Unix socket
+      url: `postgres://postgres@${encodeURIComponent(socketDir)}/postgres`,
       async close() {
         await server.stop();
         await db.close();
+        rmSync(socketDir, { recursive: true, force: true });
         unlock();
       },
     };

@@ -7,8 +7,6 @@ export interface KeysetSource<S extends string> {
   readonly from: string;
   readonly tenantColumn: string;
   readonly idColumn: string;
-  /** The tiebreaker's type: a uuid, or a sequence number (ledgers, whose rows read as a chain in it). */
-  readonly idType?: 'uuid' | 'bigint';
   readonly sort: Record<S, { readonly column: string; readonly type: 'text' | 'timestamptz' | 'bigint' }>;
   readonly search: readonly string[];
   readonly dateColumn: string;
@@ -60,7 +58,7 @@ export const keysetPage = async <S extends string, Row>(
     params.push(req.to);
   }
   if (req.after) {
-    where.push(`(${sort.column}, ${source.idColumn}) ${req.sortDir === 'asc' ? '>' : '<'} (?::${sort.type}, ?::${source.idType ?? 'uuid'})`);
+    where.push(`(${sort.column}, ${source.idColumn}) ${req.sortDir === 'asc' ? '>' : '<'} (?::${sort.type}, ?::uuid)`);
     params.push(req.after.value, req.after.id);
   }
   const dir = req.sortDir === 'asc' ? 'asc' : 'desc';

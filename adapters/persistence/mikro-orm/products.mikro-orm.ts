@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MovementSort, ProductRepository, ProductSort, StockLedger } from '../../../application/ports/repositories.js';
+import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import { MAX_STOCK, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { kobo } from '../../../domain/money.js';
+import { randomUUID } from 'node:crypto';
+import { ambientTransaction } from './ambient-transaction.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
@@ -70,6 +73,13 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     );
     return rows[0] ? productFromRow(rows[0]) : undefined;
   },
+  async lockBySkus(businessId, skus) {
+    if (skus.length === 0) return;
+    await em.execute(`select id from products where business_id = ? and lower(sku) in (${skus.map(() => '?').join(', ')}) order by id for update`, [
+      businessId,
+      ...skus.map((s) => s.toLowerCase()),
+    ]);
+  },
   list(businessId, page, filter) {
     const conditions: SqlCondition[] = [];
     if (filter.category !== undefined) conditions.push({ sql: 'lower(category) = lower(?)', params: [filter.category] });
@@ -111,17 +121,15 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     }
   },
   async changeQuantity(businessId, id, change, at) {
-    // In bigint, so no change (a sale's lines add up) can overflow the integer column: the bounds refuse it.
     const rows = await em.execute<{ quantity: number }[]>(
-      `update products set quantity = quantity + ?::bigint, updated_at = ?
-       where business_id = ? and id = ? and quantity + ?::bigint between 0 and ${MAX_STOCK} returning quantity`,
-      [change, at, businessId, id, change],
+      'update products set quantity = quantity + ?, updated_at = ? where business_id = ? and id = ? and quantity + ? between 0 and ? returning quantity',
+      [change, at, businessId, id, change, MAX_STOCK],
     );
     if (rows[0]) return { ok: true, before: int(rows[0].quantity) - change, after: int(rows[0].quantity) };
     const current = await em.execute<{ quantity: number }[]>('select quantity from products where business_id = ? and id = ?', [businessId, id]);
     if (!current[0]) return undefined;
     const available = int(current[0].quantity);
-    return { ok: false, available, reason: available + change < 0 ? 'insufficient' : 'over_limit' };
+    return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
   },
 });
 
@@ -132,9 +140,7 @@ const MOVEMENTS: KeysetSource<MovementSort> = {
   select: MOVEMENT_COLUMNS,
   from: 'stock_movements',
   tenantColumn: 'business_id',
-  // Rows of one time are ordered by their sequence number, taken inside the product's row lock.
-  idColumn: 'seq',
-  idType: 'bigint',
+  idColumn: 'id',
   sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
   search: ['note'],
   dateColumn: 'created_at',
@@ -157,10 +163,17 @@ const movementFromRow = (r: Record<string, unknown>): StockMovement => ({
 
 export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   async add(m) {
-    await em.execute(`insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
-      m.saleId ?? null,
-    ]);
+    // The product's row is locked by the caller (its quantity just moved), so the previous movement's time is settled.
+    const rows = await em.execute<{ created_at: unknown }[]>(
+      `insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?)
+       returning created_at`,
+      [
+        m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
+        m.businessId, m.productId, m.saleId ?? null,
+      ],
+    );
+    return asDate(rows[0]!.created_at);
   },
   async findById(businessId, id) {
     const rows = await em.execute<Record<string, unknown>[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
@@ -178,5 +191,57 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
       [businessId, saleId],
     );
     return rows.map(movementFromRow);
+  },
+});
+
+const KEY_TTL_MS = 24 * 3_600_000;
+
+/**
+ * Idempotency keys in PostgreSQL. `claim` and `release` are short statements of their own; `complete`
+ * runs in the ambient transaction when there is one, so the answer commits with the work.
+ */
+export const mikroOrmIdempotencyStore = (fork: () => EntityManager, options: { leaseMs: number }): IdempotencyStore => ({
+  async claim(businessId, key, requestHash, now) {
+    const em = fork();
+    const token = randomUUID();
+    const leaseUntil = new Date(now.getTime() + options.leaseMs);
+    // An expired key is forgotten first, so it can be claimed again.
+    await em.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
+    const inserted = await em.execute<unknown[]>(
+      `insert into idempotency_keys (business_id, key, request_hash, created_at, lease_until, claim_token)
+       values (?, ?, ?, ?, ?, ?) on conflict do nothing returning key`,
+      [businessId, key, requestHash, now, leaseUntil, token],
+    );
+    if (inserted.length === 1) return { state: 'claimed', token };
+    // A claim whose lease ran out without an answer (its process died) is taken over.
+    const takenOver = await em.execute<unknown[]>(
+      `update idempotency_keys set lease_until = ?, claim_token = ?
+        where business_id = ? and key = ? and request_hash = ? and response_status is null and (lease_until is null or lease_until < ?)
+        returning key`,
+      [leaseUntil, token, businessId, key, requestHash, now],
+    );
+    if (takenOver.length === 1) return { state: 'claimed', token };
+    const rows = await em.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
+      'select request_hash, response_status, response_body from idempotency_keys where business_id = ? and key = ?',
+      [businessId, key],
+    );
+    const row = rows[0];
+    if (!row) return this.claim(businessId, key, requestHash, now); // released meanwhile
+    if (row.request_hash !== requestHash) return { state: 'mismatch' };
+    if (row.response_status === null) return { state: 'in_progress' };
+    const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
+    return { state: 'replay', response: { status: row.response_status, body } };
+  },
+  async complete(businessId, key, token, response) {
+    const tx = ambientTransaction();
+    const updated = await (tx ? await tx.manager() : fork()).execute<unknown[]>(
+      `update idempotency_keys set response_status = ?, response_body = ?, lease_until = null
+        where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`,
+      [response.status, JSON.stringify(response.body), businessId, key, token],
+    );
+    return updated.length === 1;
+  },
+  async release(businessId, key, token) {
+    await fork().execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
   },
 });

@@ -31,10 +31,6 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       const rows = await em.execute<Record<string, unknown>[]>(`select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id]);
       return rows[0] ? businessFromRow(rows[0]) : undefined;
     },
-    lock: async (id) => {
-      // NO KEY UPDATE: does not wait for, nor block, rows that only refer to the business (sales, members).
-      await em.execute('select id from businesses where id = ? for no key update', [id]);
-    },
     add: async (business) => void em.persist(em.create(BusinessSchema, business)),
     save: async (b) => {
       await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
@@ -45,8 +41,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   branches: {
     findById: async (businessId, id, options = {}) => {
       const rows = await em.execute<Record<string, unknown>[]>(
-        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}` +
-          (options.lock === 'use' ? ' for share' : options.lock === 'delete' ? ' for update' : ''),
+        `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
       );
       return rows[0] ? branchFromRow(rows[0]) : undefined;
@@ -73,7 +68,10 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   // Memberships are read on every authenticated request (resolveActor): plain rows, saved by an explicit UPDATE.
   memberships: {
     findByUser: async (userId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ?`, [userId]);
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
+        [userId],
+      );
       return rows[0] ? membershipFromRow(rows[0]) : undefined;
     },
     findById: async (businessId, id) => {
@@ -86,7 +84,15 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     },
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
-    countActiveOwners: (businessId) => em.count(MembershipSchema, { businessId, role: 'BUSINESS_OWNER', status: 'ACTIVE' }),
+    // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
+    // re-reads the first's change (READ COMMITTED re-checks the WHERE of a locked row).
+    countActiveOwnersLocked: async (businessId) =>
+      (
+        await em.execute<Record<string, unknown>[]>(
+          `select id from memberships where business_id = ? and role = 'BUSINESS_OWNER' and status = 'ACTIVE' order by id for update`,
+          [businessId],
+        )
+      ).length,
     moveBranch: async (businessId, from, to) => {
       await em.flush();
       await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });
@@ -151,6 +157,9 @@ const businessFromRow = (r: Record<string, unknown>): Business => ({
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
+
+// KEY SHARE (a user of the branch) and UPDATE (its archive or delete) exclude each other; users do not block each other.
+const BRANCH_LOCKS = { none: '', use: ' for key share', change: ' for update' } as const;
 
 const BRANCHES: KeysetSource<BranchSort> = {
   select: 'id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at',

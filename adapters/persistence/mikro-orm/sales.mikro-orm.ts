@@ -204,14 +204,6 @@ export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
       return 'duplicate_phone';
     }
   },
-  async totalOwedExceeds(businessId, limit) {
-    // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact
-    const rows = await em.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
-      String(limit),
-      businessId,
-    ]);
-    return rows[0]!.over === true;
-  },
   async setBalance(businessId, id, balance, at) {
     await em.execute('update customers set credit_balance = ?, updated_at = ? where business_id = ? and id = ?', [balance, at, businessId, id]);
   },
@@ -264,9 +256,14 @@ const agingFromRow = (r: Record<string, unknown>): AgingRow => ({
 
 export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
   async add(e) {
-    await em.execute(`insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-      e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt,
-    ]);
+    // The customer's row is locked by the caller, so the previous entry's time is settled.
+    const rows = await em.execute<{ created_at: unknown }[]>(
+      `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from credit_entries where business_id = ? and customer_id = ?)))
+       returning created_at`,
+      [e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt, e.businessId, e.customerId],
+    );
+    return asDate(rows[0]!.created_at);
   },
   async addAllocations(paymentId, allocations) {
     if (allocations.length === 0) return;
@@ -288,9 +285,7 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
       select: ENTRY_COLUMNS,
       from: 'credit_entries',
       tenantColumn: 'business_id',
-      // Entries of one time are ordered by their sequence number, taken inside the customer's row lock.
-      idColumn: 'seq',
-      idType: 'bigint',
+      idColumn: 'id',
       sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
       search: ['note'],
       dateColumn: 'created_at',

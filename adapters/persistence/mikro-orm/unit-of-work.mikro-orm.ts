@@ -1,60 +1,48 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
+import { ambientTransaction, inAmbientTransaction, isRetryableConflict } from './ambient-transaction.js';
 import { mikroOrmRepositories } from './repositories.mikro-orm.js';
 
 class RollbackSignal {
   constructor(readonly value: unknown) {}
 }
 
-/**
- * The transaction a request runs in, when it runs in one (an idempotent request: its writes and its
- * stored answer commit together). Units of work started inside join it as savepoints, and reads use
- * it too (on the embedded database a second connection would wait for this one's commit).
- */
-const ambient = new AsyncLocalStorage<EntityManager>();
-
-/** Runs `work` in one transaction that every unit of work started inside joins. */
-export const inOneTransaction = <A>(orm: MikroORM, work: (em: EntityManager) => Promise<A>): Promise<A> =>
-  orm.em.fork().transactional((em) => ambient.run(em, () => work(em)));
-
-/** A deadlock (40P01) or serialization failure (40001): the transaction was undone and may simply run again. */
-export const isRetryableConflict = (error: unknown): boolean => {
-  const seen = new Set<unknown>();
-  for (let e: unknown = error; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
-    seen.add(e);
-    const { code, name } = e as { code?: string; name?: string };
-    if (code === '40P01' || code === '40001' || name === 'DeadlockException') return true;
+/** A deadlock or serialization failure is retried once: the other transaction has finished by then. */
+const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => {
+  try {
+    return await attempt();
+  } catch (e) {
+    if (!isRetryableConflict(e)) throw e;
+    return attempt();
   }
-  return false;
 };
 
 /**
- * One forked EntityManager and one database transaction per unit of work (a savepoint inside a
- * request's transaction). A transaction chosen as a deadlock victim runs once more: every stock
- * change locks rows in id order, so a second deadlock is unlikely, and the caller gets the fault then.
+ * One forked EntityManager and one database transaction per unit of work; inside `atomically`, a
+ * savepoint of the ambient transaction instead.
  */
 export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
   async run(work) {
-    const attempt = () =>
-      (ambient.getStore() ?? orm.em.fork()).transactional((em) =>
-        ambient.run(em, async () => {
+    const outer = ambientTransaction();
+    const once = async () => {
+      try {
+        const base = outer ? await outer.manager() : orm.em.fork();
+        return await base.transactional(async (em) => {
           const result = await work(mikroOrmRepositories(em));
           if (result instanceof Rollback) throw new RollbackSignal(result.value);
           return result;
-        }),
-      );
-    try {
-      try {
-        return await attempt();
+        });
       } catch (e) {
-        if (!isRetryableConflict(e)) throw e;
-        return await attempt();
+        if (e instanceof RollbackSignal) return e.value as never;
+        throw e;
       }
-    } catch (e) {
-      if (e instanceof RollbackSignal) return e.value as never;
-      throw e;
-    }
+    };
+    // Inside an ambient transaction the whole of it is retried, not this savepoint.
+    return outer ? once() : retryOnceOnConflict(once);
   },
-  read: (work) => work(mikroOrmRepositories(ambient.getStore() ?? orm.em.fork())),
+  async read(work) {
+    const outer = ambientTransaction();
+    return work(mikroOrmRepositories(outer ? await outer.manager() : orm.em.fork()));
+  },
+  atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => orm.em.fork(), work))),
 });

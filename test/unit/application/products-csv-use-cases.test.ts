@@ -15,7 +15,7 @@ import { testClock } from '../../support/test-app.js';
 const setup = () => {
   const uow = inMemoryUnitOfWork();
   let reads = 0;
-  const counting: UnitOfWork = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)) };
+  const counting: UnitOfWork = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), atomically: (w) => uow.atomically(w) };
   const deps = { uow: counting, clock: testClock(new Date('2026-11-22T23:30:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
   const actor: Actor = { userId: randomUUID(), businessId: randomUUID(), roles: ['BUSINESS_OWNER'] };
   const all = async () => {

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { checkSend, judgeAttempt, nextCodeTime, OTP_MAX_PER_HOUR, type OtpCode } from '../../../domain/otp.js';
+import { checkSend, judgeAttempt, nextCodeTime, OTP_MAX_PER_HOUR, OTP_MAX_SENT_PER_HOUR, type OtpCode } from '../../../domain/otp.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 22, 12, 0, s));
 const aCode = (overrides: Partial<OtpCode> = {}): OtpCode => ({
@@ -26,11 +26,25 @@ describe('OTP rules', () => {
     expect(checkSend([aCode()], 'VERIFY', at(6))).to.equal(undefined);
   });
 
-  it('cap codes at 10 an hour, counting every purpose', () => {
-    const ten = Array.from({ length: OTP_MAX_PER_HOUR }, (_, i) => aCode({ id: `c${i}`, createdAt: at(i * 61), consumedAt: at(i * 61 + 1) }));
+  it('cap codes at 10 an hour per purpose: another purpose has its own budget', () => {
+    const ten = Array.from({ length: OTP_MAX_PER_HOUR }, (_, i) => aCode({ id: `c${i}`, purpose: 'VERIFY', createdAt: at(i * 61), consumedAt: at(i * 61 + 1) }));
     const refusal = checkSend(ten, 'VERIFY', at(700));
     expect(refusal?._tag).to.equal('HourlyCapReached');
     expect(refusal?.retryAfterSeconds).to.equal(3600 - 700);
+    expect(checkSend(ten, 'SIGN_IN', at(700))).to.equal(undefined);
+  });
+
+  it('codes killed by wrong tries or left to expire do not use up the budget, but at most 30 are sent an hour', () => {
+    const killed = (n: number) => Array.from({ length: n }, (_, i) => aCode({ id: `k${i}`, createdAt: at(i * 10), wrongTries: 5 }));
+    expect(checkSend(killed(OTP_MAX_PER_HOUR + 5), 'SIGN_IN', at(400))).to.equal(undefined);
+    const refusal = checkSend(killed(OTP_MAX_SENT_PER_HOUR), 'SIGN_IN', at(400));
+    expect(refusal).to.deep.equal({ _tag: 'HourlyCapReached', retryAfterSeconds: 3600 - 400 });
+    // nine used and one killed: the killed one does not count, so a tenth may be sent
+    const mixed = [...Array.from({ length: 9 }, (_, i) => aCode({ id: `u${i}`, createdAt: at(i), consumedAt: at(i) })), aCode({ id: 'k', createdAt: at(20), wrongTries: 5 })];
+    expect(checkSend(mixed, 'SIGN_IN', at(30))).to.equal(undefined);
+    const lapsed = Array.from({ length: OTP_MAX_PER_HOUR }, (_, i) => aCode({ id: `l${i}`, createdAt: at(i), expiresAt: at(i + 600) }));
+    expect(checkSend(lapsed, 'SIGN_IN', at(700))).to.equal(undefined);
+    expect(checkSend(lapsed, 'SIGN_IN', at(599))?._tag).to.equal('HourlyCapReached');
   });
 
   it('judge: a match consumes, a miss counts, the fifth miss kills, expiry is its own failure', () => {

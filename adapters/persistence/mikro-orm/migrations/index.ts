@@ -2,7 +2,7 @@ import { Migration20261122000000_foundation } from './Migration20261122000000_fo
 import { Migration20261122010000_products } from './Migration20261122010000_products.js';
 import { Migration20261122030000_sales } from './Migration20261122030000_sales.js';
 import { Migration20261122040000_credit } from './Migration20261122040000_credit.js';
-import { Migration20261124070000_races } from './Migration20261124070000_races.js';
+import { Migration20261124000000_faults } from './Migration20261124000000_faults.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -10,5 +10,5 @@ export const migrationsList = [
   { name: 'Migration20261122010000_products', class: Migration20261122010000_products },
   { name: 'Migration20261122030000_sales', class: Migration20261122030000_sales },
   { name: 'Migration20261122040000_credit', class: Migration20261122040000_credit },
-  { name: 'Migration20261124070000_races', class: Migration20261124070000_races },
+  { name: 'Migration20261124000000_faults', class: Migration20261124000000_faults },
 ];

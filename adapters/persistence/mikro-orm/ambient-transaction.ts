@@ -1,0 +1,60 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/**
+ * The transaction a request runs in when its units of work must commit together with something
+ * else (the idempotent answer, see `UnitOfWork.atomically`). Units of work started inside it join it
+ * (as savepoints) and reads inside it use it: on PGlite a read on a second connection would wait for
+ * this transaction to end, for ever. It begins on first use, so a request still waiting on something
+ * else holds no transaction open (PGlite runs one at a time).
+ */
+export class AmbientTransaction {
+  private opening: Promise<EntityManager> | undefined;
+  constructor(private readonly fork: () => EntityManager) {}
+
+  /** The transaction's EntityManager, begun on first use. */
+  manager(): Promise<EntityManager> {
+    return (this.opening ??= (async () => {
+      const em = this.fork();
+      await em.begin();
+      return em;
+    })());
+  }
+
+  async commit(): Promise<void> {
+    if (this.opening) await (await this.opening).commit();
+  }
+
+  async rollback(): Promise<void> {
+    const em = await this.opening?.catch(() => undefined);
+    await em?.rollback();
+  }
+}
+
+const ambient = new AsyncLocalStorage<AmbientTransaction>();
+
+export const ambientTransaction = (): AmbientTransaction | undefined => ambient.getStore();
+
+/** Runs `work` in a new ambient transaction: committed when it returns, rolled back when it throws. */
+export const inAmbientTransaction = async <A>(fork: () => EntityManager, work: () => Promise<A>): Promise<A> => {
+  const tx = new AmbientTransaction(fork);
+  try {
+    const result = await ambient.run(tx, work);
+    await tx.commit();
+    return result;
+  } catch (e) {
+    await tx.rollback().catch(() => undefined);
+    throw e;
+  }
+};
+
+/** Deadlock (40P01) and serialization failure (40001): the transaction may simply be run again. */
+export const isRetryableConflict = (error: unknown): boolean => {
+  const seen = new Set<unknown>();
+  for (let e: unknown = error; e && typeof e === 'object' && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (code === '40P01' || code === '40001') return true;
+  }
+  return false;
+};

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import pg from 'pg';
+import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { openPostgres } from '../../bootstrap/persistence.js';
+import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+
+/**
+ * Issue 21, on the embedded default (always, whatever database the rest of the suite uses): PGlite
+ * runs one transaction at a time, so one tenant's large import must not take the others down.
+ */
+describe('the embedded database under one tenant’s large import', function () {
+  this.timeout(180_000);
+  let app: TestApp;
+  let dataDir: string;
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'bizops-busy-'));
+    const persistence = await openPostgres({ dataDir, poolMax: 10, log: () => undefined });
+    app = await createTestApp({ persistence });
+  });
+  after(async () => {
+    await app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('other tenants are answered and health stays UP while a 3,000-row import runs', async () => {
+    const importer = await registerOwner(app);
+    const other = await registerOwner(app);
+    const rows = Array.from({ length: 3000 }, (_, i) => `BIG-${i},Item ${i},100,5`);
+    let importing = true;
+    const imported = app
+      .request('POST', '/products/import', { token: importer.accessToken, rawBody: ['sku,name,price,quantity', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } })
+      .finally(() => (importing = false));
+    const seen: { status: number; health: number; answeredDuringImport: boolean }[] = [];
+    await new Promise((r) => setTimeout(r, 300));
+    while (importing) {
+      const [list, health] = await Promise.all([app.request('GET', '/products', { token: other.accessToken }), app.request('GET', '/actuator/health')]);
+      seen.push({ status: list.status, health: health.status, answeredDuringImport: importing });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const done = await imported;
+    expect(done.status, done.text).to.equal(200);
+    expect(done.body.data.created).to.equal(3000);
+    expect(seen.every((s) => s.status === 200 && s.health === 200), JSON.stringify(seen)).to.equal(true);
+    // answered between the import's chunks, not only once it was over (one transaction would hold them all)
+    expect(seen.filter((s) => s.answeredDuringImport).length, JSON.stringify(seen)).to.be.greaterThan(1);
+  });
+});
+
+describe('the embedded database socket', function () {
+  this.timeout(60_000);
+
+  it('is a Unix socket in a directory only this user may enter, not a TCP port anyone local could use', async () => {
+    const embedded = await startEmbeddedPostgres({ maxConnections: 2 });
+    try {
+      const { hostname, port } = new URL(embedded.url);
+      expect(port, 'no TCP port').to.equal('');
+      const dir = decodeURIComponent(hostname);
+      expect(dir.startsWith('/')).to.equal(true);
+      expect(statSync(dir).mode & 0o777).to.equal(0o700);
+      expect(statSync(join(dir, '.s.PGSQL.5432')).isSocket()).to.equal(true);
+      const client = new pg.Client({ connectionString: embedded.url });
+      await client.connect();
+      try {
+        expect((await client.query('select 1 as one')).rows).to.deep.equal([{ one: 1 }]);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await embedded.close();
+    }
+  });
+});
