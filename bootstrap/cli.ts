@@ -2,11 +2,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import { setPlan, showBusiness } from '../application/operator/plans.js';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
+import { businessJson, branchJson, staffJson } from '../adapters/http/routes/views.js';
 import { loadConfig } from './config.js';
 import { openPostgres, type Persistence } from './persistence.js';
 
 /** Operator commands: `npm run cli -- <command>`, with the server's configuration (DATABASE_URL or DATA_DIR). */
 const USAGE = `usage: npm run cli -- <command>
+  --help                               this text
   migrate                              apply pending database migrations (the server also does this at start)
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
   business:show <business_id>          print a business with its branches and members (JSON)`;
@@ -34,7 +36,9 @@ const commands: Record<string, { args: number; check?: (args: string[]) => strin
     run: async (p, [id]) => {
       const r = await showBusiness({ uow: p.uow })(id!);
       if (E.isLeft(r)) return fail(`no business ${id}`);
-      console.log(JSON.stringify(r.right, null, 2));
+      // the API's own views: snake_case, naira, ISO dates, as GET /businesses/me shows them
+      const { business, branches, members } = r.right;
+      console.log(JSON.stringify({ business: businessJson(business), branches: branches.map(branchJson), members: members.map(staffJson) }, null, 2));
       return 0;
     },
   },
@@ -51,6 +55,10 @@ const fail = (why: string) => {
 };
 
 const main = async ([name, ...args]: string[]): Promise<number> => {
+  if (name === '--help' || name === '-h' || name === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
   const command = name ? commands[name] : undefined;
   if (!command || args.length !== command.args) return usage();
   const problem = command.check?.(args);

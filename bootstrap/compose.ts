@@ -16,6 +16,7 @@ import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
 import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.routes.js';
 import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
+import { parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
 import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
@@ -79,7 +80,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? logOutbox(logger);
   const uow = persistence.uow;
-  const deps = { uow, clock, crypto, messages, tokens };
+  const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
+  if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
+  const deps = { uow, clock, crypto, messages, tokens, ...(testSignIn ? { testSignIn } : {}) };
 
   const routes = apiRoutes({
     register: register(deps),
@@ -90,6 +93,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
+    otpTestMode: testSignIn !== undefined,
     getBusiness: getBusiness(deps),
     updateBusiness: updateBusiness(deps),
     createBranch: createBranch(deps),

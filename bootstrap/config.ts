@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
+import { DEFAULT_TEST_IDENTIFIERS, parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
 
 const intFrom = (name: string, min: number) =>
   new t.Type<number, string, unknown>(
@@ -26,6 +27,9 @@ const list = new t.Type<string[], string, unknown>(
 const nonEmpty = new t.Type<string, string, unknown>('non-empty string', (u): u is string => typeof u === 'string', (u, c) =>
   typeof u === 'string' && u.trim() !== '' ? t.success(u.trim()) : t.failure(u, c, 'must not be empty'), String);
 
+const testIdentifiers = new t.Type<string, string, unknown>('identifier list', (u): u is string => typeof u === 'string', (u, c) =>
+  typeof u === 'string' && parseTestIdentifiers(u) ? t.success(u) : t.failure(u, c, 'must be phones, phone ranges, e-mails or *@domain, comma-separated'), String);
+
 /** Every environment variable the service reads, its codec and its default (the README lists them). */
 export const ENV = {
   PORT: { codec: intFrom('port', 0), default: '8080', doc: 'HTTP port' },
@@ -48,6 +52,8 @@ export const ENV = {
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
   DB_QUERY_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'the longest one database statement may take before the request is answered 503 (statement_timeout; a stuck connection is dropped)' },
   IDEMPOTENCY_LEASE_MS: { codec: intFrom('milliseconds', 1000), default: '30000', doc: 'how long an unanswered Idempotency-Key stays in progress before a retry may take it over (a crashed request)' },
+  OTP_TEST_MODE: { codec: flag, default: 'false', doc: 'test mode: identifiers in OTP_TEST_IDENTIFIERS sign in with the code 000000 and nothing is sent (refused when NODE_ENV=production)' },
+  OTP_TEST_IDENTIFIERS: { codec: testIdentifiers, default: DEFAULT_TEST_IDENTIFIERS, doc: 'comma-separated phones, phone ranges (`+2348000000000-+2348000000099`), e-mails and `*@domain`' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 
@@ -67,6 +73,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     if (E.isLeft(decoded)) problems.push(`${name}=${JSON.stringify(raw)}: ${decoded.left[0]?.message ?? `must be ${spec.codec.name}`}`);
     else out[name] = decoded.right;
   }
+  // A fixed sign-in code on a production server would be an open door.
+  if (out.OTP_TEST_MODE === true && env.NODE_ENV === 'production') problems.push('OTP_TEST_MODE=true: refused when NODE_ENV=production');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 };

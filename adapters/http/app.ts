@@ -84,6 +84,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     ctx.status = p.status;
     ctx.set('Cache-Control', 'no-store'); // errors too: a 404 or 405 is otherwise heuristically cacheable
     for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
+    // Every 401 names its scheme (RFC 7235); a refused token says why (RFC 6750), a missing one does not.
+    if (p.status === 401) {
+      ctx.set('WWW-Authenticate', p.code === 'TOKEN_MISSING' ? 'Bearer realm="bizops"' : `Bearer realm="bizops", error="invalid_token", error_description="${p.code}"`);
+    }
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
   };
 
@@ -298,7 +302,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     cors({
       origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
       allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
-      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition'],
+      exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Idempotent-Replayed'],
       maxAge: 600,
     }),
   );
@@ -319,7 +323,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
         deps.logger.warn({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'database unavailable');
-        return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.'));
+        return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.', { headers: { 'Retry-After': '5' } }));
       }
       deps.logger.error({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));

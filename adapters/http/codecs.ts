@@ -59,13 +59,14 @@ export class StrictObject<R extends t.Props, O extends t.Props> extends t.Type<
 export const object = <R extends t.Props, O extends t.Props = {}>(name: string, required: R, optional?: O) =>
   new StrictObject<R, O>(name, required, (optional ?? {}) as O);
 
-/** Trimmed text of bounded length. */
+/** Trimmed text of bounded length, without NUL characters (PostgreSQL text cannot hold them). */
 export const text = (min: number, max: number, description?: string) =>
   new Documented<string>(
     `text of ${min} to ${max} characters`,
-    { type: 'string', minLength: min, maxLength: max, ...(description ? { description } : {}) },
+    { type: 'string', minLength: min, maxLength: max, pattern: '^[^\\u0000]*$', ...(description ? { description } : {}) },
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c, 'must be a string');
+      if (u.includes('\u0000')) return t.failure(u, c, 'must not contain a NUL character (\\u0000)');
       const s = u.trim();
       return s.length < min || s.length > max ? t.failure(u, c, `must be ${min} to ${max} characters long`) : t.success(s);
     },
@@ -89,7 +90,7 @@ export const email = new Documented<string>(
   'email',
   { type: 'string', format: 'email', maxLength: 254, examples: ['ada@example.com'] },
   (u, c) =>
-    typeof u === 'string' && isEmail(u) ? t.success(normaliseEmail(u)) : t.failure(u, c, 'must be a valid e-mail address'),
+    typeof u === 'string' && !u.includes('\u0000') && isEmail(u) ? t.success(normaliseEmail(u)) : t.failure(u, c, 'must be a valid e-mail address'),
 );
 
 export const otpCode = new Documented<string>(
@@ -195,7 +196,7 @@ export const uuidInput = new Documented<string>('uuid', { type: 'string', format
 );
 
 export const httpsUrl = new Documented<string>('url', { type: 'string', format: 'uri', maxLength: 2048 }, (u, c) => {
-  if (typeof u !== 'string' || u.length > 2048) return t.failure(u, c, 'must be an http(s) URL');
+  if (typeof u !== 'string' || u.length > 2048 || u.includes('\u0000')) return t.failure(u, c, 'must be an http(s) URL');
   try {
     const url = new URL(u);
     return url.protocol === 'https:' || url.protocol === 'http:' ? t.success(url.toString()) : t.failure(u, c, 'must be an http(s) URL');
@@ -219,6 +220,12 @@ export const money = new Documented<Kobo, number>(
   },
   koboToNaira,
 );
+
+/** A whole number from 1 to `max` (a quantity sold). */
+export const positiveInteger = (max: number) =>
+  new Documented<number>('positive integer', { type: 'integer', minimum: 1, maximum: max }, (u, c) =>
+    typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= max ? t.success(u) : t.failure(u, c, `must be a whole number from 1 to ${max}`),
+  );
 
 /** An integer within ±limit (quantities, thresholds). */
 export const integer = (limit = 1_000_000_000) =>

@@ -110,6 +110,9 @@ export const readCsvUpload = async (ctx: Context, limits: UploadLimits): Promise
     let row = 0;
     for await (const cells of parser as AsyncIterable<string[]>) {
       row += 1;
+      // PostgreSQL text cannot hold a NUL character: the file is refused here, not at the database.
+      const withNul = cells.findIndex((c) => c.includes('\u0000'));
+      if (withNul >= 0) throw unreadable(`Row ${row}, column ${withNul + 1} contains a NUL character (\\u0000), which text cannot hold.`);
       if (cells.every((c) => c.trim() === '')) continue;
       if (!header) header = { row, cells };
       else if (records.length === limits.maxRows) {

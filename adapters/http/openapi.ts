@@ -54,7 +54,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       const also = r.alsoAnswers?.status === status ? `${r.alsoAnswers.description}. ` : '';
       responses[status] = {
         description: `${also}${statusInfo(status).title}: error.code is one of ${codes.join(', ')}`,
-        ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' }, description: 'seconds to wait' } } } : {}),
+        ...(status === 429 || status === 503 ? { headers: { 'Retry-After': { schema: { type: 'integer', minimum: 1 }, description: 'seconds to wait before retrying' } } } : {}),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       };
     }

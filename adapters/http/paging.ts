@@ -49,14 +49,14 @@ const inRange = (d: Date) => new Date(Math.min(LAST_INSTANT, Math.max(FIRST_INST
  * The query codec of a list endpoint: the shared parameters of spec 4.4 plus the resource's filters.
  * Unknown parameters are refused like unknown body fields.
  */
-export const listQuery = <S extends string, F extends t.Props>(name: string, sorts: readonly S[], filters: F) =>
+export const listQuery = <S extends string, F extends t.Props>(name: string, sorts: readonly S[], filters: F, defaultSort: S = 'created_at' as S) =>
   object(
     name,
     {},
     {
       cursor: text(1, 1024, 'opaque cursor from the previous page; omit for the first page'),
       limit: limitParam,
-      sort_by: enumOf<S>('sort_by', sorts, 'default created_at'),
+      sort_by: enumOf<S>('sort_by', sorts, `default ${defaultSort}`),
       sort_dir: enumOf<SortDir>('sort_dir', ['asc', 'desc'], 'default desc'),
       start_date: dateParam('from this Lagos day or instant, inclusive'),
       end_date: dateParam('to this Lagos day or instant, inclusive'),

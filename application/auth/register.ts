@@ -2,12 +2,10 @@ import * as E from 'fp-ts/lib/Either.js';
 import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
-import type { Clock } from '../ports/clock.js';
-import type { Crypto } from '../ports/crypto.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
-import { issueCode } from './otp-delivery.js';
+import { issueCode, type OtpDeps } from './otp-delivery.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 
 export interface RegisterCommand {
@@ -30,7 +28,7 @@ export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
  * membership in one transaction, then sends the sign-in code that activates the account.
  */
 export const register =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
     const result = await deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.

@@ -1,18 +1,16 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Identifier } from '../../domain/identifier.js';
-import type { Clock } from '../ports/clock.js';
-import type { Crypto } from '../ports/crypto.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
-import { issueCode } from './otp-delivery.js';
+import { issueCode, type OtpDeps } from './otp-delivery.js';
 
 /**
  * Login: sends a sign-in code to a registered identifier. An unknown identifier gets the same
  * answer (and the same cooldowns) but nothing is sent, so the endpoint reveals no accounts.
  */
 export const requestSignInCode =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run(async (repos) => {
       const user = await repos.users.findByIdentifier(identifier);

@@ -1,15 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Identifier } from '../../domain/identifier.js';
-import type { Clock } from '../ports/clock.js';
-import type { Crypto } from '../ports/crypto.js';
 import type { MessageSender } from '../ports/message-sender.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
-import { issueCode } from './otp-delivery.js';
+import { issueCode, type OtpDeps } from './otp-delivery.js';
 
 /** The generic pair, part one: sends a code proving control of any phone or e-mail. */
 export const sendVerificationCode =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run((repos) => issueCode(deps, repos, identifier, 'VERIFY', true));
     if (!issued.ok) return E.left(issued.refusal);

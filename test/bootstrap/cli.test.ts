@@ -43,11 +43,17 @@ describe('operator CLI', () => {
     const overview = JSON.parse(show.stdout);
     expect(overview.business).to.include({ id: businessId, plan: 'PRO', name: 'Ada Stores' });
     expect(overview.members).to.have.length(1);
-    expect(overview.branches[0].isDefault).to.equal(true);
+    expect(overview.members[0]).to.include({ role: 'BUSINESS_OWNER', status: 'ACTIVE' });
+    expect(overview.members[0].first_name).to.equal('Ada');
+    expect(overview.branches[0].is_default).to.equal(true);
+    expect(show.stdout).to.not.match(/"[a-z]+[A-Z][A-Za-z]*":/); // snake_case keys only, like the API
 
     expect((await cli(['plan:set', businessId, 'GOLD'], env)).code).to.equal(2);
     expect((await cli(['plan:set', '00000000-0000-4000-8000-000000000000', 'PRO'], env)).code).to.equal(1);
     expect((await cli(['frobnicate'], env)).code).to.equal(2);
+    const help = await cli(['--help'], env);
+    expect(help.code).to.equal(0);
+    expect(help.stdout).to.contain('plan:set');
   });
 
   it('on the embedded default: works while no server holds the data directory, refuses clearly while one does', async function () {

@@ -558,6 +558,7 @@ describe('HTTP edge', () => {
       const login = await timed(() => app.request('POST', '/auth/login', { body: { phone } }));
       expect(login.ms, 'login must not hang').to.be.lessThan(6000);
       expectProblem(app, login.value, 503, 'DATABASE_UNAVAILABLE', '/api/v1/auth/login');
+      expect(login.value.headers.get('retry-after'), 'a 503 says when to retry').to.equal('5');
       const again = await timed(() => app.request('GET', '/actuator/health'));
       expect(again.value.status).to.equal(503);
       expect(again.ms).to.be.lessThan(2500);

@@ -228,6 +228,16 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
   });
 
   describe('validation', () => {
+    it('each list documents the sort it really defaults to (the aging report: total), and 503 says Retry-After', () => {
+      const param = (path: string, name: string) =>
+        (doc.paths[path]!.get as unknown as { parameters: { name: string; description?: string; schema: { enum?: string[] } }[] }).parameters.find((p) => p.name === name)! as { description?: string; schema: { enum?: string[] } };
+      expect(param('/credit/aging-report', 'sort_by').description).to.equal('default total');
+      expect(param('/credit/aging-report', 'sort_by').schema.enum).to.deep.equal(['total', 'name']);
+      expect(param('/products', 'sort_by').description).to.equal('default created_at');
+      const unavailable = doc.paths['/products']!.get!.responses['503'] as unknown as { headers: Record<string, unknown> };
+      expect(unavailable.headers).to.have.property('Retry-After');
+    });
+
     it('the document passes swagger-parser as OpenAPI 3.1', async () => {
       const api = (await SwaggerParser.validate(structuredClone(doc) as never)) as unknown as Doc;
       expect(api.openapi).to.equal('3.1.0');

@@ -272,7 +272,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
       '0-30, 31-60, 61-90, over 90. Computed by the database over the open debts.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    query: listQuery('AgingReportQuery', AGING_SORTS, {}),
+    query: listQuery('AgingReportQuery', AGING_SORTS, {}, 'total'),
     success: {
       status: 200,
       description: 'The report: a page of customers plus totals',

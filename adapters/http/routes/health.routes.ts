@@ -4,6 +4,8 @@ import { route, type Reply } from '../route.js';
 export interface HealthDeps {
   /** Pings the database with a deadline. */
   readonly pingDatabase: () => Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
+  /** OTP test mode is on (a fixed sign-in code for listed identifiers): said in every health answer. */
+  readonly otpTestMode: boolean;
 }
 
 const status = doc('UP or DOWN', { type: 'string', enum: ['UP', 'DOWN'] });
@@ -24,6 +26,7 @@ export const healthRoutes = (deps: HealthDeps) => [
       description: 'Service is UP',
       data: shape('Health', {
         status,
+        otp_test_mode: doc('boolean', { type: 'boolean', description: 'true on a server in OTP test mode: listed identifiers sign in with 000000' }),
         components: shape('HealthComponents', {
           db: doc('DbHealth', { type: 'object', properties: { status: { type: 'string', enum: ['UP', 'DOWN'] }, latency_ms: { type: 'integer', minimum: 0 }, busy: { type: 'boolean', description: 'the embedded database is working for others; this ping waited its turn' }, error: { type: 'string' } }, required: ['status', 'latency_ms'] }),
         }),
@@ -36,6 +39,7 @@ export const healthRoutes = (deps: HealthDeps) => [
       const data = {
         status: db.up ? 'UP' : 'DOWN',
         components: { db: { status: db.up ? 'UP' : 'DOWN', latency_ms: db.ms, ...(db.busy ? { busy: true } : {}), ...(db.error ? { error: 'database did not answer' } : {}) } },
+        otp_test_mode: deps.otpTestMode,
       };
       return db.up ? { status: 200, message: 'Service is UP', data } : { status: 503, message: 'Service is DOWN', data };
     },

@@ -6,7 +6,7 @@ import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { dateTime, doc, Documented, enumOf, int, integer, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, int, positiveInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
@@ -191,7 +191,7 @@ const receiptSummaryShape = shape('ReceiptSummary', {
   created_at: dateTime,
 });
 
-const itemCodec = object('SaleItemRequest', { product_id: uuidInput, quantity: integer(1_000_000) }, { unit_price: money, discount: money });
+const itemCodec = object('SaleItemRequest', { product_id: uuidInput, quantity: positiveInteger(1_000_000) }, { unit_price: money, discount: money });
 const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
   'items',
   { type: 'array', minItems: 1, maxItems: 200, items: jsonSchemaOf(itemCodec) },
