@@ -35,7 +35,7 @@ import { createProduct, getProduct, listCategories, listProducts, updateProduct 
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
 import { resolveActor } from '../application/auth/resolve-actor.js';
-import { getBusiness } from '../application/business/get-business.js';
+import { getBusiness, planUsage } from '../application/business/get-business.js';
 import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
@@ -95,6 +95,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
     otpTestMode: testSignIn !== undefined,
     getBusiness: getBusiness(deps),
+    planUsage: planUsage(deps),
     updateBusiness: updateBusiness(deps),
     createBranch: createBranch(deps),
     listBranches: listBranches(deps),

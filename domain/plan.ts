@@ -9,6 +9,20 @@ const MONTHLY_SALES: Record<Plan, number | undefined> = { FREE: 50, STARTER: und
 
 export type PlanGate = { readonly _tag: 'PlanLimitExceeded'; readonly plan: Plan; readonly limit: number };
 
+/** The plan's monthly sales cap; undefined = no limit. */
+export const monthlySalesLimit = (plan: Plan): number | undefined => MONTHLY_SALES[plan];
+
+/** A capped plan's month so far, for a client to warn before the 402 (e.g. at 45 of 50). */
+export interface MonthlySalesUsage {
+  readonly limit: number;
+  readonly used: number;
+  readonly remaining: number;
+}
+export const monthlySalesUsage = (plan: Plan, used: number): MonthlySalesUsage | undefined => {
+  const limit = MONTHLY_SALES[plan];
+  return limit === undefined ? undefined : { limit, used, remaining: Math.max(0, limit - used) };
+};
+
 /** Does the plan cap sales a month (so they must be counted)? */
 export const limitsMonthlySales = (plan: Plan): boolean => MONTHLY_SALES[plan] !== undefined;
 

@@ -169,6 +169,8 @@ export interface SaleFilter {
 export interface SaleRepository {
   /** Counts one more sale in the business's Lagos month (`2026-11`) and returns the month's count. */
   countSaleInMonth(businessId: string, month: string): Promise<number>;
+  /** The sales counted in the business's Lagos month so far (read only). */
+  salesInMonth(businessId: string, month: string): Promise<number>;
   /**
    * Stores the sale with its lines under the business's next receipt number, which it returns. The
    * number comes from a per-business counter locked until the transaction ends, so numbers are

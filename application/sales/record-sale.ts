@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
-import { checkMonthlySale, limitsMonthlySales, type PlanGate } from '../../domain/plan.js';
+import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
 import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
@@ -49,6 +49,9 @@ export type SaleFailure =
   | (InsufficientStock & { readonly name: string })
   | PlanGate;
 
+/** The sale, and on a plan with a monthly cap the month's usage after it (for Plan-Sales-* headers). */
+export type RecordedSale = Sale & { readonly planUsage?: MonthlySalesUsage };
+
 /**
  * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
  * update per product, in id order so two carts sharing products cannot deadlock) with ledger rows,
@@ -57,8 +60,8 @@ export type SaleFailure =
  */
 export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Sale>> =>
-    deps.uow.run<E.Either<SaleFailure, Sale>>(async (r) => {
+  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> =>
+    deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
@@ -136,9 +139,12 @@ export const recordSale =
       }
 
       // Business-wide counters last: their row locks are held only until the commit just after.
+      let usage: MonthlySalesUsage | undefined;
       if (limitsMonthlySales(business.plan)) {
-        const gate = checkMonthlySale(business.plan, await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7)));
+        const counted = await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7));
+        const gate = checkMonthlySale(business.plan, counted);
         if (gate) return rollback(E.left(gate));
+        usage = monthlySalesUsage(business.plan, counted);
       }
       const draft: SaleDraft = {
         id: saleId,
@@ -163,5 +169,5 @@ export const recordSale =
       if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
-      return E.right(sale);
+      return E.right(Object.assign(sale, usage ? { planUsage: usage } : {}));
     });

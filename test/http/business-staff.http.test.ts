@@ -61,6 +61,27 @@ describe('HTTP business, branches and staff', () => {
     expect((await app.request('GET', '/businesses/staff', { token: staff.accessToken })).status).to.equal(200);
   });
 
+  it('GET /staff and GET /businesses/me/branches answer the same pages as the spec\'s paths, and share their cursors', async () => {
+    const owner = await registerOwner(app);
+    await inviteAndSignIn(app, owner);
+    await inviteAndSignIn(app, owner);
+    const businessId = await businessIdOf(app, owner.accessToken);
+    for (const name of ['North', 'South']) await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name } });
+    const pairs: [string, string][] = [
+      ['/businesses/staff?limit=2', '/staff?limit=2'],
+      [`/businesses/${businessId}/branches?limit=2`, '/businesses/me/branches?limit=2'],
+    ];
+    for (const [spec, alias] of pairs) {
+      const a = await app.request('GET', spec, { token: owner.accessToken });
+      const b = await app.request('GET', alias, { token: owner.accessToken });
+      expect(b.status, b.text).to.equal(200);
+      expect(b.body.data).to.deep.equal(a.body.data);
+      const next = await app.request('GET', `${alias}&cursor=${a.body.data.cursor}`, { token: owner.accessToken });
+      expect(next.status, next.text).to.equal(200);
+      expect(next.body.data.content).to.have.length(1);
+    }
+  });
+
   it('refuses to invite someone who already belongs to a business (409)', async () => {
     const a = await registerOwner(app);
     const b = await registerOwner(app);
@@ -189,6 +210,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'DELETE /businesses/:id/branches/:branch_id', method: 'DELETE', path: async () => `/businesses/${businessId}/branches/${await branch()}`, staff: 'forbidden' },
     { route: 'POST /staff/invite', method: 'POST', path: async () => '/staff/invite', body: () => ({ phone: aPhone(), first_name: 'A', last_name: 'B' }), staff: 'forbidden' },
     { route: 'GET /businesses/staff', method: 'GET', path: async () => '/businesses/staff', staff: 'forbidden' },
+    { route: 'GET /staff', method: 'GET', path: async () => '/staff', staff: 'forbidden' },
+    { route: 'GET /businesses/me/branches', method: 'GET', path: async () => '/businesses/me/branches', staff: 'forbidden' },
     { route: 'GET /staff/:id', method: 'GET', path: async () => `/staff/${await member()}`, staff: 'forbidden' },
     { route: 'PUT /staff/:id', method: 'PUT', path: async () => `/staff/${await member()}`, body: () => ({ role: 'STAFF' }), staff: 'forbidden' },
     { route: 'DELETE /staff/:id', method: 'DELETE', path: async () => `/staff/${await member()}`, staff: 'forbidden' },

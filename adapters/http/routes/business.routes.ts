@@ -1,17 +1,17 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { getBusiness } from '../../../application/business/get-business.js';
+import type { getBusiness, planUsage } from '../../../application/business/get-business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
-import { doc, email, httpsUrl, object, orNull, phone, shape, text } from '../codecs.js';
+import { dateTime, doc, email, httpsUrl, jsonSchemaOf, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
-import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
+import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route, type HandlerInput } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
-import { jsonSchemaOf } from '../codecs.js';
 
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
+  readonly planUsage: ReturnType<typeof planUsage>;
   readonly updateBusiness: ReturnType<typeof updateBusiness>;
   readonly createBranch: ReturnType<typeof createBranch>;
   readonly listBranches: ReturnType<typeof listBranches>;
@@ -29,6 +29,46 @@ const branchFields = {
 };
 const branchOptional = { address: orNull(text(1, 300)), phone: orNull(phone) };
 
+const listBranchesRoute = (uc: BusinessUseCases) =>
+  route({
+  method: 'get',
+  path: '/businesses/:id/branches',
+  operationId: 'listBranches',
+  tag: TAG,
+  summary: 'Branches of the business (owner)',
+  description: 'Paged (keyset). search: name, address, phone. Archived branches are not listed.',
+  access: { roles: OWNER_ONLY },
+  rateLimit: 'user',
+  query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
+  success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
+  errors: ['RESOURCE_NOT_FOUND'],
+  handler: async ({ actor, params, query }) => {
+    const req = uc.paging.request('listBranches', query, 'created_at');
+    const r = await uc.listBranches(actor!, params.id!, req);
+    if (E.isLeft(r)) throw notFound('business');
+    return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
+  },
+});
+
+type BranchListQueryValue = Parameters<ReturnType<typeof listBranchesRoute>['handler']>[0]['query'];
+
+const count = (description: string, nullable = false) =>
+  doc('count', { type: nullable ? ['integer', 'null'] : 'integer', minimum: 0, description });
+const businessWithUsageShape = doc('BusinessWithPlanUsage', {
+  allOf: [
+    businessShape.schema,
+    shape('BusinessPlanUsage', {
+      plan_usage: shape('PlanUsage', {
+        monthly_sales_limit: count('sales a Lagos month the plan allows; null = no cap', true),
+        sales_this_month: count('sales recorded this Lagos month, voided ones included'),
+        sales_remaining: count('sales left this month; null = no cap', true),
+        period_start: dateTime,
+        period_end: dateTime,
+      }),
+    }).schema,
+  ],
+});
+
 export const businessRoutes = (uc: BusinessUseCases) => [
   route({
     method: 'get',
@@ -38,12 +78,25 @@ export const businessRoutes = (uc: BusinessUseCases) => [
     summary: "The caller's business",
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The business', data: businessShape },
+    description:
+      'Owner and staff. The business with `plan_usage`: the plan\'s monthly sales cap (null when none) and this Lagos month\'s ' +
+      'sales so far, so an app can warn at 45 of 50 before POST /sales answers 402 PLAN_LIMIT_EXCEEDED.',
+    success: { status: 200, description: 'The business and its plan usage', data: businessWithUsageShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
       const r = await uc.getBusiness(actor!);
       if (E.isLeft(r)) throw notFound('business');
-      return ok('Business', businessJson(r.right));
+      const usage = await uc.planUsage(r.right);
+      return ok('Business', {
+        ...businessJson(r.right),
+        plan_usage: {
+          monthly_sales_limit: usage.monthlySalesLimit,
+          sales_this_month: usage.salesThisMonth,
+          sales_remaining: usage.salesRemaining,
+          period_start: usage.periodStart.toISOString(),
+          period_end: usage.periodEnd.toISOString(),
+        },
+      });
     },
   }),
   route({
@@ -108,25 +161,16 @@ export const businessRoutes = (uc: BusinessUseCases) => [
       return created('Branch created', branchJson(branch));
     },
   }),
-  route({
-    method: 'get',
-    path: '/businesses/:id/branches',
-    operationId: 'listBranches',
-    tag: TAG,
-    summary: 'Branches of the business (owner)',
-    description: 'Paged (keyset). search: name, address, phone. Archived branches are not listed.',
-    access: { roles: OWNER_ONLY },
-    rateLimit: 'user',
-    query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
-    success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params, query }) => {
-      const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = await uc.listBranches(actor!, params.id!, req);
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
-    },
-  }),
+  // the caller's own branches without their business id, beside GET /businesses/me (the spec's own path stays)
+  {
+    ...listBranchesRoute(uc),
+    path: '/businesses/me/branches',
+    operationId: 'listMyBranches',
+    summary: 'Branches of the business (owner; same as GET /businesses/{id}/branches)',
+    errors: [],
+    handler: (input: HandlerInput<undefined, BranchListQueryValue>) => listBranchesRoute(uc).handler({ ...input, params: { ...input.params, id: input.actor!.businessId } }),
+  },
+  listBranchesRoute(uc),
   route({
     method: 'get',
     path: '/businesses/:id/branches/:branch_id',

@@ -275,7 +275,15 @@ export const salesRoutes = (uc: SaleUseCases) => [
       { items, payment_method: enumOf('payment_method', PAYMENT_METHODS) },
       { amount_paid: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput },
     ),
-    success: { status: 201, description: 'The sale', data: saleShape },
+    success: {
+      status: 201,
+      description: 'The sale',
+      data: saleShape,
+      headers: {
+        'Plan-Sales-Limit': 'on a plan with a monthly sales cap (FREE: 50): the cap of this Lagos month',
+        'Plan-Sales-Remaining': 'on a plan with a monthly sales cap: sales left this Lagos month after this one',
+      },
+    },
     errors: [
       'INSUFFICIENT_STOCK',
       'PLAN_LIMIT_EXCEEDED',
@@ -316,7 +324,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
       });
       if (E.isLeft(r)) throw saleFailure(r.left, body.items);
-      return created('Sale recorded', saleJson(r.right));
+      const usage = r.right.planUsage;
+      // On a plan with a monthly cap, the client learns how close the 402 is (not on an idempotent replay).
+      const headers = usage ? { 'Plan-Sales-Limit': String(usage.limit), 'Plan-Sales-Remaining': String(usage.remaining) } : undefined;
+      return { ...created('Sale recorded', saleJson(r.right)), ...(headers ? { headers } : {}) };
     },
   }),
   route({

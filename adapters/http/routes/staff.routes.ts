@@ -25,6 +25,26 @@ const unknownBranch = () =>
   problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
 const lastOwner = () => problem('LAST_OWNER', 'A business keeps at least one active owner.');
 
+const listStaffRoute = (uc: StaffUseCases) =>
+  route({
+  method: 'get',
+  path: '/businesses/staff',
+  operationId: 'listStaff',
+  tag: TAG,
+  summary: 'Staff of the business (owner)',
+  description: 'Paged (keyset). search: name, phone, email. Filter by status.',
+  access: { roles: OWNER_ONLY },
+  rateLimit: 'user',
+  query: listQuery('StaffListQuery', STAFF_SORTS, { status: enumOf('status', ['INVITED', 'ACTIVE', 'DEACTIVATED'] as const) }),
+  success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
+  errors: [],
+  handler: async ({ actor, query }) => {
+    const req = uc.paging.request('listStaff', query, 'created_at');
+    const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+    return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
+  },
+});
+
 export const staffRoutes = (uc: StaffUseCases) => [
   route({
     method: 'post',
@@ -58,24 +78,9 @@ export const staffRoutes = (uc: StaffUseCases) => [
       return created('Invitation sent', staffJson(r.right));
     },
   }),
-  route({
-    method: 'get',
-    path: '/businesses/staff',
-    operationId: 'listStaff',
-    tag: TAG,
-    summary: 'Staff of the business (owner)',
-    description: 'Paged (keyset). search: name, phone, email. Filter by status.',
-    access: { roles: OWNER_ONLY },
-    rateLimit: 'user',
-    query: listQuery('StaffListQuery', STAFF_SORTS, { status: enumOf('status', ['INVITED', 'ACTIVE', 'DEACTIVATED'] as const) }),
-    success: { status: 200, description: 'A page of staff members', data: doc('StaffPage', pageSchema(jsonSchemaOf(staffShape))) },
-    errors: [],
-    handler: async ({ actor, query }) => {
-      const req = uc.paging.request('listStaff', query, 'created_at');
-      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
-      return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
-    },
-  }),
+  listStaffRoute(uc),
+  // the same list where a client looks for it beside /staff/{id} (the spec's own path stays)
+  { ...listStaffRoute(uc), path: '/staff', operationId: 'listStaffMembers', summary: 'Staff of the business (owner; same as GET /businesses/staff)' },
   route({
     method: 'get',
     path: '/staff/:id',

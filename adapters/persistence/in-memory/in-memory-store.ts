@@ -99,6 +99,7 @@ const agingRows = (t: Tables, businessId: string, today: string): AgingRow[] => 
 const repositories = (t: Tables): Repositories => ({
   sales: {
 
+    salesInMonth: async (businessId, month) => t.monthlySaleCounts.get(`${businessId}\n${month}`) ?? 0,
     countSaleInMonth: async (businessId, month) => {
       const key = `${businessId}\n${month}`;
       const next = (t.monthlySaleCounts.get(key) ?? 0) + 1;

@@ -74,6 +74,10 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       );
       return Number(rows[0]!.count);
     },
+    async salesInMonth(businessId, month) {
+      const rows = await em.execute<{ count: number }[]>('select count from monthly_sale_counts where business_id = ? and month = ?', [businessId, month]);
+      return rows[0] ? Number(rows[0].count) : 0;
+    },
     async add(s) {
       // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
       // the business's receipt counter lock is the last one before the commit.
