@@ -36,8 +36,12 @@ export type ArchivedProducts = { readonly _tag: 'ArchivedProducts'; readonly ind
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
-/** The customer's outstanding credit would pass MAX_KOBO (the most any balance holds). */
-export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo };
+/**
+ * Outstanding credit past what the books hold: one customer owing more than MAX_KOBO, or the
+ * business's customers together more than 2^53 - 1 kobo, so every total (the aging report's) stays an
+ * exact integer (docs/adr/0017).
+ */
+export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo; readonly scope: 'customer' | 'business' };
 export type SaleFailure =
   | CreditBalanceLimitExceeded
   | UnknownProducts
@@ -97,7 +101,7 @@ export const recordSale =
       if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
         return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
       }
-      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance });
+      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'customer' });
 
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
@@ -171,5 +175,10 @@ export const recordSale =
         refundAmount: null,
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
+      // After the receipt counter's lock, which every sale holds to its commit: credit sales to other
+      // customers at the same moment are counted too (the last to commit sees all the others).
+      if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
+        return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
+      }
       return E.right({ sale, monthlySales });
     });

@@ -260,9 +260,13 @@ const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) =
         errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
       });
     case 'CreditBalanceLimitExceeded':
-      return problem('CREDIT_BALANCE_LIMIT_EXCEEDED', `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`, {
-        errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }],
-      });
+      return problem(
+        'CREDIT_BALANCE_LIMIT_EXCEEDED',
+        f.scope === 'customer'
+          ? `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`
+          : "The business's customers together would owe more than the books can hold (2^53 kobo); take payments first.",
+        { errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }] },
+      );
     case 'UnknownBranch':
       return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
     case 'LineDiscountTooLarge':

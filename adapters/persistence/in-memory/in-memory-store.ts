@@ -165,6 +165,8 @@ const repositories = (t: Tables): Repositories => ({
       if (stored && stored.businessId === c.businessId) t.customers.set(c.id, { ...copy(c), creditBalance: stored.creditBalance });
       return 'saved';
     },
+    totalOwedExceeds: async (businessId, limit) =>
+      values(t.customers).reduce((sum, c) => (c.businessId === businessId ? sum + BigInt(c.creditBalance) : sum), 0n) > BigInt(limit),
     setBalance: async (businessId, id, balance, at) => {
       const c = t.customers.get(id);
       if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });

@@ -216,6 +216,14 @@ export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
       return 'duplicate_phone';
     }
   },
+  async totalOwedExceeds(businessId, limit) {
+    // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact
+    const rows = await em.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
+      String(limit),
+      businessId,
+    ]);
+    return rows[0]!.over === true;
+  },
   async setBalance(businessId, id, balance, at) {
     await em.execute('update customers set credit_balance = ?, updated_at = ? where business_id = ? and id = ?', [balance, at, businessId, id]);
   },

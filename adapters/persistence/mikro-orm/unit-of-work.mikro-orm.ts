@@ -7,12 +7,17 @@ class RollbackSignal {
   constructor(readonly value: unknown) {}
 }
 
-/** A deadlock or serialization failure is retried once: the other transaction has finished by then. */
+/**
+ * A deadlock or serialization failure is retried once, after a short random pause: the surviving
+ * transaction needs only its last statements and commit, and a retry starting at once (on a busy
+ * machine) can take a row back before it and deadlock with it a second time.
+ */
 const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => {
   try {
     return await attempt();
   } catch (e) {
     if (!isRetryableConflict(e)) throw e;
+    await new Promise((resolve) => setTimeout(resolve, 20 + Math.random() * 50));
     return attempt();
   }
 };
