@@ -76,11 +76,14 @@ export const phone = new Documented<E164Phone>(
   'phone',
   {
     type: 'string',
+    minLength: 3,
+    maxLength: 32,
     description: 'E.164 phone number; a Nigerian local number (08031234567) is accepted and normalised to +2348031234567',
     examples: ['+2348031234567'],
   },
   (u, c) => {
     if (typeof u !== 'string') return t.failure(u, c, 'must be a string');
+    if (u.length > 32) return t.failure(u, c, 'must be a valid phone number in E.164 form, e.g. +2348031234567');
     const normalised = normalisePhone(u);
     return normalised ? t.success(normalised) : t.failure(u, c, 'must be a valid phone number in E.164 form, e.g. +2348031234567');
   },
@@ -130,8 +133,15 @@ export const fieldErrors = (errors: t.Errors): FieldError[] => {
 
 // ---- response shapes (documentation only: they describe what handlers return) ----
 
+/**
+ * A name in PascalCase (`Product`, `SalePage`) makes a schema a named component: it carries the name as
+ * its `title`, and the document lists it once under `components.schemas` and refers to it by `$ref`.
+ */
+const COMPONENT_NAME = /^[A-Z][A-Za-z0-9]*$/;
+export const named = (name: string, schema: JsonSchema): JsonSchema => (COMPONENT_NAME.test(name) ? { ...schema, title: name } : schema);
+
 export const doc = <A = unknown>(name: string, schema: JsonSchema) =>
-  new Documented<A>(name, schema, (u) => t.success(u as A));
+  new Documented<A>(name, named(name, schema), (u) => t.success(u as A));
 
 export const dateTime = doc('date-time', { type: 'string', format: 'date-time', examples: ['2026-11-22T14:00:00.000Z'] });
 export const uuid = doc('uuid', { type: 'string', format: 'uuid' });
@@ -160,12 +170,12 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
   if (codec instanceof Documented) return codec.schema;
   if (codec instanceof StrictObject) {
     const props = { ...codec.required, ...codec.optional } as t.Props;
-    return {
+    return named(codec.name, {
       type: 'object',
       properties: Object.fromEntries(Object.entries(props).map(([k, v]) => [k, jsonSchemaOf(v)])),
       required: Object.keys(codec.required),
       additionalProperties: false,
-    };
+    });
   }
   if (codec instanceof t.KeyofType) return { type: 'string', enum: Object.keys(codec.keys) };
   if (codec instanceof t.LiteralType) return { const: codec.value };
@@ -207,11 +217,13 @@ export const httpsUrl = new Documented<string>('url', { type: 'string', format: 
 
 /**
  * Money at the JSON edge: a number of naira with at most 2 decimals, read into integer kobo.
- * More decimals or more than 1,000,000,000,000.00 is 400; the sign is the use case's business (422).
+ * More decimals or more than 1,000,000,000,000.00 either way is 400; the sign is a business rule, answered
+ * 422 with the rule's code by the use case, so the document states the rule's range (`minimum: 0`, or
+ * `exclusiveMinimum: 0` for `positiveMoney`) while the parser takes the sign through.
  */
-export const money = new Documented<Kobo, number>(
-  'naira',
-  { type: 'number', maximum: MAX_KOBO / 100, description: 'naira, at most 2 decimals', examples: [1500.5] },
+const moneyCodec = (name: string, lower: JsonSchema) => new Documented<Kobo, number>(
+  name,
+  { type: 'number', ...lower, maximum: MAX_KOBO / 100, description: 'naira, at most 2 decimals', examples: [1500.5] },
   (u, c) => {
     if (typeof u !== 'number') return t.failure(u, c, 'must be a number of naira');
     const r = nairaToKobo(u);
@@ -220,6 +232,11 @@ export const money = new Documented<Kobo, number>(
   },
   koboToNaira,
 );
+
+/** Naira of 0 or more (prices, discounts, amounts paid, credit limits). */
+export const money = moneyCodec('naira', { minimum: 0 });
+/** Naira above 0 (a payment). */
+export const positiveMoney = moneyCodec('naira above 0', { exclusiveMinimum: 0 });
 
 /** A whole number from 1 to `max` (a quantity sold). */
 export const positiveInteger = (max: number) =>

@@ -1,5 +1,6 @@
+import { isDeepStrictEqual } from 'node:util';
 import type * as t from 'io-ts';
-import { jsonSchemaOf } from './codecs.js';
+import { jsonSchemaOf, type JsonSchema } from './codecs.js';
 import { ERROR_CODES, statusInfo, type ErrorCode } from './problem.js';
 import type { RouteDef } from './route.js';
 import { ROLES } from '../../domain/roles.js';
@@ -24,9 +25,9 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
 export const openApiPath = (koaPath: string) => koaPath.replace(/:(\w+)/g, '{$1}');
 
 const rateLimitHeaders = {
-  'RateLimit-Limit': { schema: { type: 'integer' }, description: 'requests allowed in the window' },
-  'RateLimit-Remaining': { schema: { type: 'integer' }, description: 'requests left in the window' },
-  'RateLimit-Reset': { schema: { type: 'integer' }, description: 'seconds until the window resets' },
+  'RateLimit-Limit': { schema: { type: 'integer', minimum: 1 }, description: 'requests allowed in the window' },
+  'RateLimit-Remaining': { schema: { type: 'integer', minimum: 0 }, description: 'requests left in the window' },
+  'RateLimit-Reset': { schema: { type: 'integer', minimum: 0 }, description: 'seconds until the window resets' },
 };
 
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
@@ -36,20 +37,23 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     const responses: Record<string, unknown> = {
       [r.success.status]: {
         description: r.success.description,
-        ...(r.rateLimit !== 'none' || r.success.headers ? { headers: { ...(r.rateLimit !== 'none' ? rateLimitHeaders : {}), ...successHeaders(r) } } : {}),
+        ...(r.rateLimit !== 'none' || r.success.headers || r.idempotent
+          ? { headers: { ...(r.rateLimit !== 'none' ? rateLimitHeaders : {}), ...(r.idempotent ? idempotentReplayedHeader : {}), ...successHeaders(r) } }
+          : {}),
         content: r.success.contentType
           ? { [r.success.contentType]: { schema: jsonSchemaOf(r.success.data) } }
           : {
               'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) },
               // the other media types the Accept header can ask for: a file, described in words
               ...Object.fromEntries(
-                Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', contentMediaType: type, description } }]),
+                Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type, description } }]),
               ),
             },
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorCodesOf(r)) byStatus.set(ERROR_CODES[code], [...(byStatus.get(ERROR_CODES[code]) ?? []), code]);
+    const errorCodes = errorCodesOf(r);
+    for (const code of errorCodes) byStatus.set(ERROR_CODES[code], [...(byStatus.get(ERROR_CODES[code]) ?? []), code]);
     for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
       const also = r.alsoAnswers?.status === status ? `${r.alsoAnswers.description}. ` : '';
       responses[status] = {
@@ -69,14 +73,17 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       };
     });
     const queryParams = r.query ? queryParameters(r.query) : [];
+    const headerParams = r.idempotent ? [idempotencyKeyParameter] : [];
+    const parameters = [...pathParams, ...queryParams, ...headerParams];
     const operation: Record<string, unknown> = {
       operationId: r.operationId,
       summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
+      description: operationDescription(r, errorCodes),
       tags: [r.tag],
       security: r.access === 'public' ? [] : [{ bearerAuth: [] }],
       ...(r.access !== 'public' ? { 'x-roles': r.access.roles } : {}),
-      ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
+      'x-error-codes': errorCodes,
+      ...(parameters.length > 0 ? { parameters } : {}),
       ...(r.body
         ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchemaOf(r.body), ...(r.bodyExample !== undefined ? { example: r.bodyExample } : {}) } } } }
         : {}),
@@ -94,6 +101,8 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     (paths[openApiPath(r.path)] ??= {})[r.method] = operation;
   }
 
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(info.errorTypeBase) };
+  const namedPaths = hoistNamedSchemas(paths, schemas) as typeof paths;
   return {
     openapi: '3.1.0',
     info: {
@@ -106,40 +115,12 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     },
     servers: [{ url: '/api/v1' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
-    paths,
+    paths: namedPaths,
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from /auth/verify-otp or /auth/refresh' },
       },
-      schemas: {
-        ErrorEnvelope: {
-          type: 'object',
-          required: ['success', 'message', 'error', 'timestamp'],
-          properties: {
-            success: { const: false },
-            message: { type: 'string' },
-            data: { description: 'only on the health check: the health report' },
-            error: {
-              type: 'object',
-              required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
-              properties: {
-                type: { type: 'string', format: 'uri-reference', examples: [`${info.errorTypeBase}/validation`] },
-                title: { type: 'string' },
-                status: { type: 'integer' },
-                detail: { type: 'string' },
-                instance: { type: 'string', description: 'the request path' },
-                code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-                errors: {
-                  type: 'array',
-                  description: 'on 400 and 422: what is wrong with which field',
-                  items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
-                },
-              },
-            },
-            timestamp: { type: 'string', format: 'date-time' },
-          },
-        },
-      },
+      schemas,
     },
   };
 };
@@ -161,3 +142,79 @@ const successEnvelope = (data: Record<string, unknown>) => ({
   required: ['success', 'message', 'data', 'timestamp'],
   properties: { success: { const: true }, message: { type: 'string' }, data, timestamp: { type: 'string', format: 'date-time' } },
 });
+
+const errorEnvelope = (errorTypeBase: string): JsonSchema => ({
+  type: 'object',
+  required: ['success', 'message', 'error', 'timestamp'],
+  properties: {
+    success: { const: false },
+    message: { type: 'string' },
+    data: { description: 'only on the health check: the health report' },
+    error: {
+      type: 'object',
+      required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+      properties: {
+        type: { type: 'string', format: 'uri-reference', examples: [`${errorTypeBase}/validation`] },
+        title: { type: 'string' },
+        status: { type: 'integer', minimum: 400, maximum: 599 },
+        detail: { type: 'string' },
+        instance: { type: 'string', description: 'the request path' },
+        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+        errors: {
+          type: 'array',
+          description: 'on 400 and 422: what is wrong with which field',
+          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+        },
+      },
+    },
+    timestamp: { type: 'string', format: 'date-time' },
+  },
+});
+
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description:
+    'Any unique string (a UUID is best) naming this attempt. A retry with the same key and body answers the first answer again ' +
+    '(with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED, ' +
+    'and while the first is still running 409 IDEMPOTENCY_IN_PROGRESS. Keys are kept 24 hours.',
+  example: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
+};
+
+const idempotentReplayedHeader = {
+  'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'present when this answer is the stored answer to an earlier request with the same Idempotency-Key' },
+};
+
+/** Who may call an operation, in words a client developer reads first. */
+const whoMayCall = (r: RouteDef<any, any>): string => {
+  if (r.access === 'public') return 'Public: no token needed.';
+  const roles = r.access.roles;
+  return ROLES.every((role) => roles.includes(role))
+    ? 'Owners and staff of the business (bearer token).'
+    : `${roles.map((role) => (role === 'BUSINESS_OWNER' ? 'Owners' : 'Staff')).join(' and ')} only (bearer token); others get 403 INSUFFICIENT_ROLE.`;
+};
+
+/** The operation's own text, who may call it, and the error codes it can answer. */
+const operationDescription = (r: RouteDef<any, any>, codes: readonly ErrorCode[]) =>
+  [r.description ?? `${r.summary}.`, `**Who may call it:** ${whoMayCall(r)}`, `**Error codes:** ${codes.join(', ')}.`].join('\n\n');
+
+/**
+ * Every titled schema under the paths (a named codec, see `named`) becomes `components.schemas[title]` and is
+ * referred to by `$ref`, so a generated client has `Product`, `Sale`, ... to import. A name stands for one schema:
+ * two different schemas with one name are a bug in the route table and stop the document being built.
+ */
+const hoistNamedSchemas = (node: unknown, schemas: Record<string, JsonSchema>): unknown => {
+  if (Array.isArray(node)) return node.map((n) => hoistNamedSchemas(n, schemas));
+  if (typeof node !== 'object' || node === null) return node;
+  const out: Record<string, unknown> = {};
+  // examples are values, not schemas: a value with a `title` key stays as it is
+  for (const [k, v] of Object.entries(node)) out[k] = k === 'example' || k === 'examples' ? v : hoistNamedSchemas(v, schemas);
+  const title = out.title;
+  if (typeof title !== 'string' || !('type' in out || 'oneOf' in out)) return out;
+  const existing = schemas[title];
+  if (existing && !isDeepStrictEqual(existing, out)) throw new Error(`two different schemas are named ${title}: ${JSON.stringify(existing)} and ${JSON.stringify(out)}`);
+  schemas[title] = out;
+  return { $ref: `#/components/schemas/${title}` };
+};

@@ -25,7 +25,7 @@ interface DateBound {
 const dateParam = (description: string) =>
   new Documented<DateBound>(
     'date or date-time',
-    { type: 'string', description, examples: ['2026-11-21', '2026-11-21T09:30:00Z'] },
+    { type: 'string', maxLength: 35, pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$', description, examples: ['2026-11-21', '2026-11-21T09:30:00Z'] },
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
       // years 0001-9999 only: PostgreSQL has no year 0, and a day's Lagos bounds must stay in range

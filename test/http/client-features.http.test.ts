@@ -338,12 +338,13 @@ describe('HTTP what a client developer expected (issue 11)', () => {
     it('the document declares the headers, plan_usage, the new codes and a request example', () => {
       const doc = app.openApi as any;
       const recordSale = doc.paths['/sales'].post;
-      expect(recordSale.responses['201'].headers).to.have.keys(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Plan-Sales-Limit', 'Plan-Sales-Remaining']);
+      expect(recordSale.responses['201'].headers).to.have.keys(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Idempotent-Replayed', 'Plan-Sales-Limit', 'Plan-Sales-Remaining']);
       expect(recordSale.responses['422'].description).to.contain('AMOUNT_TENDERED_TOO_SMALL').and.to.contain('PRODUCT_ARCHIVED');
       expect(recordSale.requestBody.content['application/json'].example).to.include({ payment_method: 'CASH', amount_tendered: 5000 });
       const business = doc.paths['/businesses/me'].get.responses['200'].content['application/json'].schema.properties.data;
-      expect(business.required).to.include('plan_usage');
-      expect(business.properties.plan_usage.required).to.include.members(['sales_this_month', 'sales_limit', 'sales_remaining', 'period_start', 'period_end']);
+      expect(business).to.deep.equal({ $ref: '#/components/schemas/BusinessWithPlanUsage' });
+      expect(doc.components.schemas.BusinessWithPlanUsage.required).to.include('plan_usage');
+      expect(doc.components.schemas.PlanUsage.required).to.include.members(['sales_this_month', 'sales_limit', 'sales_remaining', 'period_start', 'period_end']);
       expect(doc.paths['/products/{id}'].delete.description).to.contain('PRODUCT_ARCHIVED');
       expect(doc.paths['/products/{id}/restore'].post.operationId).to.equal('restoreProduct');
       expect(doc.paths['/staff'].get.description).to.contain('Owner only');

@@ -357,14 +357,16 @@ describe('HTTP products CSV: export and import', () => {
       const paths = (app.openApi as any).paths;
       const exportOk = paths['/products/export'].get.responses['200'];
       expect(Object.keys(exportOk.content)).to.deep.equal(['text/csv; charset=utf-8']);
-      expect(exportOk.content['text/csv; charset=utf-8'].schema).to.include({ type: 'string' });
+      expect(exportOk.content['text/csv; charset=utf-8'].schema).to.deep.equal({ $ref: '#/components/schemas/ProductCsv' });
+      expect((app.openApi as any).components.schemas.ProductCsv).to.include({ type: 'string' });
       expect(exportOk.headers).to.have.property('Content-Disposition');
       const importOp = paths['/products/import'].post;
       expect(Object.keys(importOp.requestBody.content)).to.deep.equal(['text/csv', 'multipart/form-data']);
       expect(importOp.requestBody.content['multipart/form-data'].schema.required).to.deep.equal(['file']);
       expect(Object.keys(importOp.responses)).to.include.members(['200', '400', '403', '413', '415']);
       expect(importOp.parameters.map((p: any) => p.name)).to.deep.equal(['dry_run']);
-      expect(importOp.responses['200'].content['application/json'].schema.properties.data.required).to.deep.equal(['dry_run', 'created', 'updated', 'unchanged', 'errors']);
+      expect(importOp.responses['200'].content['application/json'].schema.properties.data).to.deep.equal({ $ref: '#/components/schemas/ProductImportReport' });
+      expect((app.openApi as any).components.schemas.ProductImportReport.required).to.deep.equal(['dry_run', 'created', 'updated', 'unchanged', 'errors']);
     });
   });
 });

@@ -62,6 +62,7 @@ export const authRoutes = (uc: AuthUseCases) => [
       'then sends a 6-digit code by SMS (phone) or e-mail. Give exactly one of phone or email. Verify with /auth/verify-otp.',
     access: 'public',
     rateLimit: 'identifier',
+    bodyExample: { first_name: 'Ada', last_name: 'Okafor', business_name: 'Ada Stores', phone: '+2348031234567' },
     body: object(
       'RegisterRequest',
       { first_name: text(1, 100), last_name: text(1, 100), business_name: text(1, 120) },
@@ -100,6 +101,7 @@ export const authRoutes = (uc: AuthUseCases) => [
       'Returns `verified: true` only when the code activates a new registration.',
     access: 'public',
     rateLimit: 'identifier',
+    bodyExample: { phone: '+2348031234567', otp: '123456' },
     body: object('VerifyOtpRequest', { otp: otpCode }, identifierFields),
     success: {
       status: 200,
@@ -134,6 +136,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     description: 'Sends a code to a registered phone or e-mail. An unknown identifier gets the same answer, and nothing is sent.',
     access: 'public',
     rateLimit: 'identifier',
+    bodyExample: { phone: '+2348031234567' },
     body: object('LoginRequest', {}, identifierFields),
     success: { status: 200, description: 'A code was sent if the identifier is registered', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
@@ -155,6 +158,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     description: 'Spends the refresh token and returns a new pair. Presenting an already-spent token revokes its whole family.',
     access: 'public',
     rateLimit: 'ip',
+    bodyExample: { refresh_token: 'the refresh_token from /auth/verify-otp' },
     body: object('RefreshRequest', { refresh_token: opaqueToken }),
     success: { status: 200, description: 'New tokens', data: shape('RefreshedTokens', tokensShape) },
     errors: ['REFRESH_TOKEN_INVALID', 'ACCOUNT_DEACTIVATED'],
@@ -177,6 +181,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     description: 'The generic pair with /auth/otp/verify: proves control of a phone or e-mail. These codes cannot be used to sign in.',
     access: 'public',
     rateLimit: 'identifier',
+    bodyExample: { email: 'ada@example.com' },
     body: object('SendOtpRequest', {}, identifierFields),
     success: { status: 200, description: 'Code sent', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
@@ -192,8 +197,11 @@ export const authRoutes = (uc: AuthUseCases) => [
     operationId: 'verifyOtpCode',
     tag: 'Auth',
     summary: 'Check a verification code',
+    description:
+      'Checks a code sent by POST /auth/otp/send for the VERIFY purpose (e.g. confirming a new phone or e-mail) without signing in: answers `verified: true` and uses the code up. A wrong code counts toward the 5 tries (401 INVALID_OTP); an old one is 401 OTP_EXPIRED.',
     access: 'public',
     rateLimit: 'identifier',
+    bodyExample: { email: 'ada@example.com', otp: '123456' },
     body: object('CheckOtpRequest', { otp: otpCode }, identifierFields),
     success: { status: 200, description: 'The code was right', data: shape('Verified', { verified: bool, ...identifierDocs }) },
     errors: ['INVALID_OTP', 'OTP_EXPIRED'],
@@ -209,6 +217,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     operationId: 'getMe',
     tag: 'Auth',
     summary: 'The signed-in user, their business, branch and roles',
+    description:
+      'Who the access token belongs to, read fresh from the database: the user, their business, their branch (null when the member is not tied to one) and their roles as they are now (a role changed since the token was issued shows here at once).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: {

@@ -107,6 +107,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     description: 'Fields present are updated; null clears an optional field. plan, currency and timezone are read-only (unknown fields, 400).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { name: 'Ada Stores Ikeja', address: '12 Allen Avenue, Ikeja, Lagos', category: 'Retail' },
     body: object(
       'UpdateBusinessRequest',
       {},
@@ -151,8 +152,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     operationId: 'createBranch',
     tag: TAG,
     summary: 'Open a branch (owner)',
+    description:
+      "Adds a branch to the caller's business. The default branch made at registration stays the default.",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { name: 'Yaba branch', address: '3 Herbert Macaulay Way, Yaba, Lagos', phone: '+2348031112222' },
     body: object('CreateBranchRequest', branchFields, branchOptional),
     success: { status: 201, description: 'The new branch', data: branchShape },
     errors: [],
@@ -207,6 +211,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     operationId: 'getBranch',
     tag: TAG,
     summary: 'A branch (owner)',
+    description:
+      "One branch of the business named in the path, which must be the caller's own (another business's id is 404, as an unknown one is).",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The branch', data: branchShape },
@@ -223,8 +229,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     operationId: 'updateBranch',
     tag: TAG,
     summary: 'Update a branch (owner)',
+    description:
+      "Changes a branch's name, address or phone; fields left out stay as they are and `null` clears an optional one. The business in the path must be the caller's own.",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { name: 'Yaba (main road)', phone: null },
     body: object('UpdateBranchRequest', {}, { ...branchFields, ...branchOptional }),
     success: { status: 200, description: 'The updated branch', data: branchShape },
     errors: ['RESOURCE_NOT_FOUND'],

@@ -5,7 +5,7 @@ import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/ports/reposito
 import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, email, enumOf, int, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, phone, queryFlag, shape, str, text, uuid } from '../codecs.js';
+import { dateTime, doc, email, enumOf, int, jsonSchemaOf, money, nairaJson, positiveMoney, nullableStr, object, orNull, phone, queryFlag, shape, str, text, uuid } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -119,8 +119,11 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     operationId: 'createCustomer',
     tag: TAG,
     summary: 'Add a customer',
+    description:
+      'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
+    bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },
     body: object('CreateCustomerRequest', { name: text(1, 200) }, customerFields),
     success: { status: 201, description: 'The customer', data: customerShape },
     errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
@@ -154,6 +157,8 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     operationId: 'getCustomer',
     tag: TAG,
     summary: 'A customer',
+    description:
+      "One customer of the caller's business with their outstanding balance; another business's customer is 404.",
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The customer', data: customerShape },
@@ -173,6 +178,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     description: 'Fields present are updated (null clears an optional one). credit_balance is read-only.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
+    bodyExample: { credit_limit: 75000, notes: 'Pays on Fridays' },
     body: object('UpdateCustomerRequest', {}, { name: text(1, 200), ...customerFields }),
     success: { status: 200, description: 'The customer', data: customerShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
@@ -207,6 +213,8 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     operationId: 'getCustomerCredit',
     tag: 'Credit',
     summary: "A customer's credit account",
+    description:
+      'What the customer owes: the balance, the credit limit and what is left of it, and the unpaid credit sales oldest first (the order a payment settles them in).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: {
@@ -244,7 +252,8 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
-    body: object('CreditPaymentRequest', { amount: money, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500) }),
+    bodyExample: { amount: 5000, method: 'TRANSFER', note: 'Part payment' },
+    body: object('CreditPaymentRequest', { amount: positiveMoney, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500) }),
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape },
     errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {

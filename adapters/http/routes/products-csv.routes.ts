@@ -238,7 +238,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
         'text/csv': { type: 'string', description: `CSV with a header row, e.g. ${columnList}` },
         'multipart/form-data': {
           type: 'object',
-          properties: { file: { type: 'string', contentMediaType: 'text/csv', description: 'the CSV file' } },
+          properties: { file: { type: 'string', format: 'binary', contentMediaType: 'text/csv', description: 'the CSV file' } },
           required: ['file'],
         },
       },

@@ -174,10 +174,12 @@ export const productRoutes = (uc: ProductUseCases) => [
     summary: 'Record a stock adjustment',
     description:
       'Moves the quantity by quantity_change (non-zero; negative takes stock) and writes a ledger row in the same transaction. ' +
-      'Going below zero is 409 INSUFFICIENT_STOCK; above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key.',
+      'Going below zero is 409 INSUFFICIENT_STOCK; above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key. ' +
+      'Take product_id from GET /products first.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
+    bodyExample: { product_id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c', quantity_change: 24, reason: 'RESTOCK', note: 'Two cartons from the supplier', unit_cost: 450 },
     body: object(
       'StockAdjustmentRequest',
       { product_id: uuidInput, quantity_change: nonZeroInteger, reason: enumOf('reason', ADJUSTMENT_REASONS) },
@@ -239,6 +241,8 @@ export const productRoutes = (uc: ProductUseCases) => [
     operationId: 'getStockAdjustment',
     tag: TAG,
     summary: 'One ledger row',
+    description:
+      'One row of the stock ledger (a sale, a void, an adjustment or an import): the quantity before and after, who made it and why. Rows are never changed or deleted.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The ledger row', data: movementShape },
@@ -260,6 +264,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       'and is recorded in the stock ledger; a SERVICE keeps no stock. Stock is one quantity per product (not split by branch yet).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
+    bodyExample: { name: 'Peak Milk 400g', price: 1500, sku: 'PEAK-400', cost_price: 1200, quantity: 48, category: 'Provisions', low_stock_threshold: 6, unit: 'tin' },
     body: object('CreateProductRequest', { name: text(1, 200), price: money }, productFields),
     success: { status: 201, description: 'The product', data: productShape },
     errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
@@ -325,6 +330,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     description: 'Fields present are updated (null clears an optional one). A new quantity is recorded as a CORRECTION in the stock ledger.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { price: 1550, low_stock_threshold: 10 },
     body: object('UpdateProductRequest', {}, { name: text(1, 200), price: money, ...productFields }),
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],

@@ -158,7 +158,7 @@ export const receiptShape = shape(
   {
     receipt_number: str,
     sale_id: uuid,
-    status: str,
+    status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
     business: place,
     branch: place,
     date_time: doc('Lagos local date-time', { type: 'string', examples: ['2026-11-22 15:04'] }),
@@ -178,7 +178,7 @@ export const receiptShape = shape(
     discount: naira,
     line_discount_total: naira,
     total: naira,
-    payment_method: str,
+    payment_method: doc('payment method', { type: 'string', enum: [...PAYMENT_METHODS] }),
     amount_paid: naira,
     amount_tendered: nullableNaira,
     change_due: nullableNaira,

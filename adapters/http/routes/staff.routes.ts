@@ -39,6 +39,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
       'Give exactly one of phone or email; role defaults to STAFF, branch to the default branch.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { first_name: 'Chidi', last_name: 'Eze', phone: '+2348039876543', role: 'STAFF' },
     body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
     success: { status: 201, description: 'The invited member', data: staffShape },
     errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH'],
@@ -102,6 +103,8 @@ export const staffRoutes = (uc: StaffUseCases) => [
     operationId: 'getStaffMember',
     tag: TAG,
     summary: 'A staff member (owner)',
+    description:
+      "One membership of the caller's business, in any status (INVITED, ACTIVE, DEACTIVATED). Another business's member is 404.",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The member', data: staffShape },
@@ -118,8 +121,11 @@ export const staffRoutes = (uc: StaffUseCases) => [
     operationId: 'updateStaffMember',
     tag: TAG,
     summary: "Change a member's role or branch (owner)",
+    description:
+      "Changes a member's role or branch; it applies from the member's next request. Demoting the last active owner is 409 LAST_OWNER; a branch of another business or an archived one is 422 UNKNOWN_BRANCH.",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    bodyExample: { role: 'BUSINESS_OWNER' },
     body: object('UpdateStaffRequest', {}, { role, branch_id: uuidInput }),
     success: { status: 200, description: 'The member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_BRANCH', 'LAST_OWNER'],
