@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { checkVerificationCode } from '../application/auth/check-verification-code.js';
 import { getMe } from '../application/auth/get-me.js';
+import { endSession, listSessions, logout } from '../application/auth/manage-sessions.js';
 import { refreshSession } from '../application/auth/refresh-session.js';
 import { register } from '../application/auth/register.js';
 import { requestSignInCode } from '../application/auth/request-sign-in-code.js';
@@ -15,6 +16,7 @@ import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
 import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.routes.js';
+import { sessionRoutes, type SessionUseCases } from '../adapters/http/routes/sessions.routes.js';
 import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
 import { parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
 import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
@@ -46,6 +48,8 @@ import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
 export const VERSION = '0.1.0';
+/** Why the per-request check refused a token, as the HTTP edge's error code. */
+const REFUSAL = { AccountDeactivated: 'ACCOUNT_DEACTIVATED', SessionRevoked: 'SESSION_REVOKED', StaleToken: 'TOKEN_INVALID' } as const;
 const HEALTH_TIMEOUT_MS = 2000;
 
 /**
@@ -53,10 +57,11 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
+  ...sessionRoutes(deps),
   ...staffRoutes(deps),
   ...businessRoutes(deps),
   ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
@@ -93,6 +98,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     sendVerificationCode: sendVerificationCode(deps),
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
+    logout: logout(deps),
+    listSessions: listSessions(deps),
+    endSession: endSession(deps),
     pingDatabase: () => persistence.ping(HEALTH_TIMEOUT_MS),
     otpTestMode: testSignIn !== undefined,
     getBusiness: getBusiness(deps),
@@ -142,10 +150,10 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     routes,
     openApi,
     verifyToken: joseTokenVerifier(key, tokenSettings),
-    resolveActor: async (claims) => {
-      const r = await currentActor(claims);
+    resolveActor: async (claims, sessionId) => {
+      const r = await currentActor(claims, sessionId);
       if (E.isRight(r)) return { ok: true, actor: r.right };
-      return { ok: false, reason: r.left._tag === 'AccountDeactivated' ? 'ACCOUNT_DEACTIVATED' : 'TOKEN_INVALID' };
+      return { ok: false, reason: REFUSAL[r.left._tag] };
     },
     rateLimits: createRateLimits(
       { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER },

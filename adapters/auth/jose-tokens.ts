@@ -7,6 +7,7 @@ import { isRole, type Actor } from '../../domain/roles.js';
 
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 const ALG = 'EdDSA';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SigningKey {
   readonly privateKey: KeyObject;
@@ -40,8 +41,8 @@ export const signingKeyFromDataDir = async (dataDir: string): Promise<SigningKey
 };
 
 export const joseTokenIssuer = (key: SigningKey, settings: TokenSettings, newId: () => string): TokenIssuer => ({
-  async issueAccessToken(actor) {
-    const token = await new SignJWT({ business_id: actor.businessId, roles: [...actor.roles] })
+  async issueAccessToken(actor, sessionId) {
+    const token = await new SignJWT({ business_id: actor.businessId, roles: [...actor.roles], sid: sessionId })
       .setProtectedHeader({ alg: ALG, kid: key.kid, typ: 'JWT' })
       .setSubject(actor.userId)
       .setIssuer(settings.issuer)
@@ -55,10 +56,13 @@ export const joseTokenIssuer = (key: SigningKey, settings: TokenSettings, newId:
 });
 
 export type VerifyResult =
-  | { ok: true; actor: Actor }
+  | { ok: true; actor: Actor; sessionId: string }
   | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' };
 
-/** Verifies an access token: alg pinned to EdDSA, issuer, audience, expiry and claim shapes. */
+/**
+ * Verifies an access token: alg pinned to EdDSA, issuer, audience, expiry and claim shapes, and the
+ * session (`sid`, required: a token without one cannot be signed out).
+ */
 export const joseTokenVerifier =
   (key: SigningKey, settings: TokenSettings) =>
   async (token: string): Promise<VerifyResult> => {
@@ -67,13 +71,20 @@ export const joseTokenVerifier =
         algorithms: [ALG],
         issuer: settings.issuer,
         audience: settings.audience,
-        requiredClaims: ['sub', 'exp', 'iat', 'jti'],
+        requiredClaims: ['sub', 'exp', 'iat', 'jti', 'sid'],
       });
-      const { sub, business_id: businessId, roles } = payload;
-      if (typeof sub !== 'string' || typeof businessId !== 'string' || !Array.isArray(roles) || !roles.every((r) => typeof r === 'string' && isRole(r))) {
+      const { sub, business_id: businessId, roles, sid } = payload;
+      if (
+        typeof sub !== 'string' ||
+        typeof businessId !== 'string' ||
+        typeof sid !== 'string' ||
+        !UUID.test(sid) ||
+        !Array.isArray(roles) ||
+        !roles.every((r) => typeof r === 'string' && isRole(r))
+      ) {
         return { ok: false, reason: 'TOKEN_INVALID' };
       }
-      return { ok: true, actor: { userId: sub, businessId, roles } };
+      return { ok: true, actor: { userId: sub, businessId, roles }, sessionId: sid };
     } catch (e) {
       return { ok: false, reason: e instanceof errors.JWTExpired ? 'TOKEN_EXPIRED' : 'TOKEN_INVALID' };
     }

@@ -22,14 +22,17 @@ export const API_BASE = '/api/v1';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_LIMIT = '1mb';
 
-export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
+export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor; sessionId: string } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
 
 export interface HttpDeps {
   readonly routes: readonly RouteDef<any, any>[];
   readonly openApi: object;
   readonly verifyToken: VerifyToken;
-  /** Checks the token's member as they are now: deactivated, removed, or with a changed role. */
-  readonly resolveActor: (claims: Actor) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' }>;
+  /** Checks the token's member and session as they are now: deactivated, removed, a changed role, signed out. */
+  readonly resolveActor: (
+    claims: Actor,
+    sessionId: string,
+  ) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' | 'SESSION_REVOKED' }>;
   readonly rateLimits: RateLimits;
   readonly logger: Logger;
   readonly clock: Clock;
@@ -51,6 +54,13 @@ interface State {
   requestId: string;
   actor?: Actor;
 }
+
+/** Why the per-request check refused a verified access token, as the client reads it. */
+const REFUSED = {
+  ACCOUNT_DEACTIVATED: 'This account has been deactivated by the business owner.',
+  SESSION_REVOKED: 'This session was signed out; sign in again.',
+  TOKEN_INVALID: 'The access token no longer matches an active membership; sign in again.',
+} as const;
 
 /** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
 const MAX_BODY_DEPTH = 32;
@@ -105,7 +115,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     }
   };
 
-  const authenticate = async (ctx: Context): Promise<Actor> => {
+  const authenticate = async (ctx: Context): Promise<{ actor: Actor; sessionId: string }> => {
     const header = ctx.get('authorization');
     if (!header) throw problem('TOKEN_MISSING', 'This endpoint needs an access token: Authorization: Bearer <token>.');
     const match = /^Bearer\s+(\S+)$/i.exec(header);
@@ -116,13 +126,9 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
         ? problem('TOKEN_EXPIRED', 'The access token has expired; get a new one with /auth/refresh.')
         : problem('TOKEN_INVALID', 'The access token is invalid.');
     }
-    const current = await deps.resolveActor(verdict.actor);
-    if (!current.ok) {
-      throw current.reason === 'ACCOUNT_DEACTIVATED'
-        ? problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.')
-        : problem('TOKEN_INVALID', 'The access token no longer matches an active membership; sign in again.');
-    }
-    return current.actor;
+    const current = await deps.resolveActor(verdict.actor, verdict.sessionId);
+    if (!current.ok) throw problem(current.reason, REFUSED[current.reason]);
+    return { actor: current.actor, sessionId: verdict.sessionId };
   };
 
   const readBody = async (ctx: Context): Promise<unknown> => {
@@ -155,8 +161,9 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       ctx.set('Cache-Control', 'no-store');
       if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
       let actor: Actor | undefined;
+      let sessionId: string | undefined;
       if (r.access !== 'public') {
-        actor = await authenticate(ctx);
+        ({ actor, sessionId } = await authenticate(ctx));
         ctx.state.actor = actor;
         if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
         if (!hasAnyRole(actor, r.access.roles)) {
@@ -201,7 +208,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       if (alternatives.length > 0) ctx.vary('Accept');
       const mediaType = (alternatives.length > 0 && ctx.accepts('application/json', ...alternatives)) || 'application/json';
       const handle = async () => {
-        const reply: Reply = await r.handler({ body, query, actor, params: ctx.params, mediaType, ctx });
+        const reply: Reply = await r.handler({ body, query, actor, sessionId, params: ctx.params, mediaType, ctx });
         ctx.status = reply.status;
         for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
         if (reply.file) {

@@ -13,7 +13,7 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.rawBody) ['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.access !== 'public') {
-    ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
+    ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'SESSION_REVOKED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
     if (ROLES.some((role) => r.access !== 'public' && !r.access.roles.includes(role))) codes.add('INSUFFICIENT_ROLE');
   }
   if (r.rateLimit !== 'none') codes.add('RATE_LIMITED');

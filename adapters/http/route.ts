@@ -32,6 +32,8 @@ export interface HandlerInput<B, Q = unknown> {
   readonly body: B;
   readonly query: Q;
   readonly actor: Actor | undefined;
+  /** The session (sign-in) of the access token, on routes that need one. */
+  readonly sessionId: string | undefined;
   readonly params: Record<string, string>;
   /**
    * The media type the success is to be answered in, chosen from the Accept header: `application/json`

@@ -1,18 +1,20 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
+import type { SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, RefreshTokenInvalid } from './errors.js';
-import { issueTokenPair, type TokenPair } from './sessions.js';
+import { continueSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
 
 /**
  * Rotates a refresh token: the presented one is spent and a new one of the same family issued.
- * Presenting a spent token means it was stolen or replayed: the whole family is revoked.
+ * Presenting a spent token means it was stolen or replayed: the whole family (the session, its access
+ * tokens too) is revoked. The session records the device it was used from.
  */
 export const refreshSession =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
-  async (refreshToken: string): Promise<E.Either<RefreshTokenInvalid | AccountDeactivated, TokenPair>> =>
+  async (refreshToken: string, device: SessionDevice = UNKNOWN_DEVICE): Promise<E.Either<RefreshTokenInvalid | AccountDeactivated, TokenPair>> =>
     deps.uow.run(async (repos) => {
       const invalid = E.left({ _tag: 'RefreshTokenInvalid' as const });
       const now = deps.clock.now();
@@ -32,5 +34,5 @@ export const refreshSession =
       stored.rotatedAt = now;
       await repos.refreshTokens.save(stored);
       const actor = { userId: stored.userId, businessId: membership.businessId, roles: [membership.role] };
-      return E.right(await issueTokenPair(deps, repos, actor, stored.familyId));
+      return E.right(await continueSession(deps, repos, actor, stored.familyId, device));
     });

@@ -1,10 +1,15 @@
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { Repositories } from '../ports/repositories.js';
+import type { Repositories, SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3_600_000;
+/** Longer user agents are cut: the list only has to tell devices apart. */
+export const USER_AGENT_MAX = 512;
+
+/** A device unknown to the caller (a program that embeds the use cases). */
+export const UNKNOWN_DEVICE: SessionDevice = { userAgent: null, ip: null };
 
 export interface TokenPair {
   readonly accessToken: string;
@@ -12,25 +17,41 @@ export interface TokenPair {
   readonly expiresIn: number;
 }
 
-/** Issues an access token and a refresh token of the given family (a new family at sign-in). */
-export const issueTokenPair = async (
-  deps: { clock: Clock; crypto: Crypto; tokens: TokenIssuer },
-  repos: Repositories,
-  actor: Actor,
-  familyId: string,
-): Promise<TokenPair> => {
-  const now = deps.clock.now();
+type Deps = { clock: Clock; crypto: Crypto; tokens: TokenIssuer };
+
+const clean = (s: string | null, max: number) => s?.replace(/\u0000/g, '').trim().slice(0, max) || null;
+const cleanDevice = (d: SessionDevice): SessionDevice => ({ userAgent: clean(d.userAgent, USER_AGENT_MAX), ip: clean(d.ip, 64) });
+
+/** Issues an access token and a refresh token of the session (the refresh-token family). */
+const issueTokenPair = async (deps: Deps, repos: Repositories, actor: Actor, sessionId: string, now: Date, expiresAt: Date): Promise<TokenPair> => {
   const refreshToken = deps.crypto.refreshToken();
   await repos.refreshTokens.add({
     id: deps.crypto.uuid(),
-    familyId,
+    familyId: sessionId,
     userId: actor.userId,
     tokenHash: deps.crypto.hashToken(refreshToken),
-    expiresAt: new Date(now.getTime() + REFRESH_TOKEN_TTL_MS),
+    expiresAt,
     createdAt: now,
     rotatedAt: null,
     revokedAt: null,
   });
-  const access = await deps.tokens.issueAccessToken(actor);
+  const access = await deps.tokens.issueAccessToken(actor, sessionId);
   return { accessToken: access.token, refreshToken, expiresIn: access.expiresIn };
+};
+
+/** A sign-in: a new session for the device, with its first token pair. */
+export const startSession = async (deps: Deps, repos: Repositories, actor: Actor, device: SessionDevice): Promise<TokenPair> => {
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
+  const id = deps.crypto.uuid();
+  await repos.sessions.add({ id, userId: actor.userId, createdAt: now, lastUsedAt: now, expiresAt, revokedAt: null, ...cleanDevice(device) });
+  return issueTokenPair(deps, repos, actor, id, now, expiresAt);
+};
+
+/** A refresh: the session's next token pair; the session records the use and lives 30 days more. */
+export const continueSession = async (deps: Deps, repos: Repositories, actor: Actor, sessionId: string, device: SessionDevice): Promise<TokenPair> => {
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
+  await repos.sessions.touch(actor.userId, sessionId, now, expiresAt, cleanDevice(device));
+  return issueTokenPair(deps, repos, actor, sessionId, now, expiresAt);
 };

@@ -3,11 +3,12 @@ import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { judgeAttempt } from '../../domain/otp.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
+import type { SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, InvalidOtp, InvitationExpired, OtpExpired } from './errors.js';
 import { isLapsedInvitation } from '../../domain/business.js';
-import { issueTokenPair, type TokenPair } from './sessions.js';
+import { startSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
 
 export interface SignedIn extends TokenPair {
   /** True when this code activated a new registration (the spec's `verified`). */
@@ -17,11 +18,11 @@ export interface SignedIn extends TokenPair {
 /**
  * verify-otp: checks the newest sign-in code for the identifier (single use, at most 5 wrong
  * tries, 10 minutes). The first success activates the registration; an invited member becomes
- * ACTIVE. Returns a new token family.
+ * ACTIVE. Starts a new session (token family) for the device.
  */
 export const verifySignInCode =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
-  async (identifier: Identifier, code: string): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated | InvitationExpired, SignedIn>> =>
+  async (identifier: Identifier, code: string, device: SessionDevice = UNKNOWN_DEVICE): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated | InvitationExpired, SignedIn>> =>
     deps.uow.run(async (repos) => {
       const key = identifierKey(identifier);
       await repos.otps.lockIdentifier(key);
@@ -49,6 +50,6 @@ export const verifySignInCode =
         await repos.memberships.save(membership);
       }
       const actor = { userId: user.id, businessId: membership.businessId, roles: [membership.role] };
-      const pair = await issueTokenPair(deps, repos, actor, deps.crypto.uuid());
+      const pair = await startSession(deps, repos, actor, device);
       return E.right({ ...pair, firstVerification });
     });

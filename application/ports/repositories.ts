@@ -54,9 +54,13 @@ export const STAFF_SORTS = ['created_at', 'first_name', 'last_name'] as const;
 export type StaffSort = (typeof STAFF_SORTS)[number];
 
 export interface MembershipRepository {
-  /** The user's membership (a user belongs to at most one business). */
   /** The user's current membership (not DEACTIVATED), else their latest deactivated one. */
   findByUser(userId: string): Promise<Membership | undefined>;
+  /**
+   * Every authenticated request, in one read: the membership as `findByUser` answers it, and whether
+   * the user's session `sessionId` (the access token's `sid`) is revoked or unknown.
+   */
+  findByUserInSession(userId: string, sessionId: string): Promise<{ membership: Membership; sessionRevoked: boolean } | undefined>;
   findById(businessId: string, membershipId: string): Promise<Membership | undefined>;
   findStaffMember(businessId: string, membershipId: string): Promise<StaffMember | undefined>;
   list(businessId: string, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>>;
@@ -95,8 +99,45 @@ export interface RefreshTokenRepository {
   findByHashForUpdate(tokenHash: string): Promise<RefreshToken | undefined>;
   add(token: RefreshToken): Promise<void>;
   save(token: RefreshToken): Promise<void>;
+  /** Ends the session the family is: its refresh tokens and the session row (so its access tokens too). */
   revokeFamily(familyId: string, at: Date): Promise<void>;
+  /** Ends every session of the user, as `revokeFamily` does. */
   revokeAllForUser(userId: string, at: Date): Promise<void>;
+}
+
+/** Where a session was last used from, as the HTTP edge saw it (absent for programs that embed us). */
+export interface SessionDevice {
+  readonly userAgent: string | null;
+  readonly ip: string | null;
+}
+
+/**
+ * A signed-in device: one per sign-in, the family of refresh tokens it rotates through (its id is
+ * the family id and the access tokens' `sid`).
+ */
+export interface Session extends SessionDevice {
+  readonly id: string;
+  readonly userId: string;
+  readonly createdAt: Date;
+  /** The sign-in or the latest refresh. */
+  readonly lastUsedAt: Date;
+  /** When its current refresh token expires. */
+  readonly expiresAt: Date;
+  readonly revokedAt: Date | null;
+}
+
+export const SESSION_SORTS = ['last_used_at', 'created_at'] as const;
+export type SessionSort = (typeof SESSION_SORTS)[number];
+
+/** A user's sessions; every method filters on the user, so no one reads or ends another's session. */
+export interface SessionRepository {
+  add(session: Session): Promise<void>;
+  /** A refresh: the session was used at `at` from `device`, and now lives until `expiresAt`. */
+  touch(userId: string, sessionId: string, at: Date, expiresAt: Date, device: SessionDevice): Promise<void>;
+  /** The user's live sessions (not revoked, not expired at `now`). search: user agent, IP. */
+  list(userId: string, now: Date, page: PageRequest<SessionSort>): Promise<Page<Session>>;
+  /** Ends the user's session (live at `at`) and its refresh tokens; false when the user has no such live session. */
+  revoke(userId: string, sessionId: string, at: Date): Promise<boolean>;
 }
 
 export const PRODUCT_SORTS = ['created_at', 'updated_at', 'name', 'price', 'quantity'] as const;
@@ -242,4 +283,5 @@ export interface Repositories {
   readonly memberships: MembershipRepository;
   readonly otps: OtpRepository;
   readonly refreshTokens: RefreshTokenRepository;
+  readonly sessions: SessionRepository;
 }

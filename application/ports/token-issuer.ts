@@ -5,7 +5,7 @@ export interface IssuedAccessToken {
   readonly expiresIn: number;
 }
 
-/** Signs access tokens carrying the actor's user, business and roles. */
+/** Signs access tokens carrying the actor's user, business and roles, and the session they belong to. */
 export interface TokenIssuer {
-  issueAccessToken(actor: Actor): Promise<IssuedAccessToken>;
+  issueAccessToken(actor: Actor, sessionId: string): Promise<IssuedAccessToken>;
 }

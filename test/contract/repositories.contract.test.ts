@@ -7,7 +7,7 @@ import type { RefreshToken } from '../../application/ports/repositories.js';
 import { rollback, type UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aBranch, aBusiness, aUser, NOW, seedTenant } from '../support/builders.js';
+import { aBranch, aBusiness, aSession, aUser, NOW, seedTenant } from '../support/builders.js';
 
 const now = NOW;
 const later = (ms: number) => new Date(now.getTime() + ms);
@@ -136,6 +136,9 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const b1 = aToken(t.user.id, famB);
       const o1 = aToken(other.user.id, randomUUID());
       await p.uow.run(async (r) => {
+        for (const [familyId, userId] of [[famA, t.user.id], [famB, t.user.id], [o1.familyId, other.user.id]] as const) {
+          await r.sessions.add(aSession(userId, { id: familyId }));
+        }
         for (const tok of [a1, a2, b1, o1]) await r.refreshTokens.add(tok);
       });
       await p.uow.run((r) => r.refreshTokens.revokeFamily(famA, later(1)));

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { decodeJwt } from 'jose';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
@@ -156,6 +157,15 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
       .data as { id: string; receipt_number: string };
   const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
+  /** The id (`sid`) of a new sign-in of the phone's user. */
+  const newSession = async (phone: string) => {
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const signIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    return decodeJwt(signIn.body.data.access_token as string).sid as string;
+  };
+  // A row's path is asked for by the owner, then the staff member, then no one: each ends a session of their own.
+  let sessionPaths = 0;
+  const ownSession = async () => `/auth/sessions/${await newSession([owner.to, staff.phone, owner.to][sessionPaths++ % 3]!)}`;
   before(async () => {
     productForAdjustments = await product();
     debtor = await customer();
@@ -179,6 +189,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   // API-DECISIONS "Roles": staff read the business only; branches, staff and the profile are the owner's.
   const matrix: Row[] = [
     { route: 'GET /auth/me', method: 'GET', path: async () => '/auth/me', staff: 'allowed' },
+    { route: 'GET /auth/sessions', method: 'GET', path: async () => '/auth/sessions', staff: 'allowed' },
+    { route: 'DELETE /auth/sessions/:id', method: 'DELETE', path: ownSession, staff: 'allowed' },
     { route: 'GET /businesses/me', method: 'GET', path: async () => '/businesses/me', staff: 'allowed' },
     { route: 'GET /businesses/:id', method: 'GET', path: async () => `/businesses/${businessId}`, staff: 'allowed' },
     { route: 'PUT /businesses/me', method: 'PUT', path: async () => '/businesses/me', body: () => ({ name: 'Renamed' }), staff: 'forbidden' },
@@ -243,7 +255,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     },
     { route: 'GET /credit/aging-report', method: 'GET', path: async () => '/credit/aging-report', staff: 'forbidden' },
   ];
-  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
     const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();

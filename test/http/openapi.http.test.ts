@@ -374,7 +374,15 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
 
       const owner = await registerOwner(app, { email: `docs.${Date.now()}@example.com` });
       expectDocumented(await app.request('GET', '/auth/me', { token: owner.accessToken }), 'get', '/auth/me');
-      expectDocumented(await app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } }), 'post', '/auth/refresh');
+      const refreshed = await app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } });
+      expectDocumented(refreshed, 'post', '/auth/refresh');
+      const sessions = await app.request('GET', '/auth/sessions', { token: refreshed.body.data.access_token });
+      expectDocumented(sessions, 'get', '/auth/sessions');
+      expect(sessions.body.data.content).to.have.length(1);
+      const second = await registerOwner(app);
+      const secondSession = (await app.request('GET', '/auth/sessions', { token: second.accessToken })).body.data.content[0].id as string;
+      expectDocumented(await app.request('DELETE', `/auth/sessions/${secondSession}`, { token: second.accessToken }), 'delete', '/auth/sessions/{id}');
+      expectDocumented(await app.request('POST', '/auth/logout', { body: { refresh_token: refreshed.body.data.refresh_token } }), 'post', '/auth/logout');
 
       expectDocumented(await app.request('POST', '/auth/login', { body: { phone } }), 'post', '/auth/login');
       const again = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { E164Phone } from '../../domain/phone.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+import type { Session } from '../../application/ports/repositories.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -47,6 +48,19 @@ export const aBranch = (businessId: string, o: Partial<Branch> = {}): Branch => 
   archivedAt: null,
   createdAt: NOW,
   updatedAt: NOW,
+  ...o,
+});
+
+/** A live session (a sign-in) of the user, 30 days from NOW. */
+export const aSession = (userId: string, o: Partial<Session> = {}): Session => ({
+  id: randomUUID(),
+  userId,
+  createdAt: NOW,
+  lastUsedAt: NOW,
+  expiresAt: new Date(NOW.getTime() + 30 * 86_400_000),
+  userAgent: null,
+  ip: null,
+  revokedAt: null,
   ...o,
 });
 

@@ -13,6 +13,7 @@ import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, sh
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
 import { identifierFields, identifierJson, identifierOf } from './identifier.js';
+import { deviceOf } from './sessions.routes.js';
 
 export interface AuthUseCases {
   readonly register: ReturnType<typeof register>;
@@ -98,7 +99,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     summary: 'Exchange a sign-in code for tokens',
     description:
       'Checks the newest code sent by /auth/register or /auth/login (10 minutes, single use, 5 wrong tries). ' +
-      'Returns `verified: true` only when the code activates a new registration.',
+      'Returns `verified: true` only when the code activates a new registration. Each sign-in starts a session ' +
+      '(a signed-in device, see GET /auth/sessions); the access token names it in its `sid` claim.',
     access: 'public',
     rateLimit: 'identifier',
     bodyExample: { phone: '+2348031234567', otp: '123456' },
@@ -114,8 +116,8 @@ export const authRoutes = (uc: AuthUseCases) => [
       ),
     },
     errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
-    handler: async ({ body }) => {
-      const result = await uc.verifySignInCode(identifierOf(body), body.otp);
+    handler: async ({ body, ctx }) => {
+      const result = await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx));
       if (E.isLeft(result)) {
         if (result.left._tag === 'AccountDeactivated') throw problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
         if (result.left._tag === 'InvitationExpired') {
@@ -155,15 +157,17 @@ export const authRoutes = (uc: AuthUseCases) => [
     operationId: 'refreshToken',
     tag: 'Auth',
     summary: 'Rotate a refresh token',
-    description: 'Spends the refresh token and returns a new pair. Presenting an already-spent token revokes its whole family.',
+    description:
+      'Spends the refresh token and returns a new pair of the same session. Presenting an already-spent token ends its ' +
+      'whole session (its access tokens are then refused with 401 SESSION_REVOKED); so does POST /auth/logout.',
     access: 'public',
     rateLimit: 'ip',
     bodyExample: { refresh_token: 'the refresh_token from /auth/verify-otp' },
     body: object('RefreshRequest', { refresh_token: opaqueToken }),
     success: { status: 200, description: 'New tokens', data: shape('RefreshedTokens', tokensShape) },
     errors: ['REFRESH_TOKEN_INVALID', 'ACCOUNT_DEACTIVATED'],
-    handler: async ({ body }) => {
-      const result = await uc.refreshSession(body.refresh_token);
+    handler: async ({ body, ctx }) => {
+      const result = await uc.refreshSession(body.refresh_token, deviceOf(ctx));
       if (E.isLeft(result)) {
         throw result.left._tag === 'AccountDeactivated'
           ? problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.')

@@ -7,8 +7,9 @@ import type { Customer } from '../../../domain/customer.js';
 import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
-import type { RefreshToken, Repositories, StaffMember } from '../../../application/ports/repositories.js';
+import type { RefreshToken, Repositories, Session, StaffMember } from '../../../application/ports/repositories.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
+import { inMemorySessions, isSessionRevoked, revokeSessions } from './sessions.in-memory.js';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 
 interface Tables {
@@ -26,6 +27,7 @@ interface Tables {
   memberships: Map<string, Membership>;
   otps: Map<string, OtpCode>;
   refreshTokens: Map<string, RefreshToken>;
+  sessions: Map<string, Session>;
 }
 
 const emptyTables = (): Tables => ({
@@ -43,6 +45,7 @@ const emptyTables = (): Tables => ({
   memberships: new Map(),
   otps: new Map(),
   refreshTokens: new Map(),
+  sessions: new Map(),
 });
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -62,6 +65,12 @@ const staff = (t: Tables, businessId: string): StaffMember[] =>
       const u = t.users.get(m.userId)!;
       return { ...m, firstName: u.firstName, lastName: u.lastName, phone: u.phone, email: u.email };
     });
+
+/** The user's current membership (not DEACTIVATED), else their latest deactivated one. */
+const currentMembership = (t: Tables, userId: string) =>
+  values(t.memberships)
+    .filter((m) => m.userId === userId)
+    .sort((a, b) => Number(a.status === 'DEACTIVATED') - Number(b.status === 'DEACTIVATED') || b.updatedAt.getTime() - a.updatedAt.getTime())[0];
 
 const productsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId);
 const skuTaken = (t: Tables, p: Product) =>
@@ -352,10 +361,11 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   memberships: {
-    findByUser: async (userId) =>
-      values(t.memberships)
-        .filter((m) => m.userId === userId)
-        .sort((a, b) => Number(a.status === 'DEACTIVATED') - Number(b.status === 'DEACTIVATED') || b.updatedAt.getTime() - a.updatedAt.getTime())[0],
+    findByUser: async (userId) => currentMembership(t, userId),
+    findByUserInSession: async (userId, sessionId) => {
+      const membership = currentMembership(t, userId);
+      return membership && { membership, sessionRevoked: isSessionRevoked(t, userId, sessionId) };
+    },
     findById: async (businessId, id) => {
       const m = t.memberships.get(id);
       return m && m.businessId === businessId ? copy(m) : undefined;
@@ -400,11 +410,14 @@ const repositories = (t: Tables): Repositories => ({
     save: async (r) => void t.refreshTokens.set(r.id, copy(r)),
     revokeFamily: async (familyId, at) => {
       for (const r of t.refreshTokens.values()) if (r.familyId === familyId && r.revokedAt === null) r.revokedAt = at;
+      revokeSessions(t, (s) => s.id === familyId, at);
     },
     revokeAllForUser: async (userId, at) => {
       for (const r of t.refreshTokens.values()) if (r.userId === userId && r.revokedAt === null) r.revokedAt = at;
+      revokeSessions(t, (s) => s.userId === userId, at);
     },
   },
+  sessions: inMemorySessions(t),
 });
 
 /** The open `atomically` scope: its working tables, and what to undo outside the tables if it fails. */

@@ -5,6 +5,7 @@ import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
 import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
+import { mikroOrmSessions } from './sessions.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -74,6 +75,15 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       );
       return rows[0] ? membershipFromRow(rows[0]) : undefined;
     },
+    // The hot path: the membership and the session in one round trip (a primary-key probe).
+    findByUserInSession: async (userId, sessionId) => {
+      const rows = await em.execute<Record<string, unknown>[]>(
+        `select ${MEMBERSHIP_COLUMNS}, not exists (select 1 from sessions s where s.id = ? and s.user_id = m.user_id and s.revoked_at is null) as session_revoked ` +
+          `from memberships m where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
+        [sessionId, userId],
+      );
+      return rows[0] ? { membership: membershipFromRow(rows[0]), sessionRevoked: rows[0].session_revoked === true } : undefined;
+    },
     findById: async (businessId, id) => {
       const rows = await em.execute<Record<string, unknown>[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id]);
       return rows[0] ? membershipFromRow(rows[0]) : undefined;
@@ -121,11 +131,14 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     save: async (token) => void em.persist(token),
     revokeFamily: async (familyId, at) => {
       await em.nativeUpdate(RefreshTokenSchema, { familyId, revokedAt: null }, { revokedAt: at });
+      await em.execute('update sessions set revoked_at = ? where id = ? and revoked_at is null', [at, familyId]);
     },
     revokeAllForUser: async (userId, at) => {
       await em.nativeUpdate(RefreshTokenSchema, { userId, revokedAt: null }, { revokedAt: at });
+      await em.execute('update sessions set revoked_at = ? where user_id = ? and revoked_at is null', [at, userId]);
     },
   },
+  sessions: mikroOrmSessions(em),
 });
 
 const MEMBERSHIP_COLUMNS = 'id, business_id, user_id, role, branch_id, status, created_at, updated_at';

@@ -4,6 +4,7 @@ import { Migration20261122030000_sales } from './Migration20261122030000_sales.j
 import { Migration20261122040000_credit } from './Migration20261122040000_credit.js';
 import { Migration20261124000000_faults } from './Migration20261124000000_faults.js';
 import { Migration20261124100000_features } from './Migration20261124100000_features.js';
+import { Migration20261125000000_sessions } from './Migration20261125000000_sessions.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -13,4 +14,5 @@ export const migrationsList = [
   { name: 'Migration20261122040000_credit', class: Migration20261122040000_credit },
   { name: 'Migration20261124000000_faults', class: Migration20261124000000_faults },
   { name: 'Migration20261124100000_features', class: Migration20261124100000_features },
+  { name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions },
 ];

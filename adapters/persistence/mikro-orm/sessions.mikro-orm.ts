@@ -1,0 +1,54 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Session, SessionRepository, SessionSort } from '../../../application/ports/repositories.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import { RefreshTokenSchema } from './schemas.js';
+
+const COLUMNS = 'id, user_id, created_at, last_used_at, expires_at, user_agent, ip, revoked_at';
+
+// The tenant of a session list is the user: no one lists another's sessions.
+const SESSIONS: KeysetSource<SessionSort> = {
+  select: COLUMNS,
+  from: 'sessions',
+  tenantColumn: 'user_id',
+  idColumn: 'id',
+  sort: { last_used_at: { column: 'last_used_at', type: 'timestamptz' }, created_at: { column: 'created_at', type: 'timestamptz' } },
+  search: ['user_agent', 'ip'],
+  dateColumn: 'created_at',
+};
+
+const sessionFromRow = (r: Record<string, unknown>): Session => ({
+  id: String(r.id),
+  userId: String(r.user_id),
+  createdAt: asDate(r.created_at),
+  lastUsedAt: asDate(r.last_used_at),
+  expiresAt: asDate(r.expires_at),
+  userAgent: (r.user_agent as string | null) ?? null,
+  ip: (r.ip as string | null) ?? null,
+  revokedAt: asOptionalDate(r.revoked_at),
+});
+
+/** Sessions as plain rows (the per-request check reads them with the membership, see memberships.findByUserInSession). */
+export const mikroOrmSessions = (em: EntityManager): SessionRepository => ({
+  add: async (s) => {
+    await em.execute(`insert into sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
+      s.id, s.userId, s.createdAt, s.lastUsedAt, s.expiresAt, s.userAgent, s.ip, s.revokedAt,
+    ]);
+  },
+  touch: async (userId, id, at, expiresAt, device) => {
+    await em.execute(
+      'update sessions set last_used_at = ?, expires_at = ?, user_agent = coalesce(?, user_agent), ip = coalesce(?, ip) where user_id = ? and id = ?',
+      [at, expiresAt, device.userAgent, device.ip, userId, id],
+    );
+  },
+  list: (userId, now, page) =>
+    keysetPage(em, SESSIONS, userId, page, [{ sql: 'revoked_at is null and expires_at > ?', params: [now] }], sessionFromRow),
+  revoke: async (userId, id, at) => {
+    const rows = await em.execute<Record<string, unknown>[]>(
+      'update sessions set revoked_at = ? where user_id = ? and id = ? and revoked_at is null and expires_at > ? returning id',
+      [at, userId, id, at],
+    );
+    if (rows.length === 0) return false;
+    await em.nativeUpdate(RefreshTokenSchema, { familyId: id, userId, revokedAt: null }, { revokedAt: at });
+    return true;
+  },
+});
