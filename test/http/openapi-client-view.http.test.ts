@@ -5,7 +5,7 @@ import { isRight } from 'fp-ts/lib/Either.js';
 import { shape, str, int } from '../../adapters/http/codecs.js';
 import { buildOpenApi, errorCodesOf, openApiPath } from '../../adapters/http/openapi.js';
 import { ok, route, type RouteDef } from '../../adapters/http/route.js';
-import { createTestApp, type TestApp } from '../support/test-app.js';
+import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Schema = Record<string, any>;
 interface Operation {
@@ -147,6 +147,28 @@ describe('HTTP OpenAPI as a generated client sees it', () => {
     expect(Object.keys(receipt)).to.deep.equal(['application/json', 'application/pdf']);
     expect(receipt['application/json']!.schema.properties.data).to.deep.equal({ $ref: '#/components/schemas/Receipt' });
     expect(receipt['application/pdf']!.schema).to.include({ type: 'string', format: 'binary' });
+  });
+
+  it('the aging report documents its rows and totals, all required, and the sort it defaults to', () => {
+    const report = served.components.schemas.AgingReport!;
+    expect(report.properties.content.items).to.deep.equal({ $ref: '#/components/schemas/AgingRow' });
+    expect(report.properties.totals).to.deep.equal({ $ref: '#/components/schemas/AgingTotals' });
+    expect(served.components.schemas.AgingRow!.required).to.include.members(['customer_id', 'name', 'total', 'oldest_unpaid_at']);
+    expect(served.components.schemas.AgingTotals!.required).to.have.members(['days_0_30', 'days_31_60', 'days_61_90', 'days_over_90', 'total', 'customers']);
+  });
+
+  it('an aging report as answered has exactly the documented row and totals keys', async () => {
+    const owner = await registerOwner(app);
+    const token = owner.accessToken;
+    const product = await app.request('POST', '/products', { token, body: { name: 'Rice 5kg', price: 9000, quantity: 5 } });
+    const customer = await app.request('POST', '/customers', { token, body: { name: 'Mama Chioma' } });
+    const sale = await app.request('POST', '/sales', { token, body: { items: [{ product_id: product.body.data.id, quantity: 1 }], payment_method: 'CREDIT', customer_id: customer.body.data.id } });
+    expect(sale.status).to.equal(201);
+    const report = (await app.request('GET', '/credit/aging-report', { token })).body.data;
+    expect(Object.keys(report.content[0]).sort()).to.deep.equal([...served.components.schemas.AgingRow!.required].sort());
+    expect(Object.keys(report.totals).sort()).to.deep.equal([...served.components.schemas.AgingTotals!.required].sort());
+    expect(report.totals).to.include({ total: 9000, customers: 1 });
+    expect(report.as_of).to.match(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('a receipt documents its status and payment method as enums', () => {

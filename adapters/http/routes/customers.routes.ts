@@ -88,7 +88,19 @@ const entryShape = shape(
 );
 
 const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
-const bucketsSchema = { type: 'object', properties: Object.fromEntries(AGING_BUCKETS.map((k) => [k, { type: 'number' }])), required: [...AGING_BUCKETS] };
+const agingNaira = doc('naira', { type: 'number', minimum: 0 });
+const bucketShapes = Object.fromEntries(AGING_BUCKETS.map((k) => [k, agingNaira]));
+/** One customer's row of the aging report. */
+const agingRowShape = shape('AgingRow', {
+  customer_id: uuid,
+  name: str,
+  phone: nullableStr,
+  ...bucketShapes,
+  total: agingNaira,
+  oldest_unpaid_at: dateTime,
+});
+/** The aging report's totals over every customer who owes (not only this page). */
+const agingTotalsShape = shape('AgingTotals', { ...bucketShapes, total: agingNaira, customers: int });
 const agingJson = (a: AgingRow) => ({
   customer_id: a.customerId,
   name: a.customerName,
@@ -286,16 +298,11 @@ export const customerRoutes = (uc: CustomerUseCases) => [
       status: 200,
       description: 'The report: a page of customers plus totals',
       data: doc('AgingReport', {
-        ...pageSchema({
-          type: 'object',
-          properties: { customer_id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, phone: { type: ['string', 'null'] }, ...bucketsSchema.properties, total: { type: 'number' }, oldest_unpaid_at: { type: 'string', format: 'date-time' } },
-          required: ['customer_id', 'name', 'phone', ...AGING_BUCKETS, 'total', 'oldest_unpaid_at'],
-        }),
+        ...pageSchema(jsonSchemaOf(agingRowShape)),
         properties: {
-          ...(pageSchema({}) as { properties: Record<string, unknown> }).properties,
-          content: { type: 'array', items: { type: 'object' } },
-          as_of: { type: 'string', description: 'the Lagos day the ages are counted to' },
-          totals: { type: 'object', properties: { ...bucketsSchema.properties, total: { type: 'number' }, customers: { type: 'integer' } } },
+          ...(pageSchema(jsonSchemaOf(agingRowShape)) as { properties: Record<string, unknown> }).properties,
+          as_of: { type: 'string', format: 'date', description: 'the Lagos day the ages are counted to' },
+          totals: jsonSchemaOf(agingTotalsShape),
         },
         required: ['content', 'cursor', 'has_next', 'limit', 'as_of', 'totals'],
       }),
