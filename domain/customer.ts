@@ -1,3 +1,4 @@
+import { checkAmounts, type NegativeAmount } from './amount-rules.js';
 import type { Kobo } from './money.js';
 
 /** A customer of a business; `creditBalance` is what they owe (the sum of their credit ledger). */
@@ -14,3 +15,6 @@ export interface Customer {
   readonly createdAt: Date;
   updatedAt: Date;
 }
+
+/** A credit limit caps what a customer may owe: 0 (no credit) or more; null is no limit. */
+export const checkCreditLimit = (creditLimit: Kobo | null | undefined): NegativeAmount | undefined => checkAmounts([['creditLimit', creditLimit]]);

@@ -1,3 +1,4 @@
+import { checkAmounts, checkPrices, checkQuantities, type NegativeAmount, type NegativePrice, type QuantityNotPositive } from './amount-rules.js';
 import { kobo, MAX_KOBO, type Kobo } from './money.js';
 
 export const PAYMENT_METHODS = ['CASH', 'TRANSFER', 'CARD', 'CREDIT'] as const;
@@ -77,12 +78,38 @@ export interface PricedSale {
   readonly balanceDue: Kobo;
 }
 
+/** What a till sends for a sale, before any product is looked up. */
+export interface SaleAmounts {
+  readonly items: readonly { readonly quantity: number; readonly unitPrice?: Kobo; readonly discount?: Kobo }[];
+  readonly discount?: Kobo;
+  readonly amountPaid?: Kobo;
+  readonly amountTendered?: Kobo;
+}
+
+export type SaleAmountsFailure = NegativePrice | NegativeAmount | QuantityNotPositive;
+
+/**
+ * The money and quantity rules of a sale, checked before anything is read: no negative unit price
+ * (first: a price is its own rule), then no negative discount or amount paid or tendered, then
+ * quantities of at least one. Fields are named as in the command (`items.0.unitPrice`, `amountPaid`).
+ */
+export const checkSaleAmounts = (cmd: SaleAmounts): SaleAmountsFailure | undefined =>
+  checkPrices(cmd.items.map((i, n) => [`items.${n}.unitPrice`, i.unitPrice])) ??
+  checkAmounts([
+    ['amountPaid', cmd.amountPaid],
+    ['amountTendered', cmd.amountTendered],
+    ['discount', cmd.discount],
+    ...cmd.items.map((i, n) => [`items.${n}.discount`, i.discount] as const),
+  ]) ??
+  checkQuantities(cmd.items.map((i, n) => [`items.${n}.quantity`, i.quantity]));
+
 /**
  * Prices a sale in integer kobo: line total = unit price x quantity - line discount; subtotal is the
  * sum of line totals; total = subtotal - sale discount. A discount larger than its line or the sale
  * is refused. Amount paid is what the sale receives and may not exceed the total; it defaults to the
  * smaller of the amount tendered and the total when cash tendered is given, else to the total (0 on
  * CREDIT). The amount tendered may exceed what is paid: the difference is the change due (ADR 0015).
+ * The inputs have passed `checkSaleAmounts` (no negative money, quantities of at least one).
  */
 export const priceSale = (
   lines: readonly PricedLineInput[],

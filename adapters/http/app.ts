@@ -1,42 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { constants as zlib } from 'node:zlib';
-import { bodyParser } from '@koa/bodyparser';
 import cors from '@koa/cors';
 import Router from '@koa/router';
-import Koa, { type Context, type Middleware } from 'koa';
+import Koa, { type Context } from 'koa';
 import compress from 'koa-compress';
 import helmet from 'koa-helmet';
 import type { Logger } from 'pino';
-import { createHash } from 'node:crypto';
-import type { Clock } from '../../application/ports/clock.js';
-import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
-import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import { hasAnyRole, type Actor } from '../../domain/roles.js';
-import { fieldErrors } from './codecs.js';
 import { docsMiddleware } from './docs.js';
 import { problem, Problem, problemBody } from './problem.js';
-import type { RateLimits } from './rate-limit.js';
-import type { Reply, RouteDef } from './route.js';
+import type { RouteDef } from './route.js';
+import { routeRunner, type RunnerDeps, type State } from './route-runner.js';
 
 export const API_BASE = '/api/v1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BODY_LIMIT = '1mb';
 
-export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor; sessionId: string } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
-
-export interface HttpDeps {
+export interface HttpDeps extends RunnerDeps {
   readonly routes: readonly RouteDef<any, any>[];
   readonly openApi: object;
-  readonly verifyToken: VerifyToken;
-  /** Checks the token's member and session as they are now: deactivated, removed, a changed role, signed out. */
-  readonly resolveActor: (
-    claims: Actor,
-    sessionId: string,
-  ) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' | 'SESSION_REVOKED' }>;
-  readonly rateLimits: RateLimits;
   readonly logger: Logger;
-  readonly clock: Clock;
-  readonly errorTypeBase: string;
   /** Allowed CORS origins; `*` allows any (auth is a bearer header, not a cookie). */
   readonly corsOrigins: readonly string[];
   /** True when a thrown fault means the database is unreachable (503 rather than 500). */
@@ -45,50 +25,11 @@ export interface HttpDeps {
   readonly redactFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
-  readonly idempotency: IdempotencyStore;
-  /** Joins an idempotent request's work and its stored answer in one transaction. */
-  readonly uow: UnitOfWork;
 }
-
-interface State {
-  requestId: string;
-  actor?: Actor;
-}
-
-/** Why the per-request check refused a verified access token, as the client reads it. */
-const REFUSED = {
-  ACCOUNT_DEACTIVATED: 'This account has been deactivated by the business owner.',
-  SESSION_REVOKED: 'This session was signed out; sign in again.',
-  TOKEN_INVALID: 'The access token no longer matches an active membership; sign in again.',
-} as const;
-
-/** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
-const MAX_BODY_DEPTH = 32;
-
-/** True when `value` nests deeper than `max` arrays or objects (walked without recursion). */
-const depthOver = (value: unknown, max: number): boolean => {
-  const stack: [unknown, number][] = [[value, 0]];
-  while (stack.length > 0) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-};
-
-/** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
-const canonicalJson = (v: unknown): string =>
-  Array.isArray(v)
-    ? `[${v.map(canonicalJson).join(',')}]`
-    : v && typeof v === 'object'
-      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
-      : JSON.stringify(v);
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
 export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<State> } => {
   const app = new Koa<State>({ proxy: deps.trustProxy });
-  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
 
   const render = (ctx: Context, p: Problem) => {
     ctx.status = p.status;
@@ -101,181 +42,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
   };
 
-  const setLimitHeaders = (ctx: Context, d: { limit: number; remaining: number; resetSeconds: number }) => {
-    ctx.set('RateLimit-Limit', String(d.limit));
-    ctx.set('RateLimit-Remaining', String(d.remaining));
-    ctx.set('RateLimit-Reset', String(d.resetSeconds));
-  };
-
-  const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user', key: string) => {
-    const d = await deps.rateLimits.consume(kind, key);
-    setLimitHeaders(ctx, d);
-    if (!d.allowed) {
-      throw problem('RATE_LIMITED', `Too many requests; try again in ${d.resetSeconds} s.`, { headers: { 'Retry-After': String(d.resetSeconds) } });
-    }
-  };
-
-  const authenticate = async (ctx: Context): Promise<{ actor: Actor; sessionId: string }> => {
-    const header = ctx.get('authorization');
-    if (!header) throw problem('TOKEN_MISSING', 'This endpoint needs an access token: Authorization: Bearer <token>.');
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match) throw problem('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>".');
-    const verdict = await deps.verifyToken(match[1]!);
-    if (!verdict.ok) {
-      throw verdict.reason === 'TOKEN_EXPIRED'
-        ? problem('TOKEN_EXPIRED', 'The access token has expired; get a new one with /auth/refresh.')
-        : problem('TOKEN_INVALID', 'The access token is invalid.');
-    }
-    const current = await deps.resolveActor(verdict.actor, verdict.sessionId);
-    if (!current.ok) throw problem(current.reason, REFUSED[current.reason]);
-    return { actor: current.actor, sessionId: verdict.sessionId };
-  };
-
-  const readBody = async (ctx: Context): Promise<unknown> => {
-    const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
-    if (!hasBody) return {};
-    if (!ctx.is('application/json')) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-    try {
-      await parseJson(ctx, async () => undefined);
-    } catch (e) {
-      const status = (e as { status?: number }).status;
-      if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
-      if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
-      if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
-      // A body that does not decompress as its Content-Encoding says (a broken gzip or br stream) is the client's fault.
-      if (/^(Z_|ERR_ZLIB|ERR__)/.test(String((e as { code?: unknown }).code ?? ''))) {
-        throw problem('MALFORMED_JSON', 'The body could not be decompressed as its Content-Encoding says.');
-      }
-      throw e;
-    }
-    if (depthOver(ctx.request.body, MAX_BODY_DEPTH)) {
-      throw problem('MALFORMED_JSON', `The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ field: '(body)', message: `nests deeper than ${MAX_BODY_DEPTH} levels` }] });
-    }
-    return ctx.request.body;
-  };
-
-  /** Runs one row of the route table: limits, authentication, roles, body, handler, envelope. */
-  const runner =
-    (r: RouteDef<any, any>): Middleware<State> =>
-    async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
-      if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
-      let actor: Actor | undefined;
-      let sessionId: string | undefined;
-      if (r.access !== 'public') {
-        ({ actor, sessionId } = await authenticate(ctx));
-        ctx.state.actor = actor;
-        if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
-        if (!hasAnyRole(actor, r.access.roles)) {
-          throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
-        }
-      }
-      for (const [name, value] of Object.entries((ctx.params ?? {}) as Record<string, string>)) {
-        if (!(r.pathParams?.[name]?.pattern ?? UUID).test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
-      }
-      let query: unknown = undefined;
-      if (r.query) {
-        const decoded = r.query.decode(ctx.query);
-        if (decoded._tag === 'Left') {
-          const errors = fieldErrors(decoded.left);
-          throw problem('VALIDATION_FAILED', `The query is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
-        }
-        query = decoded.right;
-      }
-      if (r.rawBody) {
-        // The handler streams the body itself; only its presence and media type are checked here.
-        const types = Object.keys(r.rawBody.content);
-        const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
-        if (!hasBody) throw problem('VALIDATION_FAILED', `The request needs a body: ${types.join(' or ')}.`, { errors: [{ field: '(body)', message: 'is required' }] });
-        if (!ctx.is(types[0]!, ...types.slice(1))) throw problem('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${types.join(' or ')}.`);
-      }
-      let body: unknown = undefined;
-      if (r.body) {
-        const decoded = r.body.decode(await readBody(ctx));
-        if (decoded._tag === 'Left') {
-          const errors = fieldErrors(decoded.left);
-          throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
-        }
-        body = decoded.right;
-        if (r.rateLimit === 'identifier') {
-          const { phone, email } = body as { phone?: string; email?: string };
-          const key = phone ?? email;
-          if (key) await limit(ctx, 'identifier', key);
-        }
-      }
-      // A route with alternatives answers the media type Accept prefers among JSON and them; JSON when none fits.
-      const alternatives = Object.keys(r.success.alternatives ?? {});
-      if (alternatives.length > 0) ctx.vary('Accept');
-      const mediaType = (alternatives.length > 0 && ctx.accepts('application/json', ...alternatives)) || 'application/json';
-      const handle = async () => {
-        const reply: Reply = await r.handler({ body, query, actor, sessionId, params: ctx.params, mediaType, ctx });
-        ctx.status = reply.status;
-        for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
-        if (reply.file) {
-          ctx.body = reply.file.body; // one of the route's alternatives, not the envelope
-          ctx.type = reply.file.contentType;
-          return;
-        }
-        if (r.success.contentType && reply.status === r.success.status) {
-          ctx.body = reply.data; // a download: the handler's stream or text, not the envelope
-          ctx.type = r.success.contentType;
-          return;
-        }
-        ctx.body = {
-          success: reply.status < 400,
-          message: reply.message,
-          data: reply.data,
-          ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
-          timestamp: deps.clock.now().toISOString(),
-        };
-      };
-      const key = r.idempotent ? ctx.get('idempotency-key') : '';
-      if (key && actor) await idempotently(ctx, actor.businessId, key, handle);
-      else await handle();
-    };
-
-  /**
-   * Same key + same request within 24 h: the first answer replayed (status and body). Same key +
-   * another request: 422. Same key while the first still runs: 409. A fault frees the key.
-   */
-  const idempotently = async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>) => {
-    if (key.length > 255) {
-      throw problem('VALIDATION_FAILED', 'The Idempotency-Key header is longer than 255 characters.', { errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }] });
-    }
-    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`).digest('base64url');
-    const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now());
-    switch (claim.state) {
-      case 'replay':
-        ctx.status = claim.response.status;
-        ctx.set('Idempotent-Replayed', 'true');
-        ctx.body = claim.response.body;
-        return;
-      case 'in_progress':
-        throw problem('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still being processed; retry shortly.');
-      case 'mismatch':
-        throw problem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.');
-      case 'claimed': {
-        const lost = Symbol('claim lost');
-        try {
-          // The answer is stored in the same transaction as the work it answers: a committed sale always replays.
-          await deps.uow.atomically(async () => {
-            try {
-              await handle();
-            } catch (e) {
-              if (!(e instanceof Problem && e.status < 500)) throw e;
-              // A final 4xx answer is rendered once here, so the replay is exactly the body sent now.
-              render(ctx, e);
-            }
-            if (!(await deps.idempotency.complete(businessId, key, claim.token, { status: ctx.status, body: ctx.body }))) throw lost;
-          });
-        } catch (e) {
-          if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
-          await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
-          throw e;
-        }
-      }
-    }
-  };
+  const runner = routeRunner(deps, render);
 
   const router = new Router<State>({ prefix: API_BASE });
   for (const r of deps.routes) router[r.method](r.operationId, r.path, runner(r));

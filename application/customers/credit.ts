@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { allocateOldestFirst, type AgingBucket, type AgingRow, type Allocation, type CreditEntry, type CreditPaymentMethod } from '../../domain/credit.js';
+import { checkPayment, type AmountNotPositive } from '../../domain/amount-rules.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
@@ -9,6 +10,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { AgingSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import { recordCreditEntry } from './credit-entry.js';
 
 export type Overpayment = { readonly _tag: 'Overpayment'; readonly balance: Kobo };
 
@@ -24,14 +26,16 @@ export interface RecordedPayment {
 }
 
 /**
- * A customer pays toward what they owe: allocated to the oldest open debt first. Paying more than
- * the balance is refused. The customer row is locked first, so two payments at once cannot
- * together pay more than is owed.
+ * A customer pays toward what they owe: allocated to the oldest open debt first. A payment is more
+ * than zero, and paying more than the balance is refused. The customer row is locked first, so two
+ * payments at once cannot together pay more than is owed.
  */
 export const recordCreditPayment =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<NotFound | Overpayment, RecordedPayment>> =>
-    deps.uow.run(async (r) => {
+  async (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<AmountNotPositive | NotFound | Overpayment, RecordedPayment>> => {
+    const broken = checkPayment('amount', cmd.amount);
+    if (broken) return E.left(broken);
+    return deps.uow.run(async (r) => {
       const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
       if (!customer) return E.left(notFound);
       if (cmd.amount > customer.creditBalance) return E.left({ _tag: 'Overpayment' as const, balance: customer.creditBalance });
@@ -40,25 +44,11 @@ export const recordCreditPayment =
       const allocated = allocations.reduce((n, a) => n + a.amount, 0);
       if (allocated !== cmd.amount) throw new Error(`customer ${customerId}: balance ${customer.creditBalance} disagrees with open debts`);
       for (const a of allocations) await r.credit.reduceOutstanding(actor.businessId, a.saleId, a.amount);
-      const now = deps.clock.now();
-      const entry: CreditEntry = {
-        id: deps.crypto.uuid(),
-        businessId: actor.businessId,
-        customerId,
-        kind: 'PAYMENT',
-        amount: -cmd.amount,
-        balanceAfter: kobo(customer.creditBalance - cmd.amount),
-        saleId: null,
-        method: cmd.method,
-        note: cmd.note ?? null,
-        createdBy: actor.userId,
-        createdAt: now,
-      };
-      const recordedAt = await r.credit.add(entry);
+      const entry = await recordCreditEntry(deps, r, actor, { customer, kind: 'PAYMENT', amount: -cmd.amount, method: cmd.method, note: cmd.note ?? null });
       await r.credit.addAllocations(entry.id, allocations);
-      await r.customers.setBalance(actor.businessId, customerId, entry.balanceAfter, now);
-      return E.right({ entry: { ...entry, createdAt: recordedAt }, allocations });
+      return E.right({ entry, allocations });
     });
+  };
 
 export interface CreditSummary {
   readonly balance: Kobo;

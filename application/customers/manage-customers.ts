@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { Customer } from '../../domain/customer.js';
+import { checkCreditLimit, type Customer } from '../../domain/customer.js';
+import type { NegativeAmount } from '../../domain/amount-rules.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
@@ -20,11 +21,13 @@ export interface CustomerFields {
   readonly creditLimit?: Kobo | null;
 }
 
-/** Adds a customer (phone unique per business); they start owing nothing. */
+/** Adds a customer (phone unique per business, credit limit not negative); they start owing nothing. */
 export const createCustomer =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, fields: CustomerFields): Promise<E.Either<DuplicatePhone, Customer>> =>
-    deps.uow.run(async (r) => {
+  async (actor: Actor, fields: CustomerFields): Promise<E.Either<NegativeAmount | DuplicatePhone, Customer>> => {
+    const broken = checkCreditLimit(fields.creditLimit);
+    if (broken) return E.left(broken);
+    return deps.uow.run(async (r) => {
       const now = deps.clock.now();
       const customer: Customer = {
         id: deps.crypto.uuid(),
@@ -41,18 +44,22 @@ export const createCustomer =
       };
       return (await r.customers.add(customer)) === 'added' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
     });
+  };
 
 /** Updates the fields present (null clears an optional one). The balance is not a field: the ledger moves it. */
 export const updateCustomer =
   (deps: { uow: UnitOfWork; clock: Clock }) =>
-  (actor: Actor, customerId: string, changes: Partial<CustomerFields>): Promise<E.Either<NotFound | DuplicatePhone, Customer>> =>
-    deps.uow.run(async (r) => {
+  async (actor: Actor, customerId: string, changes: Partial<CustomerFields>): Promise<E.Either<NegativeAmount | NotFound | DuplicatePhone, Customer>> => {
+    const broken = checkCreditLimit(changes.creditLimit);
+    if (broken) return E.left(broken);
+    return deps.uow.run(async (r) => {
       const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
       if (!customer) return E.left(notFound);
       for (const [k, v] of Object.entries(changes)) if (v !== undefined) (customer as unknown as Record<string, unknown>)[k] = v;
       customer.updatedAt = deps.clock.now();
       return (await r.customers.save(customer)) === 'saved' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
     });
+  };
 
 export const getCustomer =
   (deps: { uow: UnitOfWork }) =>

@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { checkPrices, checkQuantityChange, type NegativePrice, type ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { Kobo } from '../../domain/money.js';
 import { MAX_STOCK, type AdjustmentReason, type MovementReason, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
@@ -8,6 +9,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { MovementSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import { moveStock } from './move-stock.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
@@ -25,36 +27,36 @@ export interface AdjustmentCommand {
 /**
  * Records a stock adjustment: the quantity moves in one conditional update (never below zero,
  * never a lost update under concurrency) and the ledger row is written in the same transaction.
+ * The change is a whole number other than zero and the unit cost, a price, is not negative.
  */
 export const adjustStock =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> =>
-    deps.uow.run(async (r) => {
+  async (
+    actor: Actor,
+    cmd: AdjustmentCommand,
+  ): Promise<E.Either<NegativePrice | ZeroQuantityChange | NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> => {
+    const broken = checkPrices([['unitCost', cmd.unitCost]]) ?? checkQuantityChange('quantityChange', cmd.quantityChange);
+    if (broken) return E.left(broken);
+    return deps.uow.run(async (r) => {
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
       if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
-      const now = deps.clock.now();
-      const moved = await r.products.changeQuantity(actor.businessId, cmd.productId, cmd.quantityChange, now);
+      const moved = await moveStock(deps, r, actor, {
+        productId: cmd.productId,
+        change: cmd.quantityChange,
+        reason: cmd.reason,
+        at: deps.clock.now(),
+        note: cmd.note ?? null,
+        unitCost: cmd.unitCost ?? null,
+      });
       if (!moved) return E.left(notFound);
       if (!moved.ok && moved.reason === 'LIMIT') return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK });
       if (!moved.ok) {
         return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
       }
-      const movement: StockMovement = {
-        id: deps.crypto.uuid(),
-        businessId: actor.businessId,
-        productId: cmd.productId,
-        quantityChange: cmd.quantityChange,
-        quantityBefore: moved.before,
-        quantityAfter: moved.after,
-        reason: cmd.reason,
-        note: cmd.note ?? null,
-        unitCost: cmd.unitCost ?? null,
-        createdBy: actor.userId,
-        createdAt: deps.clock.now(), // read under the row lock, so the ledger's times follow its chain
-      };
-      return E.right({ ...movement, createdAt: await r.stockLedger.add(movement) });
+      return E.right(moved.movement);
     });
+  };
 
 export const listStockMovements =
   (deps: { uow: UnitOfWork }) =>

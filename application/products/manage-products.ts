@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { ProductFilter, ProductSort, Repositories } from '../ports/repositories.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import { moveStock } from './move-stock.js';
 
 export type DuplicateSku = { readonly _tag: 'DuplicateSku'; readonly sku: string };
 export type ProductRulesBroken = { readonly _tag: 'ProductRulesBroken'; readonly violations: ProductRuleViolation[] };
@@ -58,22 +59,9 @@ export const addProduct = async (
   if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken', violations });
   if ((await r.products.add(product)) === 'duplicate_sku') return E.left({ _tag: 'DuplicateSku', sku: product.sku });
   if (opening !== 0) {
-    const moved = await r.products.changeQuantity(actor.businessId, product.id, opening, now);
+    const moved = await moveStock(deps, r, actor, { productId: product.id, change: opening, reason: openingReason, at: now, unitCost: product.costPrice });
     if (!moved?.ok) throw new Error('opening stock could not be recorded');
-    await r.stockLedger.add({
-      id: deps.crypto.uuid(),
-      businessId: actor.businessId,
-      productId: product.id,
-      quantityChange: opening,
-      quantityBefore: 0,
-      quantityAfter: opening,
-      reason: openingReason,
-      note: null,
-      unitCost: product.costPrice,
-      createdBy: actor.userId,
-      createdAt: now,
-    });
-    product.quantity = opening;
+    product.quantity = moved.movement.quantityAfter;
   }
   return E.right(product);
 };
@@ -121,22 +109,10 @@ export const setQuantity = async (
   product.quantity = current.after;
   const change = target - current.after;
   if (change === 0) return;
-  const moved = await r.products.changeQuantity(actor.businessId, product.id, change, now);
+  const note = reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import';
+  const moved = await moveStock(deps, r, actor, { productId: product.id, change, reason, at: now, note });
   if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
-  await r.stockLedger.add({
-    id: deps.crypto.uuid(),
-    businessId: actor.businessId,
-    productId: product.id,
-    quantityChange: moved.after - moved.before,
-    quantityBefore: moved.before,
-    quantityAfter: moved.after,
-    reason,
-    note: reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import',
-    unitCost: null,
-    createdBy: actor.userId,
-    createdAt: deps.clock.now(), // read under the row lock taken above
-  });
-  product.quantity = moved.after;
+  product.quantity = moved.movement.quantityAfter;
 };
 
 /**

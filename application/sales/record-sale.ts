@@ -4,12 +4,14 @@ import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import type { Actor } from '../../domain/roles.js';
-import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
+import { checkSaleAmounts, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
+import { moveStock } from '../products/move-stock.js';
+import { recordCreditEntry } from '../customers/credit-entry.js';
 
 export interface SaleItemCommand {
   readonly productId: string;
@@ -43,6 +45,7 @@ export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readon
  */
 export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo; readonly scope: 'customer' | 'business' };
 export type SaleFailure =
+  | SaleAmountsFailure
   | CreditBalanceLimitExceeded
   | UnknownProducts
   | ArchivedProducts
@@ -51,7 +54,8 @@ export type SaleFailure =
   | CreditLimitExceeded
   | UnknownBranch
   | PricingFailure
-  | (InsufficientStock & { readonly name: string })
+  /** `index`: the first item of the cart naming the product. */
+  | (InsufficientStock & { readonly name: string; readonly index: number })
   | PlanGate;
 
 /** The sale, and on a plan that caps sales a month, the month's usage including this sale. */
@@ -64,12 +68,15 @@ export interface RecordedSale {
  * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
  * update per product, in id order so two carts sharing products cannot deadlock) with ledger rows,
  * counts it against the plan's month and gives it the next gap-free receipt number. If any line
- * lacks stock, or the plan's month is full, nothing is written.
+ * lacks stock, or the plan's month is full, nothing is written. Negative money or a quantity below one
+ * is refused before anything is read.
  */
 export const recordSale =
   (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> =>
-    deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
+  async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> => {
+    const broken = checkSaleAmounts(cmd);
+    if (broken) return E.left(broken);
+    return deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
@@ -108,46 +115,17 @@ export const recordSale =
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
       for (const productId of [...wanted.keys()].sort()) {
         const quantity = wanted.get(productId)!;
-        const moved = await r.products.changeQuantity(actor.businessId, productId, -quantity, now);
+        const moved = await moveStock(deps, r, actor, { productId, change: -quantity, reason: 'SALE', at: now, saleId });
         if (!moved) throw new Error(`product ${productId} vanished inside the sale's transaction`);
         if (!moved.ok) {
           const name = products.get(productId)!.name;
-          return rollback(E.left({ _tag: 'InsufficientStock', productId, name, available: moved.available, requested: quantity }));
+          const index = cmd.items.findIndex((i) => i.productId === productId);
+          return rollback(E.left({ _tag: 'InsufficientStock', productId, name, index, available: moved.available, requested: quantity }));
         }
-        await r.stockLedger.add({
-          id: deps.crypto.uuid(),
-          businessId: actor.businessId,
-          productId,
-          quantityChange: -quantity,
-          quantityBefore: moved.before,
-          quantityAfter: moved.after,
-          reason: 'SALE',
-          note: null,
-          unitCost: null,
-          createdBy: actor.userId,
-          createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
-          saleId,
-        });
       }
 
-      if (customer) {
-        // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
-        const balanceAfter = kobo(customer.creditBalance + priced.value.balanceDue);
-        await r.credit.add({
-          id: deps.crypto.uuid(),
-          businessId: actor.businessId,
-          customerId: customer.id,
-          kind: 'SALE',
-          amount: priced.value.balanceDue,
-          balanceAfter,
-          saleId,
-          method: null,
-          note: null,
-          createdBy: actor.userId,
-          createdAt: deps.clock.now(), // read under the customer's row lock
-        });
-        if (priced.value.balanceDue > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
-      }
+      // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
+      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'SALE', amount: priced.value.balanceDue, saleId });
 
       // Business-wide counters last: their row locks are held only until the commit just after.
       let monthlySales: MonthlySalesUsage | null = null;
@@ -182,3 +160,4 @@ export const recordSale =
       }
       return E.right({ sale, monthlySales });
     });
+  };

@@ -8,6 +8,8 @@ import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { MAX_STOCK } from '../../domain/product.js';
 import type { StockLimitExceeded } from '../products/adjust-stock.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import { moveStock } from '../products/move-stock.js';
+import { recordCreditEntry } from '../customers/credit-entry.js';
 
 export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
 
@@ -29,25 +31,11 @@ export const voidSale =
       const now = deps.clock.now();
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
       for (const m of taken.sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
-        const moved = await r.products.changeQuantity(actor.businessId, m.productId, -m.quantityChange, now);
+        const moved = await moveStock(deps, r, actor, { productId: m.productId, change: -m.quantityChange, reason: 'SALE_VOID', at: now, note: reason, saleId });
         if (moved && !moved.ok && moved.reason === 'LIMIT') {
           return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, max: MAX_STOCK }));
         }
         if (!moved?.ok) throw new Error(`stock of product ${m.productId} could not be returned`);
-        await r.stockLedger.add({
-          id: deps.crypto.uuid(),
-          businessId: actor.businessId,
-          productId: m.productId,
-          quantityChange: -m.quantityChange,
-          quantityBefore: moved.before,
-          quantityAfter: moved.after,
-          reason: 'SALE_VOID',
-          note: reason,
-          unitCost: null,
-          createdBy: actor.userId,
-          createdAt: deps.clock.now(), // read under the product's row lock
-          saleId,
-        });
       }
       const owed = sale.creditOutstanding;
       sale.status = 'VOIDED';
@@ -58,22 +46,6 @@ export const voidSale =
       sale.balanceDue = kobo(0); // a voided sale owes nothing
       sale.creditOutstanding = kobo(0);
       await r.sales.markVoided(sale);
-      if (customer) {
-        const balanceAfter = kobo(customer.creditBalance - owed);
-        await r.credit.add({
-          id: deps.crypto.uuid(),
-          businessId: actor.businessId,
-          customerId: customer.id,
-          kind: 'VOID',
-          amount: -owed,
-          balanceAfter,
-          saleId: sale.id,
-          method: null,
-          note: reason,
-          createdBy: actor.userId,
-          createdAt: now,
-        });
-        if (owed > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
-      }
+      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'VOID', amount: -owed, saleId: sale.id, note: reason });
       return E.right(sale);
     });

@@ -1,6 +1,4 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { OtpSendRefused } from '../../../application/auth/errors.js';
 import type { checkVerificationCode } from '../../../application/auth/check-verification-code.js';
 import type { getMe } from '../../../application/auth/get-me.js';
 import type { refreshSession } from '../../../application/auth/refresh-session.js';
@@ -10,7 +8,7 @@ import type { sendVerificationCode } from '../../../application/auth/send-verifi
 import type { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
 import type { TokenPair } from '../../../application/auth/sessions.js';
 import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid } from '../codecs.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
 import { identifierFields, identifierJson, identifierOf } from './identifier.js';
 import { deviceOf } from './sessions.routes.js';
@@ -24,21 +22,6 @@ export interface AuthUseCases {
   readonly checkVerificationCode: ReturnType<typeof checkVerificationCode>;
   readonly getMe: ReturnType<typeof getMe>;
 }
-
-const sendRefused = (r: OtpSendRefused) => {
-  const headers = { 'Retry-After': String(r.retryAfterSeconds) };
-  switch (r._tag) {
-    case 'ResendTooSoon':
-      return problem('OTP_RESEND_TOO_SOON', `A code was sent moments ago; ask for a new one in ${r.retryAfterSeconds} s.`, { headers });
-    case 'HourlyCapReached':
-      return problem('OTP_HOURLY_LIMIT', `Too many codes were sent to this identifier in the last hour; try again in ${r.retryAfterSeconds} s.`, { headers });
-  }
-};
-
-const otpFailure = (f: { _tag: 'InvalidOtp' | 'OtpExpired' }) =>
-  f._tag === 'OtpExpired'
-    ? problem('OTP_EXPIRED', 'The code has expired; ask for a new one.', { errors: [{ field: 'otp', message: 'has expired' }] })
-    : problem('INVALID_OTP', 'The code is wrong, used or no longer valid.', { errors: [{ field: 'otp', message: 'is invalid' }] });
 
 const tokenJson = (pair: TokenPair) => ({
   access_token: pair.accessToken,
@@ -73,17 +56,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT'],
     handler: async ({ body }) => {
       const identifier = identifierOf(body);
-      const result = await uc.register({ identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name });
-      if (E.isLeft(result)) {
-        const f = result.left;
-        if (f._tag === 'DuplicateIdentifier') {
-          throw f.kind === 'phone'
-            ? problem('DUPLICATE_PHONE', 'This phone number is already registered; sign in with /auth/login.')
-            : problem('DUPLICATE_EMAIL', 'This e-mail address is already registered; sign in with /auth/login.');
-        }
-        throw sendRefused(f);
-      }
-      const r = result.right;
+      const r = successOf(await uc.register({ identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name }), 'sign-in');
       return created('Registration successful; a verification code was sent', {
         user_id: r.userId,
         ...identifierJson(r.identifier),
@@ -117,15 +90,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     },
     errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
     handler: async ({ body, ctx }) => {
-      const result = await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx));
-      if (E.isLeft(result)) {
-        if (result.left._tag === 'AccountDeactivated') throw problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
-        if (result.left._tag === 'InvitationExpired') {
-          throw problem('INVITATION_EXPIRED', 'This invitation was not accepted within 7 days; ask the business owner to invite you again, or register your own business.');
-        }
-        throw otpFailure(result.left);
-      }
-      const { firstVerification, ...pair } = result.right;
+      const { firstVerification, ...pair } = successOf(await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx)), 'sign-in');
       return ok('Signed in', { ...(firstVerification ? { verified: true } : {}), ...tokenJson(pair) });
     },
   }),
@@ -143,11 +108,10 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: { status: 200, description: 'A code was sent if the identifier is registered', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
     handler: async ({ body }) => {
-      const result = await uc.requestSignInCode(identifierOf(body));
-      if (E.isLeft(result)) throw sendRefused(result.left);
+      const sent = successOf(await uc.requestSignInCode(identifierOf(body)), 'sign-in');
       return ok('If this identifier is registered, a code was sent', {
-        ...identifierJson(result.right.identifier),
-        otp_expires_at: result.right.otpExpiresAt.toISOString(),
+        ...identifierJson(sent.identifier),
+        otp_expires_at: sent.otpExpiresAt.toISOString(),
       });
     },
   }),
@@ -167,13 +131,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: { status: 200, description: 'New tokens', data: shape('RefreshedTokens', tokensShape) },
     errors: ['REFRESH_TOKEN_INVALID', 'ACCOUNT_DEACTIVATED'],
     handler: async ({ body, ctx }) => {
-      const result = await uc.refreshSession(body.refresh_token, deviceOf(ctx));
-      if (E.isLeft(result)) {
-        throw result.left._tag === 'AccountDeactivated'
-          ? problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.')
-          : problem('REFRESH_TOKEN_INVALID', 'The refresh token is invalid, expired or already used; sign in again.');
-      }
-      return ok('Tokens refreshed', tokenJson(result.right));
+      return ok('Tokens refreshed', tokenJson(successOf(await uc.refreshSession(body.refresh_token, deviceOf(ctx)), 'sign-in')));
     },
   }),
   route({
@@ -190,9 +148,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: { status: 200, description: 'Code sent', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
     handler: async ({ body }) => {
-      const result = await uc.sendVerificationCode(identifierOf(body));
-      if (E.isLeft(result)) throw sendRefused(result.left);
-      return ok('Verification code sent', { ...identifierJson(result.right.identifier), otp_expires_at: result.right.otpExpiresAt.toISOString() });
+      const sent = successOf(await uc.sendVerificationCode(identifierOf(body)), 'sign-in');
+      return ok('Verification code sent', { ...identifierJson(sent.identifier), otp_expires_at: sent.otpExpiresAt.toISOString() });
     },
   }),
   route({
@@ -210,9 +167,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: { status: 200, description: 'The code was right', data: shape('Verified', { verified: bool, ...identifierDocs }) },
     errors: ['INVALID_OTP', 'OTP_EXPIRED'],
     handler: async ({ body }) => {
-      const result = await uc.checkVerificationCode(identifierOf(body), body.otp);
-      if (E.isLeft(result)) throw otpFailure(result.left);
-      return ok('Code verified', { verified: true, ...identifierJson(result.right.identifier) });
+      const checked = successOf(await uc.checkVerificationCode(identifierOf(body), body.otp), 'sign-in');
+      return ok('Code verified', { verified: true, ...identifierJson(checked.identifier) });
     },
   }),
   route({
@@ -238,9 +194,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
-      const result = await uc.getMe(actor!);
-      if (E.isLeft(result)) throw problem('RESOURCE_NOT_FOUND', 'The signed-in user no longer exists.');
-      const { user, business, membership, branch } = result.right;
+      const { user, business, membership, branch } = successOf(await uc.getMe(actor!), 'signed-in user');
       return ok('Current user', {
         user: {
           id: user.id,

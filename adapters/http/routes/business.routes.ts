@@ -1,4 +1,3 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { getBusiness } from '../../../application/business/get-business.js';
 import type { getPlanUsage, PlanUsage } from '../../../application/business/plan-usage.js';
 import type { Business } from '../../../domain/business.js';
@@ -7,7 +6,7 @@ import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch 
 import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
 import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
 import { jsonSchemaOf } from '../codecs.js';
@@ -24,7 +23,6 @@ export interface BusinessUseCases {
   readonly paging: Paging;
 }
 
-const notFound = (what: string) => problem('RESOURCE_NOT_FOUND', `No such ${what}.`);
 const TAG = 'Business';
 
 const branchFields = {
@@ -93,9 +91,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
-      const r = await uc.getBusiness(actor!);
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Business', await withUsage(actor!, r.right));
+      const r = successOf(await uc.getBusiness(actor!), 'business');
+      return ok('Business', await withUsage(actor!, r));
     },
   }),
   route({
@@ -124,9 +121,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, body }) => {
       const { logo_url, ...rest } = body;
-      const r = await uc.updateBusiness(actor!, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) });
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Business updated', businessJson(r.right));
+      const r = successOf(await uc.updateBusiness(actor!, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
+      return ok('Business updated', businessJson(r));
     },
   }),
   route({
@@ -141,9 +137,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getBusiness(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Business', await withUsage(actor!, r.right));
+      const r = successOf(await uc.getBusiness(actor!, params.id!), 'business');
+      return ok('Business', await withUsage(actor!, r));
     },
   }),
   route({
@@ -181,9 +176,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = await uc.listBranches(actor!, actor!.businessId, req);
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
+      const r = successOf(await uc.listBranches(actor!, actor!.businessId, req), 'business');
+      return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
   route({
@@ -200,9 +194,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = await uc.listBranches(actor!, params.id!, req);
-      if (E.isLeft(r)) throw notFound('business');
-      return ok('Branches', uc.paging.render('listBranches', query, req, r.right, branchJson));
+      const r = successOf(await uc.listBranches(actor!, params.id!, req), 'business');
+      return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
   route({
@@ -218,9 +211,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The branch', data: branchShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getBranch(actor!, params.id!, params.branch_id!);
-      if (E.isLeft(r)) throw notFound('branch');
-      return ok('Branch', branchJson(r.right));
+      const r = successOf(await uc.getBranch(actor!, params.id!, params.branch_id!), 'branch');
+      return ok('Branch', branchJson(r));
     },
   }),
   route({
@@ -238,9 +230,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The updated branch', data: branchShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, body }) => {
-      const r = await uc.updateBranch(actor!, params.id!, params.branch_id!, body);
-      if (E.isLeft(r)) throw notFound('branch');
-      return ok('Branch updated', branchJson(r.right));
+      const r = successOf(await uc.updateBranch(actor!, params.id!, params.branch_id!, body), 'branch');
+      return ok('Branch updated', branchJson(r));
     },
   }),
   route({
@@ -261,15 +252,10 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     },
     errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED'],
     handler: async ({ actor, params }) => {
-      const r = await uc.deleteBranch(actor!, params.id!, params.branch_id!);
-      if (E.isLeft(r)) {
-        throw r.left._tag === 'NotFound'
-          ? notFound('branch')
-          : problem('DEFAULT_BRANCH_PROTECTED', 'The default branch cannot be deleted.');
-      }
-      return ok(r.right.archived ? 'Branch archived (it has history)' : 'Branch deleted', {
-        branch: branchJson(r.right.branch),
-        archived: r.right.archived,
+      const r = successOf(await uc.deleteBranch(actor!, params.id!, params.branch_id!), 'branch');
+      return ok(r.archived ? 'Branch archived (it has history)' : 'Branch deleted', {
+        branch: branchJson(r.branch),
+        archived: r.archived,
       });
     },
   }),

@@ -1,14 +1,13 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../../application/customers/credit.js';
 import type { createCustomer, CustomerFields, getCustomer, listCustomers, updateCustomer } from '../../../application/customers/manage-customers.js';
 import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/ports/repositories.js';
-import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
-import type { Customer } from '../../../domain/customer.js';
+import { PAYMENT_METHODS_FOR_CREDIT } from '../../../domain/credit.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, email, enumOf, int, jsonSchemaOf, money, nairaJson, positiveMoney, nullableStr, object, orNull, phone, queryFlag, shape, str, text, uuid } from '../codecs.js';
+import { doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
+import { agingJson, agingRowShape, agingTotalsShape, bucketsJson, customerJson, customerShape, entryJson, entryShape, naira, nullableNaira, nullableTime } from './customers.views.js';
 
 export interface CustomerUseCases {
   readonly createCustomer: ReturnType<typeof createCustomer>;
@@ -22,106 +21,13 @@ export interface CustomerUseCases {
   readonly paging: Paging;
 }
 
-const naira = doc('naira', { type: 'number' });
-const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
-const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
-
-const customerJson = (c: Customer) => ({
-  id: c.id,
-  name: c.name,
-  phone: c.phone,
-  email: c.email,
-  address: c.address,
-  notes: c.notes,
-  credit_limit: nairaJson(c.creditLimit),
-  credit_balance: nairaJson(c.creditBalance),
-  created_at: c.createdAt.toISOString(),
-  updated_at: c.updatedAt.toISOString(),
-});
-const customerShape = shape(
-  'Customer',
-  {
-    id: uuid,
-    name: str,
-    phone: nullableStr,
-    email: nullableStr,
-    address: nullableStr,
-    notes: nullableStr,
-    credit_limit: nullableNaira,
-    credit_balance: naira,
-    created_at: dateTime,
-    updated_at: dateTime,
-  },
-  { credit_balance: 'what the customer owes (read-only: the sum of their credit ledger)' },
-);
-
-const allocationJson = (a: Allocation) => ({ sale_id: a.saleId, amount: nairaJson(a.amount) });
-const allocationSchema = jsonSchemaOf(shape('Allocation', { sale_id: uuid, amount: naira }));
-
-const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
-  id: e.id,
-  type: e.kind,
-  amount: nairaJson(e.amount as Kobo),
-  balance_after: nairaJson(e.balanceAfter),
-  sale_id: e.saleId,
-  method: e.method,
-  note: e.note,
-  allocations: e.allocations.map(allocationJson),
-  created_by: e.createdBy,
-  created_at: e.createdAt.toISOString(),
-});
-const entryShape = shape(
-  'CreditTransaction',
-  {
-    id: uuid,
-    type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
-    amount: naira,
-    balance_after: naira,
-    sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
-    method: doc('method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
-    note: nullableStr,
-    allocations: doc('allocations', { type: 'array', items: allocationSchema }),
-    created_by: uuid,
-    created_at: dateTime,
-  },
-  { amount: 'effect on the balance: positive adds debt, negative settles it', balance_after: 'running balance after this entry' },
-);
-
-const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
-const agingNaira = doc('naira', { type: 'number', minimum: 0 });
-const bucketShapes = Object.fromEntries(AGING_BUCKETS.map((k) => [k, agingNaira]));
-/** One customer's row of the aging report. */
-const agingRowShape = shape('AgingRow', {
-  customer_id: uuid,
-  name: str,
-  phone: nullableStr,
-  ...bucketShapes,
-  total: agingNaira,
-  oldest_unpaid_at: dateTime,
-});
-/** The aging report's totals over every customer who owes (not only this page). */
-const agingTotalsShape = shape('AgingTotals', { ...bucketShapes, total: agingNaira, customers: int });
-const agingJson = (a: AgingRow) => ({
-  customer_id: a.customerId,
-  name: a.customerName,
-  phone: a.customerPhone,
-  ...bucketsJson(a.buckets),
-  total: nairaJson(a.total),
-  oldest_unpaid_at: a.oldestUnpaidAt.toISOString(),
-});
-
 const customerFields = { phone: orNull(phone), email: orNull(email), address: orNull(text(1, 300)), notes: orNull(text(1, 1000)), credit_limit: orNull(money) };
 type CustomerBody = { name?: string; phone?: string | null; email?: string | null; address?: string | null; notes?: string | null; credit_limit?: Kobo | null };
 const fieldsOf = (b: CustomerBody): Partial<CustomerFields> => {
-  if (b.credit_limit !== undefined && b.credit_limit !== null && b.credit_limit < 0) {
-    throw problem('AMOUNT_MUST_NOT_BE_NEGATIVE', 'credit_limit must not be negative.', { errors: [{ field: 'credit_limit', message: 'must not be negative' }] });
-  }
   const out = { name: b.name, phone: b.phone, email: b.email, address: b.address, notes: b.notes, creditLimit: b.credit_limit };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<CustomerFields>;
 };
 
-const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such customer.');
-const duplicatePhone = () => problem('DUPLICATE_PHONE', 'Another customer of this business has this phone number.', { errors: [{ field: 'phone', message: 'is already used' }] });
 const TAG = 'Customers';
 
 export const customerRoutes = (uc: CustomerUseCases) => [
@@ -140,9 +46,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 201, description: 'The customer', data: customerShape },
     errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
     handler: async ({ actor, body }) => {
-      const r = await uc.createCustomer(actor!, fieldsOf(body) as CustomerFields);
-      if (E.isLeft(r)) throw duplicatePhone();
-      return created('Customer created', customerJson(r.right));
+      return created('Customer created', customerJson(successOf(await uc.createCustomer(actor!, fieldsOf(body) as CustomerFields), 'customer')));
     },
   }),
   route({
@@ -176,9 +80,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'The customer', data: customerShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getCustomer(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Customer', customerJson(r.right));
+      return ok('Customer', customerJson(successOf(await uc.getCustomer(actor!, params.id!), 'customer')));
     },
   }),
   route({
@@ -195,9 +97,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'The customer', data: customerShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
     handler: async ({ actor, params, body }) => {
-      const r = await uc.updateCustomer(actor!, params.id!, fieldsOf(body));
-      if (E.isLeft(r)) throw r.left._tag === 'NotFound' ? notFound() : duplicatePhone();
-      return ok('Customer updated', customerJson(r.right));
+      return ok('Customer updated', customerJson(successOf(await uc.updateCustomer(actor!, params.id!, fieldsOf(body)), 'customer')));
     },
   }),
   route({
@@ -214,9 +114,8 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listCustomerTransactions', query, 'created_at');
-      const r = await uc.listCreditTransactions(actor!, params.id!, req);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Transactions', uc.paging.render('listCustomerTransactions', query, req, r.right, entryJson));
+      const entries = successOf(await uc.listCreditTransactions(actor!, params.id!, req), 'customer');
+      return ok('Transactions', uc.paging.render('listCustomerTransactions', query, req, entries, entryJson));
     },
   }),
   route({
@@ -242,9 +141,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getCreditSummary(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      const c = r.right;
+      const c = successOf(await uc.getCreditSummary(actor!, params.id!), 'customer');
       return ok('Credit account', {
         balance: nairaJson(c.balance),
         credit_limit: nairaJson(c.creditLimit),
@@ -269,17 +166,11 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape },
     errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
-      if (body.amount <= 0) {
-        throw problem('AMOUNT_MUST_BE_POSITIVE', 'amount must be more than zero.', { errors: [{ field: 'amount', message: 'must be more than zero' }] });
-      }
-      const r = await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}) });
-      if (E.isLeft(r)) {
-        if (r.left._tag === 'NotFound') throw notFound();
-        throw problem('OVERPAYMENT', `The customer owes ${nairaJson(r.left.balance)}; a payment cannot be more than that.`, {
-          errors: [{ field: 'amount', message: `is more than the balance (${nairaJson(r.left.balance)})` }],
-        });
-      }
-      return created('Payment recorded', entryJson({ ...r.right.entry, allocations: r.right.allocations }));
+      const paid = successOf(
+        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}) }),
+        'customer',
+      );
+      return created('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }));
     },
   }),
   route({

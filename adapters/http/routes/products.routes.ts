@@ -1,12 +1,12 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
 import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
-import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type ProductRuleViolation, type StockMovement } from '../../../domain/product.js';
-import { dateTime, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { ADJUSTMENT_REASONS, MOVEMENT_REASONS, PRODUCT_TYPES } from '../../../domain/product.js';
+import { doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, object, orNull, queryFlag, shape, str, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
+import { movementJson, movementShape, productJson, productShape } from './products.views.js';
 
 export interface ProductUseCases {
   readonly createProduct: ReturnType<typeof createProduct>;
@@ -23,72 +23,6 @@ export interface ProductUseCases {
 }
 
 const TAG = 'Products';
-
-export const productJson = (p: Product) => ({
-  id: p.id,
-  business_id: p.businessId,
-  name: p.name,
-  sku: p.sku,
-  price: nairaJson(p.price),
-  cost_price: nairaJson(p.costPrice),
-  quantity: p.quantity,
-  category: p.category,
-  type: p.type,
-  low_stock_threshold: p.lowStockThreshold,
-  is_low_stock: isLowStock(p),
-  barcode: p.barcode,
-  unit: p.unit,
-  archived_at: p.archivedAt?.toISOString() ?? null,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
-});
-
-const nullableNumber = doc('number or null', { type: ['number', 'null'] });
-const nullableInt = doc('integer or null', { type: ['integer', 'null'] });
-export const productShape = shape('Product', {
-  id: uuid,
-  business_id: uuid,
-  name: str,
-  sku: str,
-  price: doc('naira', { type: 'number' }),
-  cost_price: nullableNumber,
-  quantity: int,
-  category: nullableStr,
-  type: doc('type', { type: 'string', enum: [...PRODUCT_TYPES] }),
-  low_stock_threshold: nullableInt,
-  is_low_stock: doc('boolean', { type: 'boolean' }),
-  barcode: nullableStr,
-  unit: nullableStr,
-  archived_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }),
-  created_at: dateTime,
-  updated_at: dateTime,
-}, { archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold' });
-
-const movementJson = (m: StockMovement) => ({
-  id: m.id,
-  product_id: m.productId,
-  quantity_change: m.quantityChange,
-  quantity_before: m.quantityBefore,
-  quantity_after: m.quantityAfter,
-  reason: m.reason,
-  note: m.note,
-  unit_cost: nairaJson(m.unitCost),
-  created_by: m.createdBy,
-  created_at: m.createdAt.toISOString(),
-});
-
-const movementShape = shape('StockAdjustment', {
-  id: uuid,
-  product_id: uuid,
-  quantity_change: int,
-  quantity_before: int,
-  quantity_after: int,
-  reason: doc('reason', { type: 'string', enum: [...MOVEMENT_REASONS] }),
-  note: nullableStr,
-  unit_cost: nullableNumber,
-  created_by: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
-  created_at: dateTime,
-});
 
 const productFields = {
   sku: text(1, 64),
@@ -130,15 +64,6 @@ export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<ProductFields>;
 };
-
-const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such product.');
-const rulesBroken = (violations: ProductRuleViolation[]) =>
-  problem(
-    violations[0]!.rule, // each product rule has its error code of the same name; the first broken one answers
-    `The product breaks a rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
-    { errors: violations },
-  );
-const duplicateSku = (sku: string) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] });
 
 export const productRoutes = (uc: ProductUseCases) => [
   route({
@@ -188,30 +113,14 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
     errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE'],
     handler: async ({ actor, body }) => {
-      if (body.unit_cost !== undefined && body.unit_cost < 0) {
-        throw problem('NEGATIVE_PRICE', 'unit_cost must not be negative.', { errors: [{ field: 'unit_cost', message: 'must not be negative' }] });
-      }
-      const r = await uc.adjustStock(actor!, {
+      const movement = successOf(await uc.adjustStock(actor!, {
         productId: body.product_id,
         quantityChange: body.quantity_change,
         reason: body.reason,
         ...(body.note !== undefined ? { note: body.note } : {}),
         ...(body.unit_cost !== undefined ? { unitCost: body.unit_cost } : {}),
-      });
-      if (E.isLeft(r)) {
-        const f = r.left;
-        switch (f._tag) {
-          case 'NotFound':
-            throw notFound();
-          case 'ServiceHasNoStock':
-            throw problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.');
-          case 'InsufficientStock':
-            throw problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock; cannot take ${f.requested}.`);
-          case 'StockLimitExceeded':
-            throw problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.max} units; it has ${f.available}.`, { errors: [{ field: 'quantity_change', message: `would take the stock above ${f.max}` }] });
-        }
-      }
-      return created('Stock adjusted', movementJson(r.right));
+      }), 'product');
+      return created('Stock adjusted', movementJson(movement));
     },
   }),
   route({
@@ -248,9 +157,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The ledger row', data: movementShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getStockMovement(actor!, params.id!);
-      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such stock adjustment.');
-      return ok('Stock adjustment', movementJson(r.right));
+      return ok('Stock adjustment', movementJson(successOf(await uc.getStockMovement(actor!, params.id!), 'stock adjustment')));
     },
   }),
   route({
@@ -269,9 +176,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 201, description: 'The product', data: productShape },
     errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, body }) => {
-      const r = await uc.createProduct(actor!, productFieldsOf(body) as ProductFields);
-      if (E.isLeft(r)) throw r.left._tag === 'DuplicateSku' ? duplicateSku(r.left.sku) : rulesBroken(r.left.violations);
-      return created('Product created', productJson(r.right));
+      return created('Product created', productJson(successOf(await uc.createProduct(actor!, productFieldsOf(body) as ProductFields), 'product')));
     },
   }),
   route({
@@ -316,9 +221,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getProduct(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Product', productJson(r.right));
+      return ok('Product', productJson(successOf(await uc.getProduct(actor!, params.id!), 'product')));
     },
   }),
   route({
@@ -335,19 +238,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, params, body }) => {
-      const r = await uc.updateProduct(actor!, params.id!, productFieldsOf(body));
-      if (E.isLeft(r)) {
-        const f = r.left;
-        switch (f._tag) {
-          case 'NotFound':
-            throw notFound();
-          case 'DuplicateSku':
-            throw duplicateSku(f.sku);
-          case 'ProductRulesBroken':
-            throw rulesBroken(f.violations);
-        }
-      }
-      return ok('Product updated', productJson(r.right));
+      return ok('Product updated', productJson(successOf(await uc.updateProduct(actor!, params.id!, productFieldsOf(body)), 'product')));
     },
   }),
   route({
@@ -366,9 +257,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The archived product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.archiveProduct(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Product archived', productJson(r.right));
+      return ok('Product archived', productJson(successOf(await uc.archiveProduct(actor!, params.id!), 'product')));
     },
   }),
   route({
@@ -383,9 +272,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The restored product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.restoreProduct(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Product restored', productJson(r.right));
+      return ok('Product restored', productJson(successOf(await uc.restoreProduct(actor!, params.id!), 'product')));
     },
   }),
 ];

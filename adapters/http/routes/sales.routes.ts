@@ -1,15 +1,14 @@
-import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { getReceipt, getSale, listSales, Receipt } from '../../../application/sales/read-sales.js';
-import type { recordSale, RecordedSale, SaleFailure } from '../../../application/sales/record-sale.js';
+import type { recordSale, RecordedSale } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/ports/repositories.js';
-import { lagosDateTime } from '../../../domain/lagos-time.js';
-import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { dateTime, doc, Documented, enumOf, int, positiveInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { PAYMENT_METHODS } from '../../../domain/sale.js';
+import { doc, Documented, enumOf, positiveInteger, jsonSchemaOf, money, object, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
+import { PDF, receiptDescription, receiptJson, receiptSuccess, receiptSummary, receiptSummaryShape, saleJson, saleShape, saleSummary, saleSummaryShape } from './sales.views.js';
 
 export interface SaleUseCases {
   readonly recordSale: ReturnType<typeof recordSale>;
@@ -23,211 +22,11 @@ export interface SaleUseCases {
 }
 
 const TAG = 'Sales';
-const naira = doc('naira', { type: 'number' });
-const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
-const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
-const nullableUuid = doc('uuid or null', { type: ['string', 'null'], format: 'uuid' });
 
-const lineJson = (l: Sale['lines'][number]) => ({
-  product_id: l.productId,
-  name: l.name,
-  sku: l.sku,
-  quantity: l.quantity,
-  unit_price: nairaJson(l.unitPrice),
-  discount: nairaJson(l.discount),
-  line_total: nairaJson(l.lineTotal),
-  cost_price: nairaJson(l.costPrice),
-});
-
-const lineShape = shape('SaleItem', {
-  product_id: uuid,
-  name: str,
-  sku: str,
-  quantity: int,
-  unit_price: naira,
-  discount: naira,
-  line_total: naira,
-  cost_price: nullableNaira,
-});
-
-const saleSummary = (s: Sale) => ({
-  id: s.id,
-  receipt_number: s.receiptNumber,
-  subtotal: nairaJson(s.subtotal),
-  discount: nairaJson(s.discount),
-  line_discount_total: nairaJson(s.lineDiscountTotal),
-  total: nairaJson(s.total),
-  payment_method: s.paymentMethod,
-  amount_paid: nairaJson(s.amountPaid),
-  amount_tendered: nairaJson(s.amountTendered),
-  change_due: nairaJson(s.changeDue),
-  balance_due: nairaJson(s.balanceDue),
-  customer_id: s.customerId,
-  status: s.status,
-  note: s.note,
-  created_by: s.createdBy,
-  branch_id: s.branchId,
-  created_at: s.createdAt.toISOString(),
-  voided_at: s.voidedAt?.toISOString() ?? null,
-  void_reason: s.voidReason,
-  credit_outstanding: nairaJson(s.creditOutstanding),
-  refund_amount: nairaJson(s.refundAmount),
-});
-const saleJson = (s: Sale) => ({ ...saleSummary(s), items: s.lines.map(lineJson) });
-
-const summaryProps = {
-  id: uuid,
-  receipt_number: str,
-  subtotal: naira,
-  discount: naira,
-  line_discount_total: naira,
-  total: naira,
-  payment_method: doc('payment method', { type: 'string', enum: [...PAYMENT_METHODS] }),
-  amount_paid: naira,
-  amount_tendered: nullableNaira,
-  change_due: nullableNaira,
-  balance_due: naira,
-  customer_id: nullableUuid,
-  status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
-  note: nullableStr,
-  created_by: uuid,
-  branch_id: uuid,
-  created_at: dateTime,
-  voided_at: nullableTime,
-  void_reason: nullableStr,
-  credit_outstanding: naira,
-  refund_amount: nullableNaira,
-};
-/** What the money fields of a sale mean (the document's descriptions; ADR 0015). */
-const SALE_FIELD_DESCRIPTIONS: Record<string, string> = {
-  subtotal: 'sum of the line totals (each already net of its line discount)',
-  discount: "the sale's own discount, taken off the subtotal",
-  line_discount_total: 'sum of the line discounts (already inside the subtotal), shown beside the sale discount',
-  total: 'subtotal - discount',
-  amount_paid: 'what the sale received, at most the total',
-  amount_tendered: 'cash (or transfer) handed over, when sent; null when not recorded',
-  change_due: 'amount_tendered - amount_paid, handed back; null when amount_tendered was not sent',
-  balance_due: 'what was left unpaid at the till (total - amount_paid); 0 on a voided sale, which owes nothing',
-  credit_outstanding: 'what of balance_due the customer still owes after later payments; 0 once voided',
-  refund_amount:
-    'only on a voided sale (null otherwise): what the customer had paid for it (amount_paid at the till plus later credit payments toward it), to hand back',
-};
-const saleSummaryShape = shape('SaleSummary', summaryProps, SALE_FIELD_DESCRIPTIONS);
-const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }) }, SALE_FIELD_DESCRIPTIONS);
-
-export const receiptJson = ({ sale, business, branch, cashier, customer }: Receipt) => ({
-  receipt_number: sale.receiptNumber,
-  sale_id: sale.id,
-  status: sale.status,
-  business: { name: business.name, address: business.address, phone: business.phone },
-  branch: branch ? { name: branch.name, address: branch.address, phone: branch.phone } : null,
-  date_time: lagosDateTime(sale.createdAt),
-  timezone: 'Africa/Lagos',
-  created_at: sale.createdAt.toISOString(),
-  cashier: cashier ? `${cashier.firstName} ${cashier.lastName}` : null,
-  customer: customer ? { name: customer.name, phone: customer.phone } : null,
-  lines: sale.lines.map(({ name, sku, quantity, unitPrice, discount, lineTotal }) => ({
-    name,
-    sku,
-    quantity,
-    unit_price: nairaJson(unitPrice),
-    discount: nairaJson(discount),
-    line_total: nairaJson(lineTotal),
-  })),
-  subtotal: nairaJson(sale.subtotal),
-  discount: nairaJson(sale.discount),
-  line_discount_total: nairaJson(sale.lineDiscountTotal),
-  total: nairaJson(sale.total),
-  payment_method: sale.paymentMethod,
-  amount_paid: nairaJson(sale.amountPaid),
-  amount_tendered: nairaJson(sale.amountTendered),
-  change_due: nairaJson(sale.changeDue),
-  balance_due: nairaJson(sale.balanceDue),
-  currency: business.currency,
-  voided_at: sale.voidedAt?.toISOString() ?? null,
-  void_reason: sale.voidReason,
-  refund_amount: nairaJson(sale.refundAmount),
-});
-
-const place = doc('place or null', {
-  type: ['object', 'null'],
-  properties: { name: { type: 'string' }, address: { type: ['string', 'null'] }, phone: { type: ['string', 'null'] } },
-});
-export const receiptShape = shape(
-  'Receipt',
-  {
-    receipt_number: str,
-    sale_id: uuid,
-    status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
-    business: place,
-    branch: place,
-    date_time: doc('Lagos local date-time', { type: 'string', examples: ['2026-11-22 15:04'] }),
-    timezone: str,
-    created_at: dateTime,
-    cashier: nullableStr,
-    customer: doc('customer or null', {
-      type: ['object', 'null'],
-      required: ['name', 'phone'],
-      properties: { name: { type: 'string' }, phone: { type: ['string', 'null'] } },
-    }),
-    lines: doc('lines', {
-      type: 'array',
-      items: jsonSchemaOf(shape('ReceiptLine', { name: str, sku: str, quantity: int, unit_price: naira, discount: naira, line_total: naira })),
-    }),
-    subtotal: naira,
-    discount: naira,
-    line_discount_total: naira,
-    total: naira,
-    payment_method: doc('payment method', { type: 'string', enum: [...PAYMENT_METHODS] }),
-    amount_paid: naira,
-    amount_tendered: nullableNaira,
-    change_due: nullableNaira,
-    balance_due: naira,
-    currency: str,
-    voided_at: nullableTime,
-    void_reason: nullableStr,
-    refund_amount: nullableNaira,
-  },
-  {
-    ...SALE_FIELD_DESCRIPTIONS,
-    date_time: 'when the sale was made, Lagos wall-clock time',
-    customer: "the sale's customer (name and phone), null when the sale has none",
-  },
-);
-
-const PDF = 'application/pdf';
-/** The success of both receipt routes: the JSON receipt, or with Accept: application/pdf the PDF. */
-const receiptSuccess = {
-  status: 200,
-  description: 'The receipt: JSON, or with Accept: application/pdf the PDF',
-  data: receiptShape,
-  alternatives: { [PDF]: 'The receipt as a one-page PDF for 80 mm thermal paper: 226.77 pt wide, as tall as its content' },
-  headers: { 'Content-Disposition': 'with the PDF: inline; filename="RCP-000042.pdf" (the receipt number)' },
-} as const;
-const receiptDescription =
-  'The JSON receipt; with `Accept: application/pdf`, a PDF of it for an 80 mm thermal printer (naira amounts with the ₦ sign, ' +
-  'Lagos local time). Errors are Problem Details JSON whatever the Accept header says.';
 const receiptReply = async (uc: SaleUseCases, receipt: Receipt, mediaType: string): Promise<Reply> =>
   mediaType === PDF
     ? okFile('Receipt PDF', { contentType: PDF, body: await uc.renderReceiptPdf(receipt) }, { 'Content-Disposition': `inline; filename="${receipt.sale.receiptNumber}.pdf"` })
     : ok('Receipt', receiptJson(receipt));
-
-const receiptSummary = (s: Sale) => ({
-  receipt_number: s.receiptNumber,
-  sale_id: s.id,
-  total: nairaJson(s.total),
-  payment_method: s.paymentMethod,
-  status: s.status,
-  created_at: s.createdAt.toISOString(),
-});
-const receiptSummaryShape = shape('ReceiptSummary', {
-  receipt_number: str,
-  sale_id: uuid,
-  total: naira,
-  payment_method: str,
-  status: str,
-  created_at: dateTime,
-});
 
 const itemCodec = object('SaleItemRequest', { product_id: uuidInput, quantity: positiveInteger(1_000_000) }, { unit_price: money, discount: money });
 const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
@@ -238,73 +37,6 @@ const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
     return t.array(itemCodec).validate(u, c);
   },
 );
-
-const saleFailure = (f: SaleFailure, items: readonly { product_id: string }[]) => {
-  switch (f._tag) {
-    case 'UnknownProducts':
-      return problem('UNKNOWN_PRODUCT', 'Some items name no product of this business.', {
-        errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is not a product of this business' })),
-      });
-    case 'ArchivedProducts':
-      return problem('PRODUCT_ARCHIVED', 'Some items name an archived product; restore it (POST /products/{id}/restore) to sell it again.', {
-        errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is an archived product' })),
-      });
-    case 'UnknownCustomer':
-      return problem('UNKNOWN_CUSTOMER', 'customer_id names no customer of this business.', { errors: [{ field: 'customer_id', message: 'is not a customer of this business' }] });
-    case 'CustomerRequired':
-      return problem('CUSTOMER_REQUIRED', 'A credit sale (CREDIT, or paid less than the total) needs a customer_id.', {
-        errors: [{ field: 'customer_id', message: 'is required for a credit sale' }],
-      });
-    case 'CreditLimitExceeded':
-      return problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
-        errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
-      });
-    case 'CreditBalanceLimitExceeded':
-      return problem(
-        'CREDIT_BALANCE_LIMIT_EXCEEDED',
-        f.scope === 'customer'
-          ? `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`
-          : "The business's customers together would owe more than the books can hold (2^53 kobo); take payments first.",
-        { errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }] },
-      );
-    case 'UnknownBranch':
-      return problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
-    case 'LineDiscountTooLarge':
-      return problem('DISCOUNT_TOO_LARGE', `The discount of item ${f.index} is larger than its line.`, { errors: [{ field: `items.${f.index}.discount`, message: 'is larger than the line' }] });
-    case 'SaleDiscountTooLarge':
-      return problem('DISCOUNT_TOO_LARGE', 'The discount is larger than the sale.', { errors: [{ field: 'discount', message: 'is larger than the subtotal' }] });
-    case 'AmountPaidExceedsTotal':
-      return problem(
-        'AMOUNT_PAID_EXCEEDS_TOTAL',
-        'amount_paid is more than the total. amount_paid is what the sale receives; send the cash handed over as amount_tendered and the change comes back as change_due.',
-        { errors: [{ field: 'amount_paid', message: 'is more than the total' }] },
-      );
-    case 'AmountTenderedTooSmall':
-      return problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaJson(f.amountPaid)}).`, {
-        errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
-      });
-    case 'AmountTooLarge':
-      return problem('AMOUNT_TOO_LARGE', 'The sale comes to more than 1,000,000,000,000.00.', { errors: [{ field: 'items', message: 'total too large' }] });
-    case 'InsufficientStock':
-      return problem('INSUFFICIENT_STOCK', `Not enough ${f.name} in stock: ${f.available} available, ${f.requested} wanted.`, {
-        errors: [{ field: `items.${items.findIndex((i) => i.product_id === f.productId)}.quantity`, message: `only ${f.available} of ${f.name} available` }],
-      });
-    case 'PlanLimitExceeded':
-      return problem('PLAN_LIMIT_EXCEEDED', `The ${f.plan} plan records at most ${f.limit} sales a month; upgrade to record more.`, {
-        headers: { 'Plan-Sales-Limit': String(f.limit), 'Plan-Sales-Remaining': '0' },
-      });
-  }
-};
-
-/** A price (NEGATIVE_PRICE) or another amount (AMOUNT_MUST_NOT_BE_NEGATIVE) below zero: one code per rule. */
-const negative = (code: 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATIVE', fields: [string, number | undefined][]) => {
-  const bad = fields.filter(([, v]) => v !== undefined && v < 0);
-  if (bad.length > 0) {
-    throw problem(code, `${code === 'NEGATIVE_PRICE' ? 'Prices' : 'Amounts'} must not be negative: ${bad.map(([f]) => f).join(', ')}.`, {
-      errors: bad.map(([field]) => ({ field, message: 'must not be negative' })),
-    });
-  }
-};
 
 /** The plan's monthly sales cap and what is left of it, on plans that have one. */
 const planHeaders = (u: RecordedSale['monthlySales']): Record<string, string> =>
@@ -371,14 +103,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'IDEMPOTENCY_KEY_REUSED',
     ],
     handler: async ({ actor, body }) => {
-      negative('NEGATIVE_PRICE', body.items.map((i, n): [string, number | undefined] => [`items.${n}.unit_price`, i.unit_price]));
-      negative('AMOUNT_MUST_NOT_BE_NEGATIVE', [
-        ['amount_paid', body.amount_paid],
-        ['amount_tendered', body.amount_tendered],
-        ['discount', body.discount],
-        ...body.items.map((i, n): [string, number | undefined] => [`items.${n}.discount`, i.discount]),
-      ]);
-      const r = await uc.recordSale(actor!, {
+      const recorded = successOf(await uc.recordSale(actor!, {
         items: body.items.map((i) => ({
           productId: i.product_id,
           quantity: i.quantity,
@@ -392,9 +117,8 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(body.discount !== undefined ? { discount: body.discount } : {}),
         ...(body.note ? { note: body.note } : {}),
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
-      });
-      if (E.isLeft(r)) throw saleFailure(r.left, body.items);
-      return { ...created('Sale recorded', saleJson(r.right.sale)), headers: planHeaders(r.right.monthlySales) };
+      }), 'sale');
+      return { ...created('Sale recorded', saleJson(recorded.sale)), headers: planHeaders(recorded.monthlySales) };
     },
   }),
   route({
@@ -458,9 +182,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, mediaType }) => {
-      const r = await uc.getReceipt(actor!, { receiptNumber: params.receipt_number! });
-      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such receipt.');
-      return receiptReply(uc, r.right, mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { receiptNumber: params.receipt_number! }), 'receipt'), mediaType);
     },
   }),
   route({
@@ -475,9 +197,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'The sale', data: saleShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getSale(actor!, params.id!);
-      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
-      return ok('Sale', saleJson(r.right));
+      return ok('Sale', saleJson(successOf(await uc.getSale(actor!, params.id!), 'sale')));
     },
   }),
   route({
@@ -492,9 +212,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, mediaType }) => {
-      const r = await uc.getReceipt(actor!, { saleId: params.id! });
-      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
-      return receiptReply(uc, r.right, mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { saleId: params.id! }), 'sale'), mediaType);
     },
   }),
   route({
@@ -515,19 +233,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'The voided sale', data: saleShape },
     errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, params, body }) => {
-      const r = await uc.voidSale(actor!, params.id!, body.reason);
-      if (E.isLeft(r)) {
-        const f = r.left;
-        switch (f._tag) {
-          case 'NotFound':
-            throw problem('RESOURCE_NOT_FOUND', 'No such sale.');
-          case 'SaleAlreadyVoided':
-            throw problem('SALE_ALREADY_VOIDED', 'This sale is already voided.');
-          case 'StockLimitExceeded':
-            throw problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`);
-        }
-      }
-      return ok('Sale voided', saleJson(r.right));
+      return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor!, params.id!, body.reason), 'sale')));
     },
   }),
 ];

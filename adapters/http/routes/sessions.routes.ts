@@ -1,10 +1,9 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { ParameterizedContext } from 'koa';
 import type { endSession, listSessions, logout } from '../../../application/auth/manage-sessions.js';
 import { SESSION_SORTS, type Session, type SessionDevice } from '../../../application/ports/repositories.js';
 import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 
 export interface SessionUseCases {
@@ -66,9 +65,7 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     success: { status: 200, description: 'Signed out', data: shape('LoggedOut', { session_id: uuid }, { session_id: 'the session that was ended' }) },
     errors: ['REFRESH_TOKEN_INVALID'],
     handler: async ({ body }) => {
-      const r = await uc.logout(body.refresh_token);
-      if (E.isLeft(r)) throw problem('REFRESH_TOKEN_INVALID', 'This is not a refresh token issued by this API; nothing was signed out.');
-      return ok('Signed out', { session_id: r.right.sessionId });
+      return ok('Signed out', { session_id: successOf(await uc.logout(body.refresh_token), 'session').sessionId });
     },
   }),
   route({
@@ -112,8 +109,7 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, sessionId, params }) => {
       const id = params.id!.toLowerCase();
-      const r = await uc.endSession(actor!, id);
-      if (E.isLeft(r)) throw problem('RESOURCE_NOT_FOUND', 'No such session.');
+      successOf(await uc.endSession(actor!, id), 'session');
       return ok('Session ended', { id, current: id === sessionId });
     },
   }),

@@ -1,9 +1,8 @@
-import * as E from 'fp-ts/lib/Either.js';
 import type { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../../../application/staff/manage-staff.js';
 import { STAFF_SORTS } from '../../../application/ports/repositories.js';
 import { doc, enumOf, jsonSchemaOf, object, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { created, ok, OWNER_ONLY, route } from '../route.js';
 import { identifierFields, identifierOf } from './identifier.js';
 import { staffJson, staffShape } from './views.js';
@@ -20,10 +19,6 @@ export interface StaffUseCases {
 
 const TAG = 'Staff';
 const role = enumOf('role', ROLES);
-const notFound = () => problem('RESOURCE_NOT_FOUND', 'No such staff member.');
-const unknownBranch = () =>
-  problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
-const lastOwner = () => problem('LAST_OWNER', 'A business keeps at least one active owner.');
 
 export const staffRoutes = (uc: StaffUseCases) => [
   route({
@@ -44,19 +39,14 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 201, description: 'The invited member', data: staffShape },
     errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH'],
     handler: async ({ actor, body }) => {
-      const r = await uc.inviteStaff(actor!, {
+      const invited = successOf(await uc.inviteStaff(actor!, {
         identifier: identifierOf(body),
         firstName: body.first_name,
         lastName: body.last_name,
         role: body.role ?? 'STAFF',
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
-      });
-      if (E.isLeft(r)) {
-        throw r.left._tag === 'AlreadyMember'
-          ? problem('ALREADY_A_MEMBER', 'This person already belongs to a business.')
-          : unknownBranch();
-      }
-      return created('Invitation sent', staffJson(r.right));
+      }), 'staff member');
+      return created('Invitation sent', staffJson(invited));
     },
   }),
   route({
@@ -110,9 +100,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'The member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = await uc.getStaffMember(actor!, params.id!);
-      if (E.isLeft(r)) throw notFound();
-      return ok('Staff member', staffJson(r.right));
+      return ok('Staff member', staffJson(successOf(await uc.getStaffMember(actor!, params.id!), 'staff member')));
     },
   }),
   route({
@@ -130,21 +118,8 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'The member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_BRANCH', 'LAST_OWNER'],
     handler: async ({ actor, params, body }) => {
-      const r = await uc.updateStaffMember(actor!, params.id!, {
-        ...(body.role ? { role: body.role } : {}),
-        ...(body.branch_id ? { branchId: body.branch_id } : {}),
-      });
-      if (E.isLeft(r)) {
-        switch (r.left._tag) {
-          case 'NotFound':
-            throw notFound();
-          case 'UnknownBranch':
-            throw unknownBranch();
-          case 'LastOwner':
-            throw lastOwner();
-        }
-      }
-      return ok('Staff member updated', staffJson(r.right));
+      const changes = { ...(body.role ? { role: body.role } : {}), ...(body.branch_id ? { branchId: body.branch_id } : {}) };
+      return ok('Staff member updated', staffJson(successOf(await uc.updateStaffMember(actor!, params.id!, changes), 'staff member')));
     },
   }),
   route({
@@ -159,18 +134,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'The deactivated member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND', 'CANNOT_DEACTIVATE_SELF', 'LAST_OWNER'],
     handler: async ({ actor, params }) => {
-      const r = await uc.deactivateStaffMember(actor!, params.id!);
-      if (E.isLeft(r)) {
-        switch (r.left._tag) {
-          case 'NotFound':
-            throw notFound();
-          case 'CannotDeactivateSelf':
-            throw problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.');
-          case 'LastOwner':
-            throw lastOwner();
-        }
-      }
-      return ok('Staff member deactivated', staffJson(r.right));
+      return ok('Staff member deactivated', staffJson(successOf(await uc.deactivateStaffMember(actor!, params.id!), 'staff member')));
     },
   }),
 ];

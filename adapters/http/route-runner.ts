@@ -1,0 +1,196 @@
+import { bodyParser } from '@koa/bodyparser';
+import type { Context, Middleware } from 'koa';
+import { hasAnyRole, type Actor } from '../../domain/roles.js';
+import { fieldErrors } from './codecs.js';
+import { idempotently, type IdempotencyDeps } from './idempotency.js';
+import { problem, problemBody, type Problem } from './problem.js';
+import type { RateLimits } from './rate-limit.js';
+import type { Reply, RouteDef } from './route.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const BODY_LIMIT = '1mb';
+
+export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor; sessionId: string } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
+
+export interface RunnerDeps extends IdempotencyDeps {
+  readonly verifyToken: VerifyToken;
+  /** Checks the token's member and session as they are now: deactivated, removed, a changed role, signed out. */
+  readonly resolveActor: (
+    claims: Actor,
+    sessionId: string,
+  ) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' | 'SESSION_REVOKED' }>;
+  readonly rateLimits: RateLimits;
+  readonly errorTypeBase: string;
+}
+
+export interface State {
+  requestId: string;
+  actor?: Actor;
+}
+
+/** Why the per-request check refused a verified access token, as the client reads it. */
+const REFUSED = {
+  ACCOUNT_DEACTIVATED: 'This account has been deactivated by the business owner.',
+  SESSION_REVOKED: 'This session was signed out; sign in again.',
+  TOKEN_INVALID: 'The access token no longer matches an active membership; sign in again.',
+} as const;
+
+/** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
+const MAX_BODY_DEPTH = 32;
+
+/** True when `value` nests deeper than `max` arrays or objects (walked without recursion). */
+const depthOver = (value: unknown, max: number): boolean => {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+};
+
+/**
+ * The middleware of one row of the route table: rate limits, authentication, roles, path, query and
+ * body decoding, the handler, and the envelope (under an Idempotency-Key when the route honours one).
+ * Problems are thrown; the app renders them.
+ */
+export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem) => void) => {
+  const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
+  const underKey = idempotently(deps, render);
+
+  const setLimitHeaders = (ctx: Context, d: { limit: number; remaining: number; resetSeconds: number }) => {
+    ctx.set('RateLimit-Limit', String(d.limit));
+    ctx.set('RateLimit-Remaining', String(d.remaining));
+    ctx.set('RateLimit-Reset', String(d.resetSeconds));
+  };
+
+  const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user', key: string) => {
+    const d = await deps.rateLimits.consume(kind, key);
+    setLimitHeaders(ctx, d);
+    if (!d.allowed) {
+      throw problem('RATE_LIMITED', `Too many requests; try again in ${d.resetSeconds} s.`, { headers: { 'Retry-After': String(d.resetSeconds) } });
+    }
+  };
+
+  const authenticate = async (ctx: Context): Promise<{ actor: Actor; sessionId: string }> => {
+    const header = ctx.get('authorization');
+    if (!header) throw problem('TOKEN_MISSING', 'This endpoint needs an access token: Authorization: Bearer <token>.');
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match) throw problem('TOKEN_INVALID', 'The Authorization header must be "Bearer <token>".');
+    const verdict = await deps.verifyToken(match[1]!);
+    if (!verdict.ok) {
+      throw verdict.reason === 'TOKEN_EXPIRED'
+        ? problem('TOKEN_EXPIRED', 'The access token has expired; get a new one with /auth/refresh.')
+        : problem('TOKEN_INVALID', 'The access token is invalid.');
+    }
+    const current = await deps.resolveActor(verdict.actor, verdict.sessionId);
+    if (!current.ok) throw problem(current.reason, REFUSED[current.reason]);
+    return { actor: current.actor, sessionId: verdict.sessionId };
+  };
+
+  const readBody = async (ctx: Context): Promise<unknown> => {
+    const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+    if (!hasBody) return {};
+    if (!ctx.is('application/json')) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+    try {
+      await parseJson(ctx, async () => undefined);
+    } catch (e) {
+      const status = (e as { status?: number }).status;
+      if (status === 413) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${BODY_LIMIT}.`);
+      if (status === 400) throw problem('MALFORMED_JSON', 'The body is not valid JSON.');
+      if (status === 415) throw problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json.');
+      // A body that does not decompress as its Content-Encoding says (a broken gzip or br stream) is the client's fault.
+      if (/^(Z_|ERR_ZLIB|ERR__)/.test(String((e as { code?: unknown }).code ?? ''))) {
+        throw problem('MALFORMED_JSON', 'The body could not be decompressed as its Content-Encoding says.');
+      }
+      throw e;
+    }
+    if (depthOver(ctx.request.body, MAX_BODY_DEPTH)) {
+      throw problem('MALFORMED_JSON', `The body nests deeper than ${MAX_BODY_DEPTH} levels.`, { errors: [{ field: '(body)', message: `nests deeper than ${MAX_BODY_DEPTH} levels` }] });
+    }
+    return ctx.request.body;
+  };
+
+  /** Runs one row of the route table: limits, authentication, roles, body, handler, envelope. */
+  const runner =
+    (r: RouteDef<any, any>): Middleware<State> =>
+    async (ctx) => {
+      ctx.set('Cache-Control', 'no-store');
+      if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
+      let actor: Actor | undefined;
+      let sessionId: string | undefined;
+      if (r.access !== 'public') {
+        ({ actor, sessionId } = await authenticate(ctx));
+        ctx.state.actor = actor;
+        if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
+        if (!hasAnyRole(actor, r.access.roles)) {
+          throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
+        }
+      }
+      for (const [name, value] of Object.entries((ctx.params ?? {}) as Record<string, string>)) {
+        if (!(r.pathParams?.[name]?.pattern ?? UUID).test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
+      }
+      let query: unknown = undefined;
+      if (r.query) {
+        const decoded = r.query.decode(ctx.query);
+        if (decoded._tag === 'Left') {
+          const errors = fieldErrors(decoded.left);
+          throw problem('VALIDATION_FAILED', `The query is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
+        }
+        query = decoded.right;
+      }
+      if (r.rawBody) {
+        // The handler streams the body itself; only its presence and media type are checked here.
+        const types = Object.keys(r.rawBody.content);
+        const hasBody = (ctx.request.length ?? 0) > 0 || ctx.get('transfer-encoding') !== '';
+        if (!hasBody) throw problem('VALIDATION_FAILED', `The request needs a body: ${types.join(' or ')}.`, { errors: [{ field: '(body)', message: 'is required' }] });
+        if (!ctx.is(types[0]!, ...types.slice(1))) throw problem('UNSUPPORTED_MEDIA_TYPE', `Send the body as ${types.join(' or ')}.`);
+      }
+      let body: unknown = undefined;
+      if (r.body) {
+        const decoded = r.body.decode(await readBody(ctx));
+        if (decoded._tag === 'Left') {
+          const errors = fieldErrors(decoded.left);
+          throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
+        }
+        body = decoded.right;
+        if (r.rateLimit === 'identifier') {
+          const { phone, email } = body as { phone?: string; email?: string };
+          const key = phone ?? email;
+          if (key) await limit(ctx, 'identifier', key);
+        }
+      }
+      // A route with alternatives answers the media type Accept prefers among JSON and them; JSON when none fits.
+      const alternatives = Object.keys(r.success.alternatives ?? {});
+      if (alternatives.length > 0) ctx.vary('Accept');
+      const mediaType = (alternatives.length > 0 && ctx.accepts('application/json', ...alternatives)) || 'application/json';
+      const handle = async () => {
+        const reply: Reply = await r.handler({ body, query, actor, sessionId, params: ctx.params, mediaType, ctx });
+        ctx.status = reply.status;
+        for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
+        if (reply.file) {
+          ctx.body = reply.file.body; // one of the route's alternatives, not the envelope
+          ctx.type = reply.file.contentType;
+          return;
+        }
+        if (r.success.contentType && reply.status === r.success.status) {
+          ctx.body = reply.data; // a download: the handler's stream or text, not the envelope
+          ctx.type = r.success.contentType;
+          return;
+        }
+        ctx.body = {
+          success: reply.status < 400,
+          message: reply.message,
+          data: reply.data,
+          ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
+          timestamp: deps.clock.now().toISOString(),
+        };
+      };
+      const key = r.idempotent ? ctx.get('idempotency-key') : '';
+      if (key && actor) await underKey(ctx, actor.businessId, key, handle);
+      else await handle();
+    };
+
+  return runner;
+};

@@ -1,0 +1,94 @@
+import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
+import type { Customer } from '../../../domain/customer.js';
+import type { Kobo } from '../../../domain/money.js';
+import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+
+// The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
+
+export const naira = doc('naira', { type: 'number' });
+export const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
+export const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
+
+export const customerJson = (c: Customer) => ({
+  id: c.id,
+  name: c.name,
+  phone: c.phone,
+  email: c.email,
+  address: c.address,
+  notes: c.notes,
+  credit_limit: nairaJson(c.creditLimit),
+  credit_balance: nairaJson(c.creditBalance),
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+});
+export const customerShape = shape(
+  'Customer',
+  {
+    id: uuid,
+    name: str,
+    phone: nullableStr,
+    email: nullableStr,
+    address: nullableStr,
+    notes: nullableStr,
+    credit_limit: nullableNaira,
+    credit_balance: naira,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  { credit_balance: 'what the customer owes (read-only: the sum of their credit ledger)' },
+);
+
+const allocationJson = (a: Allocation) => ({ sale_id: a.saleId, amount: nairaJson(a.amount) });
+const allocationSchema = jsonSchemaOf(shape('Allocation', { sale_id: uuid, amount: naira }));
+
+export const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
+  id: e.id,
+  type: e.kind,
+  amount: nairaJson(e.amount as Kobo),
+  balance_after: nairaJson(e.balanceAfter),
+  sale_id: e.saleId,
+  method: e.method,
+  note: e.note,
+  allocations: e.allocations.map(allocationJson),
+  created_by: e.createdBy,
+  created_at: e.createdAt.toISOString(),
+});
+export const entryShape = shape(
+  'CreditTransaction',
+  {
+    id: uuid,
+    type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
+    amount: naira,
+    balance_after: naira,
+    sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+    method: doc('method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
+    note: nullableStr,
+    allocations: doc('allocations', { type: 'array', items: allocationSchema }),
+    created_by: uuid,
+    created_at: dateTime,
+  },
+  { amount: 'effect on the balance: positive adds debt, negative settles it', balance_after: 'running balance after this entry' },
+);
+
+export const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
+const agingNaira = doc('naira', { type: 'number', minimum: 0 });
+const bucketShapes = Object.fromEntries(AGING_BUCKETS.map((k) => [k, agingNaira]));
+/** One customer's row of the aging report. */
+export const agingRowShape = shape('AgingRow', {
+  customer_id: uuid,
+  name: str,
+  phone: nullableStr,
+  ...bucketShapes,
+  total: agingNaira,
+  oldest_unpaid_at: dateTime,
+});
+/** The aging report's totals over every customer who owes (not only this page). */
+export const agingTotalsShape = shape('AgingTotals', { ...bucketShapes, total: agingNaira, customers: int });
+export const agingJson = (a: AgingRow) => ({
+  customer_id: a.customerId,
+  name: a.customerName,
+  phone: a.customerPhone,
+  ...bucketsJson(a.buckets),
+  total: nairaJson(a.total),
+  oldest_unpaid_at: a.oldestUnpaidAt.toISOString(),
+});

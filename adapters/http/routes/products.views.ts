@@ -1,0 +1,70 @@
+import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
+import { dateTime, doc, int, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+
+// The JSON views of a product and a stock ledger row, and the shapes the OpenAPI document gives them.
+
+export const productJson = (p: Product) => ({
+  id: p.id,
+  business_id: p.businessId,
+  name: p.name,
+  sku: p.sku,
+  price: nairaJson(p.price),
+  cost_price: nairaJson(p.costPrice),
+  quantity: p.quantity,
+  category: p.category,
+  type: p.type,
+  low_stock_threshold: p.lowStockThreshold,
+  is_low_stock: isLowStock(p),
+  barcode: p.barcode,
+  unit: p.unit,
+  archived_at: p.archivedAt?.toISOString() ?? null,
+  created_at: p.createdAt.toISOString(),
+  updated_at: p.updatedAt.toISOString(),
+});
+
+const nullableNumber = doc('number or null', { type: ['number', 'null'] });
+const nullableInt = doc('integer or null', { type: ['integer', 'null'] });
+export const productShape = shape('Product', {
+  id: uuid,
+  business_id: uuid,
+  name: str,
+  sku: str,
+  price: doc('naira', { type: 'number' }),
+  cost_price: nullableNumber,
+  quantity: int,
+  category: nullableStr,
+  type: doc('type', { type: 'string', enum: [...PRODUCT_TYPES] }),
+  low_stock_threshold: nullableInt,
+  is_low_stock: doc('boolean', { type: 'boolean' }),
+  barcode: nullableStr,
+  unit: nullableStr,
+  archived_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }),
+  created_at: dateTime,
+  updated_at: dateTime,
+}, { archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold' });
+
+export const movementJson = (m: StockMovement) => ({
+  id: m.id,
+  product_id: m.productId,
+  quantity_change: m.quantityChange,
+  quantity_before: m.quantityBefore,
+  quantity_after: m.quantityAfter,
+  reason: m.reason,
+  note: m.note,
+  unit_cost: nairaJson(m.unitCost),
+  created_by: m.createdBy,
+  created_at: m.createdAt.toISOString(),
+});
+
+export const movementShape = shape('StockAdjustment', {
+  id: uuid,
+  product_id: uuid,
+  quantity_change: int,
+  quantity_before: int,
+  quantity_after: int,
+  reason: doc('reason', { type: 'string', enum: [...MOVEMENT_REASONS] }),
+  note: nullableStr,
+  unit_cost: nullableNumber,
+  created_by: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+  created_at: dateTime,
+});

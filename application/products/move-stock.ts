@@ -1,0 +1,60 @@
+import type { Kobo } from '../../domain/money.js';
+import type { MovementReason, StockMovement } from '../../domain/product.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { QuantityChange } from '../ports/repositories.js';
+
+export interface StockMove {
+  readonly productId: string;
+  /** Units added (negative: taken). */
+  readonly change: number;
+  readonly reason: MovementReason;
+  /** When the product changed: the use case's now. */
+  readonly at: Date;
+  readonly note?: string | null;
+  readonly unitCost?: Kobo | null;
+  /** The sale that moves the stock (SALE and SALE_VOID rows). */
+  readonly saleId?: string;
+}
+
+/** The two ports a stock move writes through, named by shape so any module's repositories fit. */
+export interface StockWriters {
+  readonly products: { changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined> };
+  readonly stockLedger: { add(movement: StockMovement): Promise<Date> };
+}
+
+export type StockMoved = { readonly ok: true; readonly movement: StockMovement };
+export type StockMoveRefused = Extract<QuantityChange, { ok: false }>;
+
+/**
+ * Every change of a product's stock, inside the caller's transaction: the quantity moves in one
+ * conditional update (never below zero nor above MAX_STOCK, never a lost update) and exactly one
+ * ledger row is written, timed after that update holds the product's row lock so the ledger's times
+ * follow its chain. Answers the row as recorded, the refusal (nothing written), or undefined when
+ * the business has no such product.
+ */
+export const moveStock = async (
+  deps: { clock: Clock; crypto: Crypto },
+  r: StockWriters,
+  actor: Actor,
+  move: StockMove,
+): Promise<StockMoved | StockMoveRefused | undefined> => {
+  const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.change, move.at);
+  if (!moved?.ok) return moved;
+  const movement: StockMovement = {
+    id: deps.crypto.uuid(),
+    businessId: actor.businessId,
+    productId: move.productId,
+    quantityChange: move.change,
+    quantityBefore: moved.before,
+    quantityAfter: moved.after,
+    reason: move.reason,
+    note: move.note ?? null,
+    unitCost: move.unitCost ?? null,
+    createdBy: actor.userId,
+    createdAt: deps.clock.now(),
+    ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
+  };
+  return { ok: true, movement: { ...movement, createdAt: await r.stockLedger.add(movement) } };
+};

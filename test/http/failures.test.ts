@@ -1,0 +1,132 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { expect } from 'chai';
+import { failureProblem, type FailureTag, type Subject, type UseCaseFailure } from '../../adapters/http/failures.js';
+import { ERROR_CODES, type ErrorCode } from '../../adapters/http/problem.js';
+import { kobo } from '../../domain/money.js';
+
+/** Codes only the edge answers: parsing, authentication, routing, idempotency, limits and faults. */
+const EDGE_ONLY: readonly ErrorCode[] = [
+  'MALFORMED_JSON',
+  'TOKEN_MISSING',
+  'TOKEN_INVALID',
+  'TOKEN_EXPIRED',
+  'SESSION_REVOKED',
+  'INSUFFICIENT_ROLE',
+  'ROUTE_NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_IN_PROGRESS',
+  'IDEMPOTENCY_KEY_REUSED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
+  'RATE_LIMITED',
+  'INTERNAL',
+  'DATABASE_UNAVAILABLE',
+];
+/** Codes the spec names for features not built yet (plan features, loan packs); nothing answers them today. */
+const RESERVED: readonly ErrorCode[] = ['FEATURE_NOT_AVAILABLE', 'LOAN_PACK_PAYMENT_REQUIRED'];
+
+/** At least one failure of every tag (a new tag does not compile until it has one), covering each variant the mapping tells apart. */
+const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, { _tag: K }>[] } = {
+  NotFound: [{ _tag: 'NotFound' }],
+  SessionNotFound: [{ _tag: 'SessionNotFound' }],
+  NegativePrice: [{ _tag: 'NegativePrice', fields: ['items.0.unitPrice'] }],
+  NegativeAmount: [{ _tag: 'NegativeAmount', fields: ['amountPaid', 'discount'] }],
+  AmountNotPositive: [{ _tag: 'AmountNotPositive', field: 'amount' }],
+  QuantityNotPositive: [{ _tag: 'QuantityNotPositive', fields: ['items.1.quantity'] }],
+  ZeroQuantityChange: [{ _tag: 'ZeroQuantityChange', field: 'quantityChange' }],
+  ProductRulesBroken: (['NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'] as const).map((rule) => ({
+    _tag: 'ProductRulesBroken' as const,
+    violations: [{ rule, field: 'price', message: 'is wrong' }],
+  })),
+  DuplicateSku: [{ _tag: 'DuplicateSku', sku: 'RICE-5' }],
+  ServiceHasNoStock: [{ _tag: 'ServiceHasNoStock' }],
+  InsufficientStock: [
+    { _tag: 'InsufficientStock', productId: 'p', available: 1, requested: 2 },
+    { _tag: 'InsufficientStock', productId: 'p', available: 1, requested: 2, name: 'Rice', index: 0 },
+  ],
+  StockLimitExceeded: [{ _tag: 'StockLimitExceeded', productId: 'p', available: 5, max: 10 }],
+  UnknownProducts: [{ _tag: 'UnknownProducts', indexes: [0] }],
+  ArchivedProducts: [{ _tag: 'ArchivedProducts', indexes: [1] }],
+  UnknownCustomer: [{ _tag: 'UnknownCustomer' }],
+  CustomerRequired: [{ _tag: 'CustomerRequired' }],
+  CreditLimitExceeded: [{ _tag: 'CreditLimitExceeded', balance: kobo(100), limit: kobo(150) }],
+  CreditBalanceLimitExceeded: [
+    { _tag: 'CreditBalanceLimitExceeded', balance: kobo(100), scope: 'customer' },
+    { _tag: 'CreditBalanceLimitExceeded', balance: kobo(100), scope: 'business' },
+  ],
+  UnknownBranch: [{ _tag: 'UnknownBranch', branchId: 'b' }],
+  LineDiscountTooLarge: [{ _tag: 'LineDiscountTooLarge', index: 0 }],
+  SaleDiscountTooLarge: [{ _tag: 'SaleDiscountTooLarge' }],
+  AmountPaidExceedsTotal: [{ _tag: 'AmountPaidExceedsTotal' }],
+  AmountTenderedTooSmall: [{ _tag: 'AmountTenderedTooSmall', amountPaid: kobo(500) }],
+  AmountTooLarge: [{ _tag: 'AmountTooLarge' }],
+  PlanLimitExceeded: [{ _tag: 'PlanLimitExceeded', plan: 'FREE', limit: 50 }],
+  SaleAlreadyVoided: [{ _tag: 'SaleAlreadyVoided' }],
+  DuplicatePhone: [{ _tag: 'DuplicatePhone' }],
+  Overpayment: [{ _tag: 'Overpayment', balance: kobo(100) }],
+  DuplicateIdentifier: [
+    { _tag: 'DuplicateIdentifier', kind: 'phone' },
+    { _tag: 'DuplicateIdentifier', kind: 'email' },
+  ],
+  ResendTooSoon: [{ _tag: 'ResendTooSoon', retryAfterSeconds: 30 }],
+  HourlyCapReached: [{ _tag: 'HourlyCapReached', retryAfterSeconds: 600 }],
+  InvalidOtp: [{ _tag: 'InvalidOtp' }],
+  OtpExpired: [{ _tag: 'OtpExpired' }],
+  AccountDeactivated: [{ _tag: 'AccountDeactivated' }],
+  InvitationExpired: [{ _tag: 'InvitationExpired' }],
+  RefreshTokenInvalid: [{ _tag: 'RefreshTokenInvalid' }],
+  DefaultBranchProtected: [{ _tag: 'DefaultBranchProtected' }],
+  AlreadyMember: [{ _tag: 'AlreadyMember' }],
+  LastOwner: [{ _tag: 'LastOwner' }],
+  CannotDeactivateSelf: [{ _tag: 'CannotDeactivateSelf' }],
+};
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user'];
+
+const produced = () => {
+  const codes = new Set<ErrorCode>();
+  for (const failures of Object.values(EXAMPLES) as UseCaseFailure[][]) {
+    for (const f of failures) for (const s of SUBJECTS) codes.add(failureProblem(f, s).code);
+  }
+  return codes;
+};
+
+describe('HTTP failure mapping (adapters/http/failures.ts)', () => {
+  it('every error code of the table is produced by a failure, or by the edge, or is reserved for a feature not built yet', () => {
+    const answered = new Set<ErrorCode>([...produced(), ...EDGE_ONLY, ...RESERVED]);
+    const unreachable = (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => !answered.has(c));
+    expect(unreachable, 'codes nothing can answer').to.deep.equal([]);
+  });
+
+  it('the edge-only codes are really edge-only: no failure maps to one, and the edge source names each', () => {
+    const codes = produced();
+    expect(EDGE_ONLY.filter((c) => codes.has(c))).to.deep.equal([]);
+    const dir = new URL('../../adapters/http/', import.meta.url);
+    const edgeFiles = readdirSync(dir).filter((f) => f.endsWith('.ts') && f !== 'failures.ts' && f !== 'problem.ts');
+    const edge = edgeFiles.map((f) => readFileSync(new URL(f, dir), 'utf8')).join('\n');
+    const compose = readFileSync(new URL('../../bootstrap/compose.ts', import.meta.url), 'utf8');
+    for (const c of EDGE_ONLY) expect(`${edge}\n${compose}`, c).to.include(`'${c}'`);
+  });
+
+  it('every failure maps to a 4xx of its table status, with its field errors spelled as the request spells them', () => {
+    for (const failures of Object.values(EXAMPLES) as UseCaseFailure[][]) {
+      for (const f of failures) {
+        const p = failureProblem(f, 'sale');
+        expect(p.status, f._tag).to.equal(ERROR_CODES[p.code]).and.to.be.within(400, 499);
+        for (const e of p.extra.errors ?? []) expect(e.field, f._tag).to.not.match(/[A-Z]/);
+      }
+    }
+    expect(failureProblem({ _tag: 'NegativeAmount', fields: ['amountPaid', 'items.0.discount'] }, 'sale')).to.include({
+      code: 'AMOUNT_MUST_NOT_BE_NEGATIVE',
+      detail: 'Amounts must not be negative: amount_paid, items.0.discount.',
+    });
+    expect(failureProblem({ _tag: 'NegativeAmount', fields: ['creditLimit'] }, 'customer').detail).to.equal('credit_limit must not be negative.');
+  });
+
+  it('no route file maps a failure itself: the routes hand every failure to this module', () => {
+    const dir = new URL('../../adapters/http/routes/', import.meta.url);
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      expect(readFileSync(new URL(file, dir), 'utf8'), file).to.not.match(/_tag|E\.isLeft/);
+    }
+  });
+});
