@@ -3,6 +3,11 @@ import type { Branch, Business, Membership, User } from '../../domain/business.j
 import type { E164Phone } from '../../domain/phone.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { Session } from '../../application/ports/repositories.js';
+import type { Product } from '../../domain/product.js';
+import type { Customer } from '../../domain/customer.js';
+import type { CreditEntry } from '../../domain/credit.js';
+import type { SaleDraft } from '../../domain/sale.js';
+import { kobo } from '../../domain/money.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -87,4 +92,105 @@ export const seedTenant = async (uow: UnitOfWork, o: { business?: Partial<Busine
     await r.memberships.add(membership);
   });
   return { user, business, branch, membership, actor: { userId: user.id, businessId: business.id, roles: ['BUSINESS_OWNER' as const] } };
+};
+
+/** An active product of the business with no stock (stock moves only through changeQuantity). */
+export const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
+  id: randomUUID(),
+  businessId,
+  name: 'rice',
+  sku: `SKU-${unique()}`,
+  price: kobo(100_000),
+  costPrice: null,
+  quantity: 0,
+  category: null,
+  type: 'PRODUCT',
+  lowStockThreshold: null,
+  barcode: null,
+  unit: null,
+  archivedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+/** A customer of the business with a phone of their own, owing nothing, no credit limit. */
+export const aCustomer = (businessId: string, o: Partial<Customer> = {}): Customer => ({
+  id: randomUUID(),
+  businessId,
+  name: 'chidi',
+  phone: `+2347${unique()}`,
+  email: null,
+  address: null,
+  notes: null,
+  creditLimit: null,
+  creditBalance: kobo(0),
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+/**
+ * A completed sale of one line (1 x `total`, default 1,000.00 naira) made by the tenant's owner at its
+ * default branch. Paid in full unless `amountPaid` says otherwise (nothing on CREDIT); what is left
+ * unpaid is owed by its customer (`creditOutstanding`), if it has one.
+ */
+export const aSale = (
+  t: { business: { id: string }; branch: { id: string }; user: { id: string } },
+  productId: string,
+  o: Partial<SaleDraft> = {},
+): SaleDraft => {
+  const total = o.total ?? kobo(100_000);
+  const amountPaid = o.amountPaid ?? (o.paymentMethod === 'CREDIT' ? kobo(0) : total);
+  const balanceDue = kobo(total - amountPaid);
+  return {
+    id: randomUUID(),
+    businessId: t.business.id,
+    branchId: t.branch.id,
+    customerId: null,
+    paymentMethod: 'CASH',
+    lines: [{ productId, name: 'rice', sku: 'RICE-1', quantity: 1, unitPrice: total, discount: kobo(0), lineTotal: total, costPrice: null }],
+    subtotal: total,
+    discount: kobo(0),
+    lineDiscountTotal: kobo(0),
+    total,
+    amountPaid,
+    amountTendered: null,
+    changeDue: null,
+    balanceDue,
+    status: 'COMPLETED',
+    note: null,
+    createdBy: t.user.id,
+    createdAt: NOW,
+    voidedAt: null,
+    voidReason: null,
+    voidedBy: null,
+    creditOutstanding: o.customerId ? balanceDue : kobo(0),
+    refundAmount: null,
+    ...o,
+  };
+};
+
+/** A credit-ledger entry of the customer: by default a credit sale of 1,000.00 naira owed from nothing. */
+export const aCreditEntry = (customer: Pick<Customer, 'id' | 'businessId'>, o: Partial<CreditEntry> = {}): CreditEntry => ({
+  id: randomUUID(),
+  businessId: customer.businessId,
+  customerId: customer.id,
+  kind: 'SALE',
+  amount: 100_000,
+  balanceAfter: kobo(100_000),
+  saleId: null,
+  method: null,
+  note: null,
+  createdBy: randomUUID(),
+  createdAt: NOW,
+  ...o,
+});
+
+/** A tenant (see seedTenant) with one product to sell, committed. */
+export const seedShop = async (uow: UnitOfWork, o: { business?: Partial<Business>; at?: Date } = {}) => {
+  const t = await seedTenant(uow, o);
+  const product = aProduct(t.business.id);
+  await uow.run(async (r) => void (await r.products.add(product)));
+  return { ...t, product };
 };
