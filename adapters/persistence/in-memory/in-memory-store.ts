@@ -177,6 +177,8 @@ const repositories = (t: Tables): Repositories => ({
     totalOwedExceeds: async (businessId, limit) =>
       values(t.customers).reduce((sum, c) => (c.businessId === businessId ? sum + BigInt(c.creditBalance) : sum), 0n) > BigInt(limit),
     setBalance: async (businessId, id, balance, at) => {
+      // the database's check customers_balance_not_negative, so both adapters refuse alike
+      if (balance < 0) throw new Error('check violation: credit_balance >= 0');
       const c = t.customers.get(id);
       if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });
     },
@@ -214,7 +216,10 @@ const repositories = (t: Tables): Repositories => ({
         .map((x) => ({ saleId: x.id, outstanding: x.creditOutstanding, createdAt: x.createdAt })),
     reduceOutstanding: async (businessId, saleId, amount) => {
       const x = t.sales.get(saleId);
-      if (x && x.businessId === businessId) x.creditOutstanding = kobo(x.creditOutstanding - amount);
+      if (x && x.businessId === businessId) {
+        if (x.creditOutstanding - amount < 0) throw new Error('check violation: credit_outstanding >= 0');
+        x.creditOutstanding = kobo(x.creditOutstanding - amount);
+      }
     },
     aging: async (businessId, today, page) =>
       keysetPageInMemory(agingRows(t, businessId, today), page, {
