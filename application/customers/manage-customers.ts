@@ -5,9 +5,11 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { CustomerSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { CustomerRepositories, CustomerSort } from './ports.js';
+
+type Customers = Pick<CustomerRepositories, 'customers'>;
 
 export type DuplicatePhone = { readonly _tag: 'DuplicatePhone' };
 
@@ -22,7 +24,7 @@ export interface CustomerFields {
 
 /** Adds a customer (phone unique per business); they start owing nothing. */
 export const createCustomer =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Customers>; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, fields: CustomerFields): Promise<E.Either<DuplicatePhone, Customer>> =>
     deps.uow.run(async (r) => {
       const now = deps.clock.now();
@@ -44,7 +46,7 @@ export const createCustomer =
 
 /** Updates the fields present (null clears an optional one). The balance is not a field: the ledger moves it. */
 export const updateCustomer =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Customers>; clock: Clock }) =>
   (actor: Actor, customerId: string, changes: Partial<CustomerFields>): Promise<E.Either<NotFound | DuplicatePhone, Customer>> =>
     deps.uow.run(async (r) => {
       const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
@@ -55,13 +57,13 @@ export const updateCustomer =
     });
 
 export const getCustomer =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Customers> }) =>
   async (actor: Actor, customerId: string): Promise<E.Either<NotFound, Customer>> => {
     const c = await deps.uow.read((r) => r.customers.findById(actor.businessId, customerId));
     return c ? E.right(c) : E.left(notFound);
   };
 
 export const listCustomers =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Customers> }) =>
   (actor: Actor, page: PageRequest<CustomerSort>, filter: { hasBalance?: boolean }): Promise<Page<Customer>> =>
     deps.uow.read((r) => r.customers.list(actor.businessId, page, filter));

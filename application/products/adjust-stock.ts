@@ -5,9 +5,9 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { MovementSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { MovementSort, ProductRepositories } from './ports.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
@@ -27,7 +27,7 @@ export interface AdjustmentCommand {
  * never a lost update under concurrency) and the ledger row is written in the same transaction.
  */
 export const adjustStock =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> =>
     deps.uow.run(async (r) => {
       const product = await r.products.findById(actor.businessId, cmd.productId);
@@ -57,12 +57,12 @@ export const adjustStock =
     });
 
 export const listStockMovements =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'stockLedger'>> }) =>
   (actor: Actor, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>> =>
     deps.uow.read((r) => r.stockLedger.list(actor.businessId, page, filter));
 
 export const getStockMovement =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'stockLedger'>> }) =>
   async (actor: Actor, id: string): Promise<E.Either<NotFound, StockMovement>> => {
     const m = await deps.uow.read((r) => r.stockLedger.findById(actor.businessId, id));
     return m ? E.right(m) : E.left(notFound);

@@ -10,6 +10,10 @@ import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { CustomerRepositories } from '../customers/ports.js';
+import type { ProductRepositories } from '../products/ports.js';
+import type { SaleRepositories } from './ports.js';
 
 export interface SaleItemCommand {
   readonly productId: string;
@@ -67,7 +71,7 @@ export interface RecordedSale {
  * lacks stock, or the plan's month is full, nothing is written.
  */
 export const recordSale =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'>>; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> =>
     deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
       const now = deps.clock.now();

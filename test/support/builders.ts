@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { E164Phone } from '../../domain/phone.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import type { Session } from '../../application/ports/repositories.js';
+import type { AppRepositories } from '../../bootstrap/persistence.js';
+import type { Session } from '../../application/auth/ports.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
 export const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -65,7 +66,7 @@ export const aSession = (userId: string, o: Partial<Session> = {}): Session => (
 });
 
 /** A business with its default branch and an active owner, committed through the ports. */
-export const seedTenant = async (uow: UnitOfWork, o: { business?: Partial<Business>; at?: Date } = {}) => {
+export const seedTenant = async (uow: UnitOfWork<AppRepositories>, o: { business?: Partial<Business>; at?: Date } = {}) => {
   const at = o.at ?? NOW;
   const user = aUser({ createdAt: at, updatedAt: at });
   const business = aBusiness({ createdAt: at, updatedAt: at, ...o.business });

@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../../application/customers/credit.js';
 import type { createCustomer, CustomerFields, getCustomer, listCustomers, updateCustomer } from '../../../application/customers/manage-customers.js';
-import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/ports/repositories.js';
+import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/customers/ports.js';
 import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';

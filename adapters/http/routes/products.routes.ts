@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
 import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
-import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
+import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/products/ports.js';
 import { ADJUSTMENT_REASONS, isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type ProductRuleViolation, type StockMovement } from '../../../domain/product.js';
 import { dateTime, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, orNull, queryFlag, shape, str, text, uuid, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';

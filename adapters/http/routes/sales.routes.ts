@@ -3,7 +3,7 @@ import * as t from 'io-ts';
 import type { getReceipt, getSale, listSales, Receipt } from '../../../application/sales/read-sales.js';
 import type { recordSale, RecordedSale, SaleFailure } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
-import { SALE_SORTS } from '../../../application/ports/repositories.js';
+import { SALE_SORTS } from '../../../application/sales/ports.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { dateTime, doc, Documented, enumOf, int, positiveInteger, jsonSchemaOf, money, nairaJson, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';

@@ -1,7 +1,7 @@
 import { EntitySchema } from '@mikro-orm/core';
 import type { Branch, Business, Membership, User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
-import type { RefreshToken } from '../../../application/ports/repositories.js';
+import type { RefreshToken } from '../../../application/auth/ports.js';
 
 // Mappings of the domain types themselves (no decorators, no mapper classes). Foreign keys stay
 // plain uuid columns: the domain refers to other aggregates by id. Tables come from migrations.

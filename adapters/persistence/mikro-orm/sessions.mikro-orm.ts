@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Session, SessionRepository, SessionSort } from '../../../application/ports/repositories.js';
+import type { Session, SessionRepository, SessionSort } from '../../../application/auth/ports.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { RefreshTokenSchema } from './schemas.js';
 

@@ -1,31 +1,13 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BranchSort, BusinessRepositories, StaffMember, StaffSort } from '../../../application/business/ports.js';
 import type { Branch, Business, Membership } from '../../../domain/business.js';
 import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
-import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
-import { mikroOrmSessions } from './sessions.mikro-orm.js';
-import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
+import { mikroOrmSales } from './sales.mikro-orm.js';
+import { BranchSchema, BusinessSchema, MembershipSchema } from './schemas.js';
 
-/**
- * The repository ports over one transactional EntityManager. Writes are flushed when the
- * transaction commits; `save` only marks an entity loaded through this manager as changed.
- */
-export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
-  products: mikroOrmProducts(em),
-  sales: mikroOrmSales(em),
-  customers: mikroOrmCustomers(em),
-  credit: mikroOrmCreditLedger(em),
-  stockLedger: mikroOrmStockLedger(em),
-  users: {
-    findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,
-    findByIdentifier: async (identifier) =>
-      (await em.findOne(UserSchema, identifier.kind === 'phone' ? { phone: identifier.value } : { email: identifier.value })) ??
-      undefined,
-    add: async (user) => void em.persist(em.create(UserSchema, user)),
-    save: async (user) => void em.persist(user),
-  },
+/** The business module over one transaction's EntityManager: businesses, branches and memberships. */
+export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories => ({
   // Businesses and branches are read on every sale: plain rows, saved by an explicit UPDATE (no identity map).
   businesses: {
     findById: async (id) => {
@@ -114,31 +96,6 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       ]);
     },
   },
-  otps: {
-    lockIdentifier: async (key) => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-    },
-    createdSince: (key, since) => em.find(OtpCodeSchema, { identifierKey: key, createdAt: { $gt: since } }),
-    latest: async (key, purpose) =>
-      (await em.findOne(OtpCodeSchema, { identifierKey: key, purpose }, { orderBy: { createdAt: 'desc' } })) ?? undefined,
-    add: async (code) => void em.persist(em.create(OtpCodeSchema, code)),
-    save: async (code) => void em.persist(code),
-  },
-  refreshTokens: {
-    findByHashForUpdate: async (tokenHash) =>
-      (await em.findOne(RefreshTokenSchema, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? undefined,
-    add: async (token) => void em.persist(em.create(RefreshTokenSchema, token)),
-    save: async (token) => void em.persist(token),
-    revokeFamily: async (familyId, at) => {
-      await em.nativeUpdate(RefreshTokenSchema, { familyId, revokedAt: null }, { revokedAt: at });
-      await em.execute('update sessions set revoked_at = ? where id = ? and revoked_at is null', [at, familyId]);
-    },
-    revokeAllForUser: async (userId, at) => {
-      await em.nativeUpdate(RefreshTokenSchema, { userId, revokedAt: null }, { revokedAt: at });
-      await em.execute('update sessions set revoked_at = ? where user_id = ? and revoked_at is null', [at, userId]);
-    },
-  },
-  sessions: mikroOrmSessions(em),
 });
 
 const MEMBERSHIP_COLUMNS = 'id, business_id, user_id, role, branch_id, status, created_at, updated_at';
@@ -218,3 +175,4 @@ const staffFromRow = (r: Record<string, unknown>): StaffMember => ({
   phone: (r.phone as string | null) ?? null,
   email: (r.email as string | null) ?? null,
 });
+
