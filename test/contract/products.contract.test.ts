@@ -9,7 +9,7 @@ import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../application/ports/idempotency-store.js';
 import { inMemory, openPostgres, type Persistence, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aBusiness, NOW } from '../support/builders.js';
+import { aBusiness, aProduct, NOW } from '../support/builders.js';
 
 // The products contract: ProductRepository, StockLedger and IdempotencyStore keep the same promises on
 // every adapter. Names and categories that take part in an ordering assertion are lowercase ASCII
@@ -20,26 +20,6 @@ const at = (ms: number) => new Date(now.getTime() + ms);
 const DAY_MS = 24 * 3_600_000;
 const LEASE_MS = 30_000;
 
-
-let skuCounter = 0;
-const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
-  id: randomUUID(),
-  businessId,
-  name: 'rice',
-  sku: `SKU-${skuCounter++}-${randomUUID().slice(0, 4)}`,
-  price: kobo(950_000),
-  costPrice: null,
-  quantity: 0,
-  category: null,
-  type: 'PRODUCT',
-  lowStockThreshold: null,
-  barcode: null,
-  unit: null,
-  archivedAt: null,
-  createdAt: now,
-  updatedAt: now,
-  ...o,
-});
 
 const aMovement = (p: Product, o: Partial<StockMovement> = {}): StockMovement => ({
   id: randomUUID(),

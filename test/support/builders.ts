@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { E164Phone } from '../../domain/phone.js';
+import { kobo } from '../../domain/money.js';
+import type { Product } from '../../domain/product.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { AppRepositories } from '../../bootstrap/persistence.js';
 import type { Session } from '../../application/auth/ports.js';
@@ -46,6 +48,27 @@ export const aBranch = (businessId: string, o: Partial<Branch> = {}): Branch => 
   address: null,
   phone: null,
   isDefault: false,
+  archivedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
+let skuCounter = 0;
+/** An active product (no stock) of the business. */
+export const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
+  id: randomUUID(),
+  businessId,
+  name: 'rice',
+  sku: `SKU-${skuCounter++}-${randomUUID().slice(0, 4)}`,
+  price: kobo(950_000),
+  costPrice: null,
+  quantity: 0,
+  category: null,
+  type: 'PRODUCT',
+  lowStockThreshold: null,
+  barcode: null,
+  unit: null,
   archivedAt: null,
   createdAt: NOW,
   updatedAt: NOW,
