@@ -5,7 +5,7 @@ import type { OtpCode } from '../../../domain/otp.js';
 import type { E164Phone } from '../../../domain/phone.js';
 import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
 import { mikroOrmSessions } from './sessions.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
 
 // Every table is read and written with immediate SQL on the transaction (docs/adr/0019): a write is
 // seen by the next read of the same unit of work, whichever repository makes it.
@@ -24,18 +24,11 @@ const userFromRow = (r: Row): User => ({
 });
 
 const mikroOrmUsers = (em: EntityManager): UserRepository => {
-  const findWhere = async (condition: string, value: string) => {
-    const rows = await em.execute<Row[]>(`select ${USER_COLUMNS} from users where ${condition} = ?`, [value]);
-    return rows[0] ? userFromRow(rows[0]) : undefined;
-  };
+  const findWhere = (column: 'id' | 'phone' | 'email', value: string) => firstRow(em, `select ${USER_COLUMNS} from users where ${column} = ?`, [value], userFromRow);
   return {
     findById: (id) => findWhere('id', id),
     findByIdentifier: (identifier) => findWhere(identifier.kind === 'phone' ? 'phone' : 'email', identifier.value),
-    add: async (u) => {
-      await em.execute(`insert into users (${USER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
-        u.id, u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.createdAt, u.updatedAt,
-      ]);
-    },
+    add: (u) => insertRow(em, 'users', USER_COLUMNS, [u.id, u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.createdAt, u.updatedAt]),
     save: async (u) => {
       await em.execute('update users set phone = ?, email = ?, first_name = ?, last_name = ?, verified_at = ?, updated_at = ? where id = ?', [
         u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.updatedAt, u.id,
@@ -63,18 +56,9 @@ const mikroOrmOtps = (em: EntityManager): OtpRepository => ({
   },
   createdSince: async (key, since) =>
     (await em.execute<Row[]>(`select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and created_at > ? order by created_at`, [key, since])).map(otpFromRow),
-  latest: async (key, purpose) => {
-    const rows = await em.execute<Row[]>(
-      `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`,
-      [key, purpose],
-    );
-    return rows[0] ? otpFromRow(rows[0]) : undefined;
-  },
-  add: async (c) => {
-    await em.execute(`insert into otp_codes (${OTP_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt,
-    ]);
-  },
+  latest: (key, purpose) =>
+    firstRow(em, `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`, [key, purpose], otpFromRow),
+  add: (c) => insertRow(em, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt]),
   // Only the tries and the use of a code change.
   save: async (c) => {
     await em.execute('update otp_codes set wrong_tries = ?, consumed_at = ? where id = ?', [c.wrongTries, c.consumedAt, c.id]);
@@ -101,15 +85,8 @@ const revokeWhere = async (em: EntityManager, column: 'family_id' | 'user_id', v
 };
 
 const mikroOrmRefreshTokens = (em: EntityManager): RefreshTokenRepository => ({
-  findByHashForUpdate: async (tokenHash) => {
-    const rows = await em.execute<Row[]>(`select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash]);
-    return rows[0] ? tokenFromRow(rows[0]) : undefined;
-  },
-  add: async (t) => {
-    await em.execute(`insert into refresh_tokens (${TOKEN_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
-      t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt,
-    ]);
-  },
+  findByHashForUpdate: (tokenHash) => firstRow(em, `select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash], tokenFromRow),
+  add: (t) => insertRow(em, 'refresh_tokens', TOKEN_COLUMNS, [t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt]),
   // Only the rotation and the revocation of a token change.
   save: async (t) => {
     await em.execute('update refresh_tokens set rotated_at = ?, revoked_at = ? where id = ?', [t.rotatedAt, t.revokedAt, t.id]);

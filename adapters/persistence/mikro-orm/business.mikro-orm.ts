@@ -3,7 +3,7 @@ import type { BranchSort, BusinessRepositories, StaffMember, StaffSort } from '.
 import type { Branch, Business, Membership } from '../../../domain/business.js';
 import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
 
 /**
  * The business module over one transaction's EntityManager: businesses, branches and memberships.
@@ -12,15 +12,11 @@ import type { Row } from './sql.mikro-orm.js';
  */
 export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories => ({
   businesses: {
-    findById: async (id) => {
-      const rows = await em.execute<Row[]>(`select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id]);
-      return rows[0] ? businessFromRow(rows[0]) : undefined;
-    },
-    add: async (b) => {
-      await em.execute(`insert into businesses (${BUSINESS_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    findById: (id) => firstRow(em, `select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id], businessFromRow),
+    add: (b) =>
+      insertRow(em, 'businesses', BUSINESS_COLUMNS, [
         b.id, b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.currency, b.timezone, b.createdAt, b.updatedAt,
-      ]);
-    },
+      ]),
     save: async (b) => {
       await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
         b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.id,
@@ -28,13 +24,13 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
     },
   },
   branches: {
-    findById: async (businessId, id, options = {}) => {
-      const rows = await em.execute<Row[]>(
+    findById: (businessId, id, options = {}) =>
+      firstRow(
+        em,
         `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
-      );
-      return rows[0] ? branchFromRow(rows[0]) : undefined;
-    },
+        branchFromRow,
+      ),
     findDefault: async (businessId) => {
       const rows = await em.execute<Row[]>(
         `select ${BRANCHES.select} from branches where business_id = ? and is_default and archived_at is null`,
@@ -44,11 +40,7 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
       return branchFromRow(rows[0]);
     },
     list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
-    add: async (b) => {
-      await em.execute(`insert into branches (${BRANCHES.select}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
-        b.id, b.businessId, b.name, b.address, b.phone, b.isDefault, b.archivedAt, b.createdAt, b.updatedAt,
-      ]);
-    },
+    add: (b) => insertRow(em, 'branches', BRANCHES.select, [b.id, b.businessId, b.name, b.address, b.phone, b.isDefault, b.archivedAt, b.createdAt, b.updatedAt]),
     save: async (b) => {
       await em.execute('update branches set name = ?, address = ?, phone = ?, archived_at = ?, updated_at = ? where business_id = ? and id = ?', [
         b.name, b.address, b.phone, b.archivedAt, b.updatedAt, b.businessId, b.id,
@@ -67,13 +59,13 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
     },
   },
   memberships: {
-    findByUser: async (userId) => {
-      const rows = await em.execute<Row[]>(
+    findByUser: (userId) =>
+      firstRow(
+        em,
         `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
         [userId],
-      );
-      return rows[0] ? membershipFromRow(rows[0]) : undefined;
-    },
+        membershipFromRow,
+      ),
     // The hot path: the membership and the session in one round trip (a primary-key probe).
     findByUserInSession: async (userId, sessionId) => {
       const rows = await em.execute<Row[]>(
@@ -83,14 +75,10 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
       );
       return rows[0] ? { membership: membershipFromRow(rows[0]), sessionRevoked: rows[0].session_revoked === true } : undefined;
     },
-    findById: async (businessId, id) => {
-      const rows = await em.execute<Row[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id]);
-      return rows[0] ? membershipFromRow(rows[0]) : undefined;
-    },
-    findStaffMember: async (businessId, id) => {
-      const rows = await em.execute<Row[]>(`select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id]);
-      return rows[0] ? staffFromRow(rows[0]) : undefined;
-    },
+    findById: (businessId, id) =>
+      firstRow(em, `select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id], membershipFromRow),
+    findStaffMember: (businessId, id) =>
+      firstRow(em, `select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id], staffFromRow),
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
     // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
@@ -105,11 +93,7 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
     moveBranch: async (businessId, from, to) => {
       await em.execute('update memberships set branch_id = ? where business_id = ? and branch_id = ?', [to, businessId, from]);
     },
-    add: async (m) => {
-      await em.execute(`insert into memberships (${MEMBERSHIP_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
-        m.id, m.businessId, m.userId, m.role, m.branchId, m.status, m.createdAt, m.updatedAt,
-      ]);
-    },
+    add: (m) => insertRow(em, 'memberships', MEMBERSHIP_COLUMNS, [m.id, m.businessId, m.userId, m.role, m.branchId, m.status, m.createdAt, m.updatedAt]),
     save: async (m) => {
       await em.execute('update memberships set role = ?, branch_id = ?, status = ?, updated_at = ? where business_id = ? and id = ?', [
         m.role, m.branchId, m.status, m.updatedAt, m.businessId, m.id,

@@ -28,3 +28,14 @@ export const unlessDuplicate = async (em: EntityManager, sql: string, params: re
   await em.execute('release savepoint unless_duplicate');
   return 'done';
 };
+
+/** Inserts one row: `columns` as the adapter lists them (`'id, name, …'`), `values` in that order. */
+export const insertRow = async (em: EntityManager, table: string, columns: string, values: readonly unknown[]): Promise<void> => {
+  await em.execute(`insert into ${table} (${columns}) values (${values.map(() => '?').join(', ')})`, values as unknown[]);
+};
+
+/** The first row `sql` answers, mapped; undefined when none. */
+export const firstRow = async <T>(em: EntityManager, sql: string, params: readonly unknown[], map: (row: Row) => T): Promise<T | undefined> => {
+  const rows = await em.execute<Row[]>(sql, params as unknown[]);
+  return rows[0] ? map(rows[0]) : undefined;
+};
