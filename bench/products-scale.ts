@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PageRequest } from '../application/ports/list.js';
-import type { ProductFilter, ProductSort } from '../application/ports/repositories.js';
+import type { ProductFilter, ProductSort } from '../application/products/ports.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { mikroOrmProducts } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { createTestApp, registerOwner, type TestApp } from '../test/support/test-app.js';

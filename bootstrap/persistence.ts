@@ -1,15 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
-import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
-import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
+import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/business.in-memory.js';
+import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
+import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
+import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
+import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
+import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
+import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
+import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
+import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 
+/** One module's repositories on each adapter: the same ports, in memory and over SQL. */
+const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (em: EntityManager) => R) => ({ inMemory, sql });
+
+/**
+ * Every module's repositories. A new module adds its line here and nothing else outside its own
+ * files (application/<module>/ports.ts, adapters/persistence/in-memory/<module>.in-memory.ts,
+ * adapters/persistence/mikro-orm/<module>.mikro-orm.ts).
+ */
+const MODULES = [
+  persistenceModule(inMemoryAuthModule, mikroOrmAuthModule),
+  persistenceModule(inMemoryBusinessModule, mikroOrmBusinessModule),
+  persistenceModule(inMemoryProductsModule, mikroOrmProductsModule),
+  persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
+  persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
+];
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every module's repositories together: what the unit of work hands out (each use case names the few it uses). */
+export type AppRepositories = Intersection<ReturnType<(typeof MODULES)[number]['sql']>>;
+
+const sqlRepositories = (em: EntityManager): AppRepositories => Object.assign({}, ...MODULES.map((m) => m.sql(em)));
+
+/** Every module's repositories in memory, in one store (unit tests, embedders). */
+export const inMemoryUnitOfWork = (): UnitOfWork<AppRepositories> => inMemoryStore(MODULES.map((m) => m.inMemory));
+
 /** The persistence the application runs on, whichever adapter provides it. */
 export interface Persistence {
-  readonly uow: UnitOfWork;
+  readonly uow: UnitOfWork<AppRepositories>;
   readonly idempotency: IdempotencyStore;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
@@ -52,7 +89,7 @@ export const openPostgres = async (options: {
     }
     return {
       embedded: embedded !== undefined,
-      uow: mikroOrmUnitOfWork(orm),
+      uow: mikroOrmUnitOfWork(orm, sqlRepositories),
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       ping: async (timeoutMs) => {
         const answer = await pingDatabase(orm, timeoutMs);

@@ -5,10 +5,11 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { InvalidOtp, OtpExpired } from './errors.js';
+import type { AuthRepositories } from './ports.js';
 
 /** The generic pair, part two: checks a code sent by sendVerificationCode (single use, 5 tries). */
 export const checkVerificationCode =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'otps'>>; clock: Clock; crypto: Crypto }) =>
   async (identifier: Identifier, code: string): Promise<E.Either<InvalidOtp | OtpExpired, { identifier: Identifier }>> =>
     deps.uow.run(async (repos) => {
       const key = identifierKey(identifier);

@@ -2,6 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { Actor } from '../../domain/roles.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { AuthRepositories } from './ports.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 export interface Me {
   readonly user: User;
@@ -12,7 +14,7 @@ export interface Me {
 
 /** The caller: their user, business, role and branch. */
 export const getMe =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users'> & Pick<BusinessRepositories, 'businesses' | 'branches' | 'memberships'>> }) =>
   async (actor: Actor): Promise<E.Either<{ readonly _tag: 'NotFound' }, Me>> =>
     deps.uow.run(async (repos) => {
       const user = await repos.users.findById(actor.userId);

@@ -3,9 +3,9 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { Session, SessionSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { RefreshTokenInvalid, SessionNotFound } from './errors.js';
+import type { AuthRepositories, Session, SessionSort } from './ports.js';
 
 /**
  * Sign-out: the refresh token's session ends (all its refresh tokens, and its access tokens at their
@@ -13,7 +13,7 @@ import type { RefreshTokenInvalid, SessionNotFound } from './errors.js';
  * a token it never issued is RefreshTokenInvalid (nothing was signed out).
  */
 export const logout =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'refreshTokens'>>; clock: Clock; crypto: Crypto }) =>
   async (refreshToken: string): Promise<E.Either<RefreshTokenInvalid, { sessionId: string }>> =>
     deps.uow.run(async (repos) => {
       const stored = await repos.refreshTokens.findByHashForUpdate(deps.crypto.hashToken(refreshToken));
@@ -24,13 +24,13 @@ export const logout =
 
 /** The caller's signed-in devices: their live sessions (not signed out, not expired). */
 export const listSessions =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'sessions'>>; clock: Clock }) =>
   async (actor: Actor, page: PageRequest<SessionSort>): Promise<Page<Session>> =>
     deps.uow.read((r) => r.sessions.list(actor.userId, deps.clock.now(), page));
 
 /** Signs one of the caller's own devices out (the current one too); another user's session is not found. */
 export const endSession =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'sessions'>>; clock: Clock }) =>
   async (actor: Actor, sessionId: string): Promise<E.Either<SessionNotFound, void>> =>
     deps.uow.run(async (repos) =>
       (await repos.sessions.revoke(actor.userId, sessionId, deps.clock.now())) ? E.right(undefined) : E.left({ _tag: 'SessionNotFound' as const }),

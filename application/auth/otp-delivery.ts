@@ -5,7 +5,7 @@ import { TEST_MODE_CODE } from '../../domain/otp-test-identifiers.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { OutgoingMessage } from '../ports/message-sender.js';
-import type { Repositories } from '../ports/repositories.js';
+import type { AuthRepositories } from './ports.js';
 
 /**
  * What issuing a code needs. `testSignIn`, set only in OTP test mode (never in production), names the
@@ -30,7 +30,7 @@ export interface IssuedCode {
  */
 export const issueCode = async (
   deps: OtpDeps,
-  repos: Repositories,
+  repos: Pick<AuthRepositories, 'otps'>,
   identifier: Identifier,
   purpose: OtpPurpose,
   deliver: boolean,

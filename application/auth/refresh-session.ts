@@ -1,11 +1,12 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, RefreshTokenInvalid } from './errors.js';
 import { continueSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
+import type { AuthRepositories, SessionDevice } from './ports.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 /**
  * Rotates a refresh token: the presented one is spent and a new one of the same family issued.
@@ -13,7 +14,7 @@ import { continueSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
  * tokens too) is revoked. The session records the device it was used from.
  */
 export const refreshSession =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'refreshTokens' | 'sessions'> & Pick<BusinessRepositories, 'memberships'>>; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
   async (refreshToken: string, device: SessionDevice = UNKNOWN_DEVICE): Promise<E.Either<RefreshTokenInvalid | AccountDeactivated, TokenPair>> =>
     deps.uow.run(async (repos) => {
       const invalid = E.left({ _tag: 'RefreshTokenInvalid' as const });

@@ -7,6 +7,8 @@ import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
+import type { AuthRepositories } from './ports.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 export interface RegisterCommand {
   readonly identifier: Identifier;
@@ -28,7 +30,7 @@ export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
  * membership in one transaction, then sends the sign-in code that activates the account.
  */
 export const register =
-  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories>; messages: MessageSender }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
     const result = await deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.

@@ -4,13 +4,14 @@ import type { MessageSender } from '../ports/message-sender.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
+import type { AuthRepositories } from './ports.js';
 
 /**
  * Login: sends a sign-in code to a registered identifier. An unknown identifier gets the same
  * answer (and the same cooldowns) but nothing is sent, so the endpoint reveals no accounts.
  */
 export const requestSignInCode =
-  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'>>; messages: MessageSender }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run(async (repos) => {
       const user = await repos.users.findByIdentifier(identifier);

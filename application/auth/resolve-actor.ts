@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, SessionRevoked } from './errors.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 export type StaleToken = { readonly _tag: 'StaleToken' };
 
@@ -11,7 +12,7 @@ export type StaleToken = { readonly _tag: 'StaleToken' };
  * role applies at once, and an access token of a signed-out session stops working.
  */
 export const resolveActor =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'memberships'>> }) =>
   async (claims: Actor, sessionId: string): Promise<E.Either<AccountDeactivated | StaleToken | SessionRevoked, Actor>> => {
     const found = await deps.uow.read((r) => r.memberships.findByUserInSession(claims.userId, sessionId));
     if (!found || found.membership.businessId !== claims.businessId) return E.left({ _tag: 'StaleToken' });

@@ -4,10 +4,11 @@ import type { MessageSender } from '../ports/message-sender.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
+import type { AuthRepositories } from './ports.js';
 
 /** The generic pair, part one: sends a code proving control of any phone or e-mail. */
 export const sendVerificationCode =
-  (deps: OtpDeps & { uow: UnitOfWork; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'otps'>>; messages: MessageSender }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run((repos) => issueCode(deps, repos, identifier, 'VERIFY', true));
     if (!issued.ok) return E.left(issued.refusal);

@@ -1,8 +1,8 @@
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { Repositories, SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
+import type { AuthRepositories, SessionDevice } from './ports.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3_600_000;
 /** Longer user agents are cut: the list only has to tell devices apart. */
@@ -18,12 +18,13 @@ export interface TokenPair {
 }
 
 type Deps = { clock: Clock; crypto: Crypto; tokens: TokenIssuer };
+type SessionRepos = Pick<AuthRepositories, 'refreshTokens' | 'sessions'>;
 
 const clean = (s: string | null, max: number) => s?.replace(/\u0000/g, '').trim().slice(0, max) || null;
 const cleanDevice = (d: SessionDevice): SessionDevice => ({ userAgent: clean(d.userAgent, USER_AGENT_MAX), ip: clean(d.ip, 64) });
 
 /** Issues an access token and a refresh token of the session (the refresh-token family). */
-const issueTokenPair = async (deps: Deps, repos: Repositories, actor: Actor, sessionId: string, now: Date, expiresAt: Date): Promise<TokenPair> => {
+const issueTokenPair = async (deps: Deps, repos: Pick<AuthRepositories, 'refreshTokens'>, actor: Actor, sessionId: string, now: Date, expiresAt: Date): Promise<TokenPair> => {
   const refreshToken = deps.crypto.refreshToken();
   await repos.refreshTokens.add({
     id: deps.crypto.uuid(),
@@ -40,7 +41,7 @@ const issueTokenPair = async (deps: Deps, repos: Repositories, actor: Actor, ses
 };
 
 /** A sign-in: a new session for the device, with its first token pair. */
-export const startSession = async (deps: Deps, repos: Repositories, actor: Actor, device: SessionDevice): Promise<TokenPair> => {
+export const startSession = async (deps: Deps, repos: SessionRepos, actor: Actor, device: SessionDevice): Promise<TokenPair> => {
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
   const id = deps.crypto.uuid();
@@ -49,7 +50,7 @@ export const startSession = async (deps: Deps, repos: Repositories, actor: Actor
 };
 
 /** A refresh: the session's next token pair; the session records the use and lives 30 days more. */
-export const continueSession = async (deps: Deps, repos: Repositories, actor: Actor, sessionId: string, device: SessionDevice): Promise<TokenPair> => {
+export const continueSession = async (deps: Deps, repos: SessionRepos, actor: Actor, sessionId: string, device: SessionDevice): Promise<TokenPair> => {
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
   await repos.sessions.touch(actor.userId, sessionId, now, expiresAt, cleanDevice(device));

@@ -3,12 +3,13 @@ import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { judgeAttempt } from '../../domain/otp.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { SessionDevice } from '../ports/repositories.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, InvalidOtp, InvitationExpired, OtpExpired } from './errors.js';
 import { isLapsedInvitation } from '../../domain/business.js';
 import { startSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
+import type { AuthRepositories, SessionDevice } from './ports.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 export interface SignedIn extends TokenPair {
   /** True when this code activated a new registration (the spec's `verified`). */
@@ -21,7 +22,7 @@ export interface SignedIn extends TokenPair {
  * ACTIVE. Starts a new session (token family) for the device.
  */
 export const verifySignInCode =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
+  (deps: { uow: UnitOfWork<AuthRepositories & Pick<BusinessRepositories, 'memberships'>>; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
   async (identifier: Identifier, code: string, device: SessionDevice = UNKNOWN_DEVICE): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated | InvitationExpired, SignedIn>> =>
     deps.uow.run(async (repos) => {
       const key = identifierKey(identifier);

@@ -4,9 +4,11 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { BranchSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type DefaultBranchProtected, type NotFound } from '../business/errors.js';
+import type { BranchSort, BusinessRepositories } from '../business/ports.js';
+
+type Branches = Pick<BusinessRepositories, 'branches'>;
 
 export type BranchFields = Pick<Branch, 'name' | 'address' | 'phone'>;
 
@@ -15,7 +17,7 @@ const ownBusiness = (actor: Actor, businessId: string) => businessId === actor.b
 
 /** Opens a new branch of the caller's business. */
 export const createBranch =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Branches>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, fields: BranchFields): Promise<Branch> =>
     deps.uow.run(async (r) => {
       const now = deps.clock.now();
@@ -25,12 +27,12 @@ export const createBranch =
     });
 
 export const listBranches =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Branches> }) =>
   async (actor: Actor, businessId: string, page: PageRequest<BranchSort>): Promise<E.Either<NotFound, Page<Branch>>> =>
     ownBusiness(actor, businessId) ? E.right(await deps.uow.read((r) => r.branches.list(actor.businessId, page))) : E.left(notFound);
 
 export const getBranch =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Branches> }) =>
   async (actor: Actor, businessId: string, branchId: string): Promise<E.Either<NotFound, Branch>> => {
     if (!ownBusiness(actor, businessId)) return E.left(notFound);
     const branch = await deps.uow.read((r) => r.branches.findById(actor.businessId, branchId));
@@ -38,7 +40,7 @@ export const getBranch =
   };
 
 export const updateBranch =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Branches>; clock: Clock }) =>
   async (actor: Actor, businessId: string, branchId: string, changes: Partial<BranchFields>): Promise<E.Either<NotFound, Branch>> =>
     deps.uow.run(async (r) => {
       const branch = ownBusiness(actor, businessId) ? await r.branches.findById(actor.businessId, branchId) : undefined;
@@ -53,7 +55,7 @@ export const updateBranch =
  * archived instead of erased, and its staff move to the default branch.
  */
 export const deleteBranch =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'branches' | 'memberships'>>; clock: Clock }) =>
   async (actor: Actor, businessId: string, branchId: string): Promise<E.Either<NotFound | DefaultBranchProtected, { branch: Branch; archived: boolean }>> =>
     deps.uow.run(async (r) => {
       // Locked first: a sale or an invite naming this branch either finishes before (then it is archived) or finds it gone.

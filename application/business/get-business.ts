@@ -3,10 +3,11 @@ import type { Business } from '../../domain/business.js';
 import type { Actor } from '../../domain/roles.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from './errors.js';
+import type { BusinessRepositories } from './ports.js';
 
 /** The caller's business. Any other id, even a real one, does not exist for the caller. */
 export const getBusiness =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'businesses'>> }) =>
   async (actor: Actor, businessId: string = actor.businessId): Promise<E.Either<NotFound, Business>> => {
     if (businessId !== actor.businessId) return E.left(notFound);
     const business = await deps.uow.read((r) => r.businesses.findById(actor.businessId));

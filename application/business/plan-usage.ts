@@ -3,6 +3,7 @@ import { limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type Pla
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { SaleRepositories } from '../sales/ports.js';
 
 /** The plan's limits and this Lagos month's use of them, so an app can warn before the 402. */
 export interface PlanUsage {
@@ -17,7 +18,7 @@ export interface PlanUsage {
  * (so `remaining` reaches 0 exactly when the next sale is refused); otherwise the month's sales are counted.
  */
 export const getPlanUsage =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories>; clock: Clock }) =>
   (actor: Actor, plan: Plan): Promise<PlanUsage> =>
     deps.uow.read(async (r) => {
       const now = deps.clock.now();

@@ -7,10 +7,10 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { AgingSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { recordCreditEntry } from './credit-entry.js';
+import type { AgingSort, CustomerRepositories } from './ports.js';
 
 export type Overpayment = { readonly _tag: 'Overpayment'; readonly balance: Kobo };
 
@@ -31,7 +31,7 @@ export interface RecordedPayment {
  * payments at once cannot together pay more than is owed.
  */
 export const recordCreditPayment =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<CustomerRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<AmountNotPositive | NotFound | Overpayment, RecordedPayment>> => {
     const broken = checkPayment('amount', cmd.amount);
     if (broken) return E.left(broken);
@@ -59,7 +59,7 @@ export interface CreditSummary {
 }
 
 export const getCreditSummary =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<CustomerRepositories> }) =>
   (actor: Actor, customerId: string): Promise<E.Either<NotFound, CreditSummary>> =>
     deps.uow.read(async (r) => {
       const c = await r.customers.findById(actor.businessId, customerId);
@@ -77,7 +77,7 @@ export const getCreditSummary =
 
 /** The customer's sales, payments and voids, newest first, each with its effect and the balance after it. */
 export const listCreditTransactions =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<CustomerRepositories> }) =>
   (actor: Actor, customerId: string, page: PageRequest<'created_at'>): Promise<E.Either<NotFound, Page<CreditEntry & { allocations: Allocation[] }>>> =>
     deps.uow.read(async (r) => {
       if (!(await r.customers.exists(actor.businessId, customerId))) return E.left(notFound);
@@ -95,7 +95,7 @@ export interface AgingReport {
 
 /** What customers owe by age of debt (Lagos days: 0-30, 31-60, 61-90, over 90), per customer and in total. */
 export const agingReport =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<CustomerRepositories, 'credit'>>; clock: Clock }) =>
   (actor: Actor, page: PageRequest<AgingSort>): Promise<AgingReport> =>
     deps.uow.read(async (r) => {
       const today = lagosDate(deps.clock.now());

@@ -6,9 +6,11 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { CustomerSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { CustomerRepositories, CustomerSort } from './ports.js';
+
+type Customers = Pick<CustomerRepositories, 'customers'>;
 
 export type DuplicatePhone = { readonly _tag: 'DuplicatePhone' };
 
@@ -23,7 +25,7 @@ export interface CustomerFields {
 
 /** Adds a customer (phone unique per business, credit limit not negative); they start owing nothing. */
 export const createCustomer =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Customers>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, fields: CustomerFields): Promise<E.Either<NegativeAmount | DuplicatePhone, Customer>> => {
     const broken = checkCreditLimit(fields.creditLimit);
     if (broken) return E.left(broken);
@@ -48,7 +50,7 @@ export const createCustomer =
 
 /** Updates the fields present (null clears an optional one). The balance is not a field: the ledger moves it. */
 export const updateCustomer =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Customers>; clock: Clock }) =>
   async (actor: Actor, customerId: string, changes: Partial<CustomerFields>): Promise<E.Either<NegativeAmount | NotFound | DuplicatePhone, Customer>> => {
     const broken = checkCreditLimit(changes.creditLimit);
     if (broken) return E.left(broken);
@@ -62,13 +64,13 @@ export const updateCustomer =
   };
 
 export const getCustomer =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Customers> }) =>
   async (actor: Actor, customerId: string): Promise<E.Either<NotFound, Customer>> => {
     const c = await deps.uow.read((r) => r.customers.findById(actor.businessId, customerId));
     return c ? E.right(c) : E.left(notFound);
   };
 
 export const listCustomers =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Customers> }) =>
   (actor: Actor, page: PageRequest<CustomerSort>, filter: { hasBalance?: boolean }): Promise<Page<Customer>> =>
     deps.uow.read((r) => r.customers.list(actor.businessId, page, filter));

@@ -2,13 +2,13 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Branch, Business } from '../../domain/business.js';
 import type { Plan } from '../../domain/plan.js';
 import type { Clock } from '../ports/clock.js';
-import type { StaffMember } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { BusinessRepositories, StaffMember } from '../business/ports.js';
 
 /** Operator: puts a business on a plan (the only way a plan changes until billing exists). */
 export const setPlan =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'businesses'>>; clock: Clock }) =>
   async (businessId: string, plan: Plan): Promise<E.Either<NotFound, Business>> =>
     deps.uow.run(async (r) => {
       const business = await r.businesses.findById(businessId);
@@ -27,7 +27,7 @@ export interface BusinessOverview {
 
 /** Operator: a business with its branches and members (the first 100 of each). */
 export const showBusiness =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<BusinessRepositories> }) =>
   async (businessId: string): Promise<E.Either<NotFound, BusinessOverview>> =>
     deps.uow.read(async (r) => {
       const business = await r.businesses.findById(businessId);

@@ -1,14 +1,16 @@
-import type { Repositories } from './repositories.js';
-
 /**
  * Runs work in one transaction: it commits when the work returns and rolls back when it throws.
  * A use case that must undo its writes while answering with a business failure returns
  * `rollback(value)`: the transaction is rolled back and `value` is returned.
+ *
+ * `R` is the repositories the work is handed: each use case names only those it uses (e.g.
+ * `UnitOfWork<Pick<ProductRepositories, 'products'>>`); the adapters hand out every module's, so one
+ * unit of work serves every use case. Inside one unit of work a repository reads its own writes.
  */
-export interface UnitOfWork {
-  run<A>(work: (repos: Repositories) => Promise<A | Rollback<A>>): Promise<A>;
+export interface UnitOfWork<R = unknown> {
+  run<A>(work: (repos: R) => Promise<A | Rollback<A>>): Promise<A>;
   /** Runs reads outside a transaction (no BEGIN/COMMIT round trips): lists, lookups, the per-request actor check. */
-  read<A>(work: (repos: Repositories) => Promise<A>): Promise<A>;
+  read<A>(work: (repos: R) => Promise<A>): Promise<A>;
   /**
    * Runs `work` so that every unit of work, read and idempotent answer inside it commits together,
    * or not at all. A deadlock or serialization failure runs `work` once more.

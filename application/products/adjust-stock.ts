@@ -6,10 +6,10 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { MovementSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
+import type { MovementSort, ProductRepositories } from './ports.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
@@ -30,7 +30,7 @@ export interface AdjustmentCommand {
  * The change is a whole number other than zero and the unit cost, a price, is not negative.
  */
 export const adjustStock =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto }) =>
   async (
     actor: Actor,
     cmd: AdjustmentCommand,
@@ -59,12 +59,12 @@ export const adjustStock =
   };
 
 export const listStockMovements =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'stockLedger'>> }) =>
   (actor: Actor, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>> =>
     deps.uow.read((r) => r.stockLedger.list(actor.businessId, page, filter));
 
 export const getStockMovement =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'stockLedger'>> }) =>
   async (actor: Actor, id: string): Promise<E.Either<NotFound, StockMovement>> => {
     const m = await deps.uow.read((r) => r.stockLedger.findById(actor.businessId, id));
     return m ? E.right(m) : E.left(notFound);

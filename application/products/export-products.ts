@@ -3,8 +3,8 @@ import type { Product } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { PageRequest } from '../ports/list.js';
-import type { ProductSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { ProductRepositories, ProductSort } from './ports.js';
 
 /** Products read per query while exporting: memory stays bounded by one batch, whatever the catalogue's size. */
 export const EXPORT_BATCH = 500;
@@ -22,7 +22,7 @@ export interface ProductExport {
  * while the export runs may or may not appear; none is skipped or repeated.
  */
 export const exportProducts =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'products'>>; clock: Clock }) =>
   (actor: Actor): ProductExport => {
     const products = async function* () {
       let after: PageRequest<ProductSort>['after'];

@@ -3,9 +3,9 @@ import { serviceWithStock, checkProduct, type Product } from '../../domain/produ
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { Repositories } from '../ports/repositories.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { addProduct, setQuantity, type ProductFields } from './manage-products.js';
+import type { ProductRepositories } from './ports.js';
 
 /** A file may hold at most this many data rows (the header not counted). */
 export const MAX_IMPORT_ROWS = 10_000;
@@ -44,7 +44,7 @@ export interface ImportReport {
   readonly errors: ImportRowError[];
 }
 
-type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
+type Deps = { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto };
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
@@ -105,14 +105,14 @@ export const importProducts =
     return { dryRun: command.dryRun, created, updated, unchanged, errors };
   };
 
-const applyRow = async (deps: Deps, r: Repositories, actor: Actor, fields: Partial<ProductFields>) => {
+const applyRow = async (deps: Deps, r: ProductRepositories, actor: Actor, fields: Partial<ProductFields>) => {
   const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
   return existing ? updateFromRow(deps, r, actor, existing, fields) : createFromRow(deps, r, actor, fields);
 };
 
 type Violation = { readonly field: string; readonly message: string };
 
-const createFromRow = async (deps: Deps, r: Repositories, actor: Actor, fields: Partial<ProductFields>): Promise<'created' | Violation[]> => {
+const createFromRow = async (deps: Deps, r: ProductRepositories, actor: Actor, fields: Partial<ProductFields>): Promise<'created' | Violation[]> => {
   const missing: Violation[] = [];
   if (fields.name === undefined) missing.push({ field: 'name', message: 'is required for a new product' });
   if (fields.price === undefined) missing.push({ field: 'price', message: 'is required for a new product' });
@@ -126,7 +126,7 @@ const createFromRow = async (deps: Deps, r: Repositories, actor: Actor, fields: 
 /** The fields present replace the product's (as PUT /products/:id does); nothing written when nothing differs. */
 const updateFromRow = async (
   deps: Deps,
-  r: Repositories,
+  r: ProductRepositories,
   actor: Actor,
   product: Product,
   fields: Partial<ProductFields>,

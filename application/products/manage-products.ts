@@ -5,10 +5,10 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { ProductFilter, ProductSort, Repositories } from '../ports/repositories.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
+import type { ProductFilter, ProductRepositories, ProductSort } from './ports.js';
 
 export type DuplicateSku = { readonly _tag: 'DuplicateSku'; readonly sku: string };
 export type ProductRulesBroken = { readonly _tag: 'ProductRulesBroken'; readonly violations: ProductRuleViolation[] };
@@ -26,12 +26,13 @@ export interface ProductFields {
   readonly unit?: string | null;
 }
 
-type Deps = { uow: UnitOfWork; clock: Clock; crypto: Crypto };
+type Products = Pick<ProductRepositories, 'products'>;
+type Deps = { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto };
 
 /** Adds a product inside a transaction, with its opening stock as the first ledger row. */
 export const addProduct = async (
   deps: Deps,
-  r: Repositories,
+  r: ProductRepositories,
   actor: Actor,
   fields: ProductFields,
   openingReason: 'INITIAL' | 'IMPORT',
@@ -76,26 +77,26 @@ export const createProduct =
     });
 
 export const getProduct =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Products> }) =>
   async (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> => {
     const p = await deps.uow.read((r) => r.products.findById(actor.businessId, productId));
     return p ? E.right(p) : E.left(notFound);
   };
 
 export const listProducts =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Products> }) =>
   (actor: Actor, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>> =>
     deps.uow.read((r) => r.products.list(actor.businessId, page, filter));
 
 export const listCategories =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Products> }) =>
   (actor: Actor): Promise<{ name: string; productCount: number }[]> =>
     deps.uow.read((r) => r.products.categories(actor.businessId));
 
 /** Changes a product's quantity to `target` through the ledger (one row), inside the caller's transaction. */
 export const setQuantity = async (
   deps: Deps,
-  r: Repositories,
+  r: ProductRepositories,
   actor: Actor,
   product: Product,
   target: number,
@@ -148,17 +149,17 @@ export const updateProduct =
  * Archiving an archived product changes nothing.
  */
 export const archiveProduct =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Products>; clock: Clock }) =>
   (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> =>
     setArchived(deps, actor, productId, true);
 
 /** Brings an archived product back into lists and sales; restoring an active product changes nothing. */
 export const restoreProduct =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Products>; clock: Clock }) =>
   (actor: Actor, productId: string): Promise<E.Either<NotFound, Product>> =>
     setArchived(deps, actor, productId, false);
 
-const setArchived = (deps: { uow: UnitOfWork; clock: Clock }, actor: Actor, productId: string, archived: boolean): Promise<E.Either<NotFound, Product>> =>
+const setArchived = (deps: { uow: UnitOfWork<Products>; clock: Clock }, actor: Actor, productId: string, archived: boolean): Promise<E.Either<NotFound, Product>> =>
   deps.uow.run(async (r) => {
     const product = await r.products.findById(actor.businessId, productId);
     if (!product) return E.left(notFound);

@@ -3,7 +3,7 @@ import type { MovementReason, StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { QuantityChange } from '../ports/repositories.js';
+import type { QuantityChange } from './ports.js';
 
 export interface StockMove {
   readonly productId: string;

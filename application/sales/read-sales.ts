@@ -4,17 +4,20 @@ import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
 import type { Customer } from '../../domain/customer.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { SaleFilter, SaleSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { AuthRepositories } from '../auth/ports.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { CustomerRepositories } from '../customers/ports.js';
+import type { SaleFilter, SaleRepositories, SaleSort } from './ports.js';
 
 export const listSales =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories> }) =>
   (actor: Actor, page: PageRequest<SaleSort>, filter: SaleFilter): Promise<Page<Sale>> =>
     deps.uow.read((r) => r.sales.list(actor.businessId, page, filter));
 
 export const getSale =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories> }) =>
   async (actor: Actor, saleId: string): Promise<E.Either<NotFound, Sale>> => {
     const sale = await deps.uow.read((r) => r.sales.findById(actor.businessId, saleId));
     return sale ? E.right(sale) : E.left(notFound);
@@ -32,7 +35,7 @@ export interface Receipt {
 
 /** A receipt by sale id or by receipt number. */
 export const getReceipt =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & Pick<AuthRepositories, 'users'> & Pick<CustomerRepositories, 'customers'>> }) =>
   (actor: Actor, by: { saleId: string } | { receiptNumber: string }): Promise<E.Either<NotFound, Receipt>> =>
     deps.uow.read(async (r) => {
       const sale = 'saleId' in by ? await r.sales.findById(actor.businessId, by.saleId) : await r.sales.findByReceiptNumber(actor.businessId, by.receiptNumber);

@@ -12,6 +12,10 @@ import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
 import { moveStock } from '../products/move-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { CustomerRepositories } from '../customers/ports.js';
+import type { ProductRepositories } from '../products/ports.js';
+import type { SaleRepositories } from './ports.js';
 
 export interface SaleItemCommand {
   readonly productId: string;
@@ -72,7 +76,7 @@ export interface RecordedSale {
  * is refused before anything is read.
  */
 export const recordSale =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'>>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> => {
     const broken = checkSaleAmounts(cmd);
     if (broken) return E.left(broken);

@@ -10,6 +10,9 @@ import type { StockLimitExceeded } from '../products/adjust-stock.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from '../products/move-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
+import type { CustomerRepositories } from '../customers/ports.js';
+import type { ProductRepositories } from '../products/ports.js';
+import type { SaleRepositories } from './ports.js';
 
 export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
 
@@ -20,7 +23,7 @@ export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
  * back, so a balance never goes below zero (docs/adr/0011). Locks: customer, then sale, then products.
  */
 export const voidSale =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories>; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, saleId: string, reason: string): Promise<E.Either<NotFound | SaleAlreadyVoided | StockLimitExceeded, Sale>> =>
     deps.uow.run(async (r) => {
       const peek = await r.sales.findById(actor.businessId, saleId);

@@ -6,7 +6,6 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { MessageSender } from '../ports/message-sender.js';
-import type { Repositories, StaffMember, StaffSort } from '../ports/repositories.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
@@ -17,6 +16,8 @@ import {
   type NotFound,
   type UnknownBranch,
 } from '../business/errors.js';
+import type { AuthRepositories } from '../auth/ports.js';
+import type { BusinessRepositories, StaffMember, StaffSort } from '../business/ports.js';
 
 export interface InviteCommand {
   readonly identifier: Identifier;
@@ -29,7 +30,7 @@ export interface InviteCommand {
 const staffMember = (m: Membership, u: User): StaffMember => ({ ...m, firstName: u.firstName, lastName: u.lastName, phone: u.phone, email: u.email });
 
 /** The branch a member works at: the one given (it must be a live branch of the business) or the default. */
-const branchFor = async (r: Repositories, businessId: string, branchId: string | undefined) =>
+const branchFor = async (r: Pick<BusinessRepositories, 'branches'>, businessId: string, branchId: string | undefined) =>
   branchId === undefined ? r.branches.findDefault(businessId) : r.branches.findById(businessId, branchId, { lock: 'use' });
 
 /**
@@ -38,7 +39,7 @@ const branchFor = async (r: Repositories, businessId: string, branchId: string |
  * business, or holding an open invitation, cannot be invited; a deactivated or lapsed one can.
  */
 export const inviteStaff =
-  (deps: { uow: UnitOfWork; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories>; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
   async (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch, StaffMember>> => {
     const result = await deps.uow.run(async (r) => {
       await r.otps.lockIdentifier(identifierKey(cmd.identifier));
@@ -77,12 +78,12 @@ export const inviteStaff =
   };
 
 export const listStaff =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'memberships'>> }) =>
   (actor: Actor, page: PageRequest<StaffSort>, filter: { status?: Membership['status'] }): Promise<Page<StaffMember>> =>
     deps.uow.read((r) => r.memberships.list(actor.businessId, page, filter));
 
 export const getStaffMember =
-  (deps: { uow: UnitOfWork }) =>
+  (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'memberships'>> }) =>
   async (actor: Actor, membershipId: string): Promise<E.Either<NotFound, StaffMember>> => {
     const member = await deps.uow.read((r) => r.memberships.findStaffMember(actor.businessId, membershipId));
     return member ? E.right(member) : E.left(notFound);
@@ -93,7 +94,7 @@ export const getStaffMember =
  * the last one can be neither demoted nor deactivated. The count is taken under a lock on the owner
  * rows, so two owners removing each other at once cannot both succeed.
  */
-const isLastOwner = async (r: Repositories, m: Membership) => {
+const isLastOwner = async (r: Pick<BusinessRepositories, 'memberships'>, m: Membership) => {
   if (m.role !== 'BUSINESS_OWNER' || m.status === 'DEACTIVATED') return false;
   const activeOwners = await r.memberships.countActiveOwnersLocked(m.businessId);
   // Re-read under the lock: another transaction may have just changed this member.
@@ -103,7 +104,7 @@ const isLastOwner = async (r: Repositories, m: Membership) => {
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users'> & Pick<BusinessRepositories, 'branches' | 'memberships'>>; clock: Clock }) =>
   async (
     actor: Actor,
     membershipId: string,
@@ -128,7 +129,7 @@ export const updateStaffMember =
  * refresh token revoked. Owners cannot deactivate themselves, nor the last owner.
  */
 export const deactivateStaffMember =
-  (deps: { uow: UnitOfWork; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'refreshTokens'> & Pick<BusinessRepositories, 'memberships'>>; clock: Clock }) =>
   async (actor: Actor, membershipId: string): Promise<E.Either<NotFound | CannotDeactivateSelf | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
       const m = await r.memberships.findById(actor.businessId, membershipId);

@@ -5,7 +5,7 @@ import type { Customer } from '../../domain/customer.js';
 import type { CreditEntry } from '../../domain/credit.js';
 import type { SaleDraft } from '../../domain/sale.js';
 import type { PageRequest } from '../../application/ports/list.js';
-import type { Repositories } from '../../application/ports/repositories.js';
+import type { AppRepositories as Repositories } from '../../bootstrap/persistence.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aCreditEntry, aCustomer, aSale, NOW, seedShop } from '../support/builders.js';

@@ -4,7 +4,7 @@ import { kobo, MAX_KOBO } from '../../domain/money.js';
 import type { Customer } from '../../domain/customer.js';
 import type { Page, PageRequest } from '../../application/ports/list.js';
 import { rollback, type UnitOfWork } from '../../application/ports/unit-of-work.js';
-import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { inMemory, openPostgres, type AppRepositories, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aBusiness, aCustomer, NOW } from '../support/builders.js';
 
@@ -18,7 +18,7 @@ type CustomerSortBy = 'created_at' | 'name' | 'credit_balance';
 const customerPage = (o: Partial<PageRequest<CustomerSortBy>> = {}): PageRequest<CustomerSortBy> => ({ sortBy: 'created_at', sortDir: 'asc', limit: 100, ...o });
 const ids = (page: Page<Customer>) => page.items.map((c) => c.id);
 
-const seedBusiness = async (uow: UnitOfWork): Promise<string> => {
+const seedBusiness = async (uow: UnitOfWork<AppRepositories>): Promise<string> => {
   const b = aBusiness();
   await uow.run((r) => r.businesses.add(b));
   return b.id;

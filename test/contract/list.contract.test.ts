@@ -4,9 +4,9 @@ import fc from 'fast-check';
 import type { Branch, Business, Membership, MembershipStatus, User } from '../../domain/business.js';
 import type { E164Phone } from '../../domain/phone.js';
 import type { Page, PageRequest, SortDir, SortValue } from '../../application/ports/list.js';
-import type { BranchSort, StaffMember, StaffSort } from '../../application/ports/repositories.js';
+import type { BranchSort, StaffMember, StaffSort } from '../../application/business/ports.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { inMemory, openPostgres, type Persistence, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aBranch, aBusiness, aUser, NOW, seedTenant } from '../support/builders.js';
 
@@ -25,7 +25,7 @@ const at = (ms: number) => new Date(now.getTime() + ms);
 
 
 
-const addBranches = (uow: UnitOfWork, branches: Branch[]) =>
+const addBranches = (uow: UnitOfWork<AppRepositories>, branches: Branch[]) =>
   uow.run(async (r) => {
     for (const b of branches) await r.branches.add(b);
   });
@@ -81,7 +81,7 @@ const branchPage = (sortBy: BranchSort, sortDir: SortDir, limit: number, after: 
   ({ sortBy, sortDir, limit, ...(after ? { after } : {}), ...extra }) satisfies PageRequest<BranchSort>;
 
 /** Every page of a business's branches for one request shape. */
-const allBranches = async (uow: UnitOfWork, businessId: string, req: Partial<PageRequest<BranchSort>> = {}) => {
+const allBranches = async (uow: UnitOfWork<AppRepositories>, businessId: string, req: Partial<PageRequest<BranchSort>> = {}) => {
   const sortBy = req.sortBy ?? 'created_at';
   const sortDir = req.sortDir ?? 'asc';
   const limit = req.limit ?? 100;
@@ -365,7 +365,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         return { t, other, members };
       };
 
-      const allStaff = async (uow: UnitOfWork, businessId: string, sortBy: StaffSort, sortDir: SortDir, limit: number, filter: { status?: MembershipStatus } = {}, extra: Partial<PageRequest<StaffSort>> = {}) =>
+      const allStaff = async (uow: UnitOfWork<AppRepositories>, businessId: string, sortBy: StaffSort, sortDir: SortDir, limit: number, filter: { status?: MembershipStatus } = {}, extra: Partial<PageRequest<StaffSort>> = {}) =>
         walk(
           (after) => uow.read((r) => r.memberships.list(businessId, { sortBy, sortDir, limit, ...(after ? { after } : {}), ...extra }, filter)),
           limit,

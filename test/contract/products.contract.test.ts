@@ -4,12 +4,12 @@ import type { Business } from '../../domain/business.js';
 import { kobo, MAX_KOBO } from '../../domain/money.js';
 import { MAX_STOCK, type MovementReason, type Product, type StockMovement } from '../../domain/product.js';
 import type { PageRequest } from '../../application/ports/list.js';
-import type { MovementSort, ProductFilter, ProductSort } from '../../application/ports/repositories.js';
+import type { MovementSort, ProductFilter, ProductSort } from '../../application/products/ports.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../application/ports/idempotency-store.js';
-import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { inMemory, openPostgres, type Persistence, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aBusiness, NOW } from '../support/builders.js';
+import { aBusiness, aProduct, NOW } from '../support/builders.js';
 
 // The products contract: ProductRepository, StockLedger and IdempotencyStore keep the same promises on
 // every adapter. Names and categories that take part in an ordering assertion are lowercase ASCII
@@ -20,26 +20,6 @@ const at = (ms: number) => new Date(now.getTime() + ms);
 const DAY_MS = 24 * 3_600_000;
 const LEASE_MS = 30_000;
 
-
-let skuCounter = 0;
-const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
-  id: randomUUID(),
-  businessId,
-  name: 'rice',
-  sku: `SKU-${skuCounter++}-${randomUUID().slice(0, 4)}`,
-  price: kobo(950_000),
-  costPrice: null,
-  quantity: 0,
-  category: null,
-  type: 'PRODUCT',
-  lowStockThreshold: null,
-  barcode: null,
-  unit: null,
-  archivedAt: null,
-  createdAt: now,
-  updatedAt: now,
-  ...o,
-});
 
 const aMovement = (p: Product, o: Partial<StockMovement> = {}): StockMovement => ({
   id: randomUUID(),
@@ -57,14 +37,14 @@ const aMovement = (p: Product, o: Partial<StockMovement> = {}): StockMovement =>
 });
 
 /** A committed business (the foreign key of products and the ledger). */
-const seedBusiness = async (uow: UnitOfWork): Promise<string> => {
+const seedBusiness = async (uow: UnitOfWork<AppRepositories>): Promise<string> => {
   const b = aBusiness();
   await uow.run((r) => r.businesses.add(b));
   return b.id;
 };
 
 /** Products added in one transaction; a product with a quantity gets it through changeQuantity. */
-const addProducts = async (uow: UnitOfWork, products: Product[]) => {
+const addProducts = async (uow: UnitOfWork<AppRepositories>, products: Product[]) => {
   await uow.run(async (r) => {
     for (const p of products) {
       expect(await r.products.add({ ...p, quantity: 0 })).to.equal('added');

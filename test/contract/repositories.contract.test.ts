@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { OtpCode } from '../../domain/otp.js';
 import type { E164Phone } from '../../domain/phone.js';
-import type { RefreshToken } from '../../application/ports/repositories.js';
+import type { RefreshToken } from '../../application/auth/ports.js';
 import { rollback, type UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';

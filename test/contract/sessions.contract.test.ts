@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { PageRequest } from '../../application/ports/list.js';
-import type { RefreshToken, SessionSort } from '../../application/ports/repositories.js';
+import type { RefreshToken, SessionSort } from '../../application/auth/ports.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aSession, NOW, seedTenant } from '../support/builders.js';

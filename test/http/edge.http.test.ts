@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import { openPostgres } from '../../bootstrap/persistence.js';
+import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';
 import { upstreamOf } from '../support/blackhole-proxy.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aPhone, createTestApp, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
@@ -412,7 +412,7 @@ describe('HTTP edge', () => {
       const boom = async (): Promise<never> => {
         throw new Error('select * from secret_table');
       };
-      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork } });
+      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork<AppRepositories> } });
     });
     after(async () => app.close());
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
 import { openOrm, redactDatabaseFault } from '../../adapters/persistence/mikro-orm/orm.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import { openPostgres } from '../../bootstrap/persistence.js';
+import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
@@ -137,7 +137,7 @@ describe('a database fault in the log', () => {
     const boom = async (): Promise<never> => {
       throw fault;
     };
-    const app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork } });
+    const app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, atomically: boom } satisfies UnitOfWork<AppRepositories> } });
     try {
       const res = await app.request('POST', '/auth/login', { body: { phone: aPhone() }, headers: { 'x-request-id': 'redact-1' } });
       expect(res.status).to.equal(500);

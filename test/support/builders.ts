@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Branch, Business, Membership, User } from '../../domain/business.js';
 import type { E164Phone } from '../../domain/phone.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
-import type { Session } from '../../application/ports/repositories.js';
+import type { AppRepositories } from '../../bootstrap/persistence.js';
+import type { Session } from '../../application/auth/ports.js';
 import type { Product } from '../../domain/product.js';
 import type { Customer } from '../../domain/customer.js';
 import type { CreditEntry } from '../../domain/credit.js';
@@ -56,6 +57,27 @@ export const aBranch = (businessId: string, o: Partial<Branch> = {}): Branch => 
   ...o,
 });
 
+let skuCounter = 0;
+/** An active product (no stock) of the business. */
+export const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
+  id: randomUUID(),
+  businessId,
+  name: 'rice',
+  sku: `SKU-${skuCounter++}-${randomUUID().slice(0, 4)}`,
+  price: kobo(950_000),
+  costPrice: null,
+  quantity: 0,
+  category: null,
+  type: 'PRODUCT',
+  lowStockThreshold: null,
+  barcode: null,
+  unit: null,
+  archivedAt: null,
+  createdAt: NOW,
+  updatedAt: NOW,
+  ...o,
+});
+
 /** A live session (a sign-in) of the user, 30 days from NOW. */
 export const aSession = (userId: string, o: Partial<Session> = {}): Session => ({
   id: randomUUID(),
@@ -70,7 +92,7 @@ export const aSession = (userId: string, o: Partial<Session> = {}): Session => (
 });
 
 /** A business with its default branch and an active owner, committed through the ports. */
-export const seedTenant = async (uow: UnitOfWork, o: { business?: Partial<Business>; at?: Date } = {}) => {
+export const seedTenant = async (uow: UnitOfWork<AppRepositories>, o: { business?: Partial<Business>; at?: Date } = {}) => {
   const at = o.at ?? NOW;
   const user = aUser({ createdAt: at, updatedAt: at });
   const business = aBusiness({ createdAt: at, updatedAt: at, ...o.business });
@@ -93,26 +115,6 @@ export const seedTenant = async (uow: UnitOfWork, o: { business?: Partial<Busine
   });
   return { user, business, branch, membership, actor: { userId: user.id, businessId: business.id, roles: ['BUSINESS_OWNER' as const] } };
 };
-
-/** An active product of the business with no stock (stock moves only through changeQuantity). */
-export const aProduct = (businessId: string, o: Partial<Product> = {}): Product => ({
-  id: randomUUID(),
-  businessId,
-  name: 'rice',
-  sku: `SKU-${unique()}`,
-  price: kobo(100_000),
-  costPrice: null,
-  quantity: 0,
-  category: null,
-  type: 'PRODUCT',
-  lowStockThreshold: null,
-  barcode: null,
-  unit: null,
-  archivedAt: null,
-  createdAt: NOW,
-  updatedAt: NOW,
-  ...o,
-});
 
 /** A customer of the business with a phone of their own, owing nothing, no credit limit. */
 export const aCustomer = (businessId: string, o: Partial<Customer> = {}): Customer => ({
@@ -188,7 +190,7 @@ export const aCreditEntry = (customer: Pick<Customer, 'id' | 'businessId'>, o: P
 });
 
 /** A tenant (see seedTenant) with one product to sell, committed. */
-export const seedShop = async (uow: UnitOfWork, o: { business?: Partial<Business>; at?: Date } = {}) => {
+export const seedShop = async (uow: UnitOfWork<AppRepositories>, o: { business?: Partial<Business>; at?: Date } = {}) => {
   const t = await seedTenant(uow, o);
   const product = aProduct(t.business.id);
   await uow.run(async (r) => void (await r.products.add(product)));

@@ -3,7 +3,7 @@ import type { getPlanUsage, PlanUsage } from '../../../application/business/plan
 import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
-import { BRANCH_SORTS } from '../../../application/ports/repositories.js';
+import { BRANCH_SORTS } from '../../../application/business/ports.js';
 import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';

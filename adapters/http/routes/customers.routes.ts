@@ -1,6 +1,6 @@
 import type { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../../application/customers/credit.js';
 import type { createCustomer, CustomerFields, getCustomer, listCustomers, updateCustomer } from '../../../application/customers/manage-customers.js';
-import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/ports/repositories.js';
+import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/customers/ports.js';
 import { PAYMENT_METHODS_FOR_CREDIT } from '../../../domain/credit.js';
 import type { Kobo } from '../../../domain/money.js';
 import { doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';

@@ -1,6 +1,6 @@
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
 import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
-import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/ports/repositories.js';
+import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/products/ports.js';
 import { ADJUSTMENT_REASONS, MOVEMENT_REASONS, PRODUCT_TYPES } from '../../../domain/product.js';
 import { doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, object, orNull, queryFlag, shape, str, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';

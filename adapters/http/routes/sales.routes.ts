@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import type { getReceipt, getSale, listSales, Receipt } from '../../../application/sales/read-sales.js';
 import type { recordSale, RecordedSale } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
-import { SALE_SORTS } from '../../../application/ports/repositories.js';
+import { SALE_SORTS } from '../../../application/sales/ports.js';
 import { PAYMENT_METHODS } from '../../../domain/sale.js';
 import { doc, Documented, enumOf, positiveInteger, jsonSchemaOf, money, object, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';

@@ -1,6 +1,6 @@
 import type { ParameterizedContext } from 'koa';
 import type { endSession, listSessions, logout } from '../../../application/auth/manage-sessions.js';
-import { SESSION_SORTS, type Session, type SessionDevice } from '../../../application/ports/repositories.js';
+import { type Session, SESSION_SORTS, type SessionDevice } from '../../../application/auth/ports.js';
 import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';

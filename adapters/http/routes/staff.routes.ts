@@ -1,5 +1,5 @@
 import type { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../../../application/staff/manage-staff.js';
-import { STAFF_SORTS } from '../../../application/ports/repositories.js';
+import { STAFF_SORTS } from '../../../application/business/ports.js';
 import { doc, enumOf, jsonSchemaOf, object, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';

@@ -1,5 +1,5 @@
 import type { Branch, Business } from '../../../domain/business.js';
-import type { StaffMember } from '../../../application/ports/repositories.js';
+import type { StaffMember } from '../../../application/business/ports.js';
 import { bool, dateTime, doc, nullableStr, shape, str, uuid } from '../codecs.js';
 
 /** JSON views of resources (snake_case, ISO times) and their documented shapes. */

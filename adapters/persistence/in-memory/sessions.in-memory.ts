@@ -1,4 +1,4 @@
-import type { RefreshToken, Session, SessionRepository } from '../../../application/ports/repositories.js';
+import type { RefreshToken, Session, SessionRepository } from '../../../application/auth/ports.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 
 /** The tables sessions live in (a part of the in-memory store's). */
@@ -8,7 +8,7 @@ export interface SessionTables {
 }
 
 /** True unless the user has a session `sessionId` that is not revoked (what an access token's `sid` must name). */
-export const isSessionRevoked = (t: SessionTables, userId: string, sessionId: string): boolean => {
+export const isSessionRevoked = (t: Pick<SessionTables, 'sessions'>, userId: string, sessionId: string): boolean => {
   const s = t.sessions.get(sessionId);
   return !s || s.userId !== userId || s.revokedAt !== null;
 };

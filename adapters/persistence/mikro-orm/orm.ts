@@ -1,7 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { MikroORM, PostgreSqlDriver, type PoolConfig } from '@mikro-orm/postgresql';
 import { migrationsList } from './migrations/index.js';
-import { allSchemas } from './schemas.js';
 
 export interface OrmOptions {
   readonly databaseUrl: string;
@@ -60,7 +59,8 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
   return MikroORM.init({
     driver: PostgreSqlDriver,
     clientUrl: options.databaseUrl,
-    entities: allSchemas,
+    // No entity mappings: every table is read and written with SQL on the transaction (docs/adr/0019).
+    entities: [],
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
     discovery: { disableDynamicFileAccess: true, warnWhenNoEntities: false },

@@ -1,11 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { MovementSort, ProductRepository, ProductSort, StockLedger } from '../../../application/ports/repositories.js';
-import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
+import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, StockLedger } from '../../../application/products/ports.js';
 import { MAX_STOCK, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { kobo } from '../../../domain/money.js';
-import { randomUUID } from 'node:crypto';
-import { ambientTransaction } from './ambient-transaction.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
+import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
 
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
 
@@ -34,13 +32,13 @@ const PRODUCTS: KeysetSource<ProductSort> = {
 const int = (v: unknown): number => Number(v);
 const optionalInt = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export const productFromRow = (r: Record<string, unknown>): Product => ({
+export const productFromRow = (r: Row): Product => ({
   id: String(r.id),
   businessId: String(r.business_id),
   name: String(r.name),
   sku: String(r.sku),
   price: kobo(int(r.price)),
-  costPrice: r.cost_price === null || r.cost_price === undefined ? null : kobo(int(r.cost_price)),
+  costPrice: optionalKobo(r.cost_price),
   quantity: int(r.quantity),
   category: (r.category as string | null) ?? null,
   type: r.type as ProductType,
@@ -52,23 +50,21 @@ export const productFromRow = (r: Record<string, unknown>): Product => ({
   updatedAt: asDate(r.updated_at),
 });
 
-const isUniqueViolation = (e: unknown) => (e as { code?: string }).code === '23505' || (e as { name?: string }).name === 'UniqueConstraintViolationException';
-
 export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   async findById(businessId, id) {
-    const rows = await em.execute<Record<string, unknown>[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
+    const rows = await em.execute<Row[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? productFromRow(rows[0]) : undefined;
   },
   async findMany(businessId, ids) {
     if (ids.length === 0) return [];
-    const rows = await em.execute<Record<string, unknown>[]>(
+    const rows = await em.execute<Row[]>(
       `select ${PRODUCT_COLUMNS} from products where business_id = ? and id in (${ids.map(() => '?').join(', ')})`,
       [businessId, ...ids],
     );
     return rows.map(productFromRow);
   },
   async findBySku(businessId, sku) {
-    const rows = await em.execute<Record<string, unknown>[]>(
+    const rows = await em.execute<Row[]>(
       `select ${PRODUCT_COLUMNS} from products where business_id = ? and lower(sku) = lower(?)`,
       [businessId, sku],
     );
@@ -105,21 +101,13 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     return rows.length === 1 ? 'added' : 'duplicate_sku';
   },
   async save(p) {
-    try {
-      // a savepoint, so a duplicate sku leaves the surrounding transaction usable
-      await em.execute('savepoint product_save');
-      await em.execute(
-        `update products set name = ?, sku = ?, price = ?, cost_price = ?, category = ?, type = ?, low_stock_threshold = ?,
-         barcode = ?, unit = ?, updated_at = ?, archived_at = ? where business_id = ? and id = ?`,
-        [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.businessId, p.id],
-      );
-      await em.execute('release savepoint product_save');
-      return 'saved';
-    } catch (e) {
-      if (!isUniqueViolation(e)) throw e;
-      await em.execute('rollback to savepoint product_save');
-      return 'duplicate_sku';
-    }
+    const saved = await unlessDuplicate(
+      em,
+      `update products set name = ?, sku = ?, price = ?, cost_price = ?, category = ?, type = ?, low_stock_threshold = ?,
+       barcode = ?, unit = ?, updated_at = ?, archived_at = ? where business_id = ? and id = ?`,
+      [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.businessId, p.id],
+    );
+    return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
   async changeQuantity(businessId, id, change, at) {
     const rows = await em.execute<{ quantity: number }[]>(
@@ -147,7 +135,7 @@ const MOVEMENTS: KeysetSource<MovementSort> = {
   dateColumn: 'created_at',
 };
 
-const movementFromRow = (r: Record<string, unknown>): StockMovement => ({
+const movementFromRow = (r: Row): StockMovement => ({
   id: String(r.id),
   businessId: String(r.business_id),
   productId: String(r.product_id),
@@ -156,7 +144,7 @@ const movementFromRow = (r: Record<string, unknown>): StockMovement => ({
   quantityAfter: int(r.quantity_after),
   reason: r.reason as MovementReason,
   note: (r.note as string | null) ?? null,
-  unitCost: r.unit_cost === null || r.unit_cost === undefined ? null : kobo(int(r.unit_cost)),
+  unitCost: optionalKobo(r.unit_cost),
   createdBy: (r.created_by as string | null) ?? null,
   createdAt: asDate(r.created_at),
   saleId: (r.sale_id as string | null) ?? null,
@@ -177,7 +165,7 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     return asDate(rows[0]!.created_at);
   },
   async findById(businessId, id) {
-    const rows = await em.execute<Record<string, unknown>[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
+    const rows = await em.execute<Row[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? movementFromRow(rows[0]) : undefined;
   },
   list(businessId, page, filter) {
@@ -187,7 +175,7 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     return keysetPage(em, MOVEMENTS, businessId, page, conditions, movementFromRow);
   },
   async forSale(businessId, saleId) {
-    const rows = await em.execute<Record<string, unknown>[]>(
+    const rows = await em.execute<Row[]>(
       `select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and sale_id = ? order by product_id`,
       [businessId, saleId],
     );
@@ -195,54 +183,5 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   },
 });
 
-const KEY_TTL_MS = 24 * 3_600_000;
-
-/**
- * Idempotency keys in PostgreSQL. `claim` and `release` are short statements of their own; `complete`
- * runs in the ambient transaction when there is one, so the answer commits with the work.
- */
-export const mikroOrmIdempotencyStore = (fork: () => EntityManager, options: { leaseMs: number }): IdempotencyStore => ({
-  async claim(businessId, key, requestHash, now) {
-    const em = fork();
-    const token = randomUUID();
-    const leaseUntil = new Date(now.getTime() + options.leaseMs);
-    // An expired key is forgotten first, so it can be claimed again.
-    await em.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
-    const inserted = await em.execute<unknown[]>(
-      `insert into idempotency_keys (business_id, key, request_hash, created_at, lease_until, claim_token)
-       values (?, ?, ?, ?, ?, ?) on conflict do nothing returning key`,
-      [businessId, key, requestHash, now, leaseUntil, token],
-    );
-    if (inserted.length === 1) return { state: 'claimed', token };
-    // A claim whose lease ran out without an answer (its process died) is taken over.
-    const takenOver = await em.execute<unknown[]>(
-      `update idempotency_keys set lease_until = ?, claim_token = ?
-        where business_id = ? and key = ? and request_hash = ? and response_status is null and (lease_until is null or lease_until < ?)
-        returning key`,
-      [leaseUntil, token, businessId, key, requestHash, now],
-    );
-    if (takenOver.length === 1) return { state: 'claimed', token };
-    const rows = await em.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
-      'select request_hash, response_status, response_body from idempotency_keys where business_id = ? and key = ?',
-      [businessId, key],
-    );
-    const row = rows[0];
-    if (!row) return this.claim(businessId, key, requestHash, now); // released meanwhile
-    if (row.request_hash !== requestHash) return { state: 'mismatch' };
-    if (row.response_status === null) return { state: 'in_progress' };
-    const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-    return { state: 'replay', response: { status: row.response_status, body } };
-  },
-  async complete(businessId, key, token, response) {
-    const tx = ambientTransaction();
-    const updated = await (tx ? await tx.manager() : fork()).execute<unknown[]>(
-      `update idempotency_keys set response_status = ?, response_body = ?, lease_until = null
-        where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`,
-      [response.status, JSON.stringify(response.body), businessId, key, token],
-    );
-    return updated.length === 1;
-  },
-  async release(businessId, key, token) {
-    await fork().execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
-  },
-});
+/** The products module over one transaction's EntityManager: the catalogue and the stock ledger. */
+export const mikroOrmProductsModule = (em: EntityManager): ProductRepositories => ({ products: mikroOrmProducts(em), stockLedger: mikroOrmStockLedger(em) });

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Session, SessionRepository, SessionSort } from '../../../application/ports/repositories.js';
+import type { Session, SessionRepository, SessionSort } from '../../../application/auth/ports.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { RefreshTokenSchema } from './schemas.js';
 
 const COLUMNS = 'id, user_id, created_at, last_used_at, expires_at, user_agent, ip, revoked_at';
 
@@ -48,7 +47,7 @@ export const mikroOrmSessions = (em: EntityManager): SessionRepository => ({
       [at, userId, id, at],
     );
     if (rows.length === 0) return false;
-    await em.nativeUpdate(RefreshTokenSchema, { familyId: id, userId, revokedAt: null }, { revokedAt: at });
+    await em.execute('update refresh_tokens set revoked_at = ? where family_id = ? and user_id = ? and revoked_at is null', [at, id, userId]);
     return true;
   },
 });

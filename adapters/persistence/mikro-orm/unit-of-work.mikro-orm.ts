@@ -1,7 +1,6 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { ambientTransaction, inAmbientTransaction, isRetryableConflict } from './ambient-transaction.js';
-import { mikroOrmRepositories } from './repositories.mikro-orm.js';
 
 class RollbackSignal {
   constructor(readonly value: unknown) {}
@@ -24,16 +23,17 @@ const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => 
 
 /**
  * One forked EntityManager and one database transaction per unit of work; inside `atomically`, a
- * savepoint of the ambient transaction instead.
+ * savepoint of the ambient transaction instead. `repositories` builds every module's repositories
+ * over the transaction's EntityManager.
  */
-export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
+export const mikroOrmUnitOfWork = <R>(orm: MikroORM, repositories: (em: EntityManager) => R): UnitOfWork<R> => ({
   async run(work) {
     const outer = ambientTransaction();
     const once = async () => {
       try {
         const base = outer ? await outer.manager() : orm.em.fork();
         return await base.transactional(async (em) => {
-          const result = await work(mikroOrmRepositories(em));
+          const result = await work(repositories(em));
           if (result instanceof Rollback) throw new RollbackSignal(result.value);
           return result;
         });
@@ -47,7 +47,7 @@ export const mikroOrmUnitOfWork = (orm: MikroORM): UnitOfWork => ({
   },
   async read(work) {
     const outer = ambientTransaction();
-    return work(mikroOrmRepositories(outer ? await outer.manager() : orm.em.fork()));
+    return work(repositories(outer ? await outer.manager() : orm.em.fork()));
   },
   atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => orm.em.fork(), work))),
 });

@@ -7,7 +7,7 @@ import { requestSignInCode } from '../../../application/auth/request-sign-in-cod
 import { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
 import type { TokenIssuer } from '../../../application/ports/token-issuer.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork } from '../../../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryUnitOfWork } from '../../../bootstrap/persistence.js';
 import { phoneIdentifier } from '../../../domain/identifier.js';
 import { normalisePhone } from '../../../domain/phone.js';
 import { recordingOutbox, testClock } from '../../support/test-app.js';

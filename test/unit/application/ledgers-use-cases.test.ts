@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork } from '../../../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryUnitOfWork } from '../../../bootstrap/persistence.js';
 import { recordCreditEntry } from '../../../application/customers/credit-entry.js';
 import { createCustomer } from '../../../application/customers/manage-customers.js';
 import { createProduct } from '../../../application/products/manage-products.js';

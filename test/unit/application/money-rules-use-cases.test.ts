@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork } from '../../../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryUnitOfWork } from '../../../bootstrap/persistence.js';
 import { recordCreditPayment } from '../../../application/customers/credit.js';
 import { createCustomer, updateCustomer } from '../../../application/customers/manage-customers.js';
 import { adjustStock } from '../../../application/products/adjust-stock.js';

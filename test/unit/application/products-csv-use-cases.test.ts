@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork } from '../../../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryUnitOfWork, type AppRepositories } from '../../../bootstrap/persistence.js';
 import { EXPORT_BATCH, exportProducts } from '../../../application/products/export-products.js';
 import { importProducts, type ImportRow } from '../../../application/products/import-products.js';
 import { createProduct } from '../../../application/products/manage-products.js';
@@ -15,7 +15,7 @@ import { testClock } from '../../support/test-app.js';
 const setup = () => {
   const uow = inMemoryUnitOfWork();
   let reads = 0;
-  const counting: UnitOfWork = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), atomically: (w) => uow.atomically(w) };
+  const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), atomically: (w) => uow.atomically(w) };
   const deps = { uow: counting, clock: testClock(new Date('2026-11-22T23:30:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
   const actor: Actor = { userId: randomUUID(), businessId: randomUUID(), roles: ['BUSINESS_OWNER'] };
   const all = async () => {

@@ -1,38 +1,22 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import type { BranchSort, Repositories, StaffMember, StaffSort } from '../../../application/ports/repositories.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BranchSort, BusinessRepositories, StaffMember, StaffSort } from '../../../application/business/ports.js';
 import type { Branch, Business, Membership } from '../../../domain/business.js';
 import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
-import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
-import { mikroOrmSessions } from './sessions.mikro-orm.js';
-import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
+import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
 
 /**
- * The repository ports over one transactional EntityManager. Writes are flushed when the
- * transaction commits; `save` only marks an entity loaded through this manager as changed.
+ * The business module over one transaction's EntityManager: businesses, branches and memberships.
+ * Businesses and branches are read on every sale and memberships on every request: plain rows,
+ * written with immediate SQL (docs/adr/0019), so the next read of the same unit of work sees them.
  */
-export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
-  products: mikroOrmProducts(em),
-  sales: mikroOrmSales(em),
-  customers: mikroOrmCustomers(em),
-  credit: mikroOrmCreditLedger(em),
-  stockLedger: mikroOrmStockLedger(em),
-  users: {
-    findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,
-    findByIdentifier: async (identifier) =>
-      (await em.findOne(UserSchema, identifier.kind === 'phone' ? { phone: identifier.value } : { email: identifier.value })) ??
-      undefined,
-    add: async (user) => void em.persist(em.create(UserSchema, user)),
-    save: async (user) => void em.persist(user),
-  },
-  // Businesses and branches are read on every sale: plain rows, saved by an explicit UPDATE (no identity map).
+export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories => ({
   businesses: {
-    findById: async (id) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id]);
-      return rows[0] ? businessFromRow(rows[0]) : undefined;
-    },
-    add: async (business) => void em.persist(em.create(BusinessSchema, business)),
+    findById: (id) => firstRow(em, `select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id], businessFromRow),
+    add: (b) =>
+      insertRow(em, 'businesses', BUSINESS_COLUMNS, [
+        b.id, b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.currency, b.timezone, b.createdAt, b.updatedAt,
+      ]),
     save: async (b) => {
       await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
         b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.id,
@@ -40,15 +24,15 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
     },
   },
   branches: {
-    findById: async (businessId, id, options = {}) => {
-      const rows = await em.execute<Record<string, unknown>[]>(
+    findById: (businessId, id, options = {}) =>
+      firstRow(
+        em,
         `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
-      );
-      return rows[0] ? branchFromRow(rows[0]) : undefined;
-    },
+        branchFromRow,
+      ),
     findDefault: async (businessId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(
+      const rows = await em.execute<Row[]>(
         `select ${BRANCHES.select} from branches where business_id = ? and is_default and archived_at is null`,
         [businessId],
       );
@@ -56,94 +40,71 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
       return branchFromRow(rows[0]);
     },
     list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
-    add: async (branch) => void em.persist(em.create(BranchSchema, branch)),
+    add: (b) => insertRow(em, 'branches', BRANCHES.select, [b.id, b.businessId, b.name, b.address, b.phone, b.isDefault, b.archivedAt, b.createdAt, b.updatedAt]),
     save: async (b) => {
       await em.execute('update branches set name = ?, address = ?, phone = ?, archived_at = ?, updated_at = ? where business_id = ? and id = ?', [
         b.name, b.address, b.phone, b.archivedAt, b.updatedAt, b.businessId, b.id,
       ]);
     },
-    isReferenced: async (businessId, id) =>
-      (await em.count(MembershipSchema, { businessId, branchId: id })) > 0 || (await mikroOrmSales(em).existsForBranch(businessId, id)),
-    remove: async (businessId, id) => void (await em.nativeDelete(BranchSchema, { id, businessId })),
+    isReferenced: async (businessId, id) => {
+      const rows = await em.execute<{ referenced: boolean }[]>(
+        `select exists (select 1 from memberships where business_id = ? and branch_id = ?)
+             or exists (select 1 from sales where business_id = ? and branch_id = ?) as referenced`,
+        [businessId, id, businessId, id],
+      );
+      return rows[0]!.referenced === true;
+    },
+    remove: async (businessId, id) => {
+      await em.execute('delete from branches where business_id = ? and id = ?', [businessId, id]);
+    },
   },
-  // Memberships are read on every authenticated request (resolveActor): plain rows, saved by an explicit UPDATE.
   memberships: {
-    findByUser: async (userId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(
+    findByUser: (userId) =>
+      firstRow(
+        em,
         `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
         [userId],
-      );
-      return rows[0] ? membershipFromRow(rows[0]) : undefined;
-    },
+        membershipFromRow,
+      ),
     // The hot path: the membership and the session in one round trip (a primary-key probe).
     findByUserInSession: async (userId, sessionId) => {
-      const rows = await em.execute<Record<string, unknown>[]>(
+      const rows = await em.execute<Row[]>(
         `select ${MEMBERSHIP_COLUMNS}, not exists (select 1 from sessions s where s.id = ? and s.user_id = m.user_id and s.revoked_at is null) as session_revoked ` +
           `from memberships m where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
         [sessionId, userId],
       );
       return rows[0] ? { membership: membershipFromRow(rows[0]), sessionRevoked: rows[0].session_revoked === true } : undefined;
     },
-    findById: async (businessId, id) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id]);
-      return rows[0] ? membershipFromRow(rows[0]) : undefined;
-    },
-    findStaffMember: async (businessId, id) => {
-      const rows = await em.execute<Record<string, unknown>[]>(`select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id]);
-      return rows[0] ? staffFromRow(rows[0]) : undefined;
-    },
+    findById: (businessId, id) =>
+      firstRow(em, `select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id], membershipFromRow),
+    findStaffMember: (businessId, id) =>
+      firstRow(em, `select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id], staffFromRow),
     list: (businessId, page, filter) =>
       keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
     // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
     // re-reads the first's change (READ COMMITTED re-checks the WHERE of a locked row).
     countActiveOwnersLocked: async (businessId) =>
       (
-        await em.execute<Record<string, unknown>[]>(
+        await em.execute<Row[]>(
           `select id from memberships where business_id = ? and role = 'BUSINESS_OWNER' and status = 'ACTIVE' order by id for update`,
           [businessId],
         )
       ).length,
     moveBranch: async (businessId, from, to) => {
-      await em.flush();
-      await em.nativeUpdate(MembershipSchema, { businessId, branchId: from }, { branchId: to });
+      await em.execute('update memberships set branch_id = ? where business_id = ? and branch_id = ?', [to, businessId, from]);
     },
-    add: async (membership) => void em.persist(em.create(MembershipSchema, membership)),
+    add: (m) => insertRow(em, 'memberships', MEMBERSHIP_COLUMNS, [m.id, m.businessId, m.userId, m.role, m.branchId, m.status, m.createdAt, m.updatedAt]),
     save: async (m) => {
       await em.execute('update memberships set role = ?, branch_id = ?, status = ?, updated_at = ? where business_id = ? and id = ?', [
         m.role, m.branchId, m.status, m.updatedAt, m.businessId, m.id,
       ]);
     },
   },
-  otps: {
-    lockIdentifier: async (key) => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
-    },
-    createdSince: (key, since) => em.find(OtpCodeSchema, { identifierKey: key, createdAt: { $gt: since } }),
-    latest: async (key, purpose) =>
-      (await em.findOne(OtpCodeSchema, { identifierKey: key, purpose }, { orderBy: { createdAt: 'desc' } })) ?? undefined,
-    add: async (code) => void em.persist(em.create(OtpCodeSchema, code)),
-    save: async (code) => void em.persist(code),
-  },
-  refreshTokens: {
-    findByHashForUpdate: async (tokenHash) =>
-      (await em.findOne(RefreshTokenSchema, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE })) ?? undefined,
-    add: async (token) => void em.persist(em.create(RefreshTokenSchema, token)),
-    save: async (token) => void em.persist(token),
-    revokeFamily: async (familyId, at) => {
-      await em.nativeUpdate(RefreshTokenSchema, { familyId, revokedAt: null }, { revokedAt: at });
-      await em.execute('update sessions set revoked_at = ? where id = ? and revoked_at is null', [at, familyId]);
-    },
-    revokeAllForUser: async (userId, at) => {
-      await em.nativeUpdate(RefreshTokenSchema, { userId, revokedAt: null }, { revokedAt: at });
-      await em.execute('update sessions set revoked_at = ? where user_id = ? and revoked_at is null', [at, userId]);
-    },
-  },
-  sessions: mikroOrmSessions(em),
 });
 
 const MEMBERSHIP_COLUMNS = 'id, business_id, user_id, role, branch_id, status, created_at, updated_at';
 
-const membershipFromRow = (r: Record<string, unknown>): Membership => ({
+const membershipFromRow = (r: Row): Membership => ({
   id: String(r.id),
   businessId: String(r.business_id),
   userId: String(r.user_id),
@@ -156,7 +117,7 @@ const membershipFromRow = (r: Record<string, unknown>): Membership => ({
 
 const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at';
 
-const businessFromRow = (r: Record<string, unknown>): Business => ({
+const businessFromRow = (r: Row): Business => ({
   id: String(r.id),
   name: String(r.name),
   phone: (r.phone as string | null) ?? null,
@@ -184,7 +145,7 @@ const BRANCHES: KeysetSource<BranchSort> = {
   dateColumn: 'created_at',
 };
 
-const branchFromRow = (r: Record<string, unknown>): Branch => ({
+const branchFromRow = (r: Row): Branch => ({
   id: String(r.id),
   businessId: String(r.business_id),
   name: String(r.name),
@@ -211,10 +172,11 @@ const STAFF: KeysetSource<StaffSort> = {
   dateColumn: 'm.created_at',
 };
 
-const staffFromRow = (r: Record<string, unknown>): StaffMember => ({
+const staffFromRow = (r: Row): StaffMember => ({
   ...membershipFromRow(r),
   firstName: String(r.first_name),
   lastName: String(r.last_name),
   phone: (r.phone as string | null) ?? null,
   email: (r.email as string | null) ?? null,
 });
+

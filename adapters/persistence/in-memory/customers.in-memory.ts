@@ -1,0 +1,147 @@
+import type { CustomerRepositories } from '../../../application/customers/ports.js';
+import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
+import type { Customer } from '../../../domain/customer.js';
+import { lagosDate } from '../../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../../domain/money.js';
+import type { InMemoryModule } from './in-memory-store.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
+import { copy, after, values } from './rows.js';
+import { saleOrder, salesOf, type SaleTables } from './sales.in-memory.js';
+
+/** The customers module's tables: customers and the credit ledger. */
+export interface CustomerTables {
+  customers: Map<string, Customer>;
+  creditEntries: Map<string, CreditEntry>;
+  creditAllocations: { paymentId: string; saleId: string; amount: Kobo }[];
+}
+
+// Open debts are the unpaid parts of credit sales: the ledger reads the sales module's table, as its SQL does.
+type Tables = CustomerTables & SaleTables;
+
+const openDebtsOf = (t: Tables, businessId: string) => salesOf(t, businessId).filter((x) => x.creditOutstanding > 0).sort(saleOrder);
+const phoneTaken = (t: CustomerTables, c: Customer) =>
+  c.phone !== null && values(t.customers).some((x) => x.businessId === c.businessId && x.id !== c.id && x.phone === c.phone);
+
+/** The aging report the SQL adapter computes in the database, here over arrays. */
+const agingRows = (t: Tables, businessId: string, today: string): AgingRow[] => {
+  const rows = new Map<string, AgingRow>();
+  for (const x of openDebtsOf(t, businessId)) {
+    const c = t.customers.get(x.customerId!)!;
+    const row = rows.get(c.id) ?? {
+      customerId: c.id,
+      customerName: c.name,
+      customerPhone: c.phone,
+      buckets: { days_0_30: kobo(0), days_31_60: kobo(0), days_61_90: kobo(0), days_over_90: kobo(0) },
+      total: kobo(0),
+      oldestUnpaidAt: x.createdAt,
+    };
+    const bucket = agingBucket(lagosDaysBetween(lagosDate(x.createdAt), today));
+    rows.set(c.id, {
+      ...row,
+      buckets: { ...row.buckets, [bucket]: kobo(row.buckets[bucket] + x.creditOutstanding) },
+      total: kobo(row.total + x.creditOutstanding),
+    });
+  }
+  return [...rows.values()];
+};
+
+/** The customers module in memory: customers and the credit ledger. */
+export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRepositories, SaleTables> = {
+  tables: () => ({ customers: new Map(), creditEntries: new Map(), creditAllocations: [] }),
+  repositories: (t) => ({
+    customers: {
+      exists: async (businessId, id) => t.customers.get(id)?.businessId === businessId,
+      findById: async (businessId, id) => (t.customers.get(id)?.businessId === businessId ? copy(t.customers.get(id)) : undefined),
+      list: async (businessId, page, filter) =>
+        keysetPageInMemory(
+          values(t.customers).filter((c) => c.businessId === businessId && (!filter.hasBalance || c.creditBalance > 0)),
+          page,
+          {
+            sortValue: (c, by) => (by === 'name' ? c.name : by === 'credit_balance' ? c.creditBalance : c.createdAt.toISOString()),
+            id: (c) => c.id,
+            searchText: (c) => [`${c.name} ${c.phone ?? ''} ${c.email ?? ''}`],
+            date: (c) => c.createdAt,
+          },
+        ),
+      add: async (c) => {
+        if (phoneTaken(t, c)) return 'duplicate_phone';
+        t.customers.set(c.id, copy(c));
+        return 'added';
+      },
+      save: async (c) => {
+        if (phoneTaken(t, c)) return 'duplicate_phone';
+        const stored = t.customers.get(c.id);
+        if (stored && stored.businessId === c.businessId) t.customers.set(c.id, { ...copy(c), creditBalance: stored.creditBalance });
+        return 'saved';
+      },
+      totalOwedExceeds: async (businessId, limit) =>
+        values(t.customers).reduce((sum, c) => (c.businessId === businessId ? sum + BigInt(c.creditBalance) : sum), 0n) > BigInt(limit),
+      setBalance: async (businessId, id, balance, at) => {
+        // the database's check customers_balance_not_negative, so both adapters refuse alike
+        if (balance < 0) throw new Error('check violation: credit_balance >= 0');
+        const c = t.customers.get(id);
+        if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });
+      },
+    },
+    credit: {
+      add: async (e) => {
+        if (e.balanceAfter < 0) throw new Error('check violation: balance_after >= 0');
+        const createdAt = after(values(t.creditEntries).filter((x) => x.businessId === e.businessId && x.customerId === e.customerId), e.createdAt);
+        t.creditEntries.set(e.id, copy({ ...e, createdAt }));
+        return createdAt;
+      },
+      addAllocations: async (paymentId, allocations) => {
+        for (const a of allocations) t.creditAllocations.push({ paymentId, saleId: a.saleId, amount: a.amount });
+      },
+      allocationsOf: async (businessId, paymentId) =>
+        t.creditAllocations
+          .filter((a) => a.paymentId === paymentId && t.creditEntries.get(paymentId)?.businessId === businessId)
+          .map((a) => ({ saleId: a.saleId, amount: a.amount }))
+          .sort((a, b) => saleOrder(t.sales.get(a.saleId)!, t.sales.get(b.saleId)!)),
+      list: async (businessId, customerId, page) =>
+        keysetPageInMemory(
+          values(t.creditEntries).filter((e) => e.businessId === businessId && e.customerId === customerId),
+          page,
+          { sortValue: (e) => e.createdAt.toISOString(), id: (e) => e.id, searchText: (e) => [e.note], date: (e) => e.createdAt },
+        ),
+      lastPaymentAt: async (businessId, customerId) => {
+        const times = values(t.creditEntries)
+          .filter((e) => e.businessId === businessId && e.customerId === customerId && e.kind === 'PAYMENT')
+          .map((e) => e.createdAt.getTime());
+        return times.length > 0 ? new Date(Math.max(...times)) : undefined;
+      },
+      openDebts: async (businessId, customerId) =>
+        openDebtsOf(t, businessId)
+          .filter((x) => x.customerId === customerId)
+          .map((x) => ({ saleId: x.id, outstanding: x.creditOutstanding, createdAt: x.createdAt })),
+      reduceOutstanding: async (businessId, saleId, amount) => {
+        const x = t.sales.get(saleId);
+        if (x && x.businessId === businessId) {
+          if (x.creditOutstanding - amount < 0) throw new Error('check violation: credit_outstanding >= 0');
+          x.creditOutstanding = kobo(x.creditOutstanding - amount);
+        }
+      },
+      aging: async (businessId, today, page) =>
+        keysetPageInMemory(agingRows(t, businessId, today), page, {
+          sortValue: (a, by) => (by === 'name' ? a.customerName : a.total),
+          id: (a) => a.customerId,
+          searchText: (a) => [a.customerName, a.customerPhone],
+          date: (a) => a.oldestUnpaidAt,
+        }),
+      agingTotals: async (businessId, today) => {
+        const rows = agingRows(t, businessId, today);
+        const sum = (f: (a: AgingRow) => number) => kobo(rows.reduce((n, a) => n + f(a), 0));
+        return {
+          customers: rows.length,
+          total: sum((a) => a.total),
+          buckets: {
+            days_0_30: sum((a) => a.buckets.days_0_30),
+            days_31_60: sum((a) => a.buckets.days_31_60),
+            days_61_90: sum((a) => a.buckets.days_61_90),
+            days_over_90: sum((a) => a.buckets.days_over_90),
+          },
+        };
+      },
+    },
+  }),
+};

@@ -1,0 +1,11 @@
+// Helpers every in-memory module shares: rows are copied in and out, so a caller holding one cannot
+// change a table behind the unit of work's back (as with rows read from SQL).
+
+export const copy = <T>(value: T): T => structuredClone(value);
+
+/** Copies of a table's rows. */
+export const values = <T>(m: Map<string, T>): T[] => [...m.values()].map(copy);
+
+/** `at`, or 1 ms after the latest of `earlier` when the clock has not passed it (ledgers read as chains). */
+export const after = (earlier: { createdAt: Date }[], at: Date): Date =>
+  new Date(Math.max(at.getTime(), ...earlier.map((x) => x.createdAt.getTime() + 1)));

@@ -1,0 +1,65 @@
+import type { SaleRepositories } from '../../../application/sales/ports.js';
+import { formatReceiptNumber, type Sale } from '../../../domain/sale.js';
+import type { InMemoryModule } from './in-memory-store.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
+import { copy, values } from './rows.js';
+
+/** The sales module's tables. */
+export interface SaleTables {
+  sales: Map<string, Sale>;
+  receiptCounters: Map<string, number>;
+  monthlySaleCounts: Map<string, number>;
+}
+
+export const salesOf = (t: SaleTables, businessId: string) => values(t.sales).filter((x) => x.businessId === businessId);
+/** Oldest first, ties by id: the order open debts are settled in. */
+export const saleOrder = (a: Sale, b: Sale) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1);
+
+/** The sales module in memory. */
+export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> = {
+  tables: () => ({ sales: new Map(), receiptCounters: new Map(), monthlySaleCounts: new Map() }),
+  repositories: (t) => ({
+    sales: {
+      countSaleInMonth: async (businessId, month) => {
+        const key = `${businessId}\n${month}`;
+        const next = (t.monthlySaleCounts.get(key) ?? 0) + 1;
+        t.monthlySaleCounts.set(key, next);
+        return next;
+      },
+      monthlySaleCount: async (businessId, month) => t.monthlySaleCounts.get(`${businessId}\n${month}`) ?? 0,
+      countCreatedBetween: async (businessId, from, to) => salesOf(t, businessId).filter((x) => x.createdAt >= from && x.createdAt < to).length,
+      add: async (draft) => {
+        const next = (t.receiptCounters.get(draft.businessId) ?? 0) + 1;
+        t.receiptCounters.set(draft.businessId, next);
+        const receiptNumber = formatReceiptNumber(next);
+        t.sales.set(draft.id, copy({ ...draft, receiptNumber }));
+        return receiptNumber;
+      },
+      findById: async (businessId, id) => salesOf(t, businessId).find((x) => x.id === id),
+      findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber),
+      list: async (businessId, page, filter) => {
+        const page_ = keysetPageInMemory(
+          salesOf(t, businessId).filter(
+            (x) =>
+              (!filter.paymentMethod || x.paymentMethod === filter.paymentMethod) &&
+              (!filter.status || x.status === filter.status) &&
+              (!filter.customerId || x.customerId === filter.customerId) &&
+              (!filter.createdBy || x.createdBy === filter.createdBy) &&
+              (!filter.branchId || x.branchId === filter.branchId),
+          ),
+          page,
+          { sortValue: (x, by) => (by === 'total' ? x.total : x.createdAt.toISOString()), id: (x) => x.id, searchText: (x) => [x.receiptNumber], date: (x) => x.createdAt },
+        );
+        return { ...page_, items: page_.items.map((x) => ({ ...x, lines: [] })) }; // list items carry no lines, as in SQL
+      },
+      markVoided: async (sale) => {
+        const stored = t.sales.get(sale.id);
+        if (stored && stored.businessId === sale.businessId) {
+          const { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue } = sale;
+          Object.assign(stored, { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue });
+        }
+      },
+      existsForBranch: async (businessId, branchId) => salesOf(t, businessId).some((x) => x.branchId === branchId),
+    },
+  }),
+};

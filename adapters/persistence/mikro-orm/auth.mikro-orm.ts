@@ -1,0 +1,104 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthRepositories, OtpRepository, RefreshToken, RefreshTokenRepository, UserRepository } from '../../../application/auth/ports.js';
+import type { User } from '../../../domain/business.js';
+import type { OtpCode } from '../../../domain/otp.js';
+import type { E164Phone } from '../../../domain/phone.js';
+import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
+import { mikroOrmSessions } from './sessions.mikro-orm.js';
+import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
+
+// Every table is read and written with immediate SQL on the transaction (docs/adr/0019): a write is
+// seen by the next read of the same unit of work, whichever repository makes it.
+
+const USER_COLUMNS = 'id, phone, email, first_name, last_name, verified_at, created_at, updated_at';
+
+const userFromRow = (r: Row): User => ({
+  id: String(r.id),
+  phone: (r.phone as E164Phone | null) ?? null,
+  email: (r.email as string | null) ?? null,
+  firstName: String(r.first_name),
+  lastName: String(r.last_name),
+  verifiedAt: asOptionalDate(r.verified_at),
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+});
+
+const mikroOrmUsers = (em: EntityManager): UserRepository => {
+  const findWhere = (column: 'id' | 'phone' | 'email', value: string) => firstRow(em, `select ${USER_COLUMNS} from users where ${column} = ?`, [value], userFromRow);
+  return {
+    findById: (id) => findWhere('id', id),
+    findByIdentifier: (identifier) => findWhere(identifier.kind === 'phone' ? 'phone' : 'email', identifier.value),
+    add: (u) => insertRow(em, 'users', USER_COLUMNS, [u.id, u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.createdAt, u.updatedAt]),
+    save: async (u) => {
+      await em.execute('update users set phone = ?, email = ?, first_name = ?, last_name = ?, verified_at = ?, updated_at = ? where id = ?', [
+        u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.updatedAt, u.id,
+      ]);
+    },
+  };
+};
+
+const OTP_COLUMNS = 'id, identifier_key, purpose, code_hash, wrong_tries, consumed_at, created_at, expires_at';
+
+const otpFromRow = (r: Row): OtpCode => ({
+  id: String(r.id),
+  identifierKey: String(r.identifier_key),
+  purpose: r.purpose as OtpCode['purpose'],
+  codeHash: String(r.code_hash),
+  wrongTries: Number(r.wrong_tries),
+  consumedAt: asOptionalDate(r.consumed_at),
+  createdAt: asDate(r.created_at),
+  expiresAt: asDate(r.expires_at),
+});
+
+const mikroOrmOtps = (em: EntityManager): OtpRepository => ({
+  lockIdentifier: async (key) => {
+    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+  },
+  createdSince: async (key, since) =>
+    (await em.execute<Row[]>(`select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and created_at > ? order by created_at`, [key, since])).map(otpFromRow),
+  latest: (key, purpose) =>
+    firstRow(em, `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`, [key, purpose], otpFromRow),
+  add: (c) => insertRow(em, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt]),
+  // Only the tries and the use of a code change.
+  save: async (c) => {
+    await em.execute('update otp_codes set wrong_tries = ?, consumed_at = ? where id = ?', [c.wrongTries, c.consumedAt, c.id]);
+  },
+});
+
+const TOKEN_COLUMNS = 'id, family_id, user_id, token_hash, expires_at, created_at, rotated_at, revoked_at';
+
+const tokenFromRow = (r: Row): RefreshToken => ({
+  id: String(r.id),
+  familyId: String(r.family_id),
+  userId: String(r.user_id),
+  tokenHash: String(r.token_hash),
+  expiresAt: asDate(r.expires_at),
+  createdAt: asDate(r.created_at),
+  rotatedAt: asOptionalDate(r.rotated_at),
+  revokedAt: asOptionalDate(r.revoked_at),
+});
+
+/** Ends the matching sessions and their refresh tokens at `at` (those already ended keep their time). */
+const revokeWhere = async (em: EntityManager, column: 'family_id' | 'user_id', value: string, at: Date) => {
+  await em.execute(`update refresh_tokens set revoked_at = ? where ${column} = ? and revoked_at is null`, [at, value]);
+  await em.execute(`update sessions set revoked_at = ? where ${column === 'family_id' ? 'id' : 'user_id'} = ? and revoked_at is null`, [at, value]);
+};
+
+const mikroOrmRefreshTokens = (em: EntityManager): RefreshTokenRepository => ({
+  findByHashForUpdate: (tokenHash) => firstRow(em, `select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash], tokenFromRow),
+  add: (t) => insertRow(em, 'refresh_tokens', TOKEN_COLUMNS, [t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt]),
+  // Only the rotation and the revocation of a token change.
+  save: async (t) => {
+    await em.execute('update refresh_tokens set rotated_at = ?, revoked_at = ? where id = ?', [t.rotatedAt, t.revokedAt, t.id]);
+  },
+  revokeFamily: (familyId, at) => revokeWhere(em, 'family_id', familyId, at),
+  revokeAllForUser: (userId, at) => revokeWhere(em, 'user_id', userId, at),
+});
+
+/** The auth module over one transaction's EntityManager: users, sign-in codes, refresh tokens and sessions. */
+export const mikroOrmAuthModule = (em: EntityManager): AuthRepositories => ({
+  users: mikroOrmUsers(em),
+  otps: mikroOrmOtps(em),
+  refreshTokens: mikroOrmRefreshTokens(em),
+  sessions: mikroOrmSessions(em),
+});

@@ -1,0 +1,140 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AgingSort, CreditLedger } from '../../../application/customers/ports.js';
+import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
+import { kobo } from '../../../domain/money.js';
+import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import type { Row } from './sql.mikro-orm.js';
+
+const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, method, note, created_by, created_at';
+
+const entryFromRow = (r: Row): CreditEntry => ({
+  id: String(r.id),
+  businessId: String(r.business_id),
+  customerId: String(r.customer_id),
+  kind: r.kind as CreditEntry['kind'],
+  amount: Number(r.amount),
+  balanceAfter: kobo(Number(r.balance_after)),
+  saleId: (r.sale_id as string | null) ?? null,
+  method: (r.method as CreditEntry['method']) ?? null,
+  note: (r.note as string | null) ?? null,
+  createdBy: String(r.created_by),
+  createdAt: asDate(r.created_at),
+});
+
+/** Lagos day of a timestamp in SQL: Lagos is UTC+1 all year (no time zone database needed). */
+const LAGOS_DAY = "((s.created_at at time zone 'UTC') + interval '1 hour')::date";
+
+/** What each customer owes, by age bucket, summed by the database over the open debts only. */
+const AGING_SELECT = `
+  select s.business_id, s.customer_id, min(c.name) as name, min(c.phone) as phone,
+    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} <= 30) as days_0_30,
+    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} between 31 and 60) as days_31_60,
+    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} between 61 and 90) as days_61_90,
+    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} > 90) as days_over_90,
+    sum(s.credit_outstanding) as total, min(s.created_at) as oldest
+  from sales s join customers c on c.business_id = s.business_id and c.id = s.customer_id
+  where s.business_id = ? and s.credit_outstanding > 0
+  group by s.business_id, s.customer_id`;
+
+const agingFromRow = (r: Row): AgingRow => ({
+  customerId: String(r.customer_id),
+  customerName: String(r.name),
+  customerPhone: (r.phone as string | null) ?? null,
+  buckets: {
+    days_0_30: kobo(Number(r.days_0_30 ?? 0)),
+    days_31_60: kobo(Number(r.days_31_60 ?? 0)),
+    days_61_90: kobo(Number(r.days_61_90 ?? 0)),
+    days_over_90: kobo(Number(r.days_over_90 ?? 0)),
+  },
+  total: kobo(Number(r.total)),
+  oldestUnpaidAt: asDate(r.oldest),
+});
+
+/** The credit ledger as plain rows; open debts are the `credit_outstanding` of the sales. */
+export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
+  async add(e) {
+    // The customer's row is locked by the caller, so the previous entry's time is settled.
+    const rows = await em.execute<{ created_at: unknown }[]>(
+      `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from credit_entries where business_id = ? and customer_id = ?)))
+       returning created_at`,
+      [e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt, e.businessId, e.customerId],
+    );
+    return asDate(rows[0]!.created_at);
+  },
+  async addAllocations(paymentId, allocations) {
+    if (allocations.length === 0) return;
+    await em.execute(
+      `insert into credit_allocations (payment_id, sale_id, amount) values ${allocations.map(() => '(?, ?, ?)').join(', ')}`,
+      allocations.flatMap((a) => [paymentId, a.saleId, a.amount]),
+    );
+  },
+  async allocationsOf(businessId, paymentId) {
+    const rows = await em.execute<{ sale_id: string; amount: string }[]>(
+      `select a.sale_id, a.amount from credit_allocations a join credit_entries e on e.id = a.payment_id
+       join sales s on s.id = a.sale_id where e.business_id = ? and a.payment_id = ? order by s.created_at, s.id`,
+      [businessId, paymentId],
+    );
+    return rows.map((r) => ({ saleId: r.sale_id, amount: kobo(Number(r.amount)) }));
+  },
+  list(businessId, customerId, page) {
+    const source: KeysetSource<'created_at'> = {
+      select: ENTRY_COLUMNS,
+      from: 'credit_entries',
+      tenantColumn: 'business_id',
+      idColumn: 'id',
+      sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
+      search: ['note'],
+      dateColumn: 'created_at',
+    };
+    return keysetPage(em, source, businessId, page, [{ sql: 'customer_id = ?', params: [customerId] }], entryFromRow);
+  },
+  async lastPaymentAt(businessId, customerId) {
+    const rows = await em.execute<{ at: unknown }[]>(
+      "select max(created_at) as at from credit_entries where business_id = ? and customer_id = ? and kind = 'PAYMENT'",
+      [businessId, customerId],
+    );
+    return rows[0]?.at ? asDate(rows[0].at) : undefined;
+  },
+  async openDebts(businessId, customerId, options = {}) {
+    const rows = await em.execute<{ id: string; credit_outstanding: string; created_at: unknown }[]>(
+      `select id, credit_outstanding, created_at from sales where business_id = ? and customer_id = ? and credit_outstanding > 0
+       order by created_at, id${options.forUpdate ? ' for update' : ''}`,
+      [businessId, customerId],
+    );
+    return rows.map((r) => ({ saleId: r.id, outstanding: kobo(Number(r.credit_outstanding)), createdAt: asDate(r.created_at) }));
+  },
+  async reduceOutstanding(businessId, saleId, amount) {
+    await em.execute('update sales set credit_outstanding = credit_outstanding - ? where business_id = ? and id = ?', [amount, businessId, saleId]);
+  },
+  aging(businessId, today, page) {
+    const source: KeysetSource<AgingSort> = {
+      select: 'customer_id, name, phone, days_0_30, days_31_60, days_61_90, days_over_90, total, oldest',
+      from: `(${AGING_SELECT}) aging`,
+      tenantColumn: 'business_id',
+      idColumn: 'customer_id',
+      sort: { total: { column: 'total', type: 'bigint' }, name: { column: 'name', type: 'text' } },
+      search: ['name', "coalesce(phone, '')"],
+      dateColumn: 'oldest',
+    };
+    return keysetPage(em, source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]);
+  },
+  async agingTotals(businessId, today) {
+    const rows = await em.execute<Row[]>(
+      `select count(*) as customers, sum(days_0_30) as days_0_30, sum(days_31_60) as days_31_60, sum(days_61_90) as days_61_90,
+       sum(days_over_90) as days_over_90, sum(total) as total from (${AGING_SELECT}) aging`,
+      [today, today, today, today, businessId],
+    );
+    const r = rows[0] ?? {};
+    return {
+      customers: Number(r.customers ?? 0),
+      total: kobo(Number(r.total ?? 0)),
+      buckets: {
+        days_0_30: kobo(Number(r.days_0_30 ?? 0)),
+        days_31_60: kobo(Number(r.days_31_60 ?? 0)),
+        days_61_90: kobo(Number(r.days_61_90 ?? 0)),
+        days_over_90: kobo(Number(r.days_over_90 ?? 0)),
+      },
+    };
+  },
+});

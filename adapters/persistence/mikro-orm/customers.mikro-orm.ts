@@ -1,0 +1,85 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CustomerRepositories, CustomerRepository, CustomerSort } from '../../../application/customers/ports.js';
+import type { Customer } from '../../../domain/customer.js';
+import { kobo } from '../../../domain/money.js';
+import { mikroOrmCreditLedger } from './credit.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+
+const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, created_at, updated_at';
+
+const CUSTOMERS: KeysetSource<CustomerSort> = {
+  select: CUSTOMER_COLUMNS,
+  from: 'customers',
+  tenantColumn: 'business_id',
+  idColumn: 'id',
+  sort: {
+    created_at: { column: 'created_at', type: 'timestamptz' },
+    name: { column: 'name', type: 'text' },
+    credit_balance: { column: 'credit_balance', type: 'bigint' },
+  },
+  search: ["(name || ' ' || coalesce(phone, '') || ' ' || coalesce(email, ''))"],
+  dateColumn: 'created_at',
+};
+
+const customerFromRow = (r: Row): Customer => ({
+  id: String(r.id),
+  businessId: String(r.business_id),
+  name: String(r.name),
+  phone: (r.phone as string | null) ?? null,
+  email: (r.email as string | null) ?? null,
+  address: (r.address as string | null) ?? null,
+  notes: (r.notes as string | null) ?? null,
+  creditLimit: optionalKobo(r.credit_limit),
+  creditBalance: kobo(Number(r.credit_balance)),
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+});
+
+/** Customers as plain rows; the balance moves only with the credit ledger (see credit.mikro-orm.ts). */
+export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
+  async exists(businessId, id) {
+    const rows = await em.execute<unknown[]>('select 1 from customers where business_id = ? and id = ?', [businessId, id]);
+    return rows.length > 0;
+  },
+  async findById(businessId, id, options = {}) {
+    const rows = await em.execute<Row[]>(
+      `select ${CUSTOMER_COLUMNS} from customers where business_id = ? and id = ?${options.forUpdate ? ' for update' : ''}`,
+      [businessId, id],
+    );
+    return rows[0] ? customerFromRow(rows[0]) : undefined;
+  },
+  list(businessId, page, filter) {
+    return keysetPage(em, CUSTOMERS, businessId, page, filter.hasBalance ? [{ sql: 'credit_balance > 0', params: [] }] : [], customerFromRow);
+  },
+  async add(c) {
+    const rows = await em.execute<unknown[]>(
+      `insert into customers (${CUSTOMER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       on conflict (business_id, phone) where phone is not null do nothing returning id`,
+      [c.id, c.businessId, c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.creditBalance, c.createdAt, c.updatedAt],
+    );
+    return rows.length === 1 ? 'added' : 'duplicate_phone';
+  },
+  async save(c) {
+    const saved = await unlessDuplicate(
+      em,
+      'update customers set name = ?, phone = ?, email = ?, address = ?, notes = ?, credit_limit = ?, updated_at = ? where business_id = ? and id = ?',
+      [c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.updatedAt, c.businessId, c.id],
+    );
+    return saved === 'done' ? 'saved' : 'duplicate_phone';
+  },
+  async totalOwedExceeds(businessId, limit) {
+    // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact
+    const rows = await em.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
+      String(limit),
+      businessId,
+    ]);
+    return rows[0]!.over === true;
+  },
+  async setBalance(businessId, id, balance, at) {
+    await em.execute('update customers set credit_balance = ?, updated_at = ? where business_id = ? and id = ?', [balance, at, businessId, id]);
+  },
+});
+
+/** The customers module over one transaction's EntityManager: customers and the credit ledger. */
+export const mikroOrmCustomersModule = (em: EntityManager): CustomerRepositories => ({ customers: mikroOrmCustomers(em), credit: mikroOrmCreditLedger(em) });

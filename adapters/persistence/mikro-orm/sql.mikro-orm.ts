@@ -1,0 +1,41 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { kobo, type Kobo } from '../../../domain/money.js';
+
+// Helpers every SQL repository shares: reading plain rows, and a write that may hit a unique index.
+
+/** A row as the driver answers it. */
+export type Row = Record<string, unknown>;
+
+/** A nullable bigint column as kobo. */
+export const optionalKobo = (v: unknown): Kobo | null => (v === null || v === undefined ? null : kobo(Number(v)));
+
+export const isUniqueViolation = (e: unknown): boolean =>
+  (e as { code?: string }).code === '23505' || (e as { name?: string }).name === 'UniqueConstraintViolationException';
+
+/**
+ * Runs one statement inside a savepoint: 'duplicate' when it breaks a unique index (the surrounding
+ * transaction stays usable), else 'done'.
+ */
+export const unlessDuplicate = async (em: EntityManager, sql: string, params: readonly unknown[]): Promise<'done' | 'duplicate'> => {
+  await em.execute('savepoint unless_duplicate');
+  try {
+    await em.execute(sql, params as unknown[]);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    await em.execute('rollback to savepoint unless_duplicate');
+    return 'duplicate';
+  }
+  await em.execute('release savepoint unless_duplicate');
+  return 'done';
+};
+
+/** Inserts one row: `columns` as the adapter lists them (`'id, name, …'`), `values` in that order. */
+export const insertRow = async (em: EntityManager, table: string, columns: string, values: readonly unknown[]): Promise<void> => {
+  await em.execute(`insert into ${table} (${columns}) values (${values.map(() => '?').join(', ')})`, values as unknown[]);
+};
+
+/** The first row `sql` answers, mapped; undefined when none. */
+export const firstRow = async <T>(em: EntityManager, sql: string, params: readonly unknown[], map: (row: Row) => T): Promise<T | undefined> => {
+  const rows = await em.execute<Row[]>(sql, params as unknown[]);
+  return rows[0] ? map(rows[0]) : undefined;
+};

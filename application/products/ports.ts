@@ -1,0 +1,67 @@
+import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
+import type { Page, PageRequest } from '../ports/list.js';
+
+// The products module's ports: the catalogue and the stock ledger.
+
+export const PRODUCT_SORTS = ['created_at', 'updated_at', 'name', 'price', 'quantity'] as const;
+export type ProductSort = (typeof PRODUCT_SORTS)[number];
+
+export interface ProductFilter {
+  readonly category?: string;
+  readonly type?: ProductType;
+  /** Only products at or below their low-stock threshold. */
+  readonly lowStock?: boolean;
+  /** Archived products only (true) instead of the active ones (the default). */
+  readonly archived?: boolean;
+}
+
+export type QuantityChange =
+  | { readonly ok: true; readonly before: number; readonly after: number }
+  /** INSUFFICIENT: it would go below zero; LIMIT: above MAX_STOCK. */
+  | { readonly ok: false; readonly available: number; readonly reason: 'INSUFFICIENT' | 'LIMIT' };
+
+/** Products of one business. SKUs are unique per business, case-insensitively. */
+export interface ProductRepository {
+  findById(businessId: string, productId: string): Promise<Product | undefined>;
+  findBySku(businessId: string, sku: string): Promise<Product | undefined>;
+  /**
+   * Locks the business's products with these skus (any case) to the end of the transaction, in id
+   * order: the order a sale locks its lines in, so an import and a sale never wait on each other in a cycle.
+   */
+  lockBySkus(businessId: string, skus: readonly string[]): Promise<void>;
+  /** The products among `productIds` that belong to the business (one query for a whole cart). */
+  findMany(businessId: string, productIds: readonly string[]): Promise<Product[]>;
+  list(businessId: string, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>>;
+  /** Category names with how many products each has. */
+  categories(businessId: string): Promise<{ name: string; productCount: number }[]>;
+  add(product: Product): Promise<'added' | 'duplicate_sku'>;
+  /** Saves every field but the quantity, which only `changeQuantity` moves. */
+  save(product: Product): Promise<'saved' | 'duplicate_sku'>;
+  /**
+   * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
+   * one and stock stays between zero and MAX_STOCK. undefined when the product does not exist.
+   */
+  changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
+}
+
+export const MOVEMENT_SORTS = ['created_at'] as const;
+export type MovementSort = (typeof MOVEMENT_SORTS)[number];
+
+/** The append-only stock ledger. */
+export interface StockLedger {
+  /**
+   * Appends a movement; answers the time recorded: its createdAt, or 1 ms after the product's previous
+   * movement when the clock has not passed it, so the ledger ordered by time reads as a chain.
+   */
+  add(movement: StockMovement): Promise<Date>;
+  findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
+  list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
+  /** The rows a sale wrote (what its void must give back). */
+  forSale(businessId: string, saleId: string): Promise<StockMovement[]>;
+}
+
+/** The products module's repositories, as a unit of work hands them to a use case. */
+export interface ProductRepositories {
+  readonly products: ProductRepository;
+  readonly stockLedger: StockLedger;
+}
