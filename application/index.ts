@@ -1,0 +1,65 @@
+/**
+ * The public surface for programs that embed the application (a back office job, a script, another
+ * service): every use case, its commands, results and failures, and the ports an embedder implements
+ * or picks an adapter for. Import from here, not from the files behind it; their layout may change.
+ * The domain (money in kobo, phones, plans, roles) comes along, since commands are written in it.
+ */
+
+// ports every use case may need: pick adapters for these (see bootstrap/embed.ts for the in-memory ones)
+export * from './ports/clock.js';
+export * from './ports/crypto.js';
+export * from './ports/idempotency-store.js';
+export * from './ports/list.js';
+export * from './ports/message-sender.js';
+export * from './ports/token-issuer.js';
+export * from './ports/unit-of-work.js';
+
+// auth: registration, sign-in codes, sessions
+export * from './auth/ports.js';
+export * from './auth/errors.js';
+export * from './auth/register.js';
+export * from './auth/request-sign-in-code.js';
+export * from './auth/verify-sign-in-code.js';
+export * from './auth/refresh-session.js';
+export * from './auth/manage-sessions.js';
+export * from './auth/send-verification-code.js';
+export * from './auth/check-verification-code.js';
+export * from './auth/resolve-actor.js';
+export * from './auth/get-me.js';
+
+// business: profile, branches, staff, plans
+export * from './business/ports.js';
+export * from './business/errors.js';
+export * from './business/get-business.js';
+export * from './business/update-business.js';
+export * from './business/plan-usage.js';
+export * from './branches/manage-branches.js';
+export * from './staff/manage-staff.js';
+export * from './operator/plans.js';
+
+// products and stock
+export * from './products/ports.js';
+export * from './products/manage-products.js';
+export * from './products/adjust-stock.js';
+export * from './products/import-products.js';
+export * from './products/export-products.js';
+
+// sales and receipts
+export * from './sales/ports.js';
+export * from './sales/record-sale.js';
+export * from './sales/void-sale.js';
+export * from './sales/read-sales.js';
+
+// customers and credit
+export * from './customers/ports.js';
+export * from './customers/manage-customers.js';
+export * from './customers/credit.js';
+
+// the domain the commands are written in
+export * from '../domain/money.js';
+export * from '../domain/identifier.js';
+export * from '../domain/phone.js';
+export * from '../domain/roles.js';
+export type { Sale, PaymentMethod } from '../domain/sale.js';
+export type { Product } from '../domain/product.js';
+export type { Customer } from '../domain/customer.js';
