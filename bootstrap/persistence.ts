@@ -1,5 +1,8 @@
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
+import type { Outbox } from '../application/ports/outbox.js';
+import { inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
+import { mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { inMemoryUnitOfWork } from '../adapters/persistence/in-memory/in-memory-store.js';
@@ -11,6 +14,8 @@ import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-wo
 export interface Persistence {
   readonly uow: UnitOfWork;
   readonly idempotency: IdempotencyStore;
+  /** The events use cases recorded, as the dispatcher delivers them. */
+  readonly outbox: Outbox;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
@@ -54,6 +59,7 @@ export const openPostgres = async (options: {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm),
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      outbox: mikroOrmOutbox(() => orm.em.fork()),
       ping: async (timeoutMs) => {
         const answer = await pingDatabase(orm, timeoutMs);
         // PGlite runs in this process and one statement at a time: a ping queued behind another
@@ -73,11 +79,15 @@ export const openPostgres = async (options: {
   }
 };
 
-export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => ({
-  uow: inMemoryUnitOfWork(),
-  idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
-  ping: async () => ({ up: true, ms: 0 }),
-  isUnavailable: () => false,
-  redact: (error) => error,
-  close: async () => undefined,
-});
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => {
+  const uow = inMemoryUnitOfWork();
+  return {
+    uow,
+    idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+    outbox: inMemoryOutbox(uow),
+    ping: async () => ({ up: true, ms: 0 }),
+    isUnavailable: () => false,
+    redact: (error) => error,
+    close: async () => undefined,
+  };
+};

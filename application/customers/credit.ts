@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { allocateOldestFirst, type AgingBucket, type AgingRow, type Allocation, type CreditEntry, type CreditPaymentMethod } from '../../domain/credit.js';
+import { creditPaymentRecorded } from '../../domain/events.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
@@ -57,6 +58,7 @@ export const recordCreditPayment =
       const recordedAt = await r.credit.add(entry);
       await r.credit.addAllocations(entry.id, allocations);
       await r.customers.setBalance(actor.businessId, customerId, entry.balanceAfter, now);
+      await r.events.record(now, creditPaymentRecorded(entry));
       return E.right({ entry: { ...entry, createdAt: recordedAt }, allocations });
     });
 

@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Customer } from '../../domain/customer.js';
+import { customerCreated } from '../../domain/events.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
@@ -39,7 +40,9 @@ export const createCustomer =
         createdAt: now,
         updatedAt: now,
       };
-      return (await r.customers.add(customer)) === 'added' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
+      if ((await r.customers.add(customer)) === 'duplicate_phone') return E.left({ _tag: 'DuplicatePhone' as const });
+      await r.events.record(now, customerCreated(customer));
+      return E.right(customer);
     });
 
 /** Updates the fields present (null clears an optional one). The balance is not a field: the ledger moves it. */

@@ -7,6 +7,7 @@ import type { PaymentMethod, Sale, SaleDraft, SaleStatus } from '../../domain/sa
 import type { Customer } from '../../domain/customer.js';
 import type { AgingBucket, AgingRow, Allocation, CreditEntry, OpenDebt } from '../../domain/credit.js';
 import type { Kobo } from '../../domain/money.js';
+import type { EventLog } from './outbox.js';
 
 /** Users are global (a person signs in before any business is known). */
 export interface UserRepository {
@@ -284,4 +285,5 @@ export interface Repositories {
   readonly otps: OtpRepository;
   readonly refreshTokens: RefreshTokenRepository;
   readonly sessions: SessionRepository;
+  readonly events: EventLog;
 }

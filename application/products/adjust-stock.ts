@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { stockChanged } from '../../domain/events.js';
 import type { Kobo } from '../../domain/money.js';
 import { MAX_STOCK, type AdjustmentReason, type MovementReason, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
@@ -53,7 +54,9 @@ export const adjustStock =
         createdBy: actor.userId,
         createdAt: deps.clock.now(), // read under the row lock, so the ledger's times follow its chain
       };
-      return E.right({ ...movement, createdAt: await r.stockLedger.add(movement) });
+      const recordedAt = await r.stockLedger.add(movement);
+      await r.events.record(now, stockChanged(movement));
+      return E.right({ ...movement, createdAt: recordedAt });
     });
 
 export const listStockMovements =

@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Kobo } from '../../domain/money.js';
-import { serviceWithStock, checkProduct, generateSku, type Product, type ProductRuleViolation, type ProductType } from '../../domain/product.js';
+import { stockChanged } from '../../domain/events.js';
+import { serviceWithStock, checkProduct, generateSku, type Product, type ProductRuleViolation, type ProductType, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -60,7 +61,7 @@ export const addProduct = async (
   if (opening !== 0) {
     const moved = await r.products.changeQuantity(actor.businessId, product.id, opening, now);
     if (!moved?.ok) throw new Error('opening stock could not be recorded');
-    await r.stockLedger.add({
+    const movement: StockMovement = {
       id: deps.crypto.uuid(),
       businessId: actor.businessId,
       productId: product.id,
@@ -72,7 +73,9 @@ export const addProduct = async (
       unitCost: product.costPrice,
       createdBy: actor.userId,
       createdAt: now,
-    });
+    };
+    await r.stockLedger.add(movement);
+    await r.events.record(now, stockChanged(movement));
     product.quantity = opening;
   }
   return E.right(product);
@@ -123,7 +126,7 @@ export const setQuantity = async (
   if (change === 0) return;
   const moved = await r.products.changeQuantity(actor.businessId, product.id, change, now);
   if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
-  await r.stockLedger.add({
+  const movement: StockMovement = {
     id: deps.crypto.uuid(),
     businessId: actor.businessId,
     productId: product.id,
@@ -135,7 +138,9 @@ export const setQuantity = async (
     unitCost: null,
     createdBy: actor.userId,
     createdAt: deps.clock.now(), // read under the row lock taken above
-  });
+  };
+  await r.stockLedger.add(movement);
+  await r.events.record(now, stockChanged(movement));
   product.quantity = moved.after;
 };
 

@@ -3,6 +3,8 @@ import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
+import { saleRecorded, stockChanged } from '../../domain/events.js';
+import type { StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import { isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleDraft } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
@@ -104,6 +106,7 @@ export const recordSale =
       if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'customer' });
 
       const saleId = deps.crypto.uuid();
+      const movements: StockMovement[] = [];
       const wanted = new Map<string, number>();
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
       for (const productId of [...wanted.keys()].sort()) {
@@ -114,7 +117,7 @@ export const recordSale =
           const name = products.get(productId)!.name;
           return rollback(E.left({ _tag: 'InsufficientStock', productId, name, available: moved.available, requested: quantity }));
         }
-        await r.stockLedger.add({
+        const movement: StockMovement = {
           id: deps.crypto.uuid(),
           businessId: actor.businessId,
           productId,
@@ -127,7 +130,9 @@ export const recordSale =
           createdBy: actor.userId,
           createdAt: deps.clock.now(), // read under the product's row lock: the ledger's times follow its chain
           saleId,
-        });
+        };
+        await r.stockLedger.add(movement);
+        movements.push(movement);
       }
 
       if (customer) {
@@ -180,5 +185,6 @@ export const recordSale =
       if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
+      await r.events.record(now, saleRecorded(sale), ...movements.map(stockChanged));
       return E.right({ sale, monthlySales });
     });

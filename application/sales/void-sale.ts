@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
+import { saleVoided, stockChanged, type DomainEvent } from '../../domain/events.js';
+import type { StockMovement } from '../../domain/product.js';
 import { kobo } from '../../domain/money.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -28,13 +30,14 @@ export const voidSale =
       if (sale.status === 'VOIDED') return E.left({ _tag: 'SaleAlreadyVoided' as const });
       const now = deps.clock.now();
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
+      const events: DomainEvent[] = [];
       for (const m of taken.sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
         const moved = await r.products.changeQuantity(actor.businessId, m.productId, -m.quantityChange, now);
         if (moved && !moved.ok && moved.reason === 'LIMIT') {
           return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, max: MAX_STOCK }));
         }
         if (!moved?.ok) throw new Error(`stock of product ${m.productId} could not be returned`);
-        await r.stockLedger.add({
+        const movement: StockMovement = {
           id: deps.crypto.uuid(),
           businessId: actor.businessId,
           productId: m.productId,
@@ -47,7 +50,9 @@ export const voidSale =
           createdBy: actor.userId,
           createdAt: deps.clock.now(), // read under the product's row lock
           saleId,
-        });
+        };
+        await r.stockLedger.add(movement);
+        events.push(stockChanged(movement));
       }
       const owed = sale.creditOutstanding;
       sale.status = 'VOIDED';
@@ -75,5 +80,6 @@ export const voidSale =
         });
         if (owed > 0) await r.customers.setBalance(actor.businessId, customer.id, balanceAfter, now);
       }
+      await r.events.record(now, saleVoided(sale), ...events);
       return E.right(sale);
     });

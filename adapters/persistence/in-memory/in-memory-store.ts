@@ -11,6 +11,7 @@ import type { RefreshToken, Repositories, Session, StaffMember } from '../../../
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { inMemorySessions, isSessionRevoked, revokeSessions } from './sessions.in-memory.js';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
+import { inMemoryEventLog, type OutboxRows } from './outbox.in-memory.js';
 
 interface Tables {
   creditEntries: Map<string, CreditEntry>;
@@ -28,6 +29,7 @@ interface Tables {
   otps: Map<string, OtpCode>;
   refreshTokens: Map<string, RefreshToken>;
   sessions: Map<string, Session>;
+  outbox: OutboxRows;
 }
 
 const emptyTables = (): Tables => ({
@@ -46,6 +48,7 @@ const emptyTables = (): Tables => ({
   otps: new Map(),
   refreshTokens: new Map(),
   sessions: new Map(),
+  outbox: new Map(),
 });
 
 const copy = <T>(value: T): T => structuredClone(value);
@@ -418,6 +421,7 @@ const repositories = (t: Tables): Repositories => ({
     },
   },
   sessions: inMemorySessions(t),
+  events: inMemoryEventLog(t.outbox),
 });
 
 /** The open `atomically` scope: its working tables, and what to undo outside the tables if it fails. */

@@ -6,6 +6,7 @@ import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.
 import { mikroOrmProducts, mikroOrmStockLedger } from './products.mikro-orm.js';
 import { mikroOrmCreditLedger, mikroOrmCustomers, mikroOrmSales } from './sales.mikro-orm.js';
 import { mikroOrmSessions } from './sessions.mikro-orm.js';
+import { mikroOrmEventLog } from './outbox.mikro-orm.js';
 import { BranchSchema, BusinessSchema, MembershipSchema, OtpCodeSchema, RefreshTokenSchema, UserSchema } from './schemas.js';
 
 /**
@@ -18,6 +19,7 @@ export const mikroOrmRepositories = (em: EntityManager): Repositories => ({
   customers: mikroOrmCustomers(em),
   credit: mikroOrmCreditLedger(em),
   stockLedger: mikroOrmStockLedger(em),
+  events: mikroOrmEventLog(em),
   users: {
     findById: async (id) => (await em.findOne(UserSchema, { id })) ?? undefined,
     findByIdentifier: async (identifier) =>
