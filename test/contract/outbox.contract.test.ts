@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { phoneIdentifier } from '../../domain/identifier.js';
+import { normalisePhone } from '../../domain/phone.js';
 import pg from 'pg';
 import { withoutSecrets, type DomainEvent } from '../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type ClaimRequest } from '../../application/ports/outbox.js';
@@ -15,7 +17,7 @@ const customerCreated = (): DomainEvent => ({ _tag: 'CustomerCreated', businessI
 const codeIssued = (): DomainEvent => ({
   _tag: 'SignInCodeIssued',
   businessId: null,
-  identifier: { kind: 'phone', value: '+2348031234567' },
+  identifier: phoneIdentifier(normalisePhone('+2348031234567')!),
   code: '123456',
   expiresAt: at(600_000).toISOString(),
 });

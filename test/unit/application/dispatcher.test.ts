@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { phoneIdentifier } from '../../../domain/identifier.js';
+import { normalisePhone } from '../../../domain/phone.js';
 import type { DomainEvent, EventType } from '../../../domain/events.js';
 import { createDispatcher, retryDelay, type DispatchReport, type DispatcherOptions } from '../../../application/events/dispatcher.js';
 import { sendMessages } from '../../../application/events/send-messages.js';
@@ -19,7 +21,7 @@ const invited = (): DomainEvent => ({
   membershipId: randomUUID(),
   userId: randomUUID(),
   role: 'STAFF',
-  identifier: { kind: 'phone', value: '+2348031234567' },
+  identifier: phoneIdentifier(normalisePhone('+2348031234567')!),
 });
 
 /** A subscriber that records what it handled and throws while `failures` lasts. */
@@ -114,7 +116,7 @@ describe('outbox dispatcher (in memory)', () => {
   it('gives up after maxAttempts: the entry keeps its error but no longer its code', async () => {
     const down = aSubscriber('messages', ['SignInCodeIssued'], { failures: 99 });
     const { clock, dispatcher, reports, record, rows } = setup([down.subscriber], { maxAttempts: 2 });
-    await record({ _tag: 'SignInCodeIssued', businessId: null, identifier: { kind: 'phone', value: '+2348031234567' }, code: '654321', expiresAt: '2026-11-22T12:10:00.000Z' });
+    await record({ _tag: 'SignInCodeIssued', businessId: null, identifier: phoneIdentifier(normalisePhone('+2348031234567')!), code: '654321', expiresAt: '2026-11-22T12:10:00.000Z' });
     clock.advance(FIRST_ATTEMPT_GRACE_MS);
     await dispatcher.runDue();
     clock.advance(1_000);
