@@ -76,7 +76,8 @@ export const createDispatcher = (
     return work;
   };
 
-  const deliver = async (entry: OutboxEntry): Promise<Settlement> => {
+  /** The entry's settlement, and what to report once it is stored. */
+  const deliver = async (entry: OutboxEntry): Promise<[Settlement, DispatchReport?]> => {
     const done = [...entry.deliveredTo];
     let error: string | undefined;
     for (const s of byType.get(entry.event._tag) ?? []) {
@@ -88,23 +89,22 @@ export const createDispatcher = (
         error ??= `${s.name}: ${describe(e)}`;
       }
     }
-    if (error === undefined) return { id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) };
+    if (error === undefined) return [{ id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) }];
     const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error };
     if (entry.attempts >= o.maxAttempts) {
-      report({ kind: 'given_up', ...base });
-      return { id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) };
+      return [{ id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) }, { kind: 'given_up', ...base }];
     }
     const retryAt = new Date(deps.clock.now().getTime() + retryDelay(entry.attempts, o));
-    report({ kind: 'retry', ...base, retryAt });
-    return { id: entry.id, outcome: 'retry', error, retryAt, deliveredTo: done };
+    return [{ id: entry.id, outcome: 'retry', error, retryAt, deliveredTo: done }, { kind: 'retry', ...base, retryAt }];
   };
 
   const claimAndDeliver = async (ids?: readonly string[]): Promise<number> => {
     const now = deps.clock.now();
     const entries = await deps.outbox.claim({ now, leaseUntil: new Date(now.getTime() + o.leaseMs), limit: ids?.length ?? o.batchSize, ...(ids ? { ids } : {}) });
     if (entries.length === 0) return 0;
-    const settlements = await Promise.all(entries.map(deliver));
-    await deps.outbox.settle(deps.clock.now(), settlements);
+    const outcomes = await Promise.all(entries.map(deliver));
+    await deps.outbox.settle(deps.clock.now(), outcomes.map(([settlement]) => settlement));
+    for (const [, news] of outcomes) if (news) report(news);
     return entries.length;
   };
 
