@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
-import type { MessageSender } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
@@ -27,12 +27,13 @@ export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
 
 /**
  * Creates the user, their business (FREE, Africa/Lagos, NGN), its default branch and the owner
- * membership in one transaction, then sends the sign-in code that activates the account.
+ * membership in one transaction, with the sign-in code that activates the account (sent after the
+ * commit, through the outbox).
  */
 export const register =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories>; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & EventRepositories> }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
-    const result = await deps.uow.run(async (repos) => {
+    return deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
       const now = deps.clock.now();
@@ -80,13 +81,9 @@ export const register =
         createdAt: now,
         updatedAt: now,
       });
-      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true);
+      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));
-      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt, message: issued.code.message });
+      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt });
     });
-    if (E.isLeft(result)) return result;
-    const { message, ...registered } = result.right;
-    if (message) await deps.messages.send(message);
-    return E.right(registered);
   };
