@@ -60,6 +60,12 @@ export * from './customers/ports.js';
 export * from './customers/manage-customers.js';
 export * from './customers/credit.js';
 
+// report exports: a report as a table any writer can put in a file
+export * from './report-exports/ports.js';
+export * from './report-exports/report.js';
+export * from './report-exports/export-sales.js';
+export * from './report-exports/export-cash-flow.js';
+
 // the domain the commands are written in
 export * from '../domain/money.js';
 export * from '../domain/identifier.js';

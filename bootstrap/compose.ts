@@ -33,6 +33,9 @@ import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
 import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
+import { reportExportRoutes, type ReportExportUseCases } from '../adapters/http/routes/report-exports.routes.js';
+import { exportCashFlow } from '../application/report-exports/export-cash-flow.js';
+import { exportSales } from '../application/report-exports/export-sales.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
@@ -61,7 +64,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -72,6 +75,7 @@ export const apiRoutes = (
   ...productRoutes(deps),
   ...salesRoutes(deps),
   ...customerRoutes(deps),
+  ...reportExportRoutes(deps),
 ];
 
 export interface Overrides {
@@ -160,6 +164,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getCreditSummary: getCreditSummary(deps),
     listCreditTransactions: listCreditTransactions(deps),
     agingReport: agingReport(deps),
+    exportSales: exportSales(deps),
+    exportCashFlow: exportCashFlow(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

@@ -17,6 +17,8 @@ import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/custo
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
 import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
+import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
+import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -36,6 +38,7 @@ const MODULES = [
   persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
   persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
   persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
+  persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

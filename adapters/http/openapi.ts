@@ -30,6 +30,12 @@ const rateLimitHeaders = {
   'RateLimit-Reset': { schema: { type: 'integer', minimum: 0 }, description: 'seconds until the window resets' },
 };
 
+/** A route's other media types (success.alternatives), each a file described in words. */
+const alternativeContent = (r: RouteDef<any, any>) =>
+  Object.fromEntries(
+    Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type, description } }]),
+  );
+
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
 export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { version: string; errorTypeBase: string }) => {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -41,13 +47,11 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
           ? { headers: { ...(r.rateLimit !== 'none' ? rateLimitHeaders : {}), ...(r.idempotent ? idempotentReplayedHeader : {}), ...successHeaders(r) } }
           : {}),
         content: r.success.contentType
-          ? { [r.success.contentType]: { schema: jsonSchemaOf(r.success.data) } }
+          ? { [r.success.contentType]: { schema: jsonSchemaOf(r.success.data) }, ...alternativeContent(r) }
           : {
               'application/json': { schema: successEnvelope(jsonSchemaOf(r.success.data)) },
-              // the other media types the Accept header can ask for: a file, described in words
-              ...Object.fromEntries(
-                Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type, description } }]),
-              ),
+              // the other media types the Accept header (or a download's format parameter) can ask for: a file, described in words
+              ...alternativeContent(r),
             },
       },
     };

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type * as t from 'io-ts';
 import type { ParameterizedContext } from 'koa';
 import type { Actor, Role } from '../../domain/roles.js';
@@ -14,7 +15,7 @@ export interface Reply {
    * Instead of the JSON envelope: this body with this Content-Type, one of the route's
    * `success.alternatives` (the one `HandlerInput.mediaType` names).
    */
-  readonly file?: { readonly contentType: string; readonly body: Buffer | string };
+  readonly file?: { readonly contentType: string; readonly body: Buffer | string | Readable };
 }
 
 export const ok = (message: string, data: unknown): Reply => ({ status: 200, message, data });
@@ -84,7 +85,9 @@ export interface RouteDef<B = unknown, Q = unknown> {
     /**
      * Other media types the success can be answered in besides the JSON envelope, media type to
      * description (for the document), chosen by the request's Accept header; the handler answers the
-     * chosen one (`HandlerInput.mediaType`) with `okFile`. Errors stay Problem Details JSON.
+     * chosen one (`HandlerInput.mediaType`) with `okFile`. With `contentType` (a download), the other file
+     * types the handler may answer instead (chosen by a query parameter, e.g. the report exports' format).
+     * Errors stay Problem Details JSON.
      */
     readonly alternatives?: Readonly<Record<string, string>>;
     /** Response headers of the success, name to description (for the document). */

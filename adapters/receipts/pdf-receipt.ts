@@ -25,10 +25,10 @@ const loadFont = (file: string): fontkit.Font => {
   font.layout('₦0,123.45 RCP'); // parses the layout tables now rather than on the first request
   return font;
 };
-const REGULAR = loadFont('DejaVuSans.ttf');
-const BOLD = loadFont('DejaVuSans-Bold.ttf');
+export const REGULAR = loadFont('DejaVuSans.ttf');
+export const BOLD = loadFont('DejaVuSans-Bold.ttf');
 /** pdfkit's typings name only files and buffers as font sources; a fontkit font is accepted too. */
-const source = (f: fontkit.Font) => f as unknown as string;
+export const source = (f: fontkit.Font) => f as unknown as string;
 
 const MM = 72 / 25.4;
 /** 80 mm roll paper. */

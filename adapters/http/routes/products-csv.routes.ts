@@ -37,7 +37,7 @@ export const unguardCell = (s: string): string => (s.startsWith("'") && FORMULA.
 // ---- export: a product as a CSV record ----
 
 /** Kobo as naira with exactly 2 decimals, as text (no float on the way). */
-const nairaCell = (k: Kobo): string => {
+export const nairaCell = (k: Kobo): string => {
   const abs = Math.abs(k);
   return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
@@ -153,7 +153,7 @@ const reportJson = (r: ImportReport) => ({
  * with gzip's Z_SYNC_FLUSH, a flush) per chunk written: 100,000 one-record chunks took 8 s gzipped
  * instead of 1.8 s (docs/adr/0010).
  */
-const coalesce = (size = 64 * 1024) => {
+export const coalesce = (size = 64 * 1024) => {
   let parts: Buffer[] = [];
   let length = 0;
   const out = (t: Transform) => {

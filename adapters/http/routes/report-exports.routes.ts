@@ -1,0 +1,127 @@
+import * as t from 'io-ts';
+import type { Either } from 'fp-ts/lib/Either.js';
+import type { ExportFailure, ReportQuery } from '../../../application/report-exports/export-sales.js';
+import type { exportCashFlow } from '../../../application/report-exports/export-cash-flow.js';
+import type { exportSales } from '../../../application/report-exports/export-sales.js';
+import { MAX_REPORT_DAYS, type Report } from '../../../application/report-exports/report.js';
+import type { Actor } from '../../../domain/roles.js';
+import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
+import { doc, Documented, enumOf, object } from '../codecs.js';
+import { problem } from '../problem.js';
+import { OWNER_ONLY, route, type RouteDef } from '../route.js';
+
+export interface ReportExportUseCases {
+  readonly exportSales: ReturnType<typeof exportSales>;
+  readonly exportCashFlow: ReturnType<typeof exportCashFlow>;
+}
+
+const lagosDay = (description: string) =>
+  new Documented<string>('date', { type: 'string', format: 'date', description, examples: ['2026-11-01'] }, (u, c) =>
+    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !Number.isNaN(Date.parse(u)) && new Date(u).toISOString().startsWith(u)
+      ? t.success(u)
+      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
+  );
+const format = enumOf('format', REPORT_FORMATS, 'the file format (default csv)');
+const periodQuery = object(
+  'ReportExportQuery',
+  {},
+  {
+    format,
+    start_date: lagosDay('the first Lagos day, inclusive (default: the 1st of end_date\'s month)'),
+    end_date: lagosDay(`the last Lagos day, inclusive (default: today in Lagos); at most ${MAX_REPORT_DAYS} days from start_date`),
+  },
+);
+type PeriodQuery = t.TypeOf<typeof periodQuery>;
+
+/** The first row is read before the answer starts, so a database fault is still a proper error, not a cut-off file. */
+const primed = async (report: Report): Promise<Report> => {
+  const rows = report.rows[Symbol.asyncIterator]();
+  const first = await rows.next();
+  return {
+    ...report,
+    rows: (async function* () {
+      for (let next = first; !next.done; next = await rows.next()) yield next.value;
+    })(),
+  };
+};
+
+const failure = (f: ExportFailure): never => {
+  if (f._tag === 'InvalidPeriod') throw problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] });
+  throw problem('RESOURCE_NOT_FOUND', 'The business was not found.');
+};
+
+/**
+ * One export route: GET `path`?format=csv|xlsx|pdf&start_date&end_date, owner only, answered as the
+ * file (streamed, no Content-Length) with a dated file name. `run` is the use case: it returns the
+ * report (see application/report-exports/report.ts `defineReport`) or why there is none.
+ */
+export const reportExportRoute = (def: {
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  /** What the rows are and what each column holds. */
+  readonly description: string;
+  readonly run: (actor: Actor, query: ReportQuery) => Promise<Either<ExportFailure, Report>>;
+}): RouteDef<undefined, PeriodQuery> =>
+  route({
+    method: 'get',
+    path: def.path,
+    operationId: def.operationId,
+    tag: 'Reports',
+    summary: def.summary,
+    description:
+      `${def.description} format=csv (default; UTF-8 with a BOM, a header row of the column keys, money as naira with 2 decimals, a text cell ` +
+      "starting with = + - @, tab or CR prefixed with ' as in the products export), xlsx (one sheet: title, business, period, then the table " +
+      'with money as numbers and dates as dates) or pdf (A4, business name, period, the table with its header on every page, page numbers, ' +
+      `amounts in naira). start_date and end_date are Lagos days, both inclusive; end before start or more than ${MAX_REPORT_DAYS} days is 400. ` +
+      'The file is streamed as it is read from the database (no Content-Length). Owner only (STAFF 403).',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: periodQuery,
+    success: {
+      status: 200,
+      description: 'The report file, in the format asked for',
+      contentType: REPORT_CONTENT_TYPES.csv,
+      alternatives: { [REPORT_CONTENT_TYPES.xlsx]: 'with format=xlsx: an Excel workbook', [REPORT_CONTENT_TYPES.pdf]: 'with format=pdf: a PDF document (A4)' },
+      data: doc('ReportCsv', { type: 'string', description: 'with format=csv (the default): CSV with a header row' }),
+      headers: { 'Content-Disposition': `attachment; filename="<report>-<start_date>_<end_date>.<format>", e.g. ${def.path.split('/')[2]}-2026-11-01_2026-11-30.csv` },
+    },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ actor, query, ctx }) => {
+      const chosen: ReportFormat = query.format ?? 'csv';
+      const answer = await def.run(actor!, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
+      if (answer._tag === 'Left') return failure(answer.left);
+      const report = await primed(answer.right);
+      const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
+      return {
+        status: 200,
+        message: `${report.title} export`,
+        data: null,
+        file: { contentType: REPORT_CONTENT_TYPES[chosen], body },
+        headers: { 'Content-Disposition': `attachment; filename="${reportFileName(report, chosen)}"` },
+      };
+    },
+  });
+
+export const reportExportRoutes = (uc: ReportExportUseCases) => [
+  reportExportRoute({
+    path: '/reports/sales/export',
+    operationId: 'exportSalesReport',
+    summary: 'Export the sales of a period (owner)',
+    description:
+      'One row per sale made in the period (voided sales too, with status VOIDED), oldest first: receipt_number, date_time (Lagos, ' +
+      'YYYY-MM-DD HH:mm), cashier, customer, payment_method, status, subtotal, discount, total, amount_paid, balance_due.',
+    run: uc.exportSales,
+  }),
+  reportExportRoute({
+    path: '/reports/cash-flow/export',
+    operationId: 'exportCashFlowReport',
+    summary: 'Export the cash flow of a period, per day (owner)',
+    description:
+      'One row per Lagos day of the period (quiet days as zeros): money in as sales_paid (what non-voided sales were paid at the till) and ' +
+      'credit_collected, and in by method (in_cash, in_transfer, in_card, in_other: the deposit on a CREDIT sale has no method and counts as ' +
+      'other); money out as expenses (deleted ones left out) by method (out_cash, out_transfer, out_card, out_pos, out_other); money_in, ' +
+      'money_out, net, and running_balance (the sum of net from the first day of the period, opening at 0).',
+    run: uc.exportCashFlow,
+  }),
+];

@@ -1,0 +1,106 @@
+import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
+import { lagosDate } from '../../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../../domain/money.js';
+import type { AuthTables } from './auth.in-memory.js';
+import type { CustomerTables } from './customers.in-memory.js';
+import type { InMemoryModule } from './in-memory-store.js';
+import { salesOf, type SaleTables } from './sales.in-memory.js';
+
+/**
+ * An expense as the exports read it from the expenses module's `expenses` table (its in-memory module
+ * owns the table; until it is in the store the table is absent and there are no expenses).
+ */
+export interface ExpenseRowForReports {
+  readonly businessId: string;
+  readonly amount: Kobo;
+  readonly paymentMethod: 'CASH' | 'TRANSFER' | 'CARD' | 'POS' | 'OTHER';
+  readonly spentOn: string;
+  readonly deletedAt: Date | null;
+}
+
+// The exports own no table: they read the sales, their cashiers and customers, the credit ledger and expenses.
+type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & { expenses?: Map<string, ExpenseRowForReports> };
+
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/** The report-exports module in memory: the same rows its SQL selects, computed in JS. */
+export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportRepositories, Reads> = {
+  tables: () => ({}),
+  repositories: (t) => ({
+    reportExports: {
+      salesBatch: async (businessId, { from, to }, after, limit) =>
+        salesOf(t, businessId)
+          .filter((s) => s.createdAt >= from && s.createdAt < to)
+          .filter((s) => !after || s.createdAt > after.createdAt || (s.createdAt.getTime() === after.createdAt.getTime() && s.id > after.id))
+          .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+          .slice(0, limit)
+          .map((s): SaleExportRow => {
+            const user = t.users.get(s.createdBy);
+            const customer = s.customerId ? t.customers.get(s.customerId) : undefined;
+            return {
+              id: s.id,
+              receiptNumber: s.receiptNumber,
+              createdAt: s.createdAt,
+              cashier: user ? `${user.firstName} ${user.lastName}`.trim() : '',
+              customer: customer?.name ?? null,
+              paymentMethod: s.paymentMethod,
+              status: s.status,
+              subtotal: s.subtotal,
+              discount: s.discount,
+              total: s.total,
+              amountPaid: s.amountPaid,
+              balanceDue: s.balanceDue,
+            };
+          }),
+      cashFlow: async (businessId, start, end) => {
+        const days = new Map<string, Record<string, number>>();
+        for (let d = start; d <= end; d = nextDay(d)) days.set(d, {});
+        const add = (day: string, field: string, amount: number) => {
+          const row = days.get(day);
+          if (row) row[field] = (row[field] ?? 0) + amount;
+        };
+        for (const s of salesOf(t, businessId)) {
+          if (s.status === 'VOIDED') continue;
+          const day = lagosDate(s.createdAt);
+          add(day, 'salesPaid', s.amountPaid);
+          add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', CREDIT: 'inOther' }[s.paymentMethod], s.amountPaid);
+        }
+        for (const e of t.creditEntries.values()) {
+          if (e.businessId !== businessId || e.kind !== 'PAYMENT') continue;
+          const day = lagosDate(e.createdAt);
+          add(day, 'creditCollected', -e.amount);
+          add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : 'inOther', -e.amount);
+        }
+        for (const e of t.expenses?.values() ?? []) {
+          if (e.businessId !== businessId || e.deletedAt !== null) continue;
+          add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
+        }
+        let runningBalance = 0;
+        return [...days].map(([day, f]): CashFlowDay => {
+          const v = (k: string) => kobo(f[k] ?? 0);
+          const moneyIn = v('salesPaid') + v('creditCollected');
+          const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther');
+          runningBalance += moneyIn - moneyOut;
+          return {
+            day,
+            salesPaid: v('salesPaid'),
+            creditCollected: v('creditCollected'),
+            inCash: v('inCash'),
+            inTransfer: v('inTransfer'),
+            inCard: v('inCard'),
+            inOther: v('inOther'),
+            moneyIn: kobo(moneyIn),
+            outCash: v('outCash'),
+            outTransfer: v('outTransfer'),
+            outCard: v('outCard'),
+            outPos: v('outPos'),
+            outOther: v('outOther'),
+            moneyOut: kobo(moneyOut),
+            net: moneyIn - moneyOut,
+            runningBalance,
+          };
+        });
+      },
+    },
+  }),
+};

@@ -1,0 +1,118 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
+import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
+import { kobo } from '../../../domain/money.js';
+import type { PaymentMethod, SaleStatus } from '../../../domain/sale.js';
+import { asDate } from './keyset.mikro-orm.js';
+import type { Row } from './sql.mikro-orm.js';
+
+// Plain rows, no entities (ARCHITECTURE "Hot paths stay lean"). Lagos is UTC+1 all year, so a Lagos
+// day is `(created_at at time zone 'UTC' + 1 hour)::date`, with no time zone database needed.
+const LAGOS_DAY = (column: string) => `((${column} at time zone 'UTC') + interval '1 hour')::date`;
+
+const SALES_BATCH = `
+  select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due,
+    trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer
+  from sales s
+  left join users u on u.id = s.created_by
+  left join customers c on c.business_id = s.business_id and c.id = s.customer_id
+  where s.business_id = ? and s.created_at >= ? and s.created_at < ?`;
+
+const saleRow = (r: Row): SaleExportRow => ({
+  id: String(r.id),
+  receiptNumber: String(r.receipt_number),
+  createdAt: asDate(r.created_at),
+  cashier: String(r.cashier ?? ''),
+  customer: (r.customer as string | null) ?? null,
+  paymentMethod: r.payment_method as PaymentMethod,
+  status: r.status as SaleStatus,
+  subtotal: kobo(Number(r.subtotal)),
+  discount: kobo(Number(r.discount)),
+  total: kobo(Number(r.total)),
+  amountPaid: kobo(Number(r.amount_paid)),
+  balanceDue: kobo(Number(r.balance_due)),
+});
+
+/**
+ * Per Lagos day of the period: sums by method in three grouped reads (sales, credit payments, expenses)
+ * joined to the calendar, and the running balance as a window sum over the days.
+ */
+const CASH_FLOW = `
+  with days as (
+    select d::date as day from generate_series(?::date, ?::date, interval '1 day') as d
+  ), s as (
+    select ${LAGOS_DAY('created_at')} as day, sum(amount_paid) as paid,
+      sum(amount_paid) filter (where payment_method = 'CASH') as cash,
+      sum(amount_paid) filter (where payment_method = 'TRANSFER') as transfer,
+      sum(amount_paid) filter (where payment_method = 'CARD') as card,
+      sum(amount_paid) filter (where payment_method = 'CREDIT') as other
+    from sales where business_id = ? and status <> 'VOIDED' and created_at >= ? and created_at < ? group by 1
+  ), c as (
+    select ${LAGOS_DAY('created_at')} as day, -sum(amount) as collected,
+      -sum(amount) filter (where method = 'CASH') as cash,
+      -sum(amount) filter (where method = 'TRANSFER') as transfer,
+      -sum(amount) filter (where method = 'CARD') as card,
+      -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD')) as other
+    from credit_entries where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by 1
+  ), e as (
+    select spent_on as day, sum(amount) as spent,
+      sum(amount) filter (where payment_method = 'CASH') as cash,
+      sum(amount) filter (where payment_method = 'TRANSFER') as transfer,
+      sum(amount) filter (where payment_method = 'CARD') as card,
+      sum(amount) filter (where payment_method = 'POS') as pos,
+      sum(amount) filter (where payment_method = 'OTHER') as other
+    from expenses where business_id = ? and deleted_at is null and spent_on between ?::date and ?::date group by 1
+  ), flow as (
+    select to_char(days.day, 'YYYY-MM-DD') as day,
+      coalesce(s.paid, 0) as sales_paid, coalesce(c.collected, 0) as credit_collected,
+      coalesce(s.cash, 0) + coalesce(c.cash, 0) as in_cash,
+      coalesce(s.transfer, 0) + coalesce(c.transfer, 0) as in_transfer,
+      coalesce(s.card, 0) + coalesce(c.card, 0) as in_card,
+      coalesce(s.other, 0) + coalesce(c.other, 0) as in_other,
+      coalesce(s.paid, 0) + coalesce(c.collected, 0) as money_in,
+      coalesce(e.cash, 0) as out_cash, coalesce(e.transfer, 0) as out_transfer, coalesce(e.card, 0) as out_card,
+      coalesce(e.pos, 0) as out_pos, coalesce(e.other, 0) as out_other, coalesce(e.spent, 0) as money_out
+    from days left join s on s.day = days.day left join c on c.day = days.day left join e on e.day = days.day
+  )
+  select flow.*, money_in - money_out as net, sum(money_in - money_out) over (order by day) as running_balance
+  from flow order by day`;
+
+const cashFlowDay = (r: Row): CashFlowDay => {
+  const k = (c: string) => kobo(Number(r[c]));
+  return {
+    day: String(r.day),
+    salesPaid: k('sales_paid'),
+    creditCollected: k('credit_collected'),
+    inCash: k('in_cash'),
+    inTransfer: k('in_transfer'),
+    inCard: k('in_card'),
+    inOther: k('in_other'),
+    moneyIn: k('money_in'),
+    outCash: k('out_cash'),
+    outTransfer: k('out_transfer'),
+    outCard: k('out_card'),
+    outPos: k('out_pos'),
+    outOther: k('out_other'),
+    moneyOut: k('money_out'),
+    net: Number(r.net),
+    runningBalance: Number(r.running_balance),
+  };
+};
+
+/** The report-exports module over one EntityManager (each call one statement). */
+export const mikroOrmReportExportsModule = (em: EntityManager): ReportExportRepositories => ({
+  reportExports: {
+    async salesBatch(businessId, { from, to }, after, limit) {
+      const rows = after
+        ? await em.execute<Row[]>(`${SALES_BATCH} and (s.created_at, s.id) > (?, ?) order by s.created_at, s.id limit ?`, [businessId, from, to, after.createdAt, after.id, limit])
+        : await em.execute<Row[]>(`${SALES_BATCH} order by s.created_at, s.id limit ?`, [businessId, from, to, limit]);
+      return rows.map(saleRow);
+    },
+    async cashFlow(businessId, start, end) {
+      const from = lagosDayStart(start);
+      const to = lagosDayEnd(end);
+      const rows = await em.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end]);
+      return rows.map(cashFlowDay);
+    },
+  },
+});

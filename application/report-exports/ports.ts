@@ -1,0 +1,68 @@
+import type { Kobo } from '../../domain/money.js';
+import type { PaymentMethod, SaleStatus } from '../../domain/sale.js';
+
+// The report-exports module's port: the rows its exports read, as plain rows (no aggregates loaded).
+
+/** One sale as the sales export shows it. */
+export interface SaleExportRow {
+  readonly id: string;
+  readonly receiptNumber: string;
+  readonly createdAt: Date;
+  /** The cashier's first and last name. */
+  readonly cashier: string;
+  readonly customer: string | null;
+  readonly paymentMethod: PaymentMethod;
+  readonly status: SaleStatus;
+  readonly subtotal: Kobo;
+  readonly discount: Kobo;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+}
+
+/** Where the previous batch ended: the last row's (created_at, id). */
+export interface SaleExportCursor {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
+/**
+ * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till (by the
+ * sale's method; the deposit on a CREDIT sale counts as `inOther`) and credit collected (by its method).
+ * Out: live expenses by their method. `runningBalance` is the sum of `net` from the period's first day.
+ */
+export interface CashFlowDay {
+  readonly day: string;
+  readonly salesPaid: Kobo;
+  readonly creditCollected: Kobo;
+  readonly inCash: Kobo;
+  readonly inTransfer: Kobo;
+  readonly inCard: Kobo;
+  readonly inOther: Kobo;
+  readonly moneyIn: Kobo;
+  readonly outCash: Kobo;
+  readonly outTransfer: Kobo;
+  readonly outCard: Kobo;
+  readonly outPos: Kobo;
+  readonly outOther: Kobo;
+  readonly moneyOut: Kobo;
+  readonly net: number;
+  readonly runningBalance: number;
+}
+
+/** The rows report exports read, always of one business. */
+export interface ReportExportRepository {
+  /**
+   * At most `limit` sales (voided ones too) made from `from` up to, not including, `to`, oldest first
+   * (ties by id), after `after` when given: each call is one short read, so an export pages through any
+   * number of sales at constant memory and holds no transaction.
+   */
+  salesBatch(businessId: string, range: { from: Date; to: Date }, after: SaleExportCursor | undefined, limit: number): Promise<SaleExportRow[]>;
+  /** Every Lagos day from `start` to `end` (both inclusive, days without movement too), oldest first. */
+  cashFlow(businessId: string, start: string, end: string): Promise<CashFlowDay[]>;
+}
+
+/** The report-exports module's repositories, as a unit of work hands them to a use case. */
+export interface ReportExportRepositories {
+  readonly reportExports: ReportExportRepository;
+}
