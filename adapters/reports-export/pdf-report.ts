@@ -8,10 +8,11 @@ import { whileBacklogged } from './formats.js';
 
 const MARGIN = 36;
 const FOOTER = 24;
-const SIZE = { business: 14, title: 12, meta: 9, table: 7.5, footer: 8 } as const;
-const ROW = 12;
-/** Relative column widths by kind. */
-const WEIGHT: Record<ReportColumn['kind'], number> = { text: 1.5, integer: 0.7, money: 1.1, date: 1.3 };
+const SIZE = { business: 14, title: 12, meta: 9, table: 7.5, smallest: 5.5, footer: 8 } as const;
+const PAD = 2;
+/** What a cell of each kind is sized for (a text column shares what is left, at least MIN_TEXT). */
+const SAMPLE: Record<ReportColumn['kind'], string> = { text: '', integer: '9,999,999', money: '9,999,999.00', date: '2026-11-30 23:59' };
+const MIN_TEXT = 60;
 
 type Doc = PDFKit.PDFDocument;
 
@@ -43,13 +44,19 @@ export const pdfReport = (report: Report, onError: (e: Error) => void): Readable
   });
   doc.registerFont('regular', source(REGULAR));
   doc.registerFont('bold', source(BOLD));
-  const pageWidth = doc.page.width;
   const bottom = doc.page.height - MARGIN - FOOTER;
-  const content = pageWidth - 2 * MARGIN;
-  const total = report.columns.reduce((s, c) => s + WEIGHT[c.kind], 0);
-  const widths = report.columns.map((c) => (content * WEIGHT[c.kind]) / total);
-  const lefts = widths.map((_, i) => MARGIN + widths.slice(0, i).reduce((s, w) => s + w, 0));
-  const pad = 2;
+  const content = doc.page.width - 2 * MARGIN;
+  // Numbers and dates get the width they need, text columns share the rest; a table too wide for that gets a smaller font.
+  const natural = (size: number) => report.columns.map((c) => (c.kind === 'text' ? 0 : doc.font('regular').fontSize(size).widthOfString(SAMPLE[c.kind]) + 2 * PAD));
+  const texts = report.columns.filter((c) => c.kind === 'text').length;
+  const fixedAt = (size: number) => natural(size).reduce((a, b) => a + b, 0);
+  const size = Math.max(SIZE.smallest, Math.min(SIZE.table, (SIZE.table * content) / (fixedAt(SIZE.table) + texts * MIN_TEXT)));
+  const fixed = natural(size);
+  const textWidth = texts > 0 ? (content - fixed.reduce((a, b) => a + b, 0)) / texts : 0;
+  const spare = texts > 0 ? 0 : (content - fixed.reduce((a, b) => a + b, 0)) / report.columns.length;
+  const widths = report.columns.map((c, i) => (c.kind === 'text' ? textWidth : fixed[i]! + spare));
+  const lefts = widths.map((_, i) => MARGIN + widths.slice(0, i).reduce((a, b) => a + b, 0));
+  const row = size * 1.6;
   let page = 1;
   let y = MARGIN;
 
@@ -57,16 +64,27 @@ export const pdfReport = (report: Report, onError: (e: Error) => void): Readable
     doc.font(font).fontSize(size).text(s, MARGIN, y, { width: content, lineBreak: false });
     y += size * 1.4;
   };
-  const cells = (values: readonly string[], font: 'regular' | 'bold') => {
-    doc.font(font).fontSize(SIZE.table);
+  const cells = (values: readonly string[]) => {
+    doc.font('regular');
     values.forEach((v, i) => {
-      const right = report.columns[i]!.kind === 'money' || report.columns[i]!.kind === 'integer';
-      doc.text(fit(doc, v, widths[i]! - 2 * pad), lefts[i]! + pad, y + 2, { width: widths[i]! - 2 * pad, align: right ? 'right' : 'left', lineBreak: false });
+      const kind = report.columns[i]!.kind;
+      const width = widths[i]! - 2 * PAD;
+      // a number wider than its column is set smaller, never cut; a text is cut with an ellipsis
+      const wide = doc.fontSize(size).widthOfString(v);
+      const text = kind === 'text' ? fit(doc, v, width) : v;
+      if (kind !== 'text' && wide > width) doc.fontSize((size * width) / wide);
+      doc.text(text, lefts[i]! + PAD, y + 2, { width, align: kind === 'money' || kind === 'integer' ? 'right' : 'left', lineBreak: false });
     });
-    y += ROW;
+    y += row;
   };
+  /** The column headings, wrapped on up to two lines, and a rule under them. */
   const tableHeader = () => {
-    cells(report.columns.map(heading), 'bold');
+    doc.font('bold').fontSize(size);
+    report.columns.forEach((c, i) => {
+      const right = c.kind === 'money' || c.kind === 'integer';
+      doc.text(heading(c), lefts[i]! + PAD, y + 2, { width: widths[i]! - 2 * PAD, height: 2 * row, align: right ? 'right' : 'left', ellipsis: true });
+    });
+    y += 2 * row;
     doc.moveTo(MARGIN, y).lineTo(MARGIN + content, y).lineWidth(0.6).stroke();
     y += 2;
   };
@@ -83,7 +101,7 @@ export const pdfReport = (report: Report, onError: (e: Error) => void): Readable
     tableHeader();
     let rows = 0;
     for await (const values of report.rows) {
-      if (y + ROW > bottom) {
+      if (y + row > bottom) {
         footer();
         doc.addPage();
         page += 1;
@@ -91,7 +109,7 @@ export const pdfReport = (report: Report, onError: (e: Error) => void): Readable
         tableHeader();
         await whileBacklogged(doc);
       }
-      cells(values.map((v, i) => pdfCell(report.columns[i]!, v)), 'regular');
+      cells(values.map((v, i) => pdfCell(report.columns[i]!, v)));
       rows += 1;
     }
     if (rows === 0) line('No entries in this period.', 'regular', SIZE.meta);

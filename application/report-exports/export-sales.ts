@@ -25,6 +25,7 @@ export const SALES_REPORT: ReportDefinition<SaleExportRow> = {
     { key: 'total', label: 'Total', kind: 'money', cell: (s) => s.total },
     { key: 'amount_paid', label: 'Paid', kind: 'money', cell: (s) => s.amountPaid },
     { key: 'balance_due', label: 'Balance due', kind: 'money', cell: (s) => s.balanceDue },
+    { key: 'outstanding', label: 'Outstanding', kind: 'money', cell: (s) => s.outstanding },
   ],
 };
 

@@ -18,6 +18,8 @@ export interface SaleExportRow {
   readonly total: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
+  /** What of the sale is still owed now (the balance due less credit collected against it since). */
+  readonly outstanding: Kobo;
 }
 
 /** Where the previous batch ended: the last row's (created_at, id). */

@@ -110,7 +110,7 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
     summary: 'Export the sales of a period (owner)',
     description:
       'One row per sale made in the period (voided sales too, with status VOIDED), oldest first: receipt_number, date_time (Lagos, ' +
-      'YYYY-MM-DD HH:mm), cashier, customer, payment_method, status, subtotal, discount, total, amount_paid, balance_due.',
+      'YYYY-MM-DD HH:mm), cashier, customer, payment_method, status, subtotal, discount, total, amount_paid, balance_due (at the sale), outstanding (still owed now, after credit collected).',
     run: uc.exportSales,
   }),
   reportExportRoute({

@@ -50,6 +50,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
               total: s.total,
               amountPaid: s.amountPaid,
               balanceDue: s.balanceDue,
+              outstanding: s.creditOutstanding,
             };
           }),
       cashFlow: async (businessId, start, end) => {

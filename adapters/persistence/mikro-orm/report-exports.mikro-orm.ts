@@ -11,7 +11,7 @@ import type { Row } from './sql.mikro-orm.js';
 const LAGOS_DAY = (column: string) => `((${column} at time zone 'UTC') + interval '1 hour')::date`;
 
 const SALES_BATCH = `
-  select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due,
+  select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due, s.credit_outstanding,
     trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer
   from sales s
   left join users u on u.id = s.created_by
@@ -31,6 +31,7 @@ const saleRow = (r: Row): SaleExportRow => ({
   total: kobo(Number(r.total)),
   amountPaid: kobo(Number(r.amount_paid)),
   balanceDue: kobo(Number(r.balance_due)),
+  outstanding: kobo(Number(r.credit_outstanding)),
 });
 
 /**
