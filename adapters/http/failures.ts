@@ -7,6 +7,7 @@ import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '.
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
+import type { PeriodFailure } from '../../application/report-exports/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
@@ -44,7 +45,8 @@ export type UseCaseFailure =
   | DefaultBranchProtected
   | AlreadyMember
   | LastOwner
-  | CannotDeactivateSelf;
+  | CannotDeactivateSelf
+  | PeriodFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -224,6 +226,7 @@ export const FAILURES: Mapping = {
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
+  InvalidPeriod: (f) => problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] }),
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

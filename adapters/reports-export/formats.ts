@@ -24,8 +24,9 @@ export const wallClock = (s: string): Date => new Date(`${s.length <= 10 ? `${s}
  * Waits while more than `limit` bytes of the file wait for the client: a writer that produces on its own
  * (pdfkit, exceljs) pauses here, so a slow download keeps memory bounded rather than buffering the report.
  */
-export const whileBacklogged = async (out: Readable, limit = 1 << 20): Promise<void> => {
-  while (out.readableLength > limit && !out.destroyed) await sleep(5);
+export const whileBacklogged = async (out: Readable, limit = 256 * 1024): Promise<void> => {
+  await new Promise((resolve) => setImmediate(resolve)); // lets the stream flow to the client (rows may come from memory, all microtasks)
+  while (out.readableLength > limit && !out.destroyed) await sleep(1);
 };
 
 /** Rows of cells, as the writers take them. */

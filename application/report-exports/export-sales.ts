@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate, lagosDateTime, lagosDayEnd, lagosDayStart } from '../../domain/lagos-time.js';
 import type { Actor } from '../../domain/roles.js';
+import { notFound, type NotFound } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
@@ -34,7 +35,7 @@ export interface ReportQuery {
   readonly endDate?: string;
 }
 
-export type ExportFailure = PeriodFailure | { readonly _tag: 'BusinessNotFound' };
+export type ExportFailure = PeriodFailure | NotFound;
 
 /** The business's name and the period of a report, or why the request cannot have one. */
 export const reportHeader = async (
@@ -46,7 +47,7 @@ export const reportHeader = async (
   const period = reportPeriod(lagosDate(generatedAt), query.startDate, query.endDate);
   if ('_tag' in period) return E.left(period);
   const business = await deps.uow.read((r) => r.businesses.findById(actor.businessId));
-  if (!business) return E.left({ _tag: 'BusinessNotFound' });
+  if (!business) return E.left(notFound);
   return E.right({ businessName: business.name, period, generatedAt });
 };
 

@@ -62,7 +62,7 @@ export const MAX_REPORT_DAYS = 366;
 export type PeriodFailure = { readonly _tag: 'InvalidPeriod'; readonly field: 'start_date' | 'end_date'; readonly message: string };
 
 const DAY_MS = 86_400_000;
-const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s;
+const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && s >= '0001-01-01' && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s;
 
 /**
  * The period of a report from its optional Lagos days: end defaults to today (Lagos), start to the first

@@ -254,6 +254,9 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
       staff: 'allowed',
     },
     { route: 'GET /credit/aging-report', method: 'GET', path: async () => '/credit/aging-report', staff: 'forbidden' },
+    // reports: the owner's
+    { route: 'GET /reports/sales/export', method: 'GET', path: async () => '/reports/sales/export', staff: 'forbidden' },
+    { route: 'GET /reports/cash-flow/export', method: 'GET', path: async () => '/reports/cash-flow/export', staff: 'forbidden' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 

@@ -120,7 +120,11 @@ describe('HTTP report exports', function () {
         expect(order.errors[0].field).to.equal('end_date');
         await problem(`${route}?start_date=2025-01-01&end_date=2026-01-02`, 400, 'VALIDATION_FAILED');
         expect((await download(`${route}?start_date=2025-01-01&end_date=2026-01-01`)).status).to.equal(200); // 366 days
+        await problem(`${route}?start_date=0000-01-01`, 400, 'VALIDATION_FAILED');
         await problem(`${route}?foo=1`, 400, 'VALIDATION_FAILED');
+        for (const edge of ['start_date=0001-01-01&end_date=0001-01-31', 'start_date=9999-12-01&end_date=9999-12-31']) {
+          for (const format of ['csv', 'xlsx', 'pdf']) expect((await download(`${route}?${edge}&format=${format}`)).status, `${edge} ${format}`).to.equal(200);
+        }
         await problem(route, 403, 'INSUFFICIENT_ROLE', shop.staffToken);
         expect((await app.request('GET', route)).status).to.equal(401);
       });

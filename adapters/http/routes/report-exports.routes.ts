@@ -7,7 +7,7 @@ import { MAX_REPORT_DAYS, type Report } from '../../../application/report-export
 import type { Actor } from '../../../domain/roles.js';
 import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
 import { doc, Documented, enumOf, object } from '../codecs.js';
-import { problem } from '../problem.js';
+import { successOf } from '../failures.js';
 import { OWNER_ONLY, route, type RouteDef } from '../route.js';
 
 export interface ReportExportUseCases {
@@ -17,7 +17,7 @@ export interface ReportExportUseCases {
 
 const lagosDay = (description: string) =>
   new Documented<string>('date', { type: 'string', format: 'date', description, examples: ['2026-11-01'] }, (u, c) =>
-    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !Number.isNaN(Date.parse(u)) && new Date(u).toISOString().startsWith(u)
+    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && u >= '0001-01-01' && !Number.isNaN(Date.parse(u)) && new Date(u).toISOString().startsWith(u)
       ? t.success(u)
       : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
   );
@@ -43,11 +43,6 @@ const primed = async (report: Report): Promise<Report> => {
       for (let next = first; !next.done; next = await rows.next()) yield next.value;
     })(),
   };
-};
-
-const failure = (f: ExportFailure): never => {
-  if (f._tag === 'InvalidPeriod') throw problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] });
-  throw problem('RESOURCE_NOT_FOUND', 'The business was not found.');
 };
 
 /**
@@ -90,8 +85,7 @@ export const reportExportRoute = (def: {
     handler: async ({ actor, query, ctx }) => {
       const chosen: ReportFormat = query.format ?? 'csv';
       const answer = await def.run(actor!, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
-      if (answer._tag === 'Left') return failure(answer.left);
-      const report = await primed(answer.right);
+      const report = await primed(successOf(answer, 'business'));
       const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
       return {
         status: 200,

@@ -100,17 +100,25 @@ const cashFlowDay = (r: Row): CashFlowDay => {
   };
 };
 
+/**
+ * PostgreSQL has no year 0: the first Lagos day of year 1 starts at 23:00 UTC on 31 December of year 0,
+ * so an instant before year 1 is read as its first instant (no row can be older).
+ */
+const YEAR_ONE = Date.parse('0001-01-01T00:00:00.000Z');
+const sqlInstant = (d: Date) => (d.getTime() < YEAR_ONE ? new Date(YEAR_ONE) : d);
+
 /** The report-exports module over one EntityManager (each call one statement). */
 export const mikroOrmReportExportsModule = (em: EntityManager): ReportExportRepositories => ({
   reportExports: {
-    async salesBatch(businessId, { from, to }, after, limit) {
+    async salesBatch(businessId, range, after, limit) {
+      const [from, to] = [sqlInstant(range.from), sqlInstant(range.to)];
       const rows = after
         ? await em.execute<Row[]>(`${SALES_BATCH} and (s.created_at, s.id) > (?, ?) order by s.created_at, s.id limit ?`, [businessId, from, to, after.createdAt, after.id, limit])
         : await em.execute<Row[]>(`${SALES_BATCH} order by s.created_at, s.id limit ?`, [businessId, from, to, limit]);
       return rows.map(saleRow);
     },
     async cashFlow(businessId, start, end) {
-      const from = lagosDayStart(start);
+      const from = sqlInstant(lagosDayStart(start));
       const to = lagosDayEnd(end);
       const rows = await em.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end]);
       return rows.map(cashFlowDay);
