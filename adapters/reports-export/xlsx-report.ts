@@ -4,6 +4,7 @@ import type { Cell, Report, ReportColumn } from '../../application/report-export
 import { koboToNaira, type Kobo } from '../../domain/money.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import { wallClock, whileBacklogged } from './formats.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 const WIDTH: Record<ReportColumn['kind'], number> = { text: 18, integer: 10, money: 15, date: 17 };
 
@@ -12,6 +13,16 @@ const xlsxCell = (column: ReportColumn, v: Cell): ExcelJS.CellValue => {
   if (column.kind === 'money') return koboToNaira(v as Kobo);
   if (column.kind === 'date') return wallClock(String(v));
   return v; // a string stays a string cell: nothing in it is run as a formula
+};
+
+/**
+ * Bytes of the sheet's XML written but not yet taken by the zip's deflate: exceljs hands each 64 KB to
+ * the zip entry without waiting (its StreamBuf ignores backpressure), so a fast producer buffered the
+ * whole sheet (84 MB at 200,000 rows). Read from exceljs's internals; 0 if they change shape.
+ */
+const zipBacklog = (sheet: ExcelJS.Worksheet): number => {
+  const pipes = (sheet as unknown as { stream?: { pipes?: { writableLength?: number; readableLength?: number }[] } }).stream?.pipes ?? [];
+  return pipes.reduce((n, p) => n + (p.writableLength ?? 0) + (p.readableLength ?? 0), 0);
 };
 
 /** Header block rows above the table: title, business, period, generated; then an empty row. */
@@ -46,7 +57,10 @@ export const xlsxReport = (report: Report, onError: (e: Error) => void): Readabl
         else if (c.kind === 'date') row.getCell(i + 1).numFmt = String(values[i] ?? '').length > 10 ? 'yyyy-mm-dd hh:mm' : 'yyyy-mm-dd';
       });
       row.commit();
-      if (++n % 500 === 0) await whileBacklogged(out);
+      if (++n % 500 === 0) {
+        await whileBacklogged(out);
+        while (zipBacklog(sheet) > 1 << 20 && !out.destroyed) await sleep(1);
+      }
     }
     sheet.commit();
     await workbook.commit();
