@@ -135,11 +135,12 @@ export const listExpenses =
 /** Deletes softly: who and when are kept for the audit trail; afterwards lists, the summary and reports leave it out. */
 export const deleteExpense =
   (deps: { uow: UnitOfWork<Expenses>; clock: Clock }) =>
-  async (actor: Actor, expenseId: string): Promise<E.Either<NotFound, void>> =>
+  async (actor: Actor, expenseId: string): Promise<E.Either<NotFound, { id: string; deletedAt: Date }>> =>
     deps.uow.run(async (r) => {
+      const at = deps.clock.now();
       const expense = visibleTo(actor, await r.expenses.findById(actor.businessId, expenseId, { forUpdate: true }));
-      if (!expense || !(await r.expenses.softDelete(actor.businessId, expenseId, actor.userId, deps.clock.now()))) return E.left(notFound);
-      return E.right(undefined);
+      if (!expense || !(await r.expenses.softDelete(actor.businessId, expenseId, actor.userId, at))) return E.left(notFound);
+      return E.right({ id: expense.id, deletedAt: at });
     });
 
 /** Totals and counts of the live expenses per category, Lagos day or Lagos month, and overall (STAFF: their own). */
