@@ -165,8 +165,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     tag: TAG,
     summary: 'Record an expense',
     description:
-      'amount (naira) above 0 (0 or less: 422 AMOUNT_MUST_BE_POSITIVE); category_id one of GET /expenses/categories (422 UNKNOWN_CATEGORY); spent_on a Lagos day, ' +
-      'today when left out, not after today (422 SPENT_ON_IN_FUTURE); branch_id a live branch (422 UNKNOWN_BRANCH), the caller\'s branch when left out. Honours Idempotency-Key.',
+      'amount (naira) above 0 (0 or less: 422 AMOUNT_MUST_BE_POSITIVE); category_id from GET /expenses/categories (else 422 UNKNOWN_CATEGORY); spent_on a Lagos day, ' +
+      'today when left out, not after today (422 SPENT_ON_IN_FUTURE); branch_id from GET /businesses/me/branches (else 422 UNKNOWN_BRANCH), the caller\'s branch when left out. Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
