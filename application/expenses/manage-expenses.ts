@@ -35,7 +35,9 @@ export type ExpenseFailure = AmountNotPositive | SpentOnInFuture | UnknownCatego
 /** An owner sees every expense; anyone else (STAFF) only those they recorded. */
 const seesAll = (actor: Actor) => hasAnyRole(actor, ['BUSINESS_OWNER']);
 const visibleTo = (actor: Actor, e: Expense | undefined) => (e && (seesAll(actor) || e.createdBy === actor.userId) ? e : undefined);
-const ownFilter = (actor: Actor, filter: ExpenseFilter): ExpenseFilter => (seesAll(actor) ? filter : { ...filter, createdBy: actor.userId });
+/** The filter narrowed to what the actor may see; undefined when it asks STAFF for another member's expenses (none visible). */
+const ownFilter = (actor: Actor, filter: ExpenseFilter): ExpenseFilter | undefined =>
+  seesAll(actor) ? filter : filter.createdBy && filter.createdBy !== actor.userId ? undefined : { ...filter, createdBy: actor.userId };
 
 /** The branch an expense is booked to: the one named (live, of this business), else the caller's, else the default. */
 const branchFor = async (r: WithBranches, actor: Actor, branchId: string | undefined): Promise<E.Either<UnknownBranch, string>> => {
@@ -129,7 +131,8 @@ export const listExpenses =
   (deps: { uow: UnitOfWork<Expenses> }) =>
   (actor: Actor, request: PageRequest<ExpenseSort>, filter: ExpenseFilter): Promise<Page<Expense>> => {
     const { page, range } = spentRange(request);
-    return deps.uow.read((r) => r.expenses.list(actor.businessId, page, ownFilter(actor, { ...filter, ...range })));
+    const visible = ownFilter(actor, { ...filter, ...range });
+    return visible ? deps.uow.read((r) => r.expenses.list(actor.businessId, page, visible)) : Promise.resolve({ items: [], hasNext: false });
   };
 
 /** Deletes softly: who and when are kept for the audit trail; afterwards lists, the summary and reports leave it out. */
@@ -147,4 +150,4 @@ export const deleteExpense =
 export const expenseSummary =
   (deps: { uow: UnitOfWork<Expenses> }) =>
   (actor: Actor, groupBy: ExpenseSummaryGroupBy, range: { spentFrom?: string; spentTo?: string }): Promise<ExpenseSummary> =>
-    deps.uow.read((r) => r.expenses.summary(actor.businessId, groupBy, ownFilter(actor, range)));
+    deps.uow.read((r) => r.expenses.summary(actor.businessId, groupBy, ownFilter(actor, range)!)); // no created_by asked: never undefined
