@@ -109,7 +109,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
           seen.push(...pg.items.map((e) => e.id));
           if (!pg.hasNext) break;
           after = pg.next;
-          if (i === 0) await t.add(t.expense({ spentOn: '2026-12-31', amount: kobo(10_000), createdAt: at(-1) })); // lands before the cursor
+          if (i === 0) await t.add(t.expense({ spentOn: '2026-12-31', amount: kobo(10_000), createdAt: at(100 + seen.length) })); // lands before the cursor
         }
         expect(seen, sortBy).to.have.length(count);
         expect(new Set(seen).size, sortBy).to.equal(count);
