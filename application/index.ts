@@ -55,6 +55,11 @@ export * from './customers/ports.js';
 export * from './customers/manage-customers.js';
 export * from './customers/credit.js';
 
+// expenses and their categories
+export * from './expenses/ports.js';
+export * from './expenses/manage-expenses.js';
+export * from './expenses/manage-categories.js';
+
 // the domain the commands are written in
 export * from '../domain/money.js';
 export * from '../domain/identifier.js';
@@ -63,3 +68,4 @@ export * from '../domain/roles.js';
 export type { Sale, PaymentMethod } from '../domain/sale.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';
+export * from '../domain/expense.js';
