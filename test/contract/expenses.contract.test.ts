@@ -146,6 +146,15 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         total: 1400n,
         count: 4,
       });
+      // equal totals: by name
+      const bank = aCategory(t.business.id, { name: 'Bank' });
+      await p.uow.run((r) => r.expenseCategories.add(bank));
+      await t.add(t.expense({ spentOn: '2026-08-01', amount: kobo(150), categoryId: bank.id }));
+      expect((await summary('category', { spentFrom: '2026-10-01' })).groups.map((g) => g.label)).to.deep.equal(['rent', 'fuel']);
+      expect((await summary('category')).groups.map((g) => g.label)).to.deep.equal(['rent', 'Bank', 'fuel']);
+      await p.uow.run(async (r) => {
+        for (const e of (await r.expenses.list(t.business.id, page(), { categoryId: bank.id })).items) await r.expenses.softDelete(t.business.id, e.id, t.user.id, at(1));
+      });
       expect((await summary('day')).groups).to.deep.equal([
         { key: '2026-10-31', label: '2026-10-31', total: 250n, count: 1 },
         { key: '2026-11-01', label: '2026-11-01', total: 1100n, count: 2 },

@@ -50,8 +50,10 @@ const summarise = (rows: Expense[], groupBy: ExpenseSummaryGroupBy) => {
     const g = groups.get(key) ?? { key, label: groupBy === 'category' ? e.categoryName : key, total: 0n, count: 0 };
     groups.set(key, { ...g, total: g.total + BigInt(e.amount), count: g.count + 1 });
   }
+  // names compare by code point, as the SQL's `collate "C"` does
+  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
   const order = (a: ExpenseSummaryGroup, b: ExpenseSummaryGroup) =>
-    groupBy === 'category' ? (a.total === b.total ? a.label.localeCompare(b.label) || a.key.localeCompare(b.key) : a.total > b.total ? -1 : 1) : a.key < b.key ? -1 : 1;
+    groupBy === 'category' ? (a.total === b.total ? byText(a.label, b.label) || byText(a.key, b.key) : a.total > b.total ? -1 : 1) : byText(a.key, b.key);
   return { groups: [...groups.values()].sort(order), total: rows.reduce((n, e) => n + BigInt(e.amount), 0n), count: rows.length };
 };
 

@@ -66,7 +66,7 @@ const conditions = (f: ExpenseFilter): SqlCondition[] => [
 
 /** Each grouping: the key and label expressions, grouped in one pass with the overall row (grouping sets). */
 const GROUPS: Record<ExpenseSummaryGroupBy, { key: string; label: string; by: string; order: string }> = {
-  category: { key: 'c.id::text', label: 'c.name', by: 'c.id, c.name', order: 'sum(e.amount) desc, c.name, c.id' },
+  category: { key: 'c.id::text', label: 'c.name', by: 'c.id, c.name', order: 'sum(e.amount) desc, c.name collate "C", c.id' },
   day: { key: 'e.spent_on::text', label: 'e.spent_on::text', by: 'e.spent_on', order: 'e.spent_on' },
   month: { key: "to_char(e.spent_on, 'YYYY-MM')", label: "to_char(e.spent_on, 'YYYY-MM')", by: "to_char(e.spent_on, 'YYYY-MM')", order: "to_char(e.spent_on, 'YYYY-MM')" },
 };
@@ -125,7 +125,7 @@ export const mikroOrmExpenseCategories = (em: EntityManager): ExpenseCategoryRep
   findById: (businessId, id, options = {}) =>
     firstRow(em, `select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? and id = ?${CATEGORY_LOCKS[options.lock ?? 'none']}`, [businessId, id], categoryFromRow),
   async list(businessId) {
-    const rows = await em.execute<Row[]>(`select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? order by lower(name), id`, [businessId]);
+    const rows = await em.execute<Row[]>(`select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? order by lower(name) collate "C", id`, [businessId]);
     return rows.map(categoryFromRow);
   },
   async add(c) {
