@@ -149,4 +149,17 @@ describe('HTTP expenses', function () {
     expect((await get('/expenses?limit=100')).body.data.content.map((x: { id: string }) => x.id)).to.not.include(e.id);
     expect((await get('/expenses/not-a-uuid')).status).to.equal(404);
   });
+
+  it('a category deleted while expenses are recorded under it: each answer is 201, 422 UNKNOWN_CATEGORY, 200 or 409 CATEGORY_IN_USE, never 500', async () => {
+    const temp = (await app.request('POST', '/expenses/categories', { token: owner.accessToken, body: { name: 'Race' } })).body.data.id as string;
+    const answers = await Promise.all([
+      ...Array.from({ length: 6 }, () => post({ category_id: temp, amount: 1 })),
+      app.request('DELETE', `/expenses/categories/${temp}`, { token: owner.accessToken }),
+    ]);
+    const deleted = answers[6]!;
+    const recorded = answers.slice(0, 6).filter((a) => a.status === 201).length;
+    for (const a of answers.slice(0, 6)) expect([201, 422], a.text).to.include(a.status);
+    if (deleted.status === 200) expect(recorded).to.equal(0);
+    else expect([deleted.status, deleted.body.error.code, recorded > 0]).to.deep.equal([409, 'CATEGORY_IN_USE', true]);
+  });
 });
