@@ -162,4 +162,15 @@ describe('HTTP expenses', function () {
     if (deleted.status === 200) expect(recorded).to.equal(0);
     else expect([deleted.status, deleted.body.error.code, recorded > 0]).to.deep.equal([409, 'CATEGORY_IN_USE', true]);
   });
+
+  it('a branch with expenses is archived, not erased, when deleted; an archived branch is 422 UNKNOWN_BRANCH for a new expense', async () => {
+    const branch = (await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: 'Kiosk' } })).body.data.id as string;
+    expect((await record({ branch_id: branch }) as unknown as { branch_id: string }).branch_id).to.equal(branch);
+    const businessId = (await get('/businesses/me')).body.data.id as string;
+    const del = await app.request('DELETE', `/businesses/${businessId}/branches/${branch}`, { token: owner.accessToken });
+    expect([del.status, del.body.data.archived]).to.deep.equal([200, true]);
+    const refused = await post({ branch_id: branch });
+    expect([refused.status, refused.body.error.code]).to.deep.equal([422, 'UNKNOWN_BRANCH']);
+    expect((await get(`/expenses?branch_id=${branch}`)).body.data.content).to.have.length(1);
+  });
 });
