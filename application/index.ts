@@ -13,6 +13,11 @@ export * from './ports/list.js';
 export * from './ports/message-sender.js';
 export * from './ports/token-issuer.js';
 export * from './ports/unit-of-work.js';
+export * from './ports/outbox.js';
+
+// what happened: the outbox's dispatcher and its subscribers
+export * from './events/dispatcher.js';
+export * from './events/send-messages.js';
 
 // auth: registration, sign-in codes, sessions
 export * from './auth/ports.js';
@@ -65,6 +70,7 @@ export * from '../domain/money.js';
 export * from '../domain/identifier.js';
 export * from '../domain/phone.js';
 export * from '../domain/roles.js';
+export * from '../domain/events.js';
 export type { Sale, PaymentMethod } from '../domain/sale.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';

@@ -47,6 +47,10 @@ import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } fro
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { logOutbox } from '../adapters/messaging/log-outbox.js';
+import { fileOutbox } from '../adapters/messaging/file-outbox.js';
+import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
+import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
+import { sendMessages } from '../application/events/send-messages.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -78,7 +82,15 @@ export interface Overrides {
   readonly clock?: Clock;
   readonly messages?: MessageSender;
   readonly redis?: unknown;
+  readonly dispatcher?: Partial<DispatcherOptions>;
 }
+
+/** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
+const logDispatch = (logger: Logger) => (r: DispatchReport) => {
+  if (r.kind === 'outbox_failed') logger.warn({ component: 'outbox', err: r.error }, 'outbox unavailable; will try again');
+  else if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt }, 'event delivery failed; will retry');
+  else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error }, 'event delivery given up');
+};
 
 /** The one place adapters are constructed and wired to the use cases and the HTTP edge. */
 export const compose = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides = {}) => {
@@ -88,11 +100,17 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const crypto = nodeCrypto(otpSecret);
   const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
-  const messages = overrides.messages ?? logOutbox(logger);
-  const uow = persistence.uow;
+  const messages = overrides.messages ?? (config.MESSAGES_FILE ? fileOutbox(config.MESSAGES_FILE) : logOutbox(logger));
+  // Subscribers of the domain events, by type: webhooks, sync and the job queue join this list.
+  const subscribers = [sendMessages({ messages, clock })];
+  const dispatcher = createDispatcher(
+    { outbox: persistence.outbox, clock, subscribers, report: logDispatch(logger) },
+    { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
+  );
+  const uow = deliverAfterCommit(persistence.uow, dispatcher);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
-  const deps = { uow, clock, crypto, messages, tokens, ...(testSignIn ? { testSignIn } : {}) };
+  const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}) };
 
   const routes = apiRoutes({
     register: register(deps),
@@ -181,7 +199,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     redactFault: (e) => persistence.redact(e),
     trustProxy: config.TRUST_PROXY,
     idempotency: persistence.idempotency,
-    uow: persistence.uow,
+    uow,
   });
-  return { app, router, routes, openApi, signingKey: key };
+  return { app, router, routes, openApi, signingKey: key, dispatcher };
 };

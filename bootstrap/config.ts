@@ -54,6 +54,8 @@ export const ENV = {
   IDEMPOTENCY_LEASE_MS: { codec: intFrom('milliseconds', 1000), default: '30000', doc: 'how long an unanswered Idempotency-Key stays in progress before a retry may take it over (a crashed request)' },
   OTP_TEST_MODE: { codec: flag, default: 'false', doc: 'test mode: identifiers in OTP_TEST_IDENTIFIERS sign in with the code 000000 and nothing is sent (refused when NODE_ENV=production)' },
   OTP_TEST_IDENTIFIERS: { codec: testIdentifiers, default: DEFAULT_TEST_IDENTIFIERS, doc: 'comma-separated phones, phone ranges (`+2348000000000-+2348000000099`), e-mails and `*@domain`' },
+  MESSAGES_FILE: { codec: nonEmpty, default: undefined, doc: 'append every outgoing message to this file as a JSON line instead of logging it (development, end-to-end tests; the file holds codes)' },
+  OUTBOX_POLL_MS: { codec: intFrom('milliseconds', 10), default: '1000', doc: 'how often the outbox dispatcher looks for events to deliver or retry (docs/adr/0024)' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 

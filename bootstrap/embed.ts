@@ -1,17 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../application/ports/clock.js';
 import type { Crypto } from '../application/ports/crypto.js';
+import type { MessageSender } from '../application/ports/message-sender.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import { createDispatcher } from '../application/events/dispatcher.js';
+import { sendMessages } from '../application/events/send-messages.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork, type AppRepositories } from './persistence.js';
+import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
+import { inMemory, type AppRepositories } from './persistence.js';
 
 /**
  * The adapters side of the embedding surface (application/index.ts is the use-case side): every
- * module's repositories in memory, the system clock and Node's crypto with a fresh OTP secret.
+ * module's repositories in memory, the system clock, Node's crypto with a fresh OTP secret, and the
+ * outbox delivering sign-in codes and invitations to `messages` right after each commit.
  * A program that wants PostgreSQL instead uses `openPostgres` from bootstrap/persistence.ts.
  */
-export const inMemoryAdapters = (): { uow: UnitOfWork<AppRepositories>; clock: Clock; crypto: Crypto } => ({
-  uow: inMemoryUnitOfWork(),
-  clock: { now: () => new Date() },
-  crypto: nodeCrypto(randomBytes(32)),
-});
+export const inMemoryAdapters = (messages: MessageSender): { uow: UnitOfWork<AppRepositories>; clock: Clock; crypto: Crypto } => {
+  const persistence = inMemory();
+  const clock: Clock = { now: () => new Date() };
+  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers: [sendMessages({ messages, clock })] });
+  return { uow: deliverAfterCommit(persistence.uow, dispatcher), clock, crypto: nodeCrypto(randomBytes(32)) };
+};

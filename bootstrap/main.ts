@@ -26,7 +26,9 @@ const main = async () => {
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
-  const { app } = await (await composing).compose(config, persistence, logger, { redis });
+  const { app, dispatcher } = await (await composing).compose(config, persistence, logger, { redis });
+  // Events committed before a stop or a crash are in the outbox: the loop delivers them now.
+  dispatcher.start();
 
   const server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
@@ -44,7 +46,7 @@ const main = async () => {
     `listening on http://localhost:${port}/api/v1 (docs: /api/v1/swagger-ui/)`,
   );
 
-  // Stop accepting, let in-flight requests finish, then close the pool and the embedded database.
+  // Stop accepting, let in-flight requests and deliveries finish, then close the pool and the embedded database.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -61,6 +63,7 @@ const main = async () => {
       server.closeIdleConnections();
     });
     clearTimeout(force);
+    await dispatcher.stop(); // the deliveries under way finish (an event cut short is retried after its lease)
     await persistence.close();
     redis?.disconnect();
     logger.info('stopped');

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
+import type { Outbox } from '../application/ports/outbox.js';
+import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
+import { mikroOrmEventsModule, mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
 import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
@@ -35,6 +38,7 @@ const MODULES = [
   persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
   persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
   persistenceModule(inMemoryExpensesModule, mikroOrmExpensesModule),
+  persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -51,6 +55,8 @@ export const inMemoryUnitOfWork = (): UnitOfWork<AppRepositories> => inMemorySto
 export interface Persistence {
   readonly uow: UnitOfWork<AppRepositories>;
   readonly idempotency: IdempotencyStore;
+  /** The events use cases recorded, as the dispatcher delivers them. */
+  readonly outbox: Outbox;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
@@ -94,6 +100,7 @@ export const openPostgres = async (options: {
       embedded: embedded !== undefined,
       uow: mikroOrmUnitOfWork(orm, sqlRepositories),
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      outbox: mikroOrmOutbox(() => orm.em.fork()),
       ping: async (timeoutMs) => {
         const answer = await pingDatabase(orm, timeoutMs);
         // PGlite runs in this process and one statement at a time: a ping queued behind another
@@ -113,11 +120,15 @@ export const openPostgres = async (options: {
   }
 };
 
-export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => ({
-  uow: inMemoryUnitOfWork(),
-  idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
-  ping: async () => ({ up: true, ms: 0 }),
-  isUnavailable: () => false,
-  redact: (error) => error,
-  close: async () => undefined,
-});
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => {
+  const uow = inMemoryUnitOfWork();
+  return {
+    uow,
+    idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+    outbox: inMemoryOutbox(uow),
+    ping: async () => ({ up: true, ms: 0 }),
+    isUnavailable: () => false,
+    redact: (error) => error,
+    close: async () => undefined,
+  };
+};

@@ -30,12 +30,10 @@ const naira = (amount: number) => {
 };
 
 export const runEmbeddedSale = async () => {
-  const adapters = inMemoryAdapters();
   const sent: OutgoingMessage[] = [];
   let signedIn: Actor | undefined;
   const deps = {
-    ...adapters,
-    messages: { send: async (m: OutgoingMessage) => void sent.push(m) },
+    ...inMemoryAdapters({ send: async (m: OutgoingMessage) => void sent.push(m) }),
     // an embedder needs the signed-in actor, not a JWT
     tokens: { issueAccessToken: async (actor: Actor) => ((signedIn = actor), { token: 'embedded', expiresIn: 3600 }) },
   };

@@ -4,7 +4,7 @@ import { checkSend, nextCodeTime, OTP_LENGTH, OTP_TTL_MS, type OtpPurpose, type 
 import { TEST_MODE_CODE } from '../../domain/otp-test-identifiers.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { OutgoingMessage } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { AuthRepositories } from './ports.js';
 
 /**
@@ -19,21 +19,21 @@ export interface OtpDeps {
 
 export interface IssuedCode {
   readonly expiresAt: Date;
-  /** The message to send after the transaction commits (none for an unknown login identifier). */
-  readonly message: OutgoingMessage | undefined;
 }
 
 /**
  * Creates a code for the identifier inside the caller's transaction, enforcing the resend
- * cooldown and the hourly cap. `deliver: false` stores a code nobody receives, so an unknown
- * identifier behaves exactly like a known one (no account enumeration).
+ * cooldown and the hourly cap, and records the event that has it sent after the commit.
+ * `deliver: false` stores a code nobody receives, so an unknown identifier behaves exactly like a
+ * known one (no account enumeration).
  */
 export const issueCode = async (
   deps: OtpDeps,
-  repos: Pick<AuthRepositories, 'otps'>,
+  repos: Pick<AuthRepositories, 'otps'> & EventRepositories,
   identifier: Identifier,
   purpose: OtpPurpose,
   deliver: boolean,
+  businessId: string | null = null,
 ): Promise<{ ok: true; code: IssuedCode } | { ok: false; refusal: SendRefusal }> => {
   const key = identifierKey(identifier);
   const now = deps.clock.now();
@@ -56,9 +56,9 @@ export const issueCode = async (
     wrongTries: 0,
     consumedAt: null,
   });
-  const text = `Your verification code is ${code}. It expires in 10 minutes. Do not share it.`;
-  const message: OutgoingMessage | undefined = deliver && !fixed
-    ? { channel: identifier.kind === 'phone' ? 'sms' : 'email', to: identifier.value, text }
-    : undefined;
-  return { ok: true, code: { expiresAt, message } };
+  if (deliver && !fixed) {
+    const issued = { businessId, identifier, code, expiresAt: expiresAt.toISOString() };
+    await repos.events.record(now, purpose === 'SIGN_IN' ? { _tag: 'SignInCodeIssued', ...issued } : { _tag: 'VerificationCodeIssued', ...issued });
+  }
+  return { ok: true, code: { expiresAt } };
 };

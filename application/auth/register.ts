@@ -4,7 +4,7 @@ import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import { defaultExpenseCategories } from '../../domain/expense.js';
 import type { ExpenseRepositories } from '../expenses/ports.js';
-import type { MessageSender } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
@@ -29,13 +29,13 @@ export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
 
 /**
  * Creates the user, their business (FREE, Africa/Lagos, NGN), its default branch and the owner
- * membership and its default expense categories in one transaction, then sends the sign-in code
- * that activates the account.
+ * membership and its default expense categories in one transaction, with the sign-in code that
+ * activates the account (sent after the commit, through the outbox).
  */
 export const register =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'>>; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories> }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
-    const result = await deps.uow.run(async (repos) => {
+    return deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
       const now = deps.clock.now();
@@ -84,13 +84,9 @@ export const register =
         updatedAt: now,
       });
       for (const c of defaultExpenseCategories(businessId, deps.crypto.uuid, now)) await repos.expenseCategories.add(c);
-      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true);
+      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));
-      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt, message: issued.code.message });
+      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt });
     });
-    if (E.isLeft(result)) return result;
-    const { message, ...registered } = result.right;
-    if (message) await deps.messages.send(message);
-    return E.right(registered);
   };

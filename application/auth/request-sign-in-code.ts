@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Identifier } from '../../domain/identifier.js';
-import type { MessageSender } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
@@ -11,13 +11,12 @@ import type { AuthRepositories } from './ports.js';
  * answer (and the same cooldowns) but nothing is sent, so the endpoint reveals no accounts.
  */
 export const requestSignInCode =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'>>; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & EventRepositories> }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run(async (repos) => {
       const user = await repos.users.findByIdentifier(identifier);
       return issueCode(deps, repos, identifier, 'SIGN_IN', user !== undefined);
     });
     if (!issued.ok) return E.left(issued.refusal);
-    if (issued.code.message) await deps.messages.send(issued.code.message);
     return E.right({ identifier, otpExpiresAt: issued.code.expiresAt });
   };

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Identifier } from '../../domain/identifier.js';
-import type { MessageSender } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { OtpSendRefused } from './errors.js';
 import { issueCode, type OtpDeps } from './otp-delivery.js';
@@ -8,10 +8,9 @@ import type { AuthRepositories } from './ports.js';
 
 /** The generic pair, part one: sends a code proving control of any phone or e-mail. */
 export const sendVerificationCode =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'otps'>>; messages: MessageSender }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'otps'> & EventRepositories> }) =>
   async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run((repos) => issueCode(deps, repos, identifier, 'VERIFY', true));
     if (!issued.ok) return E.left(issued.refusal);
-    if (issued.code.message) await deps.messages.send(issued.code.message);
     return E.right({ identifier, otpExpiresAt: issued.code.expiresAt });
   };

@@ -10,6 +10,8 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { recordCreditEntry } from './credit-entry.js';
+import { creditPaymentRecorded } from '../../domain/events.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { AgingSort, CustomerRepositories } from './ports.js';
 
 export type Overpayment = { readonly _tag: 'Overpayment'; readonly balance: Kobo };
@@ -31,7 +33,7 @@ export interface RecordedPayment {
  * payments at once cannot together pay more than is owed.
  */
 export const recordCreditPayment =
-  (deps: { uow: UnitOfWork<CustomerRepositories>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<CustomerRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<AmountNotPositive | NotFound | Overpayment, RecordedPayment>> => {
     const broken = checkPayment('amount', cmd.amount);
     if (broken) return E.left(broken);
@@ -46,6 +48,7 @@ export const recordCreditPayment =
       for (const a of allocations) await r.credit.reduceOutstanding(actor.businessId, a.saleId, a.amount);
       const entry = await recordCreditEntry(deps, r, actor, { customer, kind: 'PAYMENT', amount: -cmd.amount, method: cmd.method, note: cmd.note ?? null });
       await r.credit.addAllocations(entry.id, allocations);
+      await r.events.record(entry.createdAt, creditPaymentRecorded(entry));
       return E.right({ entry, allocations });
     });
   };

@@ -8,6 +8,8 @@ import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import { customerCreated } from '../../domain/events.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { CustomerRepositories, CustomerSort } from './ports.js';
 
 type Customers = Pick<CustomerRepositories, 'customers'>;
@@ -25,7 +27,7 @@ export interface CustomerFields {
 
 /** Adds a customer (phone unique per business, credit limit not negative); they start owing nothing. */
 export const createCustomer =
-  (deps: { uow: UnitOfWork<Customers>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<Customers & EventRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, fields: CustomerFields): Promise<E.Either<NegativeAmount | DuplicatePhone, Customer>> => {
     const broken = checkCreditLimit(fields.creditLimit);
     if (broken) return E.left(broken);
@@ -44,7 +46,9 @@ export const createCustomer =
         createdAt: now,
         updatedAt: now,
       };
-      return (await r.customers.add(customer)) === 'added' ? E.right(customer) : E.left({ _tag: 'DuplicatePhone' as const });
+      if ((await r.customers.add(customer)) === 'duplicate_phone') return E.left({ _tag: 'DuplicatePhone' as const });
+      await r.events.record(now, customerCreated(customer));
+      return E.right(customer);
     });
   };
 

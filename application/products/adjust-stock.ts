@@ -10,6 +10,7 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
 import type { MovementSort, ProductRepositories } from './ports.js';
+import type { EventRepositories } from '../ports/outbox.js';
 
 export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
@@ -30,7 +31,7 @@ export interface AdjustmentCommand {
  * The change is a whole number other than zero and the unit cost, a price, is not negative.
  */
 export const adjustStock =
-  (deps: { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
   async (
     actor: Actor,
     cmd: AdjustmentCommand,

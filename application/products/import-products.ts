@@ -6,6 +6,7 @@ import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { addProduct, setQuantity, type ProductFields } from './manage-products.js';
 import type { ProductRepositories } from './ports.js';
+import type { EventRepositories } from '../ports/outbox.js';
 
 /** A file may hold at most this many data rows (the header not counted). */
 export const MAX_IMPORT_ROWS = 10_000;
@@ -44,7 +45,7 @@ export interface ImportReport {
   readonly errors: ImportRowError[];
 }
 
-type Deps = { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto };
+type Deps = { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto };
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
@@ -105,14 +106,14 @@ export const importProducts =
     return { dryRun: command.dryRun, created, updated, unchanged, errors };
   };
 
-const applyRow = async (deps: Deps, r: ProductRepositories, actor: Actor, fields: Partial<ProductFields>) => {
+const applyRow = async (deps: Deps, r: ProductRepositories & EventRepositories, actor: Actor, fields: Partial<ProductFields>) => {
   const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
   return existing ? updateFromRow(deps, r, actor, existing, fields) : createFromRow(deps, r, actor, fields);
 };
 
 type Violation = { readonly field: string; readonly message: string };
 
-const createFromRow = async (deps: Deps, r: ProductRepositories, actor: Actor, fields: Partial<ProductFields>): Promise<'created' | Violation[]> => {
+const createFromRow = async (deps: Deps, r: ProductRepositories & EventRepositories, actor: Actor, fields: Partial<ProductFields>): Promise<'created' | Violation[]> => {
   const missing: Violation[] = [];
   if (fields.name === undefined) missing.push({ field: 'name', message: 'is required for a new product' });
   if (fields.price === undefined) missing.push({ field: 'price', message: 'is required for a new product' });
@@ -126,7 +127,7 @@ const createFromRow = async (deps: Deps, r: ProductRepositories, actor: Actor, f
 /** The fields present replace the product's (as PUT /products/:id does); nothing written when nothing differs. */
 const updateFromRow = async (
   deps: Deps,
-  r: ProductRepositories,
+  r: ProductRepositories & EventRepositories,
   actor: Actor,
   product: Product,
   fields: Partial<ProductFields>,

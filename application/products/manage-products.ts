@@ -9,6 +9,7 @@ import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
 import type { ProductFilter, ProductRepositories, ProductSort } from './ports.js';
+import type { EventRepositories } from '../ports/outbox.js';
 
 export type DuplicateSku = { readonly _tag: 'DuplicateSku'; readonly sku: string };
 export type ProductRulesBroken = { readonly _tag: 'ProductRulesBroken'; readonly violations: ProductRuleViolation[] };
@@ -27,12 +28,12 @@ export interface ProductFields {
 }
 
 type Products = Pick<ProductRepositories, 'products'>;
-type Deps = { uow: UnitOfWork<ProductRepositories>; clock: Clock; crypto: Crypto };
+type Deps = { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto };
 
 /** Adds a product inside a transaction, with its opening stock as the first ledger row. */
 export const addProduct = async (
   deps: Deps,
-  r: ProductRepositories,
+  r: ProductRepositories & EventRepositories,
   actor: Actor,
   fields: ProductFields,
   openingReason: 'INITIAL' | 'IMPORT',
@@ -96,7 +97,7 @@ export const listCategories =
 /** Changes a product's quantity to `target` through the ledger (one row), inside the caller's transaction. */
 export const setQuantity = async (
   deps: Deps,
-  r: ProductRepositories,
+  r: ProductRepositories & EventRepositories,
   actor: Actor,
   product: Product,
   target: number,

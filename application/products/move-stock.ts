@@ -3,6 +3,8 @@ import type { MovementReason, StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
+import { stockChanged } from '../../domain/events.js';
+import type { EventLog } from '../ports/outbox.js';
 import type { QuantityChange } from './ports.js';
 
 export interface StockMove {
@@ -22,6 +24,7 @@ export interface StockMove {
 export interface StockWriters {
   readonly products: { changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined> };
   readonly stockLedger: { add(movement: StockMovement): Promise<Date> };
+  readonly events: EventLog;
 }
 
 export type StockMoved = { readonly ok: true; readonly movement: StockMovement };
@@ -31,7 +34,7 @@ export type StockMoveRefused = Extract<QuantityChange, { ok: false }>;
  * Every change of a product's stock, inside the caller's transaction: the quantity moves in one
  * conditional update (never below zero nor above MAX_STOCK, never a lost update) and exactly one
  * ledger row is written, timed after that update holds the product's row lock so the ledger's times
- * follow its chain. Answers the row as recorded, the refusal (nothing written), or undefined when
+ * follow its chain; StockChanged is recorded with it. Answers the row as recorded, the refusal (nothing written), or undefined when
  * the business has no such product.
  */
 export const moveStock = async (
@@ -56,5 +59,7 @@ export const moveStock = async (
     createdAt: deps.clock.now(),
     ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
   };
-  return { ok: true, movement: { ...movement, createdAt: await r.stockLedger.add(movement) } };
+  const recorded = { ...movement, createdAt: await r.stockLedger.add(movement) };
+  await r.events.record(recorded.createdAt, stockChanged(recorded));
+  return { ok: true, movement: recorded };
 };

@@ -3,10 +3,12 @@ import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { exceedsCreditLimit } from '../../domain/credit.js';
+import { saleRecorded } from '../../domain/events.js';
 import type { Actor } from '../../domain/roles.js';
 import { checkSaleAmounts, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
@@ -76,7 +78,7 @@ export interface RecordedSale {
  * is refused before anything is read.
  */
 export const recordSale =
-  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'>>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> => {
     const broken = checkSaleAmounts(cmd);
     if (broken) return E.left(broken);
@@ -162,6 +164,7 @@ export const recordSale =
       if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
+      await r.events.record(now, saleRecorded(sale));
       return E.right({ sale, monthlySales });
     });
   };

@@ -1,6 +1,8 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
+import { saleVoided } from '../../domain/events.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { kobo } from '../../domain/money.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -23,7 +25,7 @@ export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
  * back, so a balance never goes below zero (docs/adr/0011). Locks: customer, then sale, then products.
  */
 export const voidSale =
-  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
   (actor: Actor, saleId: string, reason: string): Promise<E.Either<NotFound | SaleAlreadyVoided | StockLimitExceeded, Sale>> =>
     deps.uow.run(async (r) => {
       const peek = await r.sales.findById(actor.businessId, saleId);
@@ -50,5 +52,6 @@ export const voidSale =
       sale.creditOutstanding = kobo(0);
       await r.sales.markVoided(sale);
       if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'VOID', amount: -owed, saleId: sale.id, note: reason });
+      await r.events.record(now, saleVoided(sale));
       return E.right(sale);
     });

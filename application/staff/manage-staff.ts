@@ -5,7 +5,7 @@ import type { Actor, Role } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { MessageSender } from '../ports/message-sender.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
@@ -37,11 +37,12 @@ const branchFor = async (r: Pick<BusinessRepositories, 'branches'>, businessId: 
  * Invites a person to the caller's business: the member is INVITED until they sign in with
  * /auth/login + /auth/verify-otp within 7 days (then the invitation lapses). A person active in a
  * business, or holding an open invitation, cannot be invited; a deactivated or lapsed one can.
+ * The invitation message is sent after the commit (MemberInvited, through the outbox).
  */
 export const inviteStaff =
-  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories>; clock: Clock; crypto: Crypto; messages: MessageSender }) =>
-  async (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch, StaffMember>> => {
-    const result = await deps.uow.run(async (r) => {
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch, StaffMember>> =>
+    deps.uow.run(async (r) => {
       await r.otps.lockIdentifier(identifierKey(cmd.identifier));
       const branch = await branchFor(r, actor.businessId, cmd.branchId);
       if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
@@ -64,18 +65,17 @@ export const inviteStaff =
       };
       await r.memberships.add(membership);
       const business = await r.businesses.findById(actor.businessId);
-      const member = staffMember(membership, user);
-      return E.right({ member, businessName: business?.name ?? 'a business' });
+      await r.events.record(now, {
+        _tag: 'MemberInvited',
+        businessId: actor.businessId,
+        businessName: business?.name ?? 'a business',
+        membershipId: membership.id,
+        userId: user.id,
+        role: cmd.role,
+        identifier: cmd.identifier,
+      });
+      return E.right(staffMember(membership, user));
     });
-    if (E.isLeft(result)) return result;
-    const { member, businessName } = result.right;
-    await deps.messages.send({
-      channel: cmd.identifier.kind === 'phone' ? 'sms' : 'email',
-      to: cmd.identifier.value,
-      text: `${businessName} has invited you to join their team on BizOps. Sign in with this ${cmd.identifier.kind === 'phone' ? 'phone number' : 'e-mail address'} to accept.`,
-    });
-    return E.right(member);
-  };
 
 export const listStaff =
   (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'memberships'>> }) =>

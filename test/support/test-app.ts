@@ -22,12 +22,20 @@ export const testClock = (start = new Date()) => {
   } satisfies Clock & Record<string, unknown>;
 };
 
-/** Messages the app sent, newest last. */
+/** Messages the app sent, newest last. `failNext(n)`: the next n sends throw, as a provider's outage. */
 export const recordingOutbox = () => {
   const sent: OutgoingMessage[] = [];
+  let failures = 0;
   return {
     sent,
-    send: async (m: OutgoingMessage) => void sent.push(m),
+    failNext: (n = 1) => void (failures = n),
+    send: async (m: OutgoingMessage) => {
+      if (failures > 0) {
+        failures -= 1;
+        throw new Error('provider unavailable');
+      }
+      sent.push(m);
+    },
     /** The code in the newest message to `to`. */
     lastCode(to: string): string {
       const m = [...sent].reverse().find((x) => x.to.toLowerCase() === to.toLowerCase());
@@ -50,6 +58,10 @@ export interface TestApp {
   /** The database the app runs on (undefined for the in-memory adapters). */
   readonly databaseUrl: string | undefined;
   readonly signingKey: Awaited<ReturnType<typeof compose>>['signingKey'];
+  /** The outbox dispatcher; not started (a test runs `runDue()` itself, after moving the clock). */
+  readonly dispatcher: Awaited<ReturnType<typeof compose>>['dispatcher'];
+  /** The persistence the app runs on. */
+  readonly persistence: Persistence;
   request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string | Uint8Array }): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -84,7 +96,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -98,6 +110,8 @@ export const createTestApp = async (
     routes,
     router,
     signingKey,
+    dispatcher,
+    persistence,
     databaseUrl,
     logLines,
     async request(method, path, opts = {}) {
@@ -121,6 +135,7 @@ export const createTestApp = async (
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dispatcher.stop();
       await persistence.close();
       rmSync(config.DATA_DIR, { recursive: true, force: true });
     },

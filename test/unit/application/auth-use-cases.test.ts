@@ -7,7 +7,10 @@ import { requestSignInCode } from '../../../application/auth/request-sign-in-cod
 import { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
 import type { TokenIssuer } from '../../../application/ports/token-issuer.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
-import { inMemoryUnitOfWork } from '../../../bootstrap/persistence.js';
+import { deliverAfterCommit } from '../../../adapters/persistence/deliver-after-commit.js';
+import { createDispatcher } from '../../../application/events/dispatcher.js';
+import { sendMessages } from '../../../application/events/send-messages.js';
+import { inMemory } from '../../../bootstrap/persistence.js';
 import { phoneIdentifier } from '../../../domain/identifier.js';
 import { normalisePhone } from '../../../domain/phone.js';
 import { recordingOutbox, testClock } from '../../support/test-app.js';
@@ -21,7 +24,11 @@ const setup = () => {
       return { token: `token-${issued.length}`, expiresIn: 3600 };
     },
   };
-  const deps = { uow: inMemoryUnitOfWork(), clock: testClock(), crypto: nodeCrypto(new Uint8Array(32)), messages: recordingOutbox(), tokens };
+  const persistence = inMemory();
+  const clock = testClock();
+  const messages = recordingOutbox();
+  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers: [sendMessages({ messages, clock })] });
+  const deps = { uow: deliverAfterCommit(persistence.uow, dispatcher), clock, crypto: nodeCrypto(new Uint8Array(32)), messages, tokens };
   return { deps, issued };
 };
 

@@ -6,6 +6,7 @@ import { Migration20261124000000_faults } from './Migration20261124000000_faults
 import { Migration20261124100000_features } from './Migration20261124100000_features.js';
 import { Migration20261125000000_sessions } from './Migration20261125000000_sessions.js';
 import { Migration20261126000000_expenses } from './Migration20261126000000_expenses.js';
+import { Migration20261126120000_outbox } from './Migration20261126120000_outbox.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261124100000_features', class: Migration20261124100000_features },
   { name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions },
   { name: 'Migration20261126000000_expenses', class: Migration20261126000000_expenses },
+  { name: 'Migration20261126120000_outbox', class: Migration20261126120000_outbox },
 ];

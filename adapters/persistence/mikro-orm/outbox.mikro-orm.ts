@@ -1,0 +1,82 @@
+import type { EventRepositories } from '../../../application/ports/outbox.js';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DomainEvent } from '../../../domain/events.js';
+import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
+import { asDate } from './keyset.mikro-orm.js';
+
+/** The event log inside the unit of work's transaction: one INSERT for all the events a use case records. */
+export const mikroOrmEventLog = (em: EntityManager): EventLog => ({
+  async record(at, ...events) {
+    if (events.length === 0) return [];
+    const ids = events.map(() => randomUUID());
+    const nextAttempt = new Date(at.getTime() + FIRST_ATTEMPT_GRACE_MS);
+    await em.execute(
+      `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${events.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`,
+      events.flatMap((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt]),
+    );
+    return ids;
+  },
+});
+
+const entryFromRow = (r: Record<string, unknown>): OutboxEntry => ({
+  id: String(r.id),
+  event: r.payload as DomainEvent,
+  occurredAt: asDate(r.occurred_at),
+  attempts: Number(r.attempts),
+  deliveredTo: (r.delivered_to as string[] | null) ?? [],
+});
+
+/*
+ * A claim is one statement, committed at once: the rows are locked only while it runs (SKIP LOCKED,
+ * so two dispatchers never wait on or take the same row) and the lease it writes keeps them off
+ * the others while this one delivers, with no transaction held open across a provider's call.
+ */
+const claimSql = (chosen: string) => `
+  with chosen as (${chosen} for update skip locked)
+  update outbox o set attempts = o.attempts + 1, next_attempt_at = ?
+  from chosen where o.id = chosen.id
+  returning o.id, o.payload, o.occurred_at, o.attempts, o.delivered_to`;
+
+/** The dispatcher's side of the outbox, each call on its own connection (never a request's transaction). */
+export const mikroOrmOutbox = (fork: () => EntityManager): Outbox => ({
+  async claim({ now, leaseUntil, limit, ids }) {
+    if (ids && ids.length === 0) return [];
+    const rows = ids
+      ? await fork().execute<Record<string, unknown>[]>(
+          claimSql(`select id from outbox where id in (${ids.map(() => '?').join(', ')}) and attempts = 0 and delivered_at is null and next_attempt_at is not null limit ?`),
+          [...ids, limit, leaseUntil],
+        )
+      : await fork().execute<Record<string, unknown>[]>(
+          claimSql('select id from outbox where next_attempt_at <= ? and delivered_at is null order by next_attempt_at, id limit ?'),
+          [now, limit, leaseUntil],
+        );
+    return rows.map(entryFromRow);
+  },
+  // Every settlement in one UPDATE: delivered and given-up rows lose their next attempt (and their secrets).
+  async settle(at, settlements) {
+    if (settlements.length === 0) return;
+    const records = settlements.map((s) => ({
+      id: s.id,
+      delivered: s.outcome === 'delivered',
+      retry_at: s.outcome === 'retry' ? s.retryAt.toISOString() : null,
+      payload: s.outcome === 'retry' ? null : s.payload,
+      error: s.outcome === 'delivered' ? null : s.error,
+      delivered_to: s.outcome === 'delivered' ? null : s.deliveredTo,
+    }));
+    await fork().execute(
+      `update outbox o set
+         delivered_at = case when d.delivered then ?::timestamptz else null end,
+         next_attempt_at = d.retry_at,
+         payload = coalesce(d.payload, o.payload),
+         last_error = coalesce(d.error, o.last_error),
+         delivered_to = case when d.delivered_to is null then o.delivered_to else array(select jsonb_array_elements_text(d.delivered_to)) end
+       from jsonb_to_recordset(?::jsonb) as d(id uuid, delivered boolean, retry_at timestamptz, payload jsonb, error text, delivered_to jsonb)
+       where o.id = d.id`,
+      [at, JSON.stringify(records)],
+    );
+  },
+});
+
+/** The events module over SQL: the outbox table, written in the unit of work's transaction. */
+export const mikroOrmEventsModule = (em: EntityManager): EventRepositories => ({ events: mikroOrmEventLog(em) });

@@ -1,0 +1,173 @@
+import type { Role } from './roles.js';
+import type { Identifier } from './identifier.js';
+import { kobo, type Kobo } from './money.js';
+import type { MovementReason, StockMovement } from './product.js';
+import type { PaymentMethod, Sale } from './sale.js';
+import type { CreditEntry, CreditPaymentMethod } from './credit.js';
+import type { Customer } from './customer.js';
+
+/*
+ * What happened, as subscribers (messages now; webhooks, offline sync, a job queue later) need it:
+ * ids, amounts in kobo, times as ISO strings (events are stored as JSON and read back unchanged).
+ * `businessId` is null only where no business is known (a sign-in code for a person).
+ */
+
+export interface SaleRecorded {
+  readonly _tag: 'SaleRecorded';
+  readonly businessId: string;
+  readonly saleId: string;
+  readonly receiptNumber: string;
+  readonly branchId: string;
+  readonly customerId: string | null;
+  readonly paymentMethod: PaymentMethod;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+  readonly lines: readonly { readonly productId: string; readonly quantity: number; readonly lineTotal: Kobo }[];
+  readonly recordedBy: string;
+}
+
+export interface SaleVoided {
+  readonly _tag: 'SaleVoided';
+  readonly businessId: string;
+  readonly saleId: string;
+  readonly receiptNumber: string;
+  readonly customerId: string | null;
+  readonly refundAmount: Kobo;
+  readonly voidedBy: string;
+}
+
+/** One product's stock moved (one stock-ledger row). */
+export interface StockChanged {
+  readonly _tag: 'StockChanged';
+  readonly businessId: string;
+  readonly productId: string;
+  readonly movementId: string;
+  readonly change: number;
+  readonly quantityAfter: number;
+  readonly reason: MovementReason;
+  readonly saleId: string | null;
+}
+
+export interface CreditPaymentRecorded {
+  readonly _tag: 'CreditPaymentRecorded';
+  readonly businessId: string;
+  readonly customerId: string;
+  readonly entryId: string;
+  readonly amount: Kobo;
+  readonly method: CreditPaymentMethod | null;
+  readonly balanceAfter: Kobo;
+}
+
+export interface CustomerCreated {
+  readonly _tag: 'CustomerCreated';
+  readonly businessId: string;
+  readonly customerId: string;
+}
+
+/** A person was invited to a business; they accept by signing in with this identifier. */
+export interface MemberInvited {
+  readonly _tag: 'MemberInvited';
+  readonly businessId: string;
+  readonly businessName: string;
+  readonly membershipId: string;
+  readonly userId: string;
+  readonly role: Role;
+  readonly identifier: Identifier;
+}
+
+/**
+ * A code was issued to be sent to `identifier`. `code` is the one secret an event carries: it is
+ * kept only until delivery (see `withoutSecrets`).
+ */
+export interface SignInCodeIssued {
+  readonly _tag: 'SignInCodeIssued';
+  readonly businessId: string | null;
+  readonly identifier: Identifier;
+  readonly code: string;
+  readonly expiresAt: string;
+}
+
+/** The generic pair's code (proving control of a phone or e-mail), secret like a sign-in code. */
+export interface VerificationCodeIssued extends Omit<SignInCodeIssued, '_tag'> {
+  readonly _tag: 'VerificationCodeIssued';
+}
+
+export type DomainEvent =
+  | SaleRecorded
+  | SaleVoided
+  | StockChanged
+  | CreditPaymentRecorded
+  | CustomerCreated
+  | MemberInvited
+  | SignInCodeIssued
+  | VerificationCodeIssued;
+
+export type EventType = DomainEvent['_tag'];
+
+/** Every event type, in one list (a subscriber of all of them, the contract tests). */
+export const EVENT_TYPES = [
+  'SaleRecorded',
+  'SaleVoided',
+  'StockChanged',
+  'CreditPaymentRecorded',
+  'CustomerCreated',
+  'MemberInvited',
+  'SignInCodeIssued',
+  'VerificationCodeIssued',
+] as const satisfies readonly EventType[];
+
+/** The event as it is kept once delivered or given up: without the code a message carried. */
+export const withoutSecrets = (event: DomainEvent): Record<string, unknown> => {
+  if (event._tag !== 'SignInCodeIssued' && event._tag !== 'VerificationCodeIssued') return { ...event };
+  const { code: _code, ...rest } = event;
+  return rest;
+};
+
+export const saleRecorded = (sale: Sale): SaleRecorded => ({
+  _tag: 'SaleRecorded',
+  businessId: sale.businessId,
+  saleId: sale.id,
+  receiptNumber: sale.receiptNumber,
+  branchId: sale.branchId,
+  customerId: sale.customerId,
+  paymentMethod: sale.paymentMethod,
+  total: sale.total,
+  amountPaid: sale.amountPaid,
+  balanceDue: sale.balanceDue,
+  lines: sale.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, lineTotal: l.lineTotal })),
+  recordedBy: sale.createdBy,
+});
+
+export const saleVoided = (sale: Sale): SaleVoided => ({
+  _tag: 'SaleVoided',
+  businessId: sale.businessId,
+  saleId: sale.id,
+  receiptNumber: sale.receiptNumber,
+  customerId: sale.customerId,
+  refundAmount: sale.refundAmount ?? kobo(0),
+  voidedBy: sale.voidedBy ?? sale.createdBy,
+});
+
+export const stockChanged = (m: StockMovement): StockChanged => ({
+  _tag: 'StockChanged',
+  businessId: m.businessId,
+  productId: m.productId,
+  movementId: m.id,
+  change: m.quantityChange,
+  quantityAfter: m.quantityAfter,
+  reason: m.reason,
+  saleId: m.saleId ?? null,
+});
+
+export const creditPaymentRecorded = (entry: CreditEntry): CreditPaymentRecorded => ({
+  _tag: 'CreditPaymentRecorded',
+  businessId: entry.businessId,
+  customerId: entry.customerId,
+  entryId: entry.id,
+  amount: kobo(-entry.amount),
+  method: entry.method,
+  balanceAfter: entry.balanceAfter,
+});
+
+export const customerCreated = (c: Customer): CustomerCreated => ({ _tag: 'CustomerCreated', businessId: c.businessId, customerId: c.id });
