@@ -65,6 +65,10 @@ export * from './report-exports/ports.js';
 export * from './report-exports/report.js';
 export * from './report-exports/export-sales.js';
 export * from './report-exports/export-cash-flow.js';
+// expenses and their categories
+export * from './expenses/ports.js';
+export * from './expenses/manage-expenses.js';
+export * from './expenses/manage-categories.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -75,3 +79,4 @@ export * from '../domain/events.js';
 export type { Sale, PaymentMethod } from '../domain/sale.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';
+export * from '../domain/expense.js';

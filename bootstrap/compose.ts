@@ -27,6 +27,9 @@ import { exportProducts } from '../application/products/export-products.js';
 import { importProducts } from '../application/products/import-products.js';
 import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
 import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/customers.routes.js';
+import { expenseRoutes, type ExpenseUseCases } from '../adapters/http/routes/expenses.routes.js';
+import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../application/expenses/manage-expenses.js';
+import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../application/expenses/manage-categories.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
 import { recordSale } from '../application/sales/record-sale.js';
@@ -64,7 +67,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -76,6 +79,7 @@ export const apiRoutes = (
   ...salesRoutes(deps),
   ...customerRoutes(deps),
   ...reportExportRoutes(deps),
+  ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
 ];
 
 export interface Overrides {
@@ -166,6 +170,16 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     agingReport: agingReport(deps),
     exportSales: exportSales(deps),
     exportCashFlow: exportCashFlow(deps),
+    createExpense: createExpense(deps),
+    updateExpense: updateExpense(deps),
+    getExpense: getExpense(deps),
+    listExpenses: listExpenses(deps),
+    deleteExpense: deleteExpense(deps),
+    expenseSummary: expenseSummary(deps),
+    listExpenseCategories: listExpenseCategories(deps),
+    createExpenseCategory: createExpenseCategory(deps),
+    renameExpenseCategory: renameExpenseCategory(deps),
+    deleteExpenseCategory: deleteExpenseCategory(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

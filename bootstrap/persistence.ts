@@ -9,11 +9,13 @@ import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-m
 import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
 import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/business.in-memory.js';
 import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
+import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
 import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
 import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
 import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
+import { mikroOrmExpensesModule } from '../adapters/persistence/mikro-orm/expenses.mikro-orm.js';
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
 import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
@@ -37,6 +39,7 @@ const MODULES = [
   persistenceModule(inMemoryProductsModule, mikroOrmProductsModule),
   persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
   persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
+  persistenceModule(inMemoryExpensesModule, mikroOrmExpensesModule),
   persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
   persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
 ];

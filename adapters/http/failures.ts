@@ -3,12 +3,15 @@ import type { AccountDeactivated, DuplicateIdentifier, InvalidOtp, InvitationExp
 import type { AlreadyMember, CannotDeactivateSelf, DefaultBranchProtected, LastOwner, NotFound, UnknownBranch } from '../../application/business/errors.js';
 import type { Overpayment } from '../../application/customers/credit.js';
 import type { DuplicatePhone } from '../../application/customers/manage-customers.js';
+import type { CategoryInUse, DuplicateCategory } from '../../application/expenses/manage-categories.js';
+import type { UnknownCategory } from '../../application/expenses/manage-expenses.js';
 import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '../../application/products/adjust-stock.js';
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { PeriodFailure } from '../../application/report-exports/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
+import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
@@ -46,7 +49,11 @@ export type UseCaseFailure =
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
-  | PeriodFailure;
+  | PeriodFailure
+  | UnknownCategory
+  | DuplicateCategory
+  | CategoryInUse
+  | SpentOnInFuture;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -65,7 +72,9 @@ export type Subject =
   | 'branch'
   | 'session'
   | 'sign-in'
-  | 'signed-in user';
+  | 'signed-in user'
+  | 'expense'
+  | 'expense category';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -94,6 +103,8 @@ const NOT_FOUND: Record<Subject, string> = {
   session: 'No such session.',
   'sign-in': 'No such sign-in.',
   'signed-in user': 'The signed-in user no longer exists.',
+  expense: 'No such expense.',
+  'expense category': 'No such expense category.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -227,6 +238,19 @@ export const FAILURES: Mapping = {
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
   InvalidPeriod: (f) => problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] }),
+
+  UnknownCategory: () =>
+    problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {
+      errors: [{ field: 'category_id', message: 'is not an expense category of this business' }],
+    }),
+  SpentOnInFuture: (f) =>
+    problem('SPENT_ON_IN_FUTURE', `spent_on (${f.spentOn}) is after today in Lagos (${f.today}); record an expense once it is spent.`, {
+      errors: [{ field: 'spent_on', message: `must not be after ${f.today}` }],
+    }),
+  DuplicateCategory: (f) =>
+    problem('DUPLICATE_CATEGORY', `This business already has an expense category named "${f.name}" (names ignore case).`, { errors: [{ field: 'name', message: 'is already used' }] }),
+  CategoryInUse: () =>
+    problem('CATEGORY_IN_USE', 'Expenses are filed under this category (deleted ones too: the audit trail keeps them); move them to another category, or rename it instead.'),
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

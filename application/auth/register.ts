@@ -2,6 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
+import { defaultExpenseCategories } from '../../domain/expense.js';
+import type { ExpenseRepositories } from '../expenses/ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { DuplicateIdentifier, OtpSendRefused } from './errors.js';
@@ -27,11 +29,11 @@ export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
 
 /**
  * Creates the user, their business (FREE, Africa/Lagos, NGN), its default branch and the owner
- * membership in one transaction, with the sign-in code that activates the account (sent after the
- * commit, through the outbox).
+ * membership and its default expense categories in one transaction, with the sign-in code that
+ * activates the account (sent after the commit, through the outbox).
  */
 export const register =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & EventRepositories> }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories> }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
     return deps.uow.run(async (repos) => {
       // Two registrations of one identifier at once: the second waits here, then sees the first.
@@ -81,6 +83,7 @@ export const register =
         createdAt: now,
         updatedAt: now,
       });
+      for (const c of defaultExpenseCategories(businessId, deps.crypto.uuid, now)) await repos.expenseCategories.add(c);
       const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));

@@ -9,7 +9,11 @@ import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/cu
 import { inMemoryStore } from '../../adapters/persistence/in-memory/in-memory-store.js';
 import { inMemoryEventsModule } from '../../adapters/persistence/in-memory/outbox.in-memory.js';
 import { inMemoryProductsModule } from '../../adapters/persistence/in-memory/products.in-memory.js';
-import { inMemoryReportExportsModule, type ExpenseRowForReports } from '../../adapters/persistence/in-memory/report-exports.in-memory.js';
+import { inMemoryReportExportsModule } from '../../adapters/persistence/in-memory/report-exports.in-memory.js';
+import type { ExpenseRow } from '../../adapters/persistence/in-memory/expenses.in-memory.js';
+
+/** What the exports read of an expense. */
+type ExpenseRowForReports = Pick<ExpenseRow, 'businessId' | 'amount' | 'paymentMethod' | 'spentOn' | 'deletedAt'>;
 import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
 import { kobo } from '../../domain/money.js';
 import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';

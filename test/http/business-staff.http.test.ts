@@ -153,10 +153,20 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     (await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: await product(), quantity_change: 5, reason: 'RESTOCK' } })).body.data.id as string;
   let productForAdjustments: string;
   let debtor: string;
+  let rentId: string;
   const sale = async () =>
     (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
       .data as { id: string; receipt_number: string };
   const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
+  let categoryCount = 0;
+  const expenseCategory = async () =>
+    (await app.request('POST', '/expenses/categories', { token: owner.accessToken, body: { name: `Matrix ${categoryCount++}` } })).body.data.id as string;
+  const rent = async () =>
+    ((await app.request('GET', '/expenses/categories', { token: owner.accessToken })).body.data as { id: string; name: string }[]).find((c) => c.name === 'Rent')!.id;
+  /** An expense the staff member recorded: the owner reads and changes it, the staff member reads it. */
+  const expense = async () =>
+    (await app.request('POST', '/expenses', { token: staff.accessToken, body: { category_id: await rent(), amount: 10, description: 'Matrix', payment_method: 'CASH' } })).body.data
+      .id as string;
   /** The id (`sid`) of a new sign-in of the phone's user. */
   const newSession = async (phone: string) => {
     await app.request('POST', '/auth/login', { body: { phone } });
@@ -169,6 +179,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   before(async () => {
     productForAdjustments = await product();
     debtor = await customer();
+    rentId = await rent();
     // a debt of 100.00 for the payment rows to pay down
     const due = await app.request('POST', '/sales', {
       token: owner.accessToken,
@@ -257,6 +268,17 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     // reports: the owner's
     { route: 'GET /reports/sales/export', method: 'GET', path: async () => '/reports/sales/export', staff: 'forbidden' },
     { route: 'GET /reports/cash-flow/export', method: 'GET', path: async () => '/reports/cash-flow/export', staff: 'forbidden' },
+    // expenses: staff record and read their own; changing and deleting them, and managing categories, are the owner's
+    { route: 'POST /expenses', method: 'POST', path: async () => '/expenses', body: () => ({ category_id: rentId, amount: 1500.5, description: 'Diesel', payment_method: 'CASH' }), staff: 'allowed' },
+    { route: 'GET /expenses', method: 'GET', path: async () => '/expenses', staff: 'allowed' },
+    { route: 'GET /expenses/summary', method: 'GET', path: async () => '/expenses/summary?group_by=month', staff: 'allowed' },
+    { route: 'GET /expenses/:id', method: 'GET', path: async () => `/expenses/${await expense()}`, staff: 'allowed' },
+    { route: 'PUT /expenses/:id', method: 'PUT', path: async () => `/expenses/${await expense()}`, body: () => ({ amount: 20 }), staff: 'forbidden' },
+    { route: 'DELETE /expenses/:id', method: 'DELETE', path: async () => `/expenses/${await expense()}`, staff: 'forbidden' },
+    { route: 'GET /expenses/categories', method: 'GET', path: async () => '/expenses/categories', staff: 'allowed' },
+    { route: 'POST /expenses/categories', method: 'POST', path: async () => '/expenses/categories', body: () => ({ name: `Matrix new ${categoryCount++}` }), staff: 'forbidden' },
+    { route: 'PUT /expenses/categories/:id', method: 'PUT', path: async () => `/expenses/categories/${await expenseCategory()}`, body: () => ({ name: `Matrix renamed ${categoryCount++}` }), staff: 'forbidden' },
+    { route: 'DELETE /expenses/categories/:id', method: 'DELETE', path: async () => `/expenses/categories/${await expenseCategory()}`, staff: 'forbidden' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 

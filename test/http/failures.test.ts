@@ -81,8 +81,12 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   AlreadyMember: [{ _tag: 'AlreadyMember' }],
   LastOwner: [{ _tag: 'LastOwner' }],
   CannotDeactivateSelf: [{ _tag: 'CannotDeactivateSelf' }],
+  UnknownCategory: [{ _tag: 'UnknownCategory', categoryId: 'c' }],
+  SpentOnInFuture: [{ _tag: 'SpentOnInFuture', spentOn: '2026-11-23', today: '2026-11-22' }],
+  DuplicateCategory: [{ _tag: 'DuplicateCategory', name: 'Rent' }],
+  CategoryInUse: [{ _tag: 'CategoryInUse' }],
 };
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user'];
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category'];
 
 const produced = () => {
   const codes = new Set<ErrorCode>();

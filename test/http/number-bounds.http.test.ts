@@ -33,13 +33,15 @@ describe('HTTP every numeric field is bounded', function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
-  let ids: { product: string; customer: string };
+  let ids: { product: string; customer: string; category: string; expense: string };
   before(async () => {
     app = await createTestApp();
     token = (await registerOwner(app)).accessToken;
     const product = await app.request('POST', '/products', { token, body: { name: 'Bounds', price: 100, quantity: 1000 } });
     const customer = await app.request('POST', '/customers', { token, body: { name: 'Bounds', phone: aPhone() } });
-    ids = { product: product.body.data.id, customer: customer.body.data.id };
+    const category = (await app.request('GET', '/expenses/categories', { token })).body.data[0].id as string;
+    const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
+    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id };
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
   });
   after(async () => app.close());
@@ -57,6 +59,8 @@ describe('HTTP every numeric field is bounded', function () {
     'POST /customers': { path: () => '/customers', body: () => ({ name: 'C', credit_limit: 1000 }), zeroInvalid: [] },
     'PUT /customers/:id': { path: () => `/customers/${ids.customer}`, body: () => ({ credit_limit: 1000 }), zeroInvalid: [] },
     'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, method: 'CASH' }), zeroInvalid: ['amount'] },
+    'POST /expenses': { path: () => '/expenses', body: () => ({ category_id: ids.category, amount: 10, description: 'E', payment_method: 'CASH' }), zeroInvalid: ['amount'] },
+    'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10 }), zeroInvalid: ['amount'] },
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {

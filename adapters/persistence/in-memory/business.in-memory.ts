@@ -5,6 +5,7 @@ import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, values } from './rows.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
+import type { ExpenseTables } from './expenses.in-memory.js';
 import { isSessionRevoked } from './sessions.in-memory.js';
 
 /** The business module's tables. */
@@ -15,8 +16,8 @@ export interface BusinessTables {
 }
 
 // Staff rows carry the person (users), the per-request check reads the session, and a branch with
-// sales is referenced: the joins the SQL adapter makes.
-type Reads = Pick<AuthTables, 'users' | 'sessions'> & SaleTables;
+// sales or expenses is referenced: the joins the SQL adapter makes.
+type Reads = Pick<AuthTables, 'users' | 'sessions'> & SaleTables & Pick<ExpenseTables, 'expenses'>;
 type Tables = BusinessTables & Reads;
 
 const liveBranches = (t: Tables, businessId: string): Branch[] =>
@@ -63,7 +64,9 @@ export const inMemoryBusinessModule: InMemoryModule<BusinessTables, BusinessRepo
       add: async (b) => void t.branches.set(b.id, copy(b)),
       save: async (b) => void t.branches.set(b.id, copy(b)),
       isReferenced: async (businessId, id) =>
-        values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id) || salesOf(t, businessId).some((x) => x.branchId === id),
+        values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id) ||
+        salesOf(t, businessId).some((x) => x.branchId === id) ||
+        values(t.expenses).some((e) => e.businessId === businessId && e.branchId === id),
       remove: async (businessId, id) => {
         if (t.branches.get(id)?.businessId === businessId) t.branches.delete(id);
       },

@@ -1,4 +1,5 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
+import type { ExpenseTables } from './expenses.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
@@ -6,20 +7,8 @@ import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
 
-/**
- * An expense as the exports read it from the expenses module's `expenses` table (its in-memory module
- * owns the table; until it is in the store the table is absent and there are no expenses).
- */
-export interface ExpenseRowForReports {
-  readonly businessId: string;
-  readonly amount: Kobo;
-  readonly paymentMethod: 'CASH' | 'TRANSFER' | 'CARD' | 'POS' | 'OTHER';
-  readonly spentOn: string;
-  readonly deletedAt: Date | null;
-}
-
 // The exports own no table: they read the sales, their cashiers and customers, the credit ledger and expenses.
-type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & { expenses?: Map<string, ExpenseRowForReports> };
+type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -72,7 +61,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           add(day, 'creditCollected', -e.amount);
           add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : 'inOther', -e.amount);
         }
-        for (const e of t.expenses?.values() ?? []) {
+        for (const e of t.expenses.values()) {
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
           add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
         }

@@ -49,8 +49,9 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
     isReferenced: async (businessId, id) => {
       const rows = await em.execute<{ referenced: boolean }[]>(
         `select exists (select 1 from memberships where business_id = ? and branch_id = ?)
-             or exists (select 1 from sales where business_id = ? and branch_id = ?) as referenced`,
-        [businessId, id, businessId, id],
+             or exists (select 1 from sales where business_id = ? and branch_id = ?)
+             or exists (select 1 from expenses where business_id = ? and branch_id = ?) as referenced`,
+        [businessId, id, businessId, id, businessId, id],
       );
       return rows[0]!.referenced === true;
     },

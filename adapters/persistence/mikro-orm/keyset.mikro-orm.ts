@@ -7,7 +7,7 @@ export interface KeysetSource<S extends string> {
   readonly from: string;
   readonly tenantColumn: string;
   readonly idColumn: string;
-  readonly sort: Record<S, { readonly column: string; readonly type: 'text' | 'timestamptz' | 'bigint' }>;
+  readonly sort: Record<S, { readonly column: string; readonly type: 'text' | 'timestamptz' | 'bigint' | 'date' }>;
   readonly search: readonly string[];
   readonly dateColumn: string;
 }
@@ -70,7 +70,8 @@ export const keysetPage = async <S extends string, Row>(
   const hasNext = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];
-  const sortValue = (v: unknown): SortValue => (sort.type === 'timestamptz' ? asDate(v).toISOString() : String(v));
+  const sortValue = (v: unknown): SortValue =>
+    sort.type === 'timestamptz' ? asDate(v).toISOString() : sort.type === 'date' && v instanceof Date ? v.toISOString().slice(0, 10) : String(v);
   return {
     items: pageRows.map(map),
     hasNext,

@@ -44,6 +44,10 @@ export class Migration20261126000000_expenses extends Migration {
       create index expenses_created on expenses (business_id, created_at, id) where deleted_at is null;
       create index expenses_category on expenses (business_id, category_id) where deleted_at is null;
       create index expenses_creator on expenses (business_id, created_by, spent_on) where deleted_at is null;
+      -- deleted expenses too: whether a category is in use (CATEGORY_IN_USE), and the foreign keys' checks
+      -- when a category or a branch is deleted
+      create index expenses_category_any on expenses (business_id, category_id);
+      create index expenses_branch on expenses (branch_id);
       -- the defaults every business gets at registration, given to the businesses that exist
       insert into expense_categories (id, business_id, name, is_default, created_at, updated_at)
         select gen_random_uuid(), b.id, d.name, true, now(), now()

@@ -1,0 +1,95 @@
+import * as t from 'io-ts';
+import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
+import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+
+// The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
+
+const MAX_NAIRA = 1_000_000_000_000;
+const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
+const totalNaira = doc('naira', { type: 'number', minimum: 0, description: 'naira; exact while below 90,071,992,547,409.91 (2^53 kobo)' });
+const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
+
+/** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
+export const lagosDay = (description: string) =>
+  new Documented<string>('date', { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description, examples: ['2026-11-21'] }, (u, c) =>
+    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !u.startsWith('0000') && new Date(`${u}T00:00:00Z`).toISOString().startsWith(u)
+      ? t.success(u)
+      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
+  );
+
+export const expenseJson = (e: Expense) => ({
+  id: e.id,
+  business_id: e.businessId,
+  branch_id: e.branchId,
+  category_id: e.categoryId,
+  category: e.categoryName,
+  amount: nairaJson(e.amount),
+  description: e.description,
+  vendor: e.vendor,
+  payment_method: e.paymentMethod,
+  spent_on: e.spentOn,
+  reference: e.reference,
+  created_by: e.createdBy,
+  created_at: e.createdAt.toISOString(),
+  updated_at: e.updatedAt.toISOString(),
+});
+export const expenseShape = shape(
+  'Expense',
+  {
+    id: uuid,
+    business_id: uuid,
+    branch_id: uuid,
+    category_id: uuid,
+    category: str,
+    amount: amountNaira,
+    description: str,
+    vendor: nullableStr,
+    payment_method: doc('payment_method', { type: 'string', enum: [...EXPENSE_PAYMENT_METHODS] }),
+    spent_on: lagosDayDoc,
+    reference: nullableStr,
+    created_by: uuid,
+    created_at: dateTime,
+    updated_at: dateTime,
+  },
+  { category: "the category's current name", spent_on: 'the Lagos day the money was spent', reference: "e.g. the supplier's invoice number" },
+);
+
+export const categoryJson = (c: ExpenseCategory) => ({
+  id: c.id,
+  name: c.name,
+  is_default: c.isDefault,
+  created_at: c.createdAt.toISOString(),
+  updated_at: c.updatedAt.toISOString(),
+});
+export const categoryShape = shape(
+  'ExpenseCategory',
+  { id: uuid, name: str, is_default: bool, created_at: dateTime, updated_at: dateTime },
+  { is_default: 'one of the categories every business gets at registration (renamed and deleted like any other)' },
+);
+
+/** A bigint of kobo as naira with 2 decimals (exact below 2^53 kobo). */
+const bigNaira = (k: bigint): number => Number(`${k / 100n}.${String(k % 100n).padStart(2, '0')}`);
+
+export const summaryJson = (s: ExpenseSummary, query: { group_by: string; start_date: string | null; end_date: string | null }) => ({
+  ...query,
+  groups: s.groups.map((g) => ({ key: g.key, label: g.label, total: bigNaira(g.total), count: g.count })),
+  total: bigNaira(s.total),
+  count: s.count,
+});
+const summaryGroupShape = shape(
+  'ExpenseSummaryGroup',
+  { key: str, label: str, total: totalNaira, count: int },
+  { key: 'the category id, the Lagos day (YYYY-MM-DD) or the Lagos month (YYYY-MM)', label: "the category's name, else the key" },
+);
+export const summaryShape = shape(
+  'ExpenseSummary',
+  {
+    group_by: doc('group_by', { type: 'string', enum: [...EXPENSE_SUMMARY_GROUPS] }),
+    start_date: doc('date or null', { type: ['string', 'null'], format: 'date' }),
+    end_date: doc('date or null', { type: ['string', 'null'], format: 'date' }),
+    groups: doc('groups', { type: 'array', items: jsonSchemaOf(summaryGroupShape) }),
+    total: totalNaira,
+    count: int,
+  },
+  { groups: 'by category: largest total first; by day or month: in calendar order. Groups without expenses are left out.' },
+);
