@@ -69,7 +69,8 @@ export const seedReportFixture = async (app: TestApp): Promise<ReportFixture> =>
   at('2026-11-05T23:30:00.000Z');
   await sell({ items: [{ product_id: oil, quantity: 1 }], payment_method: 'CARD' }, staffToken);
 
-  const [{ id: categoryId }] = await sql(app, `insert into expense_categories (id, business_id, name, created_at, updated_at) values (gen_random_uuid(), $1, 'Rent', now(), now()) returning id`, [businessId]);
+  // every business gets the default categories at registration
+  const [{ id: categoryId }] = await sql(app, `select id from expense_categories where business_id = $1 and name = 'Rent'`, [businessId]);
   const [{ branch_id: branchId, user_id: userId }] = await sql(app, `select b.id as branch_id, m.user_id from branches b join memberships m on m.business_id = b.business_id and m.role = 'BUSINESS_OWNER' where b.business_id = $1`, [businessId]);
   const expense = (amount: number, method: string, spentOn: string, createdAt: string, deleted = false) =>
     sql(
