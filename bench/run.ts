@@ -162,9 +162,35 @@ interface RunData {
   readonly hot: { app: string; baseline: string };
   readonly deep: { value: string; id: string; position: number };
   readonly searchTerms: string[];
+  /** Lagos days (YYYY-MM-DD) the reports and exports ask for. */
+  readonly days: {
+    /** Today in Lagos (the run's clock). */
+    readonly today: string;
+    /** Twelve months ending today: today's date a year ago, plus a day. */
+    readonly yearAgo: string;
+    /** The last full day of seeded sales: the Lagos day before the newest seeded sale's. */
+    readonly summaryDay: string;
+    /** The export ranges: the oldest sale's Lagos day to today, cut into ranges of at most MAX_EXPORT_DAYS days. */
+    readonly exportRanges: { readonly from: string; readonly to: string }[];
+  };
 }
 
 const DEEP_POSITION = 50_000;
+/** The exports' (and reports') longest range: application/report-exports/report.ts MAX_REPORT_DAYS. */
+const MAX_EXPORT_DAYS = 366;
+const DAY_MS = 86_400_000;
+/** The Lagos calendar day of an instant (Africa/Lagos is UTC+1 all year). */
+const lagosDay = (d: Date) => new Date(d.getTime() + 3_600_000).toISOString().slice(0, 10);
+const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+/** from..to (inclusive Lagos days) as consecutive ranges of at most `max` days. */
+const splitRange = (from: string, to: string, max: number) => {
+  const ranges: { from: string; to: string }[] = [];
+  for (let start = from; start <= to; start = addDays(start, max)) {
+    const end = addDays(start, max - 1);
+    ranges.push({ from: start, to: end < to ? end : to });
+  }
+  return ranges;
+};
 
 /** Pools of products and customers the carts draw from, the hot products, the deep page, and a stock snapshot. */
 const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
@@ -187,6 +213,13 @@ const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
   if (!/^[0-9a-f-]{36}$/.test(b)) throw new Error(`not a uuid: ${b}`);
   await db.query(`create table bench_run_snapshot as select id, quantity from products where business_id = '${b}'`); // no parameters in CREATE TABLE AS
   const t0 = new Date((await db.query<{ now: Date }>('select clock_timestamp() as now'))[0]!.now.getTime());
+  const [span] = await db.query<{ first: Date; last: Date }>('select min(created_at) as first, max(created_at) as last from sales where business_id = $1 and created_at < $2', [b, t0]);
+  const today = lagosDay(t0);
+  const yearAgo = (() => {
+    const d = new Date(`${today}T00:00:00Z`);
+    d.setUTCFullYear(d.getUTCFullYear() - 1);
+    return addDays(d.toISOString().slice(0, 10), 1);
+  })();
   return {
     t0,
     productPool: pool.map((r) => r.id),
@@ -194,6 +227,12 @@ const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
     hot: { app: hot[0]!.id, baseline: hot[1]!.id },
     deep: { value: new Date(deep[0]!.created_at).toISOString(), id: deep[0]!.id, position: DEEP_POSITION },
     searchTerms: ['sardine', 'milk', 'rice', 'indomie', 'oil', 'soap', 'chicken', 'malt'],
+    days: {
+      today,
+      yearAgo,
+      summaryDay: addDays(lagosDay(new Date(span!.last)), -1),
+      exportRanges: splitRange(lagosDay(new Date(span!.first)), today, MAX_EXPORT_DAYS),
+    },
   };
 };
 
@@ -442,6 +481,12 @@ interface Scenario {
   readonly expected?: number[];
   readonly warmup: boolean;
   readonly next: (t: Target, data: RunData, rng: () => number) => () => Req;
+  /**
+   * A file download instead of autocannon: one download at a time (`count` of them), each the GETs of
+   * `paths` in turn (a range longer than MAX_EXPORT_DAYS is several files), timed, with the API's RSS
+   * sampled meanwhile (see runDownloads).
+   */
+  readonly download?: { readonly paths: (data: RunData) => string[]; readonly count: { full: number; quick: number } };
   /** Before the measured run (after the warm-up); gets the rps of earlier scenarios of the same target. */
   readonly before?: (t: Target, data: RunData, earlier: Map<string, Measured>, seconds: number) => Promise<Record<string, unknown>>;
 }
@@ -476,6 +521,10 @@ const cart = (data: RunData, rng: () => number): Req => {
   };
   return { method: 'POST', path: '/api/v1/sales', body: JSON.stringify(body) };
 };
+
+/** Every sale of the large business: its export over each range of data.days.exportRanges. */
+const salesExportPaths = (data: RunData, format: string) =>
+  data.days.exportRanges.map((r) => `/api/v1/reports/sales/export?format=${format}&start_date=${r.from}&end_date=${r.to}`);
 
 const SCENARIOS: Scenario[] = [
   {
@@ -527,6 +576,45 @@ const SCENARIOS: Scenario[] = [
     writes: false,
     warmup: true,
     next: () => () => ({ method: 'GET', path: '/api/v1/credit/aging-report' }),
+  },
+  {
+    name: 'expenses-list',
+    label: 'GET /expenses (page 1)',
+    connections: CONNECTIONS,
+    seconds: { full: 15, quick: 5 },
+    writes: false,
+    warmup: true,
+    next: () => () => ({ method: 'GET', path: '/api/v1/expenses' }),
+  },
+  {
+    name: 'export-sales-csv',
+    label: 'GET /reports/sales/export?format=csv (all sales)',
+    connections: 1,
+    seconds: { full: 0, quick: 0 },
+    writes: false,
+    warmup: false,
+    next: () => () => ({ method: 'GET', path: '/api/v1/reports/sales/export?format=csv' }),
+    download: { paths: (data) => salesExportPaths(data, 'csv'), count: { full: 3, quick: 1 } },
+  },
+  {
+    name: 'export-sales-xlsx',
+    label: 'GET /reports/sales/export?format=xlsx (all sales)',
+    connections: 1,
+    seconds: { full: 0, quick: 0 },
+    writes: false,
+    warmup: false,
+    next: () => () => ({ method: 'GET', path: '/api/v1/reports/sales/export?format=xlsx' }),
+    download: { paths: (data) => salesExportPaths(data, 'xlsx'), count: { full: 3, quick: 1 } },
+  },
+  {
+    name: 'export-sales-pdf',
+    label: 'GET /reports/sales/export?format=pdf (all sales)',
+    connections: 1,
+    seconds: { full: 0, quick: 0 },
+    writes: false,
+    warmup: false,
+    next: () => () => ({ method: 'GET', path: '/api/v1/reports/sales/export?format=pdf' }),
+    download: { paths: (data) => salesExportPaths(data, 'pdf'), count: { full: 2, quick: 1 } },
   },
   {
     name: 'sales-random',
@@ -630,7 +718,145 @@ const smoke = async (t: Target, s: Scenario, req: Req) => {
   if (res.status >= 300 && !(s.expected ?? []).includes(res.status)) throw new Error(`${t.kind} ${s.name}: ${req.method} ${req.path} answered ${res.status}: ${text.slice(0, 400)}`);
 };
 
+/**
+ * Resets the process's VmHWM to its current RSS (`echo 5 > /proc/<pid>/clear_refs`, Linux 4.0+, the
+ * process's own user), so VmHWM afterwards is the exact peak of what follows. False where that is refused.
+ */
+const resetHwm = (pid: number): boolean => {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+interface Download {
+  readonly ms: number;
+  readonly firstByteMs: number;
+  readonly bytes: number;
+  /** Lines of text (the CSV's rows + its header); 0 for binary formats. */
+  readonly lines: number;
+  readonly rssBeforeMb: number;
+  readonly peakRssMb: number;
+  readonly growthMb: number;
+}
+
+/**
+ * One download, read to the end as it arrives: the time to the first byte and to the last, and the API
+ * process's resident set: VmRSS just before, then its peak during the download (VmHWM after a reset
+ * when the kernel allows it, else VmRSS sampled every 10 ms); growth = peak - before.
+ */
+const downloadOnce = async (t: Target, paths: string[], text: boolean): Promise<Download> => {
+  const pid = t.server.pid;
+  const rssBefore = readStatusKb(pid, 'VmRSS');
+  const hwm = resetHwm(pid);
+  let peak = rssBefore;
+  const sampler = setInterval(() => (peak = Math.max(peak, readStatusKb(pid, 'VmRSS'))), 10);
+  const started = performance.now();
+  let firstByte = 0;
+  let bytes = 0;
+  let lines = 0;
+  try {
+    for (const path of paths) {
+      const res = await fetch(`${t.server.baseUrl}${path}`, { headers: t.headers, signal: AbortSignal.timeout(15 * 60_000) });
+      if (res.status !== 200 || !res.body) throw new Error(`${t.kind}: GET ${path} answered ${res.status}: ${(await res.text()).slice(0, 400)}`);
+      const reader = res.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (firstByte === 0) firstByte = performance.now() - started;
+        bytes += value.byteLength;
+        if (text) for (let i = 0; i < value.length; i++) if (value[i] === 10) lines++;
+      }
+    }
+  } finally {
+    clearInterval(sampler);
+  }
+  const ms = performance.now() - started;
+  peak = Math.max(peak, readStatusKb(pid, 'VmRSS'), hwm ? readStatusKb(pid, 'VmHWM') : 0);
+  return {
+    ms: Math.round(ms),
+    firstByteMs: Math.round(firstByte),
+    bytes,
+    lines,
+    rssBeforeMb: Math.round(rssBefore / 102.4) / 10,
+    peakRssMb: Math.round(peak / 102.4) / 10,
+    growthMb: Math.round((peak - rssBefore) / 102.4) / 10,
+  };
+};
+
+/** A download scenario: `count` downloads one after another (no warm-up: the first is measured too). */
+const runDownloads = async (t: Target, s: Scenario): Promise<Measured> => {
+  const paths = s.download!.paths(DATA!);
+  const count = QUICK ? s.download!.count.quick : s.download!.count.full;
+  const text = paths[0]!.includes('format=csv');
+  await sleep(300);
+  t.server.peakRssMb(); // mark
+  const errorsBefore = t.server.errorLines();
+  const cpuBefore = { server: cpuSeconds(t.server.pid), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const start = new Date();
+  const downloads: Download[] = [];
+  for (let i = 0; i < count; i++) {
+    const d = await downloadOnce(t, paths, text);
+    downloads.push(d);
+    log(
+      `  ${t.kind.padEnd(8)} ${s.name.padEnd(22)} download ${i + 1}/${count}: ${(d.bytes / 1e6).toFixed(1)} MB${text ? `, ${d.lines.toLocaleString('en')} lines` : ''} in ${(d.ms / 1000).toFixed(1)} s ` +
+        `(first byte ${d.firstByteMs} ms); RSS ${d.rssBeforeMb} MB before, peak ${d.peakRssMb} MB, growth ${d.growthMb} MB`,
+    );
+    await sleep(1000);
+  }
+  const end = new Date();
+  if (t.server.exitCode() !== null) throw new Error(`${t.server.name} exited (code ${t.server.exitCode()}) during ${s.name}:\n${t.server.lines.slice(-20).join('\n')}`);
+  const selfCpu = process.cpuUsage(cpuBefore.self);
+  const per = (sec: number) => Math.round((sec * 1000 * 1000) / count) / 1000;
+  const sorted = downloads.map((d) => d.ms).sort((a, b) => a - b);
+  const totalSeconds = (end.getTime() - start.getTime()) / 1000;
+  return {
+    name: s.name,
+    label: s.label,
+    target: t.kind,
+    connections: 1,
+    seconds: Math.round(totalSeconds),
+    rps: Math.round((count / totalSeconds) * 1000) / 1000,
+    p50: sorted[Math.floor((sorted.length - 1) / 2)]!,
+    p99: sorted[sorted.length - 1]!,
+    errors: 0,
+    non2xx: 0,
+    fiveXX: 0,
+    unexpected: 0,
+    status: { '200': count * paths.length },
+    peakRssMb: t.server.peakRssMb(),
+    cpuMsPerRequest: {
+      server: per(cpuSeconds(t.server.pid) - cpuBefore.server),
+      postgres: per(EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres),
+      loadGenerator: per((selfCpu.user + selfCpu.system) / 1e6),
+    },
+    start,
+    end,
+    extra: {
+      download: {
+        files: paths.length,
+        ranges: DATA!.days.exportRanges,
+        count,
+        bytes: downloads[0]!.bytes,
+        lines: text ? downloads[0]!.lines : null,
+        first_byte_ms: downloads.map((d) => d.firstByteMs),
+        ms: downloads.map((d) => d.ms),
+        rss_before_mb: downloads.map((d) => d.rssBeforeMb),
+        rss_growth_mb: downloads.map((d) => d.growthMb),
+        peak_rss_growth_mb: Math.max(...downloads.map((d) => d.growthMb)),
+      },
+      server_error_log_lines: t.server.errorLines() - errorsBefore,
+    },
+  };
+};
+
+/** The run's data, for the download scenarios' paths. */
+let DATA: RunData | undefined;
+
 const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<string, Measured>): Promise<Measured> => {
+  if (s.download) return runDownloads(t, s);
   const seconds = t.kind === 'app' ? (QUICK ? s.seconds.quick : s.seconds.full) : QUICK ? s.baselineSeconds!.quick! : s.baselineSeconds!.full;
   const rng = prng(0x5eed ^ s.name.length ^ (t.kind === 'app' ? 1 : 2));
   const next = s.next(t, data, rng);
@@ -808,6 +1034,8 @@ interface ResultRow {
   ratio: number | null;
   quick: boolean;
   at: string;
+  /** Download scenarios: sizes, times and the API's RSS growth of each download (runDownloads). */
+  download?: Record<string, unknown>;
 }
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
@@ -858,6 +1086,8 @@ const main = async () => {
   );
   let { db, seed, seeded } = await ensureSeed();
   const data = await prepareRun(db, seed);
+  DATA = data;
+  log(`report days: today ${data.days.today}, 12 months from ${data.days.yearAgo}, daily summary of ${data.days.summaryDay}; sales export over ${data.days.exportRanges.map((r) => `${r.from}..${r.to}`).join(', ')}`);
   log(`run starts at ${data.t0.toISOString()}: stock of ${seed.size.products.toLocaleString('en')} products snapshotted; carts draw from ${data.productPool.length} products and ${data.customerPool.length} customers`);
   if (EMBEDDED) await db.close(); // the servers open the data directory themselves, one at a time
 
@@ -981,6 +1211,7 @@ const main = async () => {
       ratio,
       quick: QUICK,
       at,
+      ...(m.extra.download ? { download: m.extra.download as Record<string, unknown> } : {}),
     });
     console.log(
       `${m.label.padEnd(44)} ${pad(m.connections, 5)} ${pad(m.rps.toFixed(0), 8)} ${pad(m.p50, 7)} ${pad(m.p99, 7)} ${pad(m.errors, 6)} ${pad(m.non2xx, 7)} ${pad(m.peakRssMb, 6)} ` +
@@ -1030,6 +1261,13 @@ const main = async () => {
       (sale ? ` -> ${sale.rps.toFixed(0)}/s, stock checks ${checks!.ok ? 'pass' : 'FAIL'}, ${measured.reduce((n, m) => n + m.fiveXX, 0)} 5xx` : ''),
   );
   console.log(`  ${verdict(agingRow ? agingRow.p99_ms < 300 : undefined)} aging report of the large business under 300 ms` + (agingRow ? ` -> p50 ${agingRow.p50_ms} ms, p99 ${agingRow.p99_ms} ms` : ''));
+  for (const r of rows.filter((x) => x.name.startsWith('report-'))) {
+    console.log(`  ${verdict(r.p50_ms < 300)} ${r.name}: p50 < 300 ms at the large business -> p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms`);
+  }
+  for (const r of rows.filter((x) => x.download)) {
+    const growth = Number(r.download!.peak_rss_growth_mb);
+    console.log(`  ${verdict(growth < 50)} ${r.name}: streams with peak RSS growth < 50 MB -> ${growth} MB (each download: ${(r.download!.rss_growth_mb as number[]).join(', ')} MB), ${(r.p50_ms / 1000).toFixed(1)} s`);
+  }
   console.log('\nStock and ledger after the runs');
   for (const line of checks!.lines) console.log(`  ${line}`);
 

@@ -8,8 +8,11 @@
  *   movements (quantity before/after chained per product), the monthly counters, the receipt counter
  *   (RCP-000001.. and the counter at the last number), and the credit ledger: credit sales, one
  *   payment a paying customer allocated oldest debt first, `credit_outstanding` of every sale, and
- *   `customers.credit_balance` = the sum of the customer's entries;
- * - 100 small businesses, each with an owner, a default branch and 24 to 60 products.
+ *   `customers.credit_balance` = the sum of the customer's entries; and a year of expenses
+ *   (EXPENSES_PER_YEAR over the last 365 Lagos days, today included, in its 11 default categories, mixed
+ *   payment methods, ~1.5% soft-deleted);
+ * - 100 small businesses, each with an owner, a default branch and 24 to 60 products;
+ * - every business has the 11 default expense categories registration gives (domain/expense.ts).
  *
  * The products' quantities stay what seed-products gave them: the INITIAL ledger row of a product
  * that was sold is raised by what it sold, so `INITIAL - sold = quantity` holds for every product.
@@ -18,12 +21,14 @@
  * finds it, so a later run reuses the data. Works on PostgreSQL and on PGlite.
  */
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_EXPENSE_CATEGORIES } from '../domain/expense.js';
 import { seedProducts } from './seed-products.js';
 
 /** Runs one statement (no parameters) and returns its rows. */
 export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
-export const SEED_VERSION = 1;
+/** 2: expenses and the default expense categories (issue 13). */
+export const SEED_VERSION = 2;
 
 export interface SeedSize {
   readonly products: number;
@@ -48,6 +53,9 @@ export interface Seed {
 export const LARGE_OWNER_PHONE = '+2348090000000';
 const DAY_MS = 86_400_000;
 const SALES_SPAN_DAYS = 200;
+/** Expenses of the large business over the last 365 Lagos days. */
+export const EXPENSES_PER_YEAR = 20_000;
+const EXPENSE_DAYS = 365;
 
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 /** A deterministic 0..2^32-1 from a row number and a salt (as in seed-products). */
@@ -86,7 +94,7 @@ export const readSeed = async (query: Query, size: SeedSize): Promise<Seed | und
   };
 };
 
-/** A business with its owner (ACTIVE, verified), default branch and membership. */
+/** A business with its owner (ACTIVE, verified), default branch, membership and default expense categories. */
 const businessSql = (o: { businessId: string; userId: string; branchId: string; phone: string; name: string; plan: string; first: string; last: string; createdAt: string }) => `
 insert into users (id, phone, email, first_name, last_name, verified_at, created_at, updated_at)
   values (${lit(o.userId)}, ${lit(o.phone)}, null, ${lit(o.first)}, ${lit(o.last)}, ${o.createdAt}, ${o.createdAt}, ${o.createdAt});
@@ -95,7 +103,10 @@ insert into businesses (id, name, phone, email, address, category, logo_url, pla
 insert into branches (id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at)
   values (${lit(o.branchId)}, ${lit(o.businessId)}, 'Main branch', 'Lagos', null, true, null, ${o.createdAt}, ${o.createdAt});
 insert into memberships (id, business_id, user_id, role, branch_id, status, created_at, updated_at)
-  values (${lit(randomUUID())}, ${lit(o.businessId)}, ${lit(o.userId)}, 'BUSINESS_OWNER', null, 'ACTIVE', ${o.createdAt}, ${o.createdAt})`;
+  values (${lit(randomUUID())}, ${lit(o.businessId)}, ${lit(o.userId)}, 'BUSINESS_OWNER', null, 'ACTIVE', ${o.createdAt}, ${o.createdAt});
+insert into expense_categories (id, business_id, name, is_default, created_at, updated_at)
+  select gen_random_uuid(), ${lit(o.businessId)}, d.name, true, ${o.createdAt}, ${o.createdAt}
+  from unnest(array[${DEFAULT_EXPENSE_CATEGORIES.map(lit).join(', ')}]) as d (name)`;
 
 export interface SeedProgress {
   (step: string, ms: number): void;
@@ -267,6 +278,38 @@ from (
       select customer_id, sum(amount) as balance from credit_entries where business_id = ${lb}::uuid group by customer_id) e
       where c.business_id = ${lb}::uuid and c.id = e.customer_id`);
     step('credit ledger, payments and allocations');
+
+    // Expenses: expense j (1..N) on Lagos day today - (364 - floor((j-1) * 365 / N)), so every one of the
+    // last 365 Lagos days (today included) has 54 or 55; entered that day between 07:00 and 19:00 Lagos
+    // (never after the seed's clock). Category: one of the 11 defaults, Stock purchase, Transport and
+    // Fuel and generator more often (8, 10 and 2 in name order); payment 45% CASH, 30% TRANSFER, 12% POS,
+    // 8% CARD, 5% OTHER; 1.5% deleted an hour after they were entered.
+    await query(`create temp table b_excat on commit drop as
+      select (row_number() over (order by name) - 1)::int as c, id, name from expense_categories where business_id = ${lb}::uuid`);
+    const lagosToday = `(${ts(String(nowMs))} at time zone 'Africa/Lagos')::date`;
+    await query(`
+insert into expenses (id, business_id, branch_id, category_id, amount, description, vendor, payment_method, spent_on, reference,
+  created_by, created_at, updated_at, deleted_at, deleted_by)
+select gen_random_uuid(), ${lb}::uuid, ${lit(branch)}::uuid, c.id, e.amount, c.name || ' #' || e.j,
+  case when ${h('e.j', 'vendor')} % 3 = 0 then null else (array['Ikeja Market', 'NEPA office', 'Total filling station', 'GIG Logistics', 'Landlord', 'Dangote depot'])[(1 + ${h('e.j', 'vname')} % 6)::int] end,
+  e.method, e.spent_on, case when e.method = 'TRANSFER' then 'TRF-' || lpad(e.j::text, 6, '0') end,
+  ${lu}::uuid, e.created_at, e.created_at,
+  case when e.deleted then e.created_at + interval '1 hour' end, case when e.deleted then ${lu}::uuid end
+from (
+  select j, spent_on,
+    least(${ts(String(nowMs))}, (spent_on + time '07:00' + (${h('j', 'exmin')} % 720) * interval '1 minute') at time zone 'Africa/Lagos') as created_at,
+    (100 + ${h('j', 'examount')} % 49901) * 100 as amount,
+    case when p < 45 then 'CASH' when p < 75 then 'TRANSFER' when p < 87 then 'POS' when p < 95 then 'CARD' else 'OTHER' end as method,
+    ${h('j', 'exdel')} % 1000 < 15 as deleted,
+    case when q < 11 then q else (array[8, 8, 10, 10, 2])[(q - 10)::int] end as cat
+  from (
+    select j, ${lagosToday} - (${EXPENSE_DAYS - 1} - ((j - 1) * ${EXPENSE_DAYS} / ${EXPENSES_PER_YEAR}))::int as spent_on,
+      ${h('j', 'expay')} % 100 as p, ${h('j', 'excat')} % 16 as q
+    from generate_series(1, ${EXPENSES_PER_YEAR}) as j
+  ) x
+) e
+join b_excat c on c.c = e.cat`);
+    step(`${EXPENSES_PER_YEAR.toLocaleString('en')} expenses over ${EXPENSE_DAYS} Lagos days`);
 
     // 100 small businesses: an owner, a branch, 24 to 60 products each.
     for (let i = 1; i <= size.smallBusinesses; i++) {
