@@ -8,12 +8,14 @@ import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/busine
 import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
 import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
 import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
 import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
 import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
 import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
+import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -32,6 +34,7 @@ const MODULES = [
   persistenceModule(inMemoryProductsModule, mikroOrmProductsModule),
   persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
   persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
+  persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
