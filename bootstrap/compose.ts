@@ -27,6 +27,8 @@ import { exportProducts } from '../application/products/export-products.js';
 import { importProducts } from '../application/products/import-products.js';
 import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
 import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/customers.routes.js';
+import { reportRoutes, type ReportUseCases } from '../adapters/http/routes/reports.routes.js';
+import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../application/reports/reports.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
 import { recordSale } from '../application/sales/record-sale.js';
@@ -57,7 +59,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -68,6 +70,7 @@ export const apiRoutes = (
   ...productRoutes(deps),
   ...salesRoutes(deps),
   ...customerRoutes(deps),
+  ...reportRoutes(deps),
 ];
 
 export interface Overrides {
@@ -142,6 +145,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getCreditSummary: getCreditSummary(deps),
     listCreditTransactions: listCreditTransactions(deps),
     agingReport: agingReport(deps),
+    getDashboard: getDashboard(deps),
+    getTopServices: getTopServices(deps),
+    getProfitLoss: getProfitLoss(deps),
+    getInventory: getInventory(deps),
+    getDailySummary: getDailySummary(deps),
+    getSalesByCategory: getSalesByCategory(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

@@ -7,6 +7,8 @@ import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '.
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
+import type { FeatureNotAvailable } from '../../domain/plan.js';
+import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
@@ -44,7 +46,9 @@ export type UseCaseFailure =
   | DefaultBranchProtected
   | AlreadyMember
   | LastOwner
-  | CannotDeactivateSelf;
+  | CannotDeactivateSelf
+  | InvalidReportRange
+  | FeatureNotAvailable;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -63,7 +67,8 @@ export type Subject =
   | 'branch'
   | 'session'
   | 'sign-in'
-  | 'signed-in user';
+  | 'signed-in user'
+  | 'report';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -92,6 +97,7 @@ const NOT_FOUND: Record<Subject, string> = {
   session: 'No such session.',
   'sign-in': 'No such sign-in.',
   'signed-in user': 'The signed-in user no longer exists.',
+  report: 'No such report.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -224,6 +230,10 @@ export const FAILURES: Mapping = {
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
+
+  InvalidReportRange: (f) => problem('VALIDATION_FAILED', `The query is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
+  FeatureNotAvailable: (f) =>
+    problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */
