@@ -41,7 +41,7 @@ const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
     discounts: kobo(sum(sales, (s) => s.discount + s.lineDiscountTotal)),
     costOfGoods: kobo(sum(sales, costOf)),
     creditGiven: kobo(sum(sales, (s) => s.total - s.amountPaid)),
-    creditCollected: kobo(-sum(paymentsOf(t, businessId, r), (e) => e.amount)),
+    creditCollected: kobo(sum(paymentsOf(t, businessId, r), (e) => -e.amount)),
     expenses: kobo(sum(expensesOf(t, businessId, r), (e) => e.amount)),
   };
 };
