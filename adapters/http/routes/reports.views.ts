@@ -14,12 +14,23 @@ const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
 const naira_ = (k: number) => nairaJson(k as Kobo)!;
 
-/** A lagos calendar day in the query string: YYYY-MM-DD, a real date in the years 0001-9999. */
+const isCalendarDay = (d: string) => {
+  const ms = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(d);
+};
+
+/**
+ * A Lagos calendar day in the query string: YYYY-MM-DD, a real date in the years 1900 to 9999 (so a
+ * range and the same-length range before it stay within what PostgreSQL and ISO 8601 both hold).
+ */
 export const lagosDayParam = (description: string) =>
-  new Documented<string>('date', { type: 'string', format: 'date', minLength: 10, maxLength: 10, pattern: '^\\d{4}-\\d{2}-\\d{2}$', description, examples: ['2026-11-21'] }, (u, c) =>
-    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !u.startsWith('0000') && new Date(`${u}T00:00:00Z`).toISOString?.().startsWith(u)
-      ? t.success(u)
-      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
+  new Documented<string>(
+    'date',
+    { type: 'string', format: 'date', minLength: 10, maxLength: 10, pattern: '^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-11-21'] },
+    (u, c) =>
+      typeof u === 'string' && /^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$/.test(u) && isCalendarDay(u)
+        ? t.success(u)
+        : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day) in the years 1900 to 9999'),
   );
 
 const comparedAmount = shape('ComparedAmount', { value: naira, previous: naira, change_pct: pct }, {

@@ -3,7 +3,7 @@ import type { CreditPaymentMethod } from '../../../domain/credit.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
-import { addDays, percentOf, type DayRange } from '../../../domain/report.js';
+import { percentOf, type DayRange } from '../../../domain/report.js';
 import type { PaymentMethod, Sale } from '../../../domain/sale.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -76,9 +76,11 @@ export const inMemoryReportsModule: InMemoryModule<ReportTables, ReportRepositor
       },
       profitLoss: async (businessId, range) => {
         const months: DayRange[] = [];
-        const monthEnd = (first: string) => addDays(`${addDays(first, 31).slice(0, 7)}-01`, -1);
-        for (let first = `${range.from.slice(0, 7)}-01`; first <= range.to; first = addDays(monthEnd(first), 1)) {
-          months.push({ from: first < range.from ? range.from : first, to: monthEnd(first) < range.to ? monthEnd(first) : range.to });
+        const [toY, toM] = range.to.split('-').map(Number) as [number, number];
+        for (let [y, m] = range.from.split('-').map(Number) as [number, number]; y * 12 + m <= toY * 12 + toM; [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1]) {
+          const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
+          const last = `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+          months.push({ from: `${month}-01` < range.from ? range.from : `${month}-01`, to: last < range.to ? last : range.to });
         }
         const categories = new Map(values(t.seededExpenseCategories).map((c) => [c.id, c.name]));
         const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
