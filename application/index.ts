@@ -55,6 +55,10 @@ export * from './customers/ports.js';
 export * from './customers/manage-customers.js';
 export * from './customers/credit.js';
 
+// reports
+export * from './reports/ports.js';
+export * from './reports/reports.js';
+
 // the domain the commands are written in
 export * from '../domain/money.js';
 export * from '../domain/identifier.js';
