@@ -14,19 +14,20 @@ const n = (v: unknown) => Number(v ?? 0);
 const k = (v: unknown) => kobo(Number(v ?? 0));
 const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDayEnd(r.to).toISOString()];
 
-/** Cost of a sale's lines (quantity x the cost price stored when sold; none stored counts 0). */
-const SALE_COST = `left join lateral (
-    select sum(i.quantity::bigint * coalesce(i.cost_price, 0)) as cogs from sale_items i where i.sale_id = s.id and i.business_id = s.business_id
-  ) c on true`;
+/** A line's cost: quantity x the cost price stored when sold (none stored counts 0). Summed over joined lines, not per sale. */
+const LINE_COST = 'i.quantity::bigint * coalesce(i.cost_price, 0)';
 
 const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
   s as (
-    select s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
-      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit, coalesce(c.cogs, 0) as cogs
+    select s.id, s.business_id, s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
+      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit
     from b join sales s on s.business_id = b.biz and s.status = 'COMPLETED'
       and s.created_at >= least(b.cf, b.pf) and s.created_at < greatest(b.ct, b.pt)
-    ${SALE_COST}
+  ),
+  c as (
+    select coalesce(sum(${LINE_COST}) filter (where s.cur), 0) as c_cogs, coalesce(sum(${LINE_COST}) filter (where s.prev), 0) as p_cogs
+    from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
   ),
   p as (
     select e.created_at >= b.cf and e.created_at < b.ct as cur, e.created_at >= b.pf and e.created_at < b.pt as prev, -e.amount as amount
@@ -39,26 +40,29 @@ const periodSql = `
   select
     (select json_build_object(
       'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0), 'count', count(*) filter (where cur),
-        'discounts', coalesce(sum(discounts) filter (where cur), 0), 'cogs', coalesce(sum(cogs) filter (where cur), 0), 'credit', coalesce(sum(credit) filter (where cur), 0)),
+        'discounts', coalesce(sum(discounts) filter (where cur), 0), 'credit', coalesce(sum(credit) filter (where cur), 0)),
       'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0), 'count', count(*) filter (where prev),
-        'discounts', coalesce(sum(discounts) filter (where prev), 0), 'cogs', coalesce(sum(cogs) filter (where prev), 0), 'credit', coalesce(sum(credit) filter (where prev), 0))
-    ) from s) as sales,
+        'discounts', coalesce(sum(discounts) filter (where prev), 0), 'credit', coalesce(sum(credit) filter (where prev), 0))
+    ) from s) as sales, (select c_cogs from c) as c_cogs, (select p_cogs from c) as p_cogs,
     (select coalesce(sum(amount) filter (where cur), 0) from p) as c_collected, (select coalesce(sum(amount) filter (where prev), 0) from p) as p_collected,
     (select coalesce(sum(amount) filter (where cur), 0) from x) as c_expenses, (select coalesce(sum(amount) filter (where prev), 0) from x) as p_expenses`;
 
-type SalesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; cogs: unknown; credit: unknown }>;
-const periodOf = (s: SalesJson['c'], collected: unknown, expenses: unknown): PeriodSums => ({
-  revenue: k(s.revenue), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(s.cogs), creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
+type SalesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; credit: unknown }>;
+const periodOf = (s: SalesJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
+  revenue: k(s.revenue), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(cogs), creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
 });
 
 const profitLossSql = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
+  s as (
+    select s.id, s.business_id, date_trunc('month', s.created_at at time zone 'Africa/Lagos') as first_day, s.total, s.discount + s.line_discount_total as discounts
+    from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+  ),
   sm as (
-    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(s.total) as revenue,
-      sum(s.discount + s.line_discount_total) as discounts, sum(coalesce(c.cogs, 0)) as cogs
-    from sales s ${SALE_COST}
-    where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-    group by 1
+    select to_char(v.first_day, 'YYYY-MM') as month, v.revenue, v.discounts, coalesce(c.cogs, 0) as cogs
+    from (select first_day, sum(total) as revenue, sum(discounts) as discounts from s group by first_day) v
+    left join (select s.first_day, sum(${LINE_COST}) as cogs from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id group by s.first_day) c
+      on c.first_day = v.first_day
   ),
   em as (
     select to_char(e.spent_on, 'YYYY-MM') as month, sum(e.amount) as expenses from expenses e
@@ -91,7 +95,7 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   async periodSums(businessId, current, previous) {
     const [row] = await em.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
     const sales = (typeof row!.sales === 'string' ? JSON.parse(row!.sales) : row!.sales) as SalesJson;
-    return { current: periodOf(sales.c, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_collected, row!.p_expenses) };
+    return { current: periodOf(sales.c, row!.c_cogs, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_cogs, row!.p_collected, row!.p_expenses) };
   },
   async creditOutstanding(businessId) {
     const [row] = await em.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
@@ -180,8 +184,8 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   },
   async salesByCategory(businessId, range) {
     const rows = await em.execute<Row[]>(
-      `select p.category, sum(i.line_total) as revenue, sum(i.quantity) as units, sum(i.quantity::bigint * coalesce(i.cost_price, 0)) as cogs,
-         sum(i.line_total) - sum(i.quantity::bigint * coalesce(i.cost_price, 0)) as gross,
+      `select p.category, sum(i.line_total) as revenue, sum(i.quantity) as units, sum(${LINE_COST}) as cogs,
+         sum(i.line_total) - sum(${LINE_COST}) as gross,
          round(sum(i.line_total) * 100.0 / nullif(sum(sum(i.line_total)) over (), 0), 2) as share
        from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
        join products p on p.id = i.product_id and p.business_id = s.business_id
