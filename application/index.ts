@@ -69,6 +69,9 @@ export * from './report-exports/export-cash-flow.js';
 export * from './expenses/ports.js';
 export * from './expenses/manage-expenses.js';
 export * from './expenses/manage-categories.js';
+// reports
+export * from './reports/ports.js';
+export * from './reports/reports.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';

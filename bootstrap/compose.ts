@@ -30,6 +30,8 @@ import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/c
 import { expenseRoutes, type ExpenseUseCases } from '../adapters/http/routes/expenses.routes.js';
 import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../application/expenses/manage-expenses.js';
 import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../application/expenses/manage-categories.js';
+import { reportRoutes, type ReportUseCases } from '../adapters/http/routes/reports.routes.js';
+import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../application/reports/reports.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
 import { recordSale } from '../application/sales/record-sale.js';
@@ -67,7 +69,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -80,6 +82,7 @@ export const apiRoutes = (
   ...customerRoutes(deps),
   ...reportExportRoutes(deps),
   ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
+  ...reportRoutes(deps),
 ];
 
 export interface Overrides {
@@ -180,6 +183,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     createExpenseCategory: createExpenseCategory(deps),
     renameExpenseCategory: renameExpenseCategory(deps),
     deleteExpenseCategory: deleteExpenseCategory(deps),
+    getDashboard: getDashboard(deps),
+    getTopServices: getTopServices(deps),
+    getProfitLoss: getProfitLoss(deps),
+    getInventory: getInventory(deps),
+    getDailySummary: getDailySummary(deps),
+    getSalesByCategory: getSalesByCategory(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);
