@@ -65,6 +65,7 @@ export * from './report-exports/ports.js';
 export * from './report-exports/report.js';
 export * from './report-exports/export-sales.js';
 export * from './report-exports/export-cash-flow.js';
+export * from './report-exports/export-reports.js';
 // expenses and their categories
 export * from './expenses/ports.js';
 export * from './expenses/manage-expenses.js';

@@ -40,6 +40,7 @@ import { getReceipt, getSale, listSales } from '../application/sales/read-sales.
 import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
 import { reportExportRoutes, type ReportExportUseCases } from '../adapters/http/routes/report-exports.routes.js';
 import { exportCashFlow } from '../application/report-exports/export-cash-flow.js';
+import { exportInventory, exportProfitLoss } from '../application/report-exports/export-reports.js';
 import { exportSales } from '../application/report-exports/export-sales.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
@@ -173,6 +174,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     agingReport: agingReport(deps),
     exportSales: exportSales(deps),
     exportCashFlow: exportCashFlow(deps),
+    exportProfitLoss: exportProfitLoss(deps),
+    exportInventory: exportInventory(deps),
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),
     getExpense: getExpense(deps),

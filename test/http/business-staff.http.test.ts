@@ -269,6 +269,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     // reports: the owner's
     { route: 'GET /reports/sales/export', method: 'GET', path: async () => '/reports/sales/export', staff: 'forbidden' },
     { route: 'GET /reports/cash-flow/export', method: 'GET', path: async () => '/reports/cash-flow/export', staff: 'forbidden' },
+    { route: 'GET /reports/profit-loss/export', method: 'GET', path: async () => '/reports/profit-loss/export', staff: 'forbidden' },
+    { route: 'GET /reports/inventory/export', method: 'GET', path: async () => '/reports/inventory/export', staff: 'forbidden' },
     // expenses: staff record and read their own; changing and deleting them, and managing categories, are the owner's
     { route: 'POST /expenses', method: 'POST', path: async () => '/expenses', body: () => ({ category_id: rentId, amount: 1500.5, description: 'Diesel', payment_method: 'CASH' }), staff: 'allowed' },
     { route: 'GET /expenses', method: 'GET', path: async () => '/expenses', staff: 'allowed' },
