@@ -9,7 +9,6 @@ import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '.
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
-import type { PeriodFailure } from '../../application/report-exports/report.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
@@ -51,7 +50,6 @@ export type UseCaseFailure =
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
-  | PeriodFailure
   | UnknownCategory
   | DuplicateCategory
   | CategoryInUse
@@ -243,7 +241,6 @@ export const FAILURES: Mapping = {
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
-  InvalidPeriod: (f) => problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] }),
 
   UnknownCategory: () =>
     problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {

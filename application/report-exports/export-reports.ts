@@ -31,7 +31,7 @@ export const PROFIT_LOSS_REPORT: ReportDefinition<ProfitLossLine> = {
 /** Profit and loss of the period: one row per Lagos month, then the total (GET /reports/profit-loss as a file). */
 export const exportProfitLoss =
   (deps: Deps) =>
-  async (actor: Actor, query: ReportQuery): Promise<E.Either<ExportFailure | InvalidReportRange, Report>> => {
+  async (actor: Actor, query: ReportQuery): Promise<E.Either<ExportFailure, Report>> => {
     const header = await reportHeader(deps, actor, query);
     if (E.isLeft(header)) return header;
     const pl = await getProfitLoss(deps)(actor, header.right.period.start, header.right.period.end);
@@ -62,7 +62,7 @@ export const exportInventory =
   async (actor: Actor, query: ReportQuery): Promise<E.Either<ExportFailure, Report>> => {
     if (query.startDate !== undefined || query.endDate !== undefined) {
       const field = query.startDate !== undefined ? 'start_date' : 'end_date';
-      return E.left({ _tag: 'InvalidPeriod', field, message: 'is not taken: the inventory export is the stock as it is now' });
+      return E.left({ _tag: 'InvalidReportRange', field, reason: 'is not taken: the inventory export is the stock as it is now' });
     }
     const today = lagosDate(deps.clock.now());
     const header = await reportHeader(deps, actor, { startDate: today, endDate: today });

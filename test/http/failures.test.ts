@@ -29,7 +29,6 @@ const RESERVED: readonly ErrorCode[] = ['LOAN_PACK_PAYMENT_REQUIRED'];
 /** At least one failure of every tag (a new tag does not compile until it has one), covering each variant the mapping tells apart. */
 const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, { _tag: K }>[] } = {
   NotFound: [{ _tag: 'NotFound' }],
-  InvalidPeriod: [{ _tag: 'InvalidPeriod', field: 'end_date', message: 'must not be before start_date' }],
   SessionNotFound: [{ _tag: 'SessionNotFound' }],
   NegativePrice: [{ _tag: 'NegativePrice', fields: ['items.0.unitPrice'] }],
   NegativeAmount: [{ _tag: 'NegativeAmount', fields: ['amountPaid', 'discount'] }],

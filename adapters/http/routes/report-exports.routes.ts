@@ -4,8 +4,8 @@ import type { ExportFailure, ReportQuery } from '../../../application/report-exp
 import type { exportCashFlow } from '../../../application/report-exports/export-cash-flow.js';
 import type { exportSales } from '../../../application/report-exports/export-sales.js';
 import type { exportInventory, exportProfitLoss } from '../../../application/report-exports/export-reports.js';
-import { MAX_REPORT_DAYS, type Report } from '../../../application/report-exports/report.js';
-import type { InvalidReportRange } from '../../../domain/report.js';
+import type { Report } from '../../../application/report-exports/report.js';
+import { MAX_REPORT_DAYS } from '../../../domain/report.js';
 import type { Actor } from '../../../domain/roles.js';
 import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
 import { doc, Documented, enumOf, object } from '../codecs.js';
@@ -60,7 +60,7 @@ export const reportExportRoute = (def: {
   readonly summary: string;
   /** What the rows are and what each column holds. */
   readonly description: string;
-  readonly run: (actor: Actor, query: ReportQuery) => Promise<Either<ExportFailure | InvalidReportRange, Report>>;
+  readonly run: (actor: Actor, query: ReportQuery) => Promise<Either<ExportFailure, Report>>;
 }): RouteDef<undefined, PeriodQuery> =>
   route({
     method: 'get',
