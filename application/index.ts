@@ -65,10 +65,14 @@ export * from './report-exports/ports.js';
 export * from './report-exports/report.js';
 export * from './report-exports/export-sales.js';
 export * from './report-exports/export-cash-flow.js';
+export * from './report-exports/export-reports.js';
 // expenses and their categories
 export * from './expenses/ports.js';
 export * from './expenses/manage-expenses.js';
 export * from './expenses/manage-categories.js';
+// reports
+export * from './reports/ports.js';
+export * from './reports/reports.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';

@@ -30,6 +30,8 @@ import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/c
 import { expenseRoutes, type ExpenseUseCases } from '../adapters/http/routes/expenses.routes.js';
 import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../application/expenses/manage-expenses.js';
 import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../application/expenses/manage-categories.js';
+import { reportRoutes, type ReportUseCases } from '../adapters/http/routes/reports.routes.js';
+import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../application/reports/reports.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
 import { recordSale } from '../application/sales/record-sale.js';
@@ -38,6 +40,7 @@ import { getReceipt, getSale, listSales } from '../application/sales/read-sales.
 import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
 import { reportExportRoutes, type ReportExportUseCases } from '../adapters/http/routes/report-exports.routes.js';
 import { exportCashFlow } from '../application/report-exports/export-cash-flow.js';
+import { exportInventory, exportProfitLoss } from '../application/report-exports/export-reports.js';
 import { exportSales } from '../application/report-exports/export-sales.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
@@ -67,7 +70,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases,
+  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -80,6 +83,7 @@ export const apiRoutes = (
   ...customerRoutes(deps),
   ...reportExportRoutes(deps),
   ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
+  ...reportRoutes(deps),
 ];
 
 export interface Overrides {
@@ -170,6 +174,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     agingReport: agingReport(deps),
     exportSales: exportSales(deps),
     exportCashFlow: exportCashFlow(deps),
+    exportProfitLoss: exportProfitLoss(deps),
+    exportInventory: exportInventory(deps),
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),
     getExpense: getExpense(deps),
@@ -180,6 +186,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     createExpenseCategory: createExpenseCategory(deps),
     renameExpenseCategory: renameExpenseCategory(deps),
     deleteExpenseCategory: deleteExpenseCategory(deps),
+    getDashboard: getDashboard(deps),
+    getTopServices: getTopServices(deps),
+    getProfitLoss: getProfitLoss(deps),
+    getInventory: getInventory(deps),
+    getDailySummary: getDailySummary(deps),
+    getSalesByCategory: getSalesByCategory(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

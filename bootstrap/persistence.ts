@@ -12,6 +12,7 @@ import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/custo
 import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
 import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
 import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
 import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
@@ -21,6 +22,7 @@ import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/produc
 import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
 import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
 import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
+import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -42,6 +44,7 @@ const MODULES = [
   persistenceModule(inMemoryExpensesModule, mikroOrmExpensesModule),
   persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
   persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
+  persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -32,3 +32,14 @@ export const monthlySalesUsage = (plan: Plan, count: number): MonthlySalesUsage 
   const limit = monthlySalesLimit(plan);
   return { count, limit, remaining: limit === null ? null : Math.max(0, limit - count) };
 };
+
+/** Features only some plans include (spec: "Business and Pro"); every other feature is on every plan. */
+export const FEATURES = ['TOP_SERVICES'] as const;
+export type Feature = (typeof FEATURES)[number];
+const FEATURE_PLANS: Record<Feature, readonly Plan[]> = { TOP_SERVICES: ['BUSINESS', 'PRO'] };
+
+export type FeatureNotAvailable = { readonly _tag: 'FeatureNotAvailable'; readonly plan: Plan; readonly feature: Feature; readonly plans: readonly Plan[] };
+
+/** May a business on `plan` use `feature`? */
+export const checkFeature = (plan: Plan, feature: Feature): FeatureNotAvailable | undefined =>
+  FEATURE_PLANS[feature].includes(plan) ? undefined : { _tag: 'FeatureNotAvailable', plan, feature, plans: FEATURE_PLANS[feature] };

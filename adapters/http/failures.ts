@@ -9,7 +9,8 @@ import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '.
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
-import type { PeriodFailure } from '../../application/report-exports/report.js';
+import type { FeatureNotAvailable } from '../../domain/plan.js';
+import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
@@ -49,11 +50,12 @@ export type UseCaseFailure =
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
-  | PeriodFailure
   | UnknownCategory
   | DuplicateCategory
   | CategoryInUse
-  | SpentOnInFuture;
+  | SpentOnInFuture
+  | InvalidReportRange
+  | FeatureNotAvailable;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -74,7 +76,8 @@ export type Subject =
   | 'sign-in'
   | 'signed-in user'
   | 'expense'
-  | 'expense category';
+  | 'expense category'
+  | 'report';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -105,6 +108,7 @@ const NOT_FOUND: Record<Subject, string> = {
   'signed-in user': 'The signed-in user no longer exists.',
   expense: 'No such expense.',
   'expense category': 'No such expense category.',
+  report: 'No such report.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -237,7 +241,6 @@ export const FAILURES: Mapping = {
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
-  InvalidPeriod: (f) => problem('VALIDATION_FAILED', `The period is invalid: ${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] }),
 
   UnknownCategory: () =>
     problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {
@@ -251,6 +254,10 @@ export const FAILURES: Mapping = {
     problem('DUPLICATE_CATEGORY', `This business already has an expense category named "${f.name}" (names ignore case).`, { errors: [{ field: 'name', message: 'is already used' }] }),
   CategoryInUse: () =>
     problem('CATEGORY_IN_USE', 'Expenses are filed under this category (deleted ones too: the audit trail keeps them); move them to another category, or rename it instead.'),
+
+  InvalidReportRange: (f) => problem('VALIDATION_FAILED', `The query is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
+  FeatureNotAvailable: (f) =>
+    problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -6,7 +6,8 @@ import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { ReportExportRepositories, SaleExportCursor, SaleExportRow } from './ports.js';
-import { defineReport, reportPeriod, type PeriodFailure, type Report, type ReportDefinition } from './report.js';
+import type { InvalidReportRange } from '../../domain/report.js';
+import { defineReport, reportPeriod, type Report, type ReportDefinition } from './report.js';
 
 /** Sales read per query while exporting: memory stays bounded by one batch, whatever the period holds. */
 export const SALES_EXPORT_BATCH = 1000;
@@ -35,7 +36,7 @@ export interface ReportQuery {
   readonly endDate?: string;
 }
 
-export type ExportFailure = PeriodFailure | NotFound;
+export type ExportFailure = InvalidReportRange | NotFound;
 
 /** The business's name and the period of a report, or why the request cannot have one. */
 export const reportHeader = async (

@@ -1,3 +1,4 @@
+import { checkRange, isInvalidRange, type InvalidReportRange } from '../../domain/report.js';
 // A report as a table, whatever the file format it is written in (the adapters' writers: CSV, XLSX, PDF).
 
 /** How a column's cells are read and shown. */
@@ -56,25 +57,16 @@ export const defineReport = <T>(
   })(),
 });
 
-/** The longest period a report export covers, in days. */
-export const MAX_REPORT_DAYS = 366;
-
-export type PeriodFailure = { readonly _tag: 'InvalidPeriod'; readonly field: 'start_date' | 'end_date'; readonly message: string };
-
-const DAY_MS = 86_400_000;
 const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && s >= '0001-01-01' && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s;
 
 /**
- * The period of a report from its optional Lagos days: end defaults to today (Lagos), start to the first
- * of end's month. End before start, or more than MAX_REPORT_DAYS days, is a failure.
+ * The period of a report export from its optional Lagos days: end defaults to today (Lagos), start to the
+ * first of end's month; the range rules are the reports' own (domain/report.ts `checkRange`).
  */
-export const reportPeriod = (today: string, start?: string, end?: string): { start: string; end: string } | PeriodFailure => {
-  if (start !== undefined && !isDay(start)) return { _tag: 'InvalidPeriod', field: 'start_date', message: 'must be a date (YYYY-MM-DD)' };
-  if (end !== undefined && !isDay(end)) return { _tag: 'InvalidPeriod', field: 'end_date', message: 'must be a date (YYYY-MM-DD)' };
+export const reportPeriod = (today: string, start?: string, end?: string): { start: string; end: string } | InvalidReportRange => {
+  if (start !== undefined && !isDay(start)) return { _tag: 'InvalidReportRange', field: 'start_date', reason: 'must be a date (YYYY-MM-DD)' };
+  if (end !== undefined && !isDay(end)) return { _tag: 'InvalidReportRange', field: 'end_date', reason: 'must be a date (YYYY-MM-DD)' };
   const e = end ?? today;
-  const s = start ?? `${e.slice(0, 7)}-01`;
-  if (e < s) return { _tag: 'InvalidPeriod', field: 'end_date', message: 'must not be before start_date' };
-  const days = (Date.parse(e) - Date.parse(s)) / DAY_MS + 1;
-  if (days > MAX_REPORT_DAYS) return { _tag: 'InvalidPeriod', field: 'end_date', message: `must be at most ${MAX_REPORT_DAYS} days after start_date (both inclusive)` };
-  return { start: s, end: e };
+  const range = checkRange(start ?? `${e.slice(0, 7)}-01`, e);
+  return isInvalidRange(range) ? range : { start: range.from, end: range.to };
 };

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
-import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
 
@@ -139,6 +139,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     owner = await registerOwner(app);
     staff = await inviteAndSignIn(app, owner);
     businessId = await businessIdOf(app, owner.accessToken);
+    await putOnPlan(app, owner, 'BUSINESS'); // the top-services report is a Business and Pro feature
   });
   after(async () => app.close());
 
@@ -268,6 +269,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     // reports: the owner's
     { route: 'GET /reports/sales/export', method: 'GET', path: async () => '/reports/sales/export', staff: 'forbidden' },
     { route: 'GET /reports/cash-flow/export', method: 'GET', path: async () => '/reports/cash-flow/export', staff: 'forbidden' },
+    { route: 'GET /reports/profit-loss/export', method: 'GET', path: async () => '/reports/profit-loss/export', staff: 'forbidden' },
+    { route: 'GET /reports/inventory/export', method: 'GET', path: async () => '/reports/inventory/export', staff: 'forbidden' },
     // expenses: staff record and read their own; changing and deleting them, and managing categories, are the owner's
     { route: 'POST /expenses', method: 'POST', path: async () => '/expenses', body: () => ({ category_id: rentId, amount: 1500.5, description: 'Diesel', payment_method: 'CASH' }), staff: 'allowed' },
     { route: 'GET /expenses', method: 'GET', path: async () => '/expenses', staff: 'allowed' },
@@ -279,6 +282,12 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'POST /expenses/categories', method: 'POST', path: async () => '/expenses/categories', body: () => ({ name: `Matrix new ${categoryCount++}` }), staff: 'forbidden' },
     { route: 'PUT /expenses/categories/:id', method: 'PUT', path: async () => `/expenses/categories/${await expenseCategory()}`, body: () => ({ name: `Matrix renamed ${categoryCount++}` }), staff: 'forbidden' },
     { route: 'DELETE /expenses/categories/:id', method: 'DELETE', path: async () => `/expenses/categories/${await expenseCategory()}`, staff: 'forbidden' },
+    { route: 'GET /reports/dashboard', method: 'GET', path: async () => '/reports/dashboard?period=7d', staff: 'forbidden' },
+    { route: 'GET /reports/dashboard/top-services', method: 'GET', path: async () => '/reports/dashboard/top-services', staff: 'forbidden' },
+    { route: 'GET /reports/profit-loss', method: 'GET', path: async () => '/reports/profit-loss?start_date=2026-01-01&end_date=2026-12-31', staff: 'forbidden' },
+    { route: 'GET /reports/inventory', method: 'GET', path: async () => '/reports/inventory', staff: 'forbidden' },
+    { route: 'GET /reports/daily-summary', method: 'GET', path: async () => '/reports/daily-summary', staff: 'forbidden' },
+    { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 

@@ -23,13 +23,12 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'INTERNAL',
   'DATABASE_UNAVAILABLE',
 ];
-/** Codes the spec names for features not built yet (plan features, loan packs); nothing answers them today. */
-const RESERVED: readonly ErrorCode[] = ['FEATURE_NOT_AVAILABLE', 'LOAN_PACK_PAYMENT_REQUIRED'];
+/** Codes the spec names for features not built yet (loan packs); nothing answers them today. */
+const RESERVED: readonly ErrorCode[] = ['LOAN_PACK_PAYMENT_REQUIRED'];
 
 /** At least one failure of every tag (a new tag does not compile until it has one), covering each variant the mapping tells apart. */
 const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, { _tag: K }>[] } = {
   NotFound: [{ _tag: 'NotFound' }],
-  InvalidPeriod: [{ _tag: 'InvalidPeriod', field: 'end_date', message: 'must not be before start_date' }],
   SessionNotFound: [{ _tag: 'SessionNotFound' }],
   NegativePrice: [{ _tag: 'NegativePrice', fields: ['items.0.unitPrice'] }],
   NegativeAmount: [{ _tag: 'NegativeAmount', fields: ['amountPaid', 'discount'] }],
@@ -85,6 +84,8 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   SpentOnInFuture: [{ _tag: 'SpentOnInFuture', spentOn: '2026-11-23', today: '2026-11-22' }],
   DuplicateCategory: [{ _tag: 'DuplicateCategory', name: 'Rent' }],
   CategoryInUse: [{ _tag: 'CategoryInUse' }],
+  InvalidReportRange: [{ _tag: 'InvalidReportRange', field: 'end_date', reason: 'is before start_date' }],
+  FeatureNotAvailable: [{ _tag: 'FeatureNotAvailable', plan: 'STARTER', feature: 'TOP_SERVICES', plans: ['BUSINESS', 'PRO'] }],
 };
 const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category'];
 

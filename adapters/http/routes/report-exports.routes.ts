@@ -3,7 +3,9 @@ import type { Either } from 'fp-ts/lib/Either.js';
 import type { ExportFailure, ReportQuery } from '../../../application/report-exports/export-sales.js';
 import type { exportCashFlow } from '../../../application/report-exports/export-cash-flow.js';
 import type { exportSales } from '../../../application/report-exports/export-sales.js';
-import { MAX_REPORT_DAYS, type Report } from '../../../application/report-exports/report.js';
+import type { exportInventory, exportProfitLoss } from '../../../application/report-exports/export-reports.js';
+import type { Report } from '../../../application/report-exports/report.js';
+import { MAX_REPORT_DAYS } from '../../../domain/report.js';
 import type { Actor } from '../../../domain/roles.js';
 import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
 import { doc, Documented, enumOf, object } from '../codecs.js';
@@ -13,6 +15,8 @@ import { OWNER_ONLY, route, type RouteDef } from '../route.js';
 export interface ReportExportUseCases {
   readonly exportSales: ReturnType<typeof exportSales>;
   readonly exportCashFlow: ReturnType<typeof exportCashFlow>;
+  readonly exportProfitLoss: ReturnType<typeof exportProfitLoss>;
+  readonly exportInventory: ReturnType<typeof exportInventory>;
 }
 
 const lagosDay = (description: string) =>
@@ -117,5 +121,25 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
       'other); money out as expenses (deleted ones left out) by method (out_cash, out_transfer, out_card, out_pos, out_other); money_in, ' +
       'money_out, net, and running_balance (the sum of net from the first day of the period, opening at 0).',
     run: uc.exportCashFlow,
+  }),
+  reportExportRoute({
+    path: '/reports/profit-loss/export',
+    operationId: 'exportProfitLossReport',
+    summary: 'Export the profit and loss of a period, per month (owner)',
+    description:
+      'GET /reports/profit-loss as a file: one row per Lagos month of the period, then a Total row: month, revenue (net of voided sales), ' +
+      'discounts, cost_of_goods_sold (at the cost price stored on each sale line), gross_profit, gross_margin_pct, total_expenses (deleted ones ' +
+      'left out; by category in GET /reports/profit-loss), net_profit.',
+    run: uc.exportProfitLoss,
+  }),
+  reportExportRoute({
+    path: '/reports/inventory/export',
+    operationId: 'exportInventoryReport',
+    summary: 'Export the stock value now, per category (owner)',
+    description:
+      'GET /reports/inventory as a file: one row per product category, then a Total row: category, products, units, stock_value_at_cost ' +
+      '(a product without a cost price counts 0), stock_value_at_price. Goods only (services and archived products left out). A snapshot of ' +
+      'now: its period is today, and start_date or end_date is 400 rather than ignored.',
+    run: uc.exportInventory,
   }),
 ];

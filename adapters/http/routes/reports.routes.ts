@@ -1,0 +1,156 @@
+import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../../application/reports/reports.js';
+import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
+import { enumOf, nairaJson, object } from '../codecs.js';
+import { successOf } from '../failures.js';
+import { ok, OWNER_ONLY, route } from '../route.js';
+import {
+  comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
+  profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
+} from './reports.views.js';
+
+export interface ReportUseCases {
+  readonly getDashboard: ReturnType<typeof getDashboard>;
+  readonly getTopServices: ReturnType<typeof getTopServices>;
+  readonly getProfitLoss: ReturnType<typeof getProfitLoss>;
+  readonly getInventory: ReturnType<typeof getInventory>;
+  readonly getDailySummary: ReturnType<typeof getDailySummary>;
+  readonly getSalesByCategory: ReturnType<typeof getSalesByCategory>;
+}
+
+const TAG = 'Reports';
+const RANGE_RULES = `Days are Lagos calendar days, both ends inclusive; end_date before start_date, or a range over ${MAX_REPORT_DAYS} days, is 400 VALIDATION_FAILED.`;
+
+const periodQuery = (name: string) =>
+  object(name, {}, {
+    period: enumOf<DashboardPeriod>('period', DASHBOARD_PERIODS, 'default today; 7d and 30d end today; month is the Lagos month to date; custom takes start_date and end_date'),
+    start_date: lagosDayParam('with period=custom (and only then): the first Lagos day'),
+    end_date: lagosDayParam('with period=custom (and only then): the last Lagos day'),
+  });
+const rangeQuery = (name: string) =>
+  object(name, { start_date: lagosDayParam('the first Lagos day, inclusive'), end_date: lagosDayParam('the last Lagos day, inclusive') });
+
+type PeriodQuery = { period?: DashboardPeriod; start_date?: string; end_date?: string };
+const periodOf = (q: PeriodQuery) => ({ period: q.period ?? 'today', ...(q.start_date ? { startDate: q.start_date } : {}), ...(q.end_date ? { endDate: q.end_date } : {}) });
+
+/** The owner's reports: every figure summed by the database (docs/adr/0023-reports.md). */
+export const reportRoutes = (uc: ReportUseCases) => [
+  route({
+    method: 'get',
+    path: '/reports/dashboard',
+    operationId: 'getDashboard',
+    tag: TAG,
+    summary: 'Dashboard: takings, profit, expenses and credit against the period before (owner)',
+    description:
+      'Each money and count figure comes as {value, previous, change_pct}: previous is the same number of Lagos days just before the period, ' +
+      'change_pct null when previous is 0. Revenue is net of voided sales and of discounts; cost of goods uses the cost price stored on each sale line. ' +
+      `credit_outstanding and the stock counts are as of now. ${RANGE_RULES}`,
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: periodQuery('DashboardQuery'),
+    success: { status: 200, description: 'The dashboard', data: dashboardShape },
+    errors: [],
+    handler: async ({ actor, query }) => {
+      const d = successOf(await uc.getDashboard(actor!, periodOf(query)), 'report');
+      return ok('Dashboard', {
+        period: query.period ?? 'today',
+        ...rangeJson(d.range),
+        previous_start_date: d.previousRange.from,
+        previous_end_date: d.previousRange.to,
+        revenue: comparedJson(d.revenue),
+        sales_count: comparedJson(d.salesCount, false),
+        average_sale: comparedJson(d.averageSale),
+        gross_profit: comparedJson(d.grossProfit),
+        expenses: comparedJson(d.expenses),
+        net_profit: comparedJson(d.netProfit),
+        credit_given: comparedJson(d.creditGiven),
+        credit_collected: comparedJson(d.creditCollected),
+        credit_outstanding: nairaJson(d.creditOutstanding),
+        low_stock_count: d.lowStockCount,
+        out_of_stock_count: d.outOfStockCount,
+        top_products: d.topProducts.map(productSalesJson),
+      });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/reports/dashboard/top-services',
+    operationId: 'getTopServices',
+    tag: TAG,
+    summary: 'Services by revenue in the period (owner; Business and Pro plans)',
+    description: `The 10 services (products of type SERVICE) with the most revenue in the dashboard's period. Other plans: 402 FEATURE_NOT_AVAILABLE. ${RANGE_RULES}`,
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: periodQuery('TopServicesQuery'),
+    success: { status: 200, description: 'The services, most revenue first', data: topServicesShape },
+    errors: ['FEATURE_NOT_AVAILABLE'],
+    handler: async ({ actor, query }) => {
+      const r = successOf(await uc.getTopServices(actor!, periodOf(query)), 'report');
+      return ok('Top services', { period: query.period ?? 'today', ...rangeJson(r.range), services: r.services.map(productSalesJson) });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/reports/profit-loss',
+    operationId: 'getProfitLoss',
+    tag: TAG,
+    summary: 'Profit and loss over a range, in total and per Lagos month (owner)',
+    description:
+      'revenue (completed sales, after discounts), discounts, cost_of_goods_sold (stored line cost prices), gross_profit and gross_margin_pct, ' +
+      `expenses by category (deleted expenses left out), total_expenses and net_profit; the same for each Lagos month of the range. ${RANGE_RULES}`,
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: rangeQuery('ProfitLossQuery'),
+    success: { status: 200, description: 'The profit and loss', data: profitLossShape },
+    errors: [],
+    handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor!, query.start_date, query.end_date), 'report'))),
+  }),
+  route({
+    method: 'get',
+    path: '/reports/inventory',
+    operationId: 'getInventoryReport',
+    tag: TAG,
+    summary: 'Stock value and stock alerts (owner)',
+    description:
+      'Stock on hand valued at cost price (a product without one counts 0) and at selling price, per category and in total; how many goods are low ' +
+      '(quantity at or below their low-stock threshold) and out of stock (quantity 0), with the first 50 of each. Services and archived products are left out.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: object('InventoryReportQuery', {}, {}),
+    success: { status: 200, description: 'The inventory report', data: inventoryShape },
+    errors: [],
+    handler: async ({ actor }) => ok('Inventory', inventoryJson(await uc.getInventory(actor!))),
+  }),
+  route({
+    method: 'get',
+    path: '/reports/daily-summary',
+    operationId: 'getDailySummary',
+    tag: TAG,
+    summary: 'One Lagos day at the till (owner)',
+    description:
+      'Sales by payment method, voids (sales of the day voided since), discounts, expenses by payment method, credit given, credit collected by method, ' +
+      'and cash_expected = amount paid on CASH sales + CASH credit payments - CASH expenses. date defaults to today in Lagos.',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: object('DailySummaryQuery', {}, { date: lagosDayParam('the Lagos day; default today') }),
+    success: { status: 200, description: 'The day', data: dailySummaryShape },
+    errors: [],
+    handler: async ({ actor, query }) => ok('Daily summary', dailySummaryJson(await uc.getDailySummary(actor!, query.date))),
+  }),
+  route({
+    method: 'get',
+    path: '/reports/sales-by-category',
+    operationId: 'getSalesByCategory',
+    tag: TAG,
+    summary: 'Sales per product category over a range (owner)',
+    description:
+      "Per category (the product's category now): revenue as line totals after line discounts, units, cost of goods and gross profit, and share of the line totals. " +
+      `Discounts on whole sales are not split over categories: they are given once, as sale_discounts. ${RANGE_RULES}`,
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: rangeQuery('SalesByCategoryQuery'),
+    success: { status: 200, description: 'The categories, most revenue first', data: salesByCategoryShape },
+    errors: [],
+    handler: async ({ actor, query }) =>
+      ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor!, query.start_date, query.end_date), 'report'))),
+  }),
+];

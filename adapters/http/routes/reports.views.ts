@@ -1,0 +1,172 @@
+import * as t from 'io-ts';
+import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue } from '../../../application/reports/ports.js';
+import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
+import type { Kobo } from '../../../domain/money.js';
+import type { DayRange } from '../../../domain/report.js';
+import { doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+
+// The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
+// with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
+
+const naira = doc('naira', { type: 'number', description: 'naira, 2 decimals' });
+const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the base is 0' });
+const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
+const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
+const naira_ = (k: number) => nairaJson(k as Kobo)!;
+
+const isCalendarDay = (d: string) => {
+  const ms = Date.parse(`${d}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(d);
+};
+
+/**
+ * A Lagos calendar day in the query string: YYYY-MM-DD, a real date in the years 1900 to 9999 (so a
+ * range and the same-length range before it stay within what PostgreSQL and ISO 8601 both hold).
+ */
+export const lagosDayParam = (description: string) =>
+  new Documented<string>(
+    'date',
+    { type: 'string', format: 'date', minLength: 10, maxLength: 10, pattern: '^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-11-21'] },
+    (u, c) =>
+      typeof u === 'string' && /^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$/.test(u) && isCalendarDay(u)
+        ? t.success(u)
+        : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day) in the years 1900 to 9999'),
+  );
+
+const comparedAmount = shape('ComparedAmount', { value: naira, previous: naira, change_pct: pct }, {
+  value: 'in the period', previous: 'in the same number of days just before it', change_pct: '(value - previous) / previous in per cent; null when previous is 0',
+});
+const comparedCount = shape('ComparedCount', { value: int, previous: int, change_pct: pct });
+export const comparedJson = (c: Compared, money = true) =>
+  money ? { value: naira_(c.value), previous: naira_(c.previous), change_pct: c.changePct } : { value: c.value, previous: c.previous, change_pct: c.changePct };
+
+const productSalesShape = shape('ProductSales', { id: uuid, name: str, units: int, revenue: naira }, { revenue: 'line totals of completed sales (after line discounts)' });
+export const productSalesJson = (p: ProductSales) => ({ id: p.productId, name: p.name, units: p.units, revenue: naira_(p.revenue) });
+
+const rangeShape = { start_date: lagosDay, end_date: lagosDay };
+export const rangeJson = (r: DayRange) => ({ start_date: r.from, end_date: r.to });
+
+export const dashboardShape = shape('Dashboard', {
+  period: str,
+  ...rangeShape,
+  previous_start_date: lagosDay,
+  previous_end_date: lagosDay,
+  revenue: comparedAmount,
+  sales_count: comparedCount,
+  average_sale: comparedAmount,
+  gross_profit: comparedAmount,
+  expenses: comparedAmount,
+  net_profit: comparedAmount,
+  credit_given: comparedAmount,
+  credit_collected: comparedAmount,
+  credit_outstanding: naira,
+  low_stock_count: int,
+  out_of_stock_count: int,
+  top_products: arrayOf('top products', productSalesShape),
+}, {
+  credit_outstanding: 'what customers owe now',
+  top_products: 'the 5 products with the most revenue in the period',
+});
+
+export const topServicesShape = shape('TopServices', { period: str, ...rangeShape, services: arrayOf('services', productSalesShape) });
+
+const categoryAmountShape = shape('ExpenseCategoryAmount', { category_id: uuid, category: str, amount: naira });
+const profitLossFields = {
+  revenue: naira,
+  discounts: naira,
+  cost_of_goods_sold: naira,
+  gross_profit: naira,
+  gross_margin_pct: pct,
+  expenses_by_category: arrayOf('expenses by category', categoryAmountShape),
+  total_expenses: naira,
+  net_profit: naira,
+};
+const profitLossMonthShape = shape('ProfitLossMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), ...profitLossFields });
+export const profitLossShape = shape('ProfitLoss', { ...rangeShape, ...profitLossFields, months: arrayOf('months', profitLossMonthShape) }, {
+  discounts: 'line and sale discounts given (already taken off revenue)',
+  months: 'each Lagos month of the range, oldest first (months without activity too)',
+});
+const profitLossFieldsJson = (l: ProfitLossLine) => ({
+  revenue: naira_(l.revenue),
+  discounts: naira_(l.discounts),
+  cost_of_goods_sold: naira_(l.costOfGoods),
+  gross_profit: naira_(l.grossProfit),
+  gross_margin_pct: l.grossMarginPct,
+  expenses_by_category: l.expenses.map((e) => ({ category_id: e.categoryId, category: e.category, amount: naira_(e.amount) })),
+  total_expenses: naira_(l.totalExpenses),
+  net_profit: naira_(l.netProfit),
+});
+export const profitLossJson = (p: { range: DayRange; total: ProfitLossLine; months: ProfitLossLine[] }) => ({
+  ...rangeJson(p.range),
+  ...profitLossFieldsJson(p.total),
+  months: p.months.map((m) => ({ month: m.month, ...profitLossFieldsJson(m) })),
+});
+
+const stockFields = { products: int, units: int, stock_value_at_cost: naira, stock_value_at_price: naira };
+const stockCategoryShape = shape('StockCategoryValue', { category: nullableStr, ...stockFields }, { category: 'null: products without a category' });
+const alertItemShape = shape('StockAlertItem', { id: uuid, name: str, sku: str, category: nullableStr, quantity: int, low_stock_threshold: doc('integer or null', { type: ['integer', 'null'] }) });
+const alertListShape = shape('StockAlertList', { count: int, items: arrayOf('items', alertItemShape) }, { count: 'all of them', items: 'the first 50, fewest units first' });
+export const inventoryShape = shape('InventoryReport', {
+  categories: arrayOf('categories', stockCategoryShape),
+  total: shape('StockTotal', stockFields),
+  low_stock: alertListShape,
+  out_of_stock: alertListShape,
+});
+const stockJson = (s: Omit<StockValue, 'category'>) => ({ products: s.products, units: s.units, stock_value_at_cost: naira_(s.atCost), stock_value_at_price: naira_(s.atPrice) });
+const alertJson = (a: StockAlertItem) => ({ id: a.productId, name: a.name, sku: a.sku, category: a.category, quantity: a.quantity, low_stock_threshold: a.lowStockThreshold });
+export const inventoryJson = (r: InventoryReport) => ({
+  categories: r.categories.map((c) => ({ category: c.category, ...stockJson(c) })),
+  total: stockJson(r.total),
+  low_stock: { count: r.alerts.lowStockCount, items: r.alerts.lowStock.map(alertJson) },
+  out_of_stock: { count: r.alerts.outOfStockCount, items: r.alerts.outOfStock.map(alertJson) },
+});
+
+const methodSumShape = shape('PaymentMethodSum', { method: str, count: int, total: naira });
+const methodList = arrayOf('by payment method', methodSumShape);
+const methodJson = (m: MethodSum<string>) => ({ method: m.method, count: m.count, total: naira_(m.total) });
+export const dailySummaryShape = shape('DailySummary', {
+  date: lagosDay,
+  sales: shape('DailySales', { count: int, total: naira, by_payment_method: methodList }),
+  voids: shape('DailyVoids', { count: int, total: naira }),
+  discounts: naira,
+  expenses: shape('DailyExpenses', { total: naira, by_payment_method: methodList }),
+  credit_given: naira,
+  credit_collected: shape('DailyCreditCollected', { total: naira, by_payment_method: methodList }),
+  cash_expected: naira,
+}, {
+  sales: 'completed sales made that Lagos day',
+  voids: 'sales made that day and voided since',
+  cash_expected: 'amount paid on CASH sales + CASH credit payments - CASH expenses',
+});
+export const dailySummaryJson = (d: DailySummary) => ({
+  date: d.date,
+  sales: { count: d.salesTotal.count, total: naira_(d.salesTotal.total), by_payment_method: d.sales.map(methodJson) },
+  voids: { count: d.voids.count, total: naira_(d.voids.total) },
+  discounts: naira_(d.discounts),
+  expenses: { total: naira_(d.expensesTotal), by_payment_method: d.expenses.map(methodJson) },
+  credit_given: naira_(d.creditGiven),
+  credit_collected: { total: naira_(d.creditCollectedTotal), by_payment_method: d.creditCollected.map(methodJson) },
+  cash_expected: naira_(d.cashExpected),
+});
+
+const categorySalesShape = shape('CategorySales', { category: nullableStr, revenue: naira, units: int, cost_of_goods_sold: naira, gross_profit: naira, share_pct: pct });
+export const salesByCategoryShape = shape('SalesByCategory', {
+  ...rangeShape,
+  categories: arrayOf('categories', categorySalesShape),
+  line_total: naira,
+  sale_discounts: naira,
+  revenue: naira,
+}, {
+  categories: 'by revenue (line totals after line discounts), largest first; category null: products without one',
+  sale_discounts: 'discounts given on whole sales, not split over categories',
+  revenue: 'line_total - sale_discounts: the revenue of the other reports',
+});
+export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySales[]; lineTotal: Kobo; saleDiscounts: Kobo; revenue: Kobo }) => ({
+  ...rangeJson(r.range),
+  categories: r.categories.map((c) => ({
+    category: c.category, revenue: naira_(c.revenue), units: c.units, cost_of_goods_sold: naira_(c.costOfGoods), gross_profit: naira_(c.grossProfit), share_pct: c.sharePct,
+  })),
+  line_total: naira_(r.lineTotal),
+  sale_discounts: naira_(r.saleDiscounts),
+  revenue: naira_(r.revenue),
+});

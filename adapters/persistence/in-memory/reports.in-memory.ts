@@ -1,0 +1,130 @@
+import type { CategoryAmount, MethodSum, PeriodSums, ProfitLossSums, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
+import type { CreditPaymentMethod } from '../../../domain/credit.js';
+import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../../domain/money.js';
+import type { Product } from '../../../domain/product.js';
+import { percentOf, type DayRange } from '../../../domain/report.js';
+import type { PaymentMethod, Sale } from '../../../domain/sale.js';
+import type { CustomerTables } from './customers.in-memory.js';
+import type { ExpenseTables } from './expenses.in-memory.js';
+import type { InMemoryModule } from './in-memory-store.js';
+import type { ProductTables } from './products.in-memory.js';
+import { values } from './rows.js';
+import { salesOf, type SaleTables } from './sales.in-memory.js';
+
+// The reports own no table: they read sales, products, customers and the credit ledger, and expenses.
+type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables;
+
+const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
+const inRange = (at: Date, r: DayRange) => at >= lagosDayStart(r.from) && at < lagosDayEnd(r.to);
+const completed = (t: Tables, businessId: string, r: DayRange) => salesOf(t, businessId).filter((s) => s.status === 'COMPLETED' && inRange(s.createdAt, r));
+const costOf = (s: Sale) => sum(s.lines, (l) => l.quantity * (l.costPrice ?? 0));
+const expensesOf = (t: Tables, businessId: string, r: DayRange) =>
+  values(t.expenses).filter((e) => e.businessId === businessId && e.deletedAt === null && e.spentOn >= r.from && e.spentOn <= r.to);
+const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>
+  values(t.creditEntries).filter((e) => e.businessId === businessId && e.kind === 'PAYMENT' && inRange(e.createdAt, r));
+const goodsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId && p.type === 'PRODUCT' && p.archivedAt === null);
+const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lowStockThreshold;
+
+const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
+  const sales = completed(t, businessId, r);
+  return {
+    revenue: kobo(sum(sales, (s) => s.total)),
+    salesCount: sales.length,
+    discounts: kobo(sum(sales, (s) => s.discount + s.lineDiscountTotal)),
+    costOfGoods: kobo(sum(sales, costOf)),
+    creditGiven: kobo(sum(sales, (s) => s.total - s.amountPaid)),
+    creditCollected: kobo(sum(paymentsOf(t, businessId, r), (e) => -e.amount)),
+    expenses: kobo(sum(expensesOf(t, businessId, r), (e) => e.amount)),
+  };
+};
+
+/** Rows grouped by a key, in first-seen order. */
+const groupBy = <T>(rows: readonly T[], key: (x: T) => string) => {
+  const out = new Map<string, T[]>();
+  for (const x of rows) out.set(key(x), [...(out.get(key(x)) ?? []), x]);
+  return out;
+};
+const byAmountThenName = (a: CategoryAmount, b: CategoryAmount) => b.amount - a.amount || a.category.localeCompare(b.category) || (a.categoryId < b.categoryId ? -1 : 1);
+const methodSums = <M extends string>(rows: readonly { method: M; amount: number }[]): MethodSum<M>[] =>
+  [...groupBy(rows, (x) => x.method)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([method, xs]) => ({ method: method as M, count: xs.length, total: kobo(sum(xs, (x) => x.amount)) }));
+const alertItem = (p: Product): StockAlertItem => ({ productId: p.id, name: p.name, sku: p.sku, category: p.category, quantity: p.quantity, lowStockThreshold: p.lowStockThreshold });
+const alertOrder = (a: Product, b: Product) => a.quantity - b.quantity || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
+const nullsLast = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
+
+/** The report queries over the in-memory tables: the same sums the SQL adapter asks PostgreSQL for. */
+export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleTables & ProductTables & CustomerTables & ExpenseTables> = {
+  tables: () => ({}),
+  repositories: (t) => ({
+    reports: {
+      periodSums: async (businessId, current, previous) => ({ current: periodOf(t, businessId, current), previous: periodOf(t, businessId, previous) }),
+      creditOutstanding: async (businessId) => kobo(sum(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance)),
+      topProducts: async (businessId, range, type, limit) => {
+        const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
+        const lines = completed(t, businessId, range).flatMap((s) => s.lines).filter((l) => !type || products.get(l.productId)?.type === type);
+        return [...groupBy(lines, (l) => l.productId)]
+          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: kobo(sum(ls, (l) => l.lineTotal)) }))
+          .sort((a, b) => b.revenue - a.revenue || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.productId < b.productId ? -1 : 1))
+          .slice(0, limit);
+      },
+      profitLoss: async (businessId, range) => {
+        const months: DayRange[] = [];
+        const [toY, toM] = range.to.split('-').map(Number) as [number, number];
+        for (let [y, m] = range.from.split('-').map(Number) as [number, number]; y * 12 + m <= toY * 12 + toM; [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1]) {
+          const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
+          const last = `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+          months.push({ from: `${month}-01` < range.from ? range.from : `${month}-01`, to: last < range.to ? last : range.to });
+        }
+        const categories = new Map(values(t.expenseCategories).map((c) => [c.id, c.name]));
+        const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
+          const p = periodOf(t, businessId, r);
+          const expenses = [...groupBy(expensesOf(t, businessId, r), (e) => e.categoryId)]
+            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: kobo(sum(es, (e) => e.amount)) }))
+            .sort(byAmountThenName);
+          return { month, revenue: p.revenue, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
+        };
+        return [...months.map((m) => lineOf(m.from.slice(0, 7), m)), lineOf(null, range)];
+      },
+      stockValue: async (businessId) =>
+        [...groupBy(goodsOf(t, businessId), (p) => JSON.stringify(p.category))]
+          .map(([, ps]) => ({
+            category: ps[0]!.category, products: ps.length, units: sum(ps, (p) => p.quantity),
+            atCost: kobo(sum(ps, (p) => p.quantity * (p.costPrice ?? 0))), atPrice: kobo(sum(ps, (p) => p.quantity * p.price)),
+          }))
+          .sort((a, b) => nullsLast(a.category, b.category)),
+      stockAlerts: async (businessId, limit) => {
+        const goods = goodsOf(t, businessId).sort(alertOrder);
+        const low = goods.filter(isLow);
+        const out = goods.filter((p) => p.quantity === 0);
+        return { lowStockCount: low.length, outOfStockCount: out.length, lowStock: low.slice(0, limit).map(alertItem), outOfStock: out.slice(0, limit).map(alertItem) };
+      },
+      daySums: async (businessId, day) => {
+        const range = { from: day, to: day };
+        const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, range));
+        const done = all.filter((s) => s.status === 'COMPLETED');
+        const voided = all.filter((s) => s.status === 'VOIDED');
+        return {
+          sales: methodSums<PaymentMethod>(done.map((s) => ({ method: s.paymentMethod, amount: s.total }))),
+          voids: { count: voided.length, total: kobo(sum(voided, (s) => s.total)) },
+          discounts: kobo(sum(done, (s) => s.discount + s.lineDiscountTotal)),
+          expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
+          creditGiven: kobo(sum(done, (s) => s.total - s.amountPaid)),
+          creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method!, amount: -e.amount }))),
+          cashSalesReceived: kobo(sum(done.filter((s) => s.paymentMethod === 'CASH'), (s) => s.amountPaid)),
+        };
+      },
+      salesByCategory: async (businessId, range) => {
+        const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
+        const lines = completed(t, businessId, range).flatMap((s) => s.lines);
+        const all = sum(lines, (l) => l.lineTotal);
+        return [...groupBy(lines, (l) => JSON.stringify(products.get(l.productId)!.category))]
+          .map(([key, ls]) => {
+            const revenue = sum(ls, (l) => l.lineTotal);
+            const cost = sum(ls, (l) => l.quantity * (l.costPrice ?? 0));
+            return { category: JSON.parse(key) as string | null, revenue: kobo(revenue), units: sum(ls, (l) => l.quantity), costOfGoods: kobo(cost), grossProfit: kobo(revenue - cost), sharePct: percentOf(revenue, all) };
+          })
+          .sort((a, b) => b.revenue - a.revenue || nullsLast(a.category, b.category));
+      },
+    },
+  }),
+};

@@ -1,0 +1,203 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CategoryAmount, DaySums, MethodSum, PeriodSums, ReportQueries, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
+import type { CreditPaymentMethod } from '../../../domain/credit.js';
+import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
+import { kobo } from '../../../domain/money.js';
+import type { DayRange } from '../../../domain/report.js';
+import type { PaymentMethod } from '../../../domain/sale.js';
+import { insertRow, type Row } from './sql.mikro-orm.js';
+
+// Every figure is summed by PostgreSQL (GROUP BY, FILTER, GROUPING SETS, a window for shares); only
+// the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price.
+
+const n = (v: unknown) => Number(v ?? 0);
+const k = (v: unknown) => kobo(Number(v ?? 0));
+const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDayEnd(r.to).toISOString()];
+
+/** A line's cost: quantity x the cost price stored when sold (none stored counts 0). Summed over joined lines, not per sale. */
+const LINE_COST = 'i.quantity::bigint * coalesce(i.cost_price, 0)';
+
+const periodSql = `
+  with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
+  s as (
+    select s.id, s.business_id, s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
+      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit
+    from b join sales s on s.business_id = b.biz and s.status = 'COMPLETED'
+      and s.created_at >= least(b.cf, b.pf) and s.created_at < greatest(b.ct, b.pt)
+  ),
+  c as (
+    select coalesce(sum(${LINE_COST}) filter (where s.cur), 0) as c_cogs, coalesce(sum(${LINE_COST}) filter (where s.prev), 0) as p_cogs
+    from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+  ),
+  p as (
+    select e.created_at >= b.cf and e.created_at < b.ct as cur, e.created_at >= b.pf and e.created_at < b.pt as prev, -e.amount as amount
+    from b join credit_entries e on e.business_id = b.biz and e.kind = 'PAYMENT' and e.created_at >= least(b.cf, b.pf) and e.created_at < greatest(b.ct, b.pt)
+  ),
+  x as (
+    select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, e.amount
+    from b join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
+  )
+  select
+    (select json_build_object(
+      'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0), 'count', count(*) filter (where cur),
+        'discounts', coalesce(sum(discounts) filter (where cur), 0), 'credit', coalesce(sum(credit) filter (where cur), 0)),
+      'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0), 'count', count(*) filter (where prev),
+        'discounts', coalesce(sum(discounts) filter (where prev), 0), 'credit', coalesce(sum(credit) filter (where prev), 0))
+    ) from s) as sales, (select c_cogs from c) as c_cogs, (select p_cogs from c) as p_cogs,
+    (select coalesce(sum(amount) filter (where cur), 0) from p) as c_collected, (select coalesce(sum(amount) filter (where prev), 0) from p) as p_collected,
+    (select coalesce(sum(amount) filter (where cur), 0) from x) as c_expenses, (select coalesce(sum(amount) filter (where prev), 0) from x) as p_expenses`;
+
+type SalesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; credit: unknown }>;
+const periodOf = (s: SalesJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
+  revenue: k(s.revenue), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(cogs), creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
+});
+
+const profitLossSql = `
+  with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
+  s as (
+    select s.id, s.business_id, date_trunc('month', s.created_at at time zone 'Africa/Lagos') as first_day, s.total, s.discount + s.line_discount_total as discounts
+    from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+  ),
+  sm as (
+    select to_char(v.first_day, 'YYYY-MM') as month, v.revenue, v.discounts, coalesce(c.cogs, 0) as cogs
+    from (select first_day, sum(total) as revenue, sum(discounts) as discounts from s group by first_day) v
+    left join (select s.first_day, sum(${LINE_COST}) as cogs from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id group by s.first_day) c
+      on c.first_day = v.first_day
+  ),
+  em as (
+    select to_char(e.spent_on, 'YYYY-MM') as month, sum(e.amount) as expenses from expenses e
+    where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date group by 1
+  )
+  select m.month, coalesce(sum(sm.revenue), 0) as revenue, coalesce(sum(sm.discounts), 0) as discounts, coalesce(sum(sm.cogs), 0) as cogs,
+    coalesce(sum(em.expenses), 0) as expenses
+  from m left join sm on sm.month = m.month left join em on em.month = m.month
+  group by grouping sets ((m.month), ()) order by grouping(m.month), m.month`;
+
+const expensesByCategorySql = `
+  with e as (
+    select to_char(e.spent_on, 'YYYY-MM') as month, c.id, c.name, e.amount from expenses e
+    join expense_categories c on c.business_id = e.business_id and c.id = e.category_id
+    where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date
+  )
+  select month, id, name, sum(amount) as amount, grouping(month) as whole_range from e
+  group by grouping sets ((month, id, name), (id, name)) order by amount desc, name, id`;
+
+const ALERT_COLUMNS = 'id, name, sku, category, quantity, low_stock_threshold';
+const GOODS = `business_id = ? and type = 'PRODUCT' and archived_at is null`;
+const alertItem = (r: Row): StockAlertItem => ({
+  productId: String(r.id), name: String(r.name), sku: String(r.sku), category: (r.category as string | null) ?? null,
+  quantity: n(r.quantity), lowStockThreshold: r.low_stock_threshold === null ? null : n(r.low_stock_threshold),
+});
+const methodSum = <M extends string>(r: Row): MethodSum<M> => ({ method: r.method as M, count: n(r.count), total: k(r.total) });
+
+/** The report queries over SQL. */
+export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
+  async periodSums(businessId, current, previous) {
+    const [row] = await em.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
+    const sales = (typeof row!.sales === 'string' ? JSON.parse(row!.sales) : row!.sales) as SalesJson;
+    return { current: periodOf(sales.c, row!.c_cogs, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_cogs, row!.p_collected, row!.p_expenses) };
+  },
+  async creditOutstanding(businessId) {
+    const [row] = await em.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
+    return k(row!.owed);
+  },
+  async topProducts(businessId, range, type, limit) {
+    const rows = await em.execute<Row[]>(
+      `select i.product_id, p.name, sum(i.quantity) as units, sum(i.line_total) as revenue
+       from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+       join products p on p.id = i.product_id and p.business_id = s.business_id
+       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? ${type ? 'and p.type = ?' : ''}
+       group by i.product_id, p.name order by revenue desc, p.name, i.product_id limit ?`,
+      [businessId, ...instants(range), ...(type ? [type] : []), limit],
+    );
+    return rows.map((r) => ({ productId: String(r.product_id), name: String(r.name), units: n(r.units), revenue: k(r.revenue) }));
+  },
+  async profitLoss(businessId, range) {
+    const [from, to] = instants(range);
+    const lines = await em.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
+    const byCategory = await em.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
+    const expensesOf = (month: string | null): CategoryAmount[] =>
+      byCategory
+        .filter((r) => (month === null ? n(r.whole_range) === 1 : n(r.whole_range) === 0 && r.month === month))
+        .map((r) => ({ categoryId: String(r.id), category: String(r.name), amount: k(r.amount) }));
+    return lines.map((r) => {
+      const month = (r.month as string | null) ?? null;
+      return { month, revenue: k(r.revenue), discounts: k(r.discounts), costOfGoods: k(r.cogs), expenses: expensesOf(month), totalExpenses: k(r.expenses) };
+    });
+  },
+  async stockValue(businessId) {
+    const rows = await em.execute<Row[]>(
+      `select category, count(*) as products, coalesce(sum(quantity), 0) as units,
+         sum(quantity::bigint * coalesce(cost_price, 0)) as at_cost, sum(quantity::bigint * price) as at_price
+       from products where ${GOODS} group by category order by category nulls last`,
+      [businessId],
+    );
+    return rows.map((r) => ({ category: (r.category as string | null) ?? null, products: n(r.products), units: n(r.units), atCost: k(r.at_cost), atPrice: k(r.at_price) }));
+  },
+  async stockAlerts(businessId, limit) {
+    const [counts] = await em.execute<Row[]>(
+      `select count(*) filter (where quantity <= low_stock_threshold) as low, count(*) filter (where quantity = 0) as out from products where ${GOODS}`,
+      [businessId],
+    );
+    const list = async (where: string) =>
+      limit === 0 ? [] : (await em.execute<Row[]>(`select ${ALERT_COLUMNS} from products where ${GOODS} and ${where} order by quantity, name, id limit ?`, [businessId, limit])).map(alertItem);
+    return {
+      lowStockCount: n(counts!.low),
+      outOfStockCount: n(counts!.out),
+      lowStock: await list('quantity <= low_stock_threshold'),
+      outOfStock: await list('quantity = 0'),
+    };
+  },
+  async daySums(businessId, day) {
+    const [from, to] = instants({ from: day, to: day });
+    const sales = await em.execute<Row[]>(
+      `select payment_method as method, count(*) filter (where status = 'COMPLETED') as count, coalesce(sum(total) filter (where status = 'COMPLETED'), 0) as total,
+         count(*) filter (where status = 'VOIDED') as voids, coalesce(sum(total) filter (where status = 'VOIDED'), 0) as voided,
+         coalesce(sum(discount + line_discount_total) filter (where status = 'COMPLETED'), 0) as discounts,
+         coalesce(sum(total - amount_paid) filter (where status = 'COMPLETED'), 0) as credit,
+         coalesce(sum(amount_paid) filter (where status = 'COMPLETED' and payment_method = 'CASH'), 0) as cash,
+         grouping(payment_method) as whole_day
+       from sales where business_id = ? and created_at >= ? and created_at < ?
+       group by grouping sets ((payment_method), ()) order by grouping(payment_method), payment_method`,
+      [businessId, from, to],
+    );
+    const day_ = sales.find((r) => n(r.whole_day) === 1)!;
+    const expenses = await em.execute<Row[]>(
+      `select payment_method as method, count(*) as count, sum(amount) as total from expenses
+       where business_id = ? and deleted_at is null and spent_on = ?::date group by payment_method order by payment_method`,
+      [businessId, day],
+    );
+    const collected = await em.execute<Row[]>(
+      `select method, count(*) as count, -sum(amount) as total from credit_entries
+       where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by method order by method`,
+      [businessId, from, to],
+    );
+    return {
+      sales: sales.filter((r) => n(r.whole_day) === 0 && n(r.count) > 0).map((r) => methodSum<PaymentMethod>(r)),
+      voids: { count: n(day_.voids), total: k(day_.voided) },
+      discounts: k(day_.discounts),
+      expenses: expenses.map((r) => methodSum<string>(r)),
+      creditGiven: k(day_.credit),
+      creditCollected: collected.map((r) => methodSum<CreditPaymentMethod>(r)),
+      cashSalesReceived: k(day_.cash),
+    } satisfies DaySums;
+  },
+  async salesByCategory(businessId, range) {
+    const rows = await em.execute<Row[]>(
+      `select p.category, sum(i.line_total) as revenue, sum(i.quantity) as units, sum(${LINE_COST}) as cogs,
+         sum(i.line_total) - sum(${LINE_COST}) as gross,
+         round(sum(i.line_total) * 100.0 / nullif(sum(sum(i.line_total)) over (), 0), 2) as share
+       from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+       join products p on p.id = i.product_id and p.business_id = s.business_id
+       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+       group by p.category order by revenue desc, p.category nulls last`,
+      [businessId, ...instants(range)],
+    );
+    return rows.map((r) => ({
+      category: (r.category as string | null) ?? null, revenue: k(r.revenue), units: n(r.units), costOfGoods: k(r.cogs), grossProfit: k(r.gross),
+      sharePct: r.share === null ? null : Number(r.share),
+    }));
+  },
+});
+
+export const mikroOrmReportsModule = (em: EntityManager): ReportRepositories => ({ reports: mikroOrmReports(em) });

@@ -1,0 +1,128 @@
+import type { CreditPaymentMethod } from '../../domain/credit.js';
+import type { Kobo } from '../../domain/money.js';
+import type { ProductType } from '../../domain/product.js';
+import type { DayRange } from '../../domain/report.js';
+import type { PaymentMethod } from '../../domain/sale.js';
+
+// The reports module's port: read-only sums over sales, their lines, the credit ledger, products and
+// expenses. Every method takes the business id (tenancy in the port). Sales count when COMPLETED
+// (voided ones are left out of every figure but `voids`); days are Lagos days; a line's cost is the
+// cost price stored on it when sold (a line without one costs 0); expenses count while not deleted.
+
+/** What the sales, the credit ledger and the expenses of a range add up to. */
+export interface PeriodSums {
+  /** Sum of the totals of completed sales (after every discount). */
+  readonly revenue: Kobo;
+  readonly salesCount: number;
+  /** Line discounts plus sale discounts of completed sales. */
+  readonly discounts: Kobo;
+  /** Sum of quantity x stored cost price over the lines of completed sales. */
+  readonly costOfGoods: Kobo;
+  /** What completed sales left unpaid at the till (total - amount paid). */
+  readonly creditGiven: Kobo;
+  /** Credit payments received. */
+  readonly creditCollected: Kobo;
+  readonly expenses: Kobo;
+}
+
+/** A product's (or service's) sales in a range: line totals of completed sales. */
+export interface ProductSales {
+  readonly productId: string;
+  readonly name: string;
+  readonly units: number;
+  readonly revenue: Kobo;
+}
+
+export interface CategoryAmount {
+  readonly categoryId: string;
+  readonly category: string;
+  readonly amount: Kobo;
+}
+
+/** One Lagos month (`2026-11`) of the profit and loss, or the whole range when `month` is null. */
+export interface ProfitLossSums {
+  readonly month: string | null;
+  readonly revenue: Kobo;
+  readonly discounts: Kobo;
+  readonly costOfGoods: Kobo;
+  readonly expenses: readonly CategoryAmount[];
+  readonly totalExpenses: Kobo;
+}
+
+/** Stock of one product category (null: products without one); services and archived products are left out. */
+export interface StockValue {
+  readonly category: string | null;
+  readonly products: number;
+  readonly units: number;
+  readonly atCost: Kobo;
+  readonly atPrice: Kobo;
+}
+
+export interface StockAlertItem {
+  readonly productId: string;
+  readonly name: string;
+  readonly sku: string;
+  readonly category: string | null;
+  readonly quantity: number;
+  readonly lowStockThreshold: number | null;
+}
+
+/** Low stock: quantity at or below the threshold (0 included); out of stock: quantity 0. Goods only, not archived. */
+export interface StockAlerts {
+  readonly lowStockCount: number;
+  readonly outOfStockCount: number;
+  /** The first `limit` of each, fewest units first, then by name. */
+  readonly lowStock: readonly StockAlertItem[];
+  readonly outOfStock: readonly StockAlertItem[];
+}
+
+export interface MethodSum<M extends string> {
+  readonly method: M;
+  readonly count: number;
+  readonly total: Kobo;
+}
+
+/** One Lagos day at the till. */
+export interface DaySums {
+  readonly sales: readonly MethodSum<PaymentMethod>[];
+  /** Sales made that day and voided since. */
+  readonly voids: { readonly count: number; readonly total: Kobo };
+  readonly discounts: Kobo;
+  readonly expenses: readonly MethodSum<string>[];
+  readonly creditGiven: Kobo;
+  readonly creditCollected: readonly MethodSum<CreditPaymentMethod>[];
+  /** What the till received in cash for CASH sales (their amount paid). */
+  readonly cashSalesReceived: Kobo;
+}
+
+/** One product category's sales in a range (line totals; sale-level discounts are not split over categories). */
+export interface CategorySales {
+  readonly category: string | null;
+  readonly revenue: Kobo;
+  readonly units: number;
+  readonly costOfGoods: Kobo;
+  readonly grossProfit: Kobo;
+  /** This category's share of the line totals of the range, per cent with 2 decimals; null when they are 0. */
+  readonly sharePct: number | null;
+}
+
+/** Read-only report figures of one business, each computed where the rows are. */
+export interface ReportQueries {
+  /** The sums of each range, in one pass over the two (the dashboard's period and the one before). */
+  periodSums(businessId: string, current: DayRange, previous: DayRange): Promise<{ current: PeriodSums; previous: PeriodSums }>;
+  /** What customers owe now. */
+  creditOutstanding(businessId: string): Promise<Kobo>;
+  /** Products (or services) by revenue in the range, best first, ties by name. */
+  topProducts(businessId: string, range: DayRange, type: ProductType | undefined, limit: number): Promise<ProductSales[]>;
+  /** Per Lagos month of the range (every month, empty ones too, oldest first), then the whole range (`month` null). */
+  profitLoss(businessId: string, range: DayRange): Promise<ProfitLossSums[]>;
+  stockValue(businessId: string): Promise<StockValue[]>;
+  stockAlerts(businessId: string, limit: number): Promise<StockAlerts>;
+  daySums(businessId: string, day: string): Promise<DaySums>;
+  salesByCategory(businessId: string, range: DayRange): Promise<CategorySales[]>;
+}
+
+/** The reports module's repositories, as a unit of work hands them to a use case. */
+export interface ReportRepositories {
+  readonly reports: ReportQueries;
+}

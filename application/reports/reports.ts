@@ -1,0 +1,183 @@
+import * as E from 'fp-ts/lib/Either.js';
+import { lagosDate } from '../../domain/lagos-time.js';
+import { kobo, type Kobo } from '../../domain/money.js';
+import { checkFeature, type FeatureNotAvailable } from '../../domain/plan.js';
+import {
+  averageOf, changePct, checkRange, dashboardRange, isInvalidRange, percentOf, previousRange,
+  type DashboardPeriod, type DayRange, type InvalidReportRange,
+} from '../../domain/report.js';
+import type { Actor } from '../../domain/roles.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { CategoryAmount, CategorySales, DaySums, MethodSum, PeriodSums, ProductSales, ReportRepositories, StockAlerts, StockValue } from './ports.js';
+
+type Deps = { uow: UnitOfWork<Pick<ReportRepositories, 'reports'>>; clock: Clock };
+
+/** How many products the dashboard names, services the top-services report lists, and alert rows the inventory lists. */
+export const TOP_PRODUCTS = 5;
+export const TOP_SERVICES = 10;
+export const STOCK_ALERT_ROWS = 50;
+
+/** A figure of the period beside the same figure of the same-length period before. */
+export interface Compared {
+  readonly value: number;
+  readonly previous: number;
+  readonly changePct: number | null;
+}
+const compared = (value: number, previous: number): Compared => ({ value, previous, changePct: changePct(value, previous) });
+
+export interface DashboardQuery {
+  readonly period: DashboardPeriod;
+  readonly startDate?: string;
+  readonly endDate?: string;
+}
+
+export interface Dashboard {
+  readonly range: DayRange;
+  readonly previousRange: DayRange;
+  readonly revenue: Compared;
+  readonly salesCount: Compared;
+  readonly averageSale: Compared;
+  readonly grossProfit: Compared;
+  readonly expenses: Compared;
+  readonly netProfit: Compared;
+  readonly creditGiven: Compared;
+  readonly creditCollected: Compared;
+  readonly creditOutstanding: Kobo;
+  readonly lowStockCount: number;
+  readonly outOfStockCount: number;
+  readonly topProducts: ProductSales[];
+}
+
+const gross = (s: PeriodSums) => s.revenue - s.costOfGoods;
+const net = (s: PeriodSums) => gross(s) - s.expenses;
+
+/** The owner's dashboard: the period's takings, profit, expenses and credit against the period before, stock alerts, best sellers. */
+export const getDashboard =
+  (deps: Deps) =>
+  (actor: Actor, q: DashboardQuery): Promise<E.Either<InvalidReportRange, Dashboard>> =>
+    deps.uow.read(async (r) => {
+      const range = dashboardRange(q.period, deps.clock.now(), { start: q.startDate, end: q.endDate });
+      if (isInvalidRange(range)) return E.left(range);
+      const before = previousRange(range);
+      const { current: c, previous: p } = await r.reports.periodSums(actor.businessId, range, before);
+      const alerts = await r.reports.stockAlerts(actor.businessId, 0);
+      return E.right({
+        range,
+        previousRange: before,
+        revenue: compared(c.revenue, p.revenue),
+        salesCount: compared(c.salesCount, p.salesCount),
+        averageSale: compared(averageOf(c.revenue, c.salesCount), averageOf(p.revenue, p.salesCount)),
+        grossProfit: compared(gross(c), gross(p)),
+        expenses: compared(c.expenses, p.expenses),
+        netProfit: compared(net(c), net(p)),
+        creditGiven: compared(c.creditGiven, p.creditGiven),
+        creditCollected: compared(c.creditCollected, p.creditCollected),
+        creditOutstanding: await r.reports.creditOutstanding(actor.businessId),
+        lowStockCount: alerts.lowStockCount,
+        outOfStockCount: alerts.outOfStockCount,
+        topProducts: await r.reports.topProducts(actor.businessId, range, undefined, TOP_PRODUCTS),
+      });
+    });
+
+/** Services (products of type SERVICE) by revenue in the dashboard's period: Business and Pro plans only. */
+export const getTopServices =
+  (deps: { uow: UnitOfWork<Pick<ReportRepositories, 'reports'> & Pick<BusinessRepositories, 'businesses'>>; clock: Clock }) =>
+  (actor: Actor, q: DashboardQuery): Promise<E.Either<InvalidReportRange | FeatureNotAvailable, { range: DayRange; services: ProductSales[] }>> =>
+    deps.uow.read(async (r) => {
+      const business = await r.businesses.findById(actor.businessId);
+      const gate = checkFeature(business!.plan, 'TOP_SERVICES');
+      if (gate) return E.left(gate);
+      const range = dashboardRange(q.period, deps.clock.now(), { start: q.startDate, end: q.endDate });
+      if (isInvalidRange(range)) return E.left(range);
+      return E.right({ range, services: await r.reports.topProducts(actor.businessId, range, 'SERVICE', TOP_SERVICES) });
+    });
+
+export interface ProfitLossLine {
+  readonly month: string | null;
+  readonly revenue: Kobo;
+  readonly discounts: Kobo;
+  readonly costOfGoods: Kobo;
+  readonly grossProfit: Kobo;
+  readonly grossMarginPct: number | null;
+  readonly expenses: readonly CategoryAmount[];
+  readonly totalExpenses: Kobo;
+  readonly netProfit: Kobo;
+}
+
+/** Profit and loss over a range of Lagos days: in total and per Lagos month. */
+export const getProfitLoss =
+  (deps: Deps) =>
+  (actor: Actor, from: string, to: string): Promise<E.Either<InvalidReportRange, { range: DayRange; total: ProfitLossLine; months: ProfitLossLine[] }>> =>
+    deps.uow.read(async (r) => {
+      const range = checkRange(from, to);
+      if (isInvalidRange(range)) return E.left(range);
+      const lines = (await r.reports.profitLoss(actor.businessId, range)).map((s): ProfitLossLine => {
+        const grossProfit = kobo(s.revenue - s.costOfGoods);
+        return { ...s, grossProfit, grossMarginPct: percentOf(grossProfit, s.revenue), netProfit: kobo(grossProfit - s.totalExpenses) };
+      });
+      return E.right({ range, total: lines.find((l) => l.month === null)!, months: lines.filter((l) => l.month !== null) });
+    });
+
+export interface InventoryReport {
+  readonly categories: StockValue[];
+  readonly total: Omit<StockValue, 'category'>;
+  readonly alerts: StockAlerts;
+}
+
+/** The stock on hand valued at cost and at selling price, per category and in total, with low and out-of-stock goods. */
+export const getInventory =
+  (deps: Deps) =>
+  (actor: Actor): Promise<InventoryReport> =>
+    deps.uow.read(async (r) => {
+      const categories = await r.reports.stockValue(actor.businessId);
+      const sum = (f: (s: StockValue) => number) => categories.reduce((n, s) => n + f(s), 0);
+      return {
+        categories,
+        total: { products: sum((s) => s.products), units: sum((s) => s.units), atCost: kobo(sum((s) => s.atCost)), atPrice: kobo(sum((s) => s.atPrice)) },
+        alerts: await r.reports.stockAlerts(actor.businessId, STOCK_ALERT_ROWS),
+      };
+    });
+
+export interface DailySummary extends DaySums {
+  readonly date: string;
+  readonly salesTotal: { readonly count: number; readonly total: Kobo };
+  readonly expensesTotal: Kobo;
+  readonly creditCollectedTotal: Kobo;
+  /** Cash sales received + cash credit payments - cash expenses. */
+  readonly cashExpected: Kobo;
+}
+
+const totalOf = <M extends string>(rows: readonly MethodSum<M>[]) => kobo(rows.reduce((n, x) => n + x.total, 0));
+const cashOf = <M extends string>(rows: readonly MethodSum<M>[]) => rows.find((x) => x.method === 'CASH')?.total ?? 0;
+
+/** One Lagos day at the till (default today): sales, voids, discounts, expenses, credit, and the cash the drawer should hold. */
+export const getDailySummary =
+  (deps: Deps) =>
+  (actor: Actor, date: string | undefined): Promise<DailySummary> =>
+    deps.uow.read(async (r) => {
+      const day = date ?? lagosDate(deps.clock.now());
+      const s = await r.reports.daySums(actor.businessId, day);
+      return {
+        ...s,
+        date: day,
+        salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
+        expensesTotal: totalOf(s.expenses),
+        creditCollectedTotal: totalOf(s.creditCollected),
+        cashExpected: kobo(s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses)),
+      };
+    });
+
+/** Sales per product category over a range: revenue (line totals), units, gross profit and share of revenue. */
+export const getSalesByCategory =
+  (deps: Deps) =>
+  (actor: Actor, from: string, to: string): Promise<E.Either<InvalidReportRange, { range: DayRange; categories: CategorySales[]; lineTotal: Kobo; saleDiscounts: Kobo; revenue: Kobo }>> =>
+    deps.uow.read(async (r) => {
+      const range = checkRange(from, to);
+      if (isInvalidRange(range)) return E.left(range);
+      const categories = await r.reports.salesByCategory(actor.businessId, range);
+      const { current } = await r.reports.periodSums(actor.businessId, range, range);
+      const lineTotal = kobo(categories.reduce((n, c) => n + c.revenue, 0));
+      return E.right({ range, categories, lineTotal, saleDiscounts: kobo(lineTotal - current.revenue), revenue: current.revenue });
+    });
