@@ -15,7 +15,8 @@
  * process and drive it with autocannon, scenario by scenario; then the same against the baseline
  * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
  * every unit sold accounted for, the hot product at exactly 0); print the table and write
- * bench/results.json. Only 127.0.0.1 is targeted; every scenario has a fixed duration; the servers
+ * bench/results.json. The export scenarios (export-sales-*) are not autocannon: one download at a time,
+ * timed, with the API's peak RSS growth during each (runDownloads). Only 127.0.0.1 is targeted; every scenario has a fixed duration; the servers
  * are stopped at the end, also on error or Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
