@@ -2,7 +2,7 @@
  * `npm run bench`: the service loaded the way a merchant fleet loads it (docs/performance.md).
  *
  *   npm run bench                   # PostgreSQL: BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/bizops_bench
- *   npm run bench -- --quick        # ~5 s a scenario, under 90 s with the seed in place
+ *   npm run bench -- --quick        # ~5 s a scenario (one download of each export), a few minutes with the seed in place
  *   npm run bench -- --embedded     # the same against the embedded default (PGlite), compared with the last PostgreSQL run
  *
  * Other flags: --reseed (seed again even when a seed is there), --only a,b (only these scenarios),
@@ -16,8 +16,9 @@
  * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
  * every unit sold accounted for, the hot product at exactly 0); print the table and write
  * bench/results.json. The export scenarios (export-sales-*) are not autocannon: one download at a time,
- * timed, with the API's peak RSS growth during each (runDownloads). Only 127.0.0.1 is targeted; every scenario has a fixed duration; the servers
- * are stopped at the end, also on error or Ctrl-C.
+ * timed, with the API's peak RSS growth during each (runDownloads); a run with them takes 1 to 4 minutes
+ * more (a PDF of 200,000 sales takes 40 to 60 s). Only 127.0.0.1 is targeted; every other scenario has a
+ * fixed duration; the servers are stopped at the end, also on error or Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
