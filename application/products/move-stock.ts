@@ -30,36 +30,56 @@ export interface StockWriters {
 export type StockMoved = { readonly ok: true; readonly movement: StockMovement };
 export type StockMoveRefused = Extract<QuantityChange, { ok: false }>;
 
+/** Every move done, or the first that was not (by its index; earlier moves are left for the caller to roll back). */
+export type StockMovesResult =
+  | { readonly ok: true; readonly movements: readonly StockMovement[] }
+  | { readonly ok: false; readonly index: number; readonly refusal: StockMoveRefused | undefined };
+
 /**
- * Every change of a product's stock, inside the caller's transaction: the quantity moves in one
+ * Every change of a product's stock, inside the caller's transaction: each quantity moves in one
  * conditional update (never below zero nor above MAX_STOCK, never a lost update) and exactly one
  * ledger row is written, timed after that update holds the product's row lock so the ledger's times
- * follow its chain; StockChanged is recorded with it. Answers the row as recorded, the refusal (nothing written), or undefined when
- * the business has no such product.
+ * follow its chain. The moves' StockChanged events are recorded together in one write (a sale of many
+ * products costs one outbox insert, not one a product). Stops at the first refusal (nothing recorded
+ * for it) or product the business does not have (refusal undefined).
  */
+export const moveStocks = async (
+  deps: { clock: Clock; crypto: Crypto },
+  r: StockWriters,
+  actor: Actor,
+  moves: readonly StockMove[],
+): Promise<StockMovesResult> => {
+  const movements: StockMovement[] = [];
+  for (const [index, move] of moves.entries()) {
+    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.change, move.at);
+    if (!moved?.ok) return { ok: false, index, refusal: moved };
+    const movement: StockMovement = {
+      id: deps.crypto.uuid(),
+      businessId: actor.businessId,
+      productId: move.productId,
+      quantityChange: move.change,
+      quantityBefore: moved.before,
+      quantityAfter: moved.after,
+      reason: move.reason,
+      note: move.note ?? null,
+      unitCost: move.unitCost ?? null,
+      createdBy: actor.userId,
+      createdAt: deps.clock.now(),
+      ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
+    };
+    movements.push({ ...movement, createdAt: await r.stockLedger.add(movement) });
+  }
+  if (movements.length > 0) await r.events.record(movements[movements.length - 1]!.createdAt, ...movements.map(stockChanged));
+  return { ok: true, movements };
+};
+
+/** One move (see moveStocks): the row as recorded, the refusal (nothing written), or undefined for an unknown product. */
 export const moveStock = async (
   deps: { clock: Clock; crypto: Crypto },
   r: StockWriters,
   actor: Actor,
   move: StockMove,
 ): Promise<StockMoved | StockMoveRefused | undefined> => {
-  const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.change, move.at);
-  if (!moved?.ok) return moved;
-  const movement: StockMovement = {
-    id: deps.crypto.uuid(),
-    businessId: actor.businessId,
-    productId: move.productId,
-    quantityChange: move.change,
-    quantityBefore: moved.before,
-    quantityAfter: moved.after,
-    reason: move.reason,
-    note: move.note ?? null,
-    unitCost: move.unitCost ?? null,
-    createdBy: actor.userId,
-    createdAt: deps.clock.now(),
-    ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
-  };
-  const recorded = { ...movement, createdAt: await r.stockLedger.add(movement) };
-  await r.events.record(recorded.createdAt, stockChanged(recorded));
-  return { ok: true, movement: recorded };
+  const moved = await moveStocks(deps, r, actor, [move]);
+  return moved.ok ? { ok: true, movement: moved.movements[0]! } : moved.refusal;
 };

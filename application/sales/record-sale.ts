@@ -12,7 +12,7 @@ import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
-import { moveStock } from '../products/move-stock.js';
+import { moveStocks } from '../products/move-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
@@ -119,15 +119,14 @@ export const recordSale =
       const saleId = deps.crypto.uuid();
       const wanted = new Map<string, number>();
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
-      for (const productId of [...wanted.keys()].sort()) {
-        const quantity = wanted.get(productId)!;
-        const moved = await moveStock(deps, r, actor, { productId, change: -quantity, reason: 'SALE', at: now, saleId });
-        if (!moved) throw new Error(`product ${productId} vanished inside the sale's transaction`);
-        if (!moved.ok) {
-          const name = products.get(productId)!.name;
-          const index = cmd.items.findIndex((i) => i.productId === productId);
-          return rollback(E.left({ _tag: 'InsufficientStock', productId, name, index, available: moved.available, requested: quantity }));
-        }
+      const taking = [...wanted.keys()].sort(); // one lock order for every writer of stock
+      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId })));
+      if (!moved.ok) {
+        const productId = taking[moved.index]!;
+        if (!moved.refusal) throw new Error(`product ${productId} vanished inside the sale's transaction`);
+        const name = products.get(productId)!.name;
+        const index = cmd.items.findIndex((i) => i.productId === productId);
+        return rollback(E.left({ _tag: 'InsufficientStock', productId, name, index, available: moved.refusal.available, requested: wanted.get(productId)! }));
       }
 
       // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)

@@ -10,7 +10,7 @@ import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { MAX_STOCK } from '../../domain/product.js';
 import type { StockLimitExceeded } from '../products/adjust-stock.js';
 import { notFound, type NotFound } from '../business/errors.js';
-import { moveStock } from '../products/move-stock.js';
+import { moveStocks } from '../products/move-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
@@ -35,12 +35,12 @@ export const voidSale =
       if (sale.status === 'VOIDED') return E.left({ _tag: 'SaleAlreadyVoided' as const });
       const now = deps.clock.now();
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
-      for (const m of taken.sort((a, b) => (a.productId < b.productId ? -1 : 1))) {
-        const moved = await moveStock(deps, r, actor, { productId: m.productId, change: -m.quantityChange, reason: 'SALE_VOID', at: now, note: reason, saleId });
-        if (moved && !moved.ok && moved.reason === 'LIMIT') {
-          return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: m.productId, available: moved.available, max: MAX_STOCK }));
-        }
-        if (!moved?.ok) throw new Error(`stock of product ${m.productId} could not be returned`);
+      const giving = taken.sort((a, b) => (a.productId < b.productId ? -1 : 1));
+      const moved = await moveStocks(deps, r, actor, giving.map((m) => ({ productId: m.productId, change: -m.quantityChange, reason: 'SALE_VOID' as const, at: now, note: reason, saleId })));
+      if (!moved.ok) {
+        const productId = giving[moved.index]!.productId;
+        if (moved.refusal?.reason === 'LIMIT') return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId, available: moved.refusal.available, max: MAX_STOCK }));
+        throw new Error(`stock of product ${productId} could not be returned`);
       }
       const owed = sale.creditOutstanding;
       sale.status = 'VOIDED';
