@@ -1,14 +1,10 @@
 import { expect } from 'chai';
-import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
-import { PDFParse } from 'pdf-parse';
 import { seedReportFixture, type ReportFixture } from '../support/report-fixture.js';
+import { reportFiles } from '../support/report-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The profit-and-loss and inventory exports against the fixture of test/support/report-fixture.ts, worked
 // out by hand (its products have no cost price, so the cost of goods is 0), and against the JSON reports.
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 describe('HTTP report exports: profit and loss, inventory', function () {
   this.timeout(120_000);
@@ -20,29 +16,10 @@ describe('HTTP report exports: profit and loss, inventory', function () {
   });
   after(async () => app.close());
 
-  const download = async (path: string, contentType: string, fileName: string) => {
-    const res = await fetch(`${app.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${shop.owner.accessToken}` } });
-    expect(res.status, await res.clone().text()).to.equal(200);
-    expect(res.headers.get('content-type')).to.equal(contentType);
-    expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="${fileName}"`);
-    return Buffer.from(await res.arrayBuffer());
-  };
-  const csv = async (path: string, fileName: string) => parse(await download(path, 'text/csv; charset=utf-8', fileName), { bom: true }) as string[][];
-  const xlsxBody = async (path: string, fileName: string) => {
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load((await download(path, XLSX, fileName)) as unknown as ArrayBuffer);
-    const rows: unknown[][] = [];
-    workbook.worksheets[0]!.eachRow({ includeEmpty: true }, (row) => rows.push((row.values as unknown[]).slice(1)));
-    return rows.slice(6); // title, business, period, generated, blank, header
-  };
-  const pdfText = async (path: string, fileName: string) => {
-    const parser = new PDFParse({ data: new Uint8Array(await download(path, 'application/pdf', fileName)) });
-    try {
-      return (await parser.getText()).text.replace(/\s+/g, ' ');
-    } finally {
-      await parser.destroy();
-    }
-  };
+  const files = () => reportFiles(app, () => shop.owner.accessToken);
+  const csv = (path: string, fileName: string) => files().csv(path, fileName);
+  const xlsxBody = async (path: string, fileName: string) => (await files().xlsxRows(path, fileName)).slice(6); // title, business, period, generated, blank, header
+  const pdfText = (path: string, fileName: string) => files().pdfText(path, fileName);
 
   describe('profit and loss, 1-6 Nov 2026', () => {
     const path = '/reports/profit-loss/export?start_date=2026-11-01&end_date=2026-11-06';

@@ -1,13 +1,11 @@
 import { expect } from 'chai';
-import { parse } from 'csv-parse/sync';
-import ExcelJS from 'exceljs';
-import { PDFParse } from 'pdf-parse';
 import { CASH_FLOW_HEADER, CASH_FLOW_ROWS, SALES_HEADER, SALES_ROWS, seedReportFixture, type ReportFixture } from '../support/report-fixture.js';
+import { parse } from 'csv-parse/sync';
+import { reportFiles, XLSX } from '../support/report-files.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // The report exports over HTTP against a fixture worked out by hand (test/support/report-fixture.ts), in each format.
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const money = (cell: string) => (cell === '' ? null : Number(cell));
 
 describe('HTTP report exports', function () {
@@ -21,31 +19,10 @@ describe('HTTP report exports', function () {
   after(async () => app.close());
 
   const download = (path: string, token = shop.owner.accessToken) => fetch(`${app.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } });
-  const file = async (path: string, contentType: string, fileName: string) => {
-    const res = await download(path);
-    expect(res.status, await res.clone().text()).to.equal(200);
-    expect(res.headers.get('content-type')).to.equal(contentType);
-    expect(res.headers.get('content-disposition')).to.equal(`attachment; filename="${fileName}"`);
-    expect(res.headers.get('content-length')).to.equal(null);
-    return Buffer.from(await res.arrayBuffer());
-  };
-  const csvOf = async (path: string, fileName: string) => parse(await file(path, 'text/csv; charset=utf-8', fileName), { bom: true }) as string[][];
-  const xlsxOf = async (path: string, fileName: string) => {
-    const workbook = new ExcelJS.Workbook();
-    await workbook.xlsx.load((await file(path, XLSX, fileName)) as unknown as ArrayBuffer);
-    const sheet = workbook.worksheets[0]!;
-    const rows: unknown[][] = [];
-    sheet.eachRow({ includeEmpty: true }, (row) => rows.push((row.values as unknown[]).slice(1)));
-    return rows;
-  };
-  const pdfTextOf = async (path: string, fileName: string) => {
-    const parser = new PDFParse({ data: new Uint8Array(await file(path, 'application/pdf', fileName)) });
-    try {
-      return (await parser.getText()).text.replace(/\s+/g, ' '); // headings wrap onto two lines
-    } finally {
-      await parser.destroy();
-    }
-  };
+  const files = () => reportFiles(app, () => shop.owner.accessToken);
+  const csvOf = (path: string, fileName: string) => files().csv(path, fileName);
+  const xlsxOf = (path: string, fileName: string) => files().xlsxRows(path, fileName);
+  const pdfTextOf = (path: string, fileName: string) => files().pdfText(path, fileName);
 
   describe('sales', () => {
     const path = '/reports/sales/export?start_date=2026-11-01&end_date=2026-11-30';
