@@ -33,7 +33,7 @@ export const runEmbeddedSale = async () => {
   const sent: OutgoingMessage[] = [];
   let signedIn: Actor | undefined;
   const deps = {
-    ...inMemoryAdapters({ send: async (m: OutgoingMessage) => void sent.push(m) }),
+    ...inMemoryAdapters({ send: async (m: OutgoingMessage) => (sent.push(m), {}) }),
     // an embedder needs the signed-in actor, not a JWT
     tokens: { issueAccessToken: async (actor: Actor) => ((signedIn = actor), { token: 'embedded', expiresIn: 3600 }) },
   };

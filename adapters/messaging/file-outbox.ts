@@ -9,5 +9,6 @@ import type { MessageSender } from '../../application/ports/message-sender.js';
 export const fileOutbox = (path: string): MessageSender => ({
   async send(message) {
     await appendFile(path, `${JSON.stringify({ channel: message.channel, to: message.to, text: message.text })}\n`, { mode: 0o600 });
+    return {};
   },
 });

@@ -9,5 +9,6 @@ import type { MessageSender } from '../../application/ports/message-sender.js';
 export const logOutbox = (logger: Logger): MessageSender => ({
   async send(message) {
     logger.info({ channel: message.channel, to: message.to, text: message.text }, 'outgoing message');
+    return {};
   },
 });

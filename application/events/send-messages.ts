@@ -14,12 +14,14 @@ export const messageFor = (event: DomainEvent): OutgoingMessage | undefined => {
       return {
         channel: channelOf(event.identifier),
         to: event.identifier.value,
+        purpose: 'CODE',
         text: `Your verification code is ${event.code}. It expires in 10 minutes. Do not share it.`,
       };
     case 'MemberInvited':
       return {
         channel: channelOf(event.identifier),
         to: event.identifier.value,
+        purpose: 'INVITATION',
         text: `${event.businessName} has invited you to join their team on BizOps. Sign in with this ${event.identifier.kind === 'phone' ? 'phone number' : 'e-mail address'} to accept.`,
       };
     default:

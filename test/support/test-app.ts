@@ -35,6 +35,7 @@ export const recordingOutbox = () => {
         throw new Error('provider unavailable');
       }
       sent.push(m);
+      return {};
     },
     /** The code in the newest message to `to`. */
     lastCode(to: string): string {
