@@ -28,7 +28,7 @@ import { seedProducts } from './seed-products.js';
 export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
 /** 2: expenses and the default expense categories (issue 13). */
-export const SEED_VERSION = 2;
+export const SEED_VERSION = 3;
 
 export interface SeedSize {
   readonly products: number;
@@ -188,16 +188,16 @@ from b_sales s
 cross join lateral generate_series(0, s.n_lines - 1) as pos
 join b_pp pp on pp.rn = 1 + ((${h('s.k', 'prod')} + pos * (1 + ${h('s.k', 'gap')} % 1000)) % ${pp})`);
     await query(`create temp table b_totals on commit drop as
-      select k, sum(price * qty)::bigint as subtotal from b_lines group by k`);
+      select k, sum(price * qty)::bigint as subtotal, sum(coalesce(cost_price, 0) * qty)::bigint as cost from b_lines group by k`);
     await query('create unique index on b_totals (k)');
     step('sales and lines planned');
 
     await query(`
 insert into sales (id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid,
-  balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount)
+  balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, cost_of_goods)
 select s.id, ${lb}::uuid, ${lit(branch)}::uuid, 'RCP-' || lpad(s.k::text, 6, '0'), c.id, s.method, t.subtotal, 0, t.subtotal,
   x.paid, t.subtotal - x.paid, 'COMPLETED', null, ${lu}::uuid, s.created_at, null, null, null,
-  case when c.id is null then 0 else t.subtotal - x.paid end, null
+  case when c.id is null then 0 else t.subtotal - x.paid end, null, t.cost
 from b_sales s
 join b_totals t on t.k = s.k
 left join b_cust c on c.j = s.cust_j

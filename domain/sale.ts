@@ -17,6 +17,9 @@ export interface SaleLine {
   readonly costPrice: Kobo | null;
 }
 
+/** The cost of goods of these lines: quantity x the cost price stored when sold (none stored counts 0). */
+export const costOfGoods = (lines: readonly SaleLine[]): Kobo => kobo(lines.reduce((n, l) => n + l.quantity * (l.costPrice ?? 0), 0));
+
 export interface Sale {
   readonly id: string;
   readonly businessId: string;

@@ -4,7 +4,7 @@ import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
 import { percentOf, type DayRange } from '../../../domain/report.js';
-import type { PaymentMethod, Sale } from '../../../domain/sale.js';
+import { costOfGoods, type PaymentMethod, type Sale } from '../../../domain/sale.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -18,7 +18,7 @@ type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables;
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
 const inRange = (at: Date, r: DayRange) => at >= lagosDayStart(r.from) && at < lagosDayEnd(r.to);
 const completed = (t: Tables, businessId: string, r: DayRange) => salesOf(t, businessId).filter((s) => s.status === 'COMPLETED' && inRange(s.createdAt, r));
-const costOf = (s: Sale) => sum(s.lines, (l) => l.quantity * (l.costPrice ?? 0));
+const costOf = (s: Sale) => costOfGoods(s.lines);
 const expensesOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.expenses).filter((e) => e.businessId === businessId && e.deletedAt === null && e.spentOn >= r.from && e.spentOn <= r.to);
 const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>

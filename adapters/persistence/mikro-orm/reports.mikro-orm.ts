@@ -21,13 +21,9 @@ const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
   s as (
     select s.id, s.business_id, s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
-      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit
+      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit, s.cost_of_goods
     from b join sales s on s.business_id = b.biz and s.status = 'COMPLETED'
       and s.created_at >= least(b.cf, b.pf) and s.created_at < greatest(b.ct, b.pt)
-  ),
-  c as (
-    select coalesce(sum(${LINE_COST}) filter (where s.cur), 0) as c_cogs, coalesce(sum(${LINE_COST}) filter (where s.prev), 0) as p_cogs
-    from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
   ),
   p as (
     select e.created_at >= b.cf and e.created_at < b.ct as cur, e.created_at >= b.pf and e.created_at < b.pt as prev, -e.amount as amount
@@ -43,7 +39,8 @@ const periodSql = `
         'discounts', coalesce(sum(discounts) filter (where cur), 0), 'credit', coalesce(sum(credit) filter (where cur), 0)),
       'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0), 'count', count(*) filter (where prev),
         'discounts', coalesce(sum(discounts) filter (where prev), 0), 'credit', coalesce(sum(credit) filter (where prev), 0))
-    ) from s) as sales, (select c_cogs from c) as c_cogs, (select p_cogs from c) as p_cogs,
+    ) from s) as sales, (select coalesce(sum(cost_of_goods) filter (where cur), 0) from s) as c_cogs,
+    (select coalesce(sum(cost_of_goods) filter (where prev), 0) from s) as p_cogs,
     (select coalesce(sum(amount) filter (where cur), 0) from p) as c_collected, (select coalesce(sum(amount) filter (where prev), 0) from p) as p_collected,
     (select coalesce(sum(amount) filter (where cur), 0) from x) as c_expenses, (select coalesce(sum(amount) filter (where prev), 0) from x) as p_expenses`;
 
@@ -54,15 +51,10 @@ const periodOf = (s: SalesJson['c'], cogs: unknown, collected: unknown, expenses
 
 const profitLossSql = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
-  s as (
-    select s.id, s.business_id, date_trunc('month', s.created_at at time zone 'Africa/Lagos') as first_day, s.total, s.discount + s.line_discount_total as discounts
-    from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-  ),
   sm as (
-    select to_char(v.first_day, 'YYYY-MM') as month, v.revenue, v.discounts, coalesce(c.cogs, 0) as cogs
-    from (select first_day, sum(total) as revenue, sum(discounts) as discounts from s group by first_day) v
-    left join (select s.first_day, sum(${LINE_COST}) as cogs from s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id group by s.first_day) c
-      on c.first_day = v.first_day
+    select to_char(date_trunc('month', s.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(s.total) as revenue,
+      sum(s.discount + s.line_discount_total) as discounts, sum(s.cost_of_goods) as cogs
+    from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
   ),
   em as (
     select to_char(e.spent_on, 'YYYY-MM') as month, sum(e.amount) as expenses from expenses e
@@ -103,12 +95,18 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   },
   async topProducts(businessId, range, type, limit) {
     const rows = await em.execute<Row[]>(
-      `select i.product_id, p.name, sum(i.quantity) as units, sum(i.line_total) as revenue
-       from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
-       join products p on p.id = i.product_id and p.business_id = s.business_id
-       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? ${type ? 'and p.type = ?' : ''}
-       group by i.product_id, p.name order by revenue desc, p.name, i.product_id limit ?`,
-      [businessId, ...instants(range), ...(type ? [type] : []), limit],
+      // Lines are summed per product first and only the leaders (ties kept) are joined to products for
+      // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
+      `with t as (
+         select i.product_id, sum(i.quantity) as units, sum(i.line_total) as revenue
+         from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+         where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+           ${type ? 'and exists (select 1 from products p where p.business_id = i.business_id and p.id = i.product_id and p.type = ?)' : ''}
+         group by i.product_id order by revenue desc fetch first ? rows with ties
+       )
+       select t.product_id, p.name, t.units, t.revenue from t join products p on p.id = t.product_id and p.business_id = ?
+       order by t.revenue desc, p.name, t.product_id limit ?`,
+      [businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
     );
     return rows.map((r) => ({ productId: String(r.product_id), name: String(r.name), units: n(r.units), revenue: k(r.revenue) }));
   },

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SaleRepositories, SaleRepository, SaleSort } from '../../../application/sales/ports.js';
 import { kobo } from '../../../domain/money.js';
-import type { PaymentMethod, Sale, SaleLine, SaleStatus } from '../../../domain/sale.js';
+import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus } from '../../../domain/sale.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 import { optionalKobo, type Row } from './sql.mikro-orm.js';
 
@@ -97,15 +97,15 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
            insert into receipt_counters (business_id, value) values (?, 1)
            on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
          )
-         insert into sales (${SALE_COLUMNS})
+         insert into sales (${SALE_COLUMNS}, cost_of_goods)
          select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          from counter returning receipt_number`,
         [
           s.businessId,
           s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
           s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
-          s.amountTendered, s.changeDue, s.lineDiscountTotal,
+          s.amountTendered, s.changeDue, s.lineDiscountTotal, costOfGoods(s.lines),
         ],
       );
       return rows[0]!.receipt_number;
