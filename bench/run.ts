@@ -22,7 +22,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -334,6 +334,7 @@ const startServer = async (name: string, args: string[], env: Record<string, str
   const lines: string[] = [];
   let errors = 0;
   const take = (chunk: Buffer) => {
+    if (process.env.BENCH_SERVER_LOG) appendFileSync(process.env.BENCH_SERVER_LOG, chunk); // the servers' whole output, for a closer look
     for (const line of chunk.toString('utf8').split('\n')) {
       if (!line) continue;
       lines.push(line);
