@@ -1,22 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type {
-  AccountDeactivated,
-  BusinessNameRequired,
-  DuplicateIdentifier,
-  GoogleAccountInUse,
-  GoogleAccountMismatch,
-  GoogleEmailNotVerified,
-  GoogleSignInNotConfigured,
-  GoogleTokenFault,
-  GoogleTokenRejected,
-  GoogleUnavailable,
-  InvalidOtp,
-  InvitationExpired,
-  OtpExpired,
-  OtpSendRefused,
-  RefreshTokenInvalid,
-  SessionNotFound,
-} from '../../application/auth/errors.js';
+import type { AccountDeactivated, DuplicateIdentifier, InvalidOtp, InvitationExpired, OtpExpired, OtpSendRefused, RefreshTokenInvalid, SessionNotFound } from '../../application/auth/errors.js';
 import type { AlreadyMember, CannotDeactivateSelf, DefaultBranchProtected, LastOwner, NotFound, UnknownBranch } from '../../application/business/errors.js';
 import type { Overpayment } from '../../application/customers/credit.js';
 import type { DuplicatePhone } from '../../application/customers/manage-customers.js';
@@ -32,6 +15,7 @@ import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPosit
 import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
+import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -62,13 +46,7 @@ export type UseCaseFailure =
   | AccountDeactivated
   | InvitationExpired
   | SessionNotFound
-  | GoogleSignInNotConfigured
-  | GoogleUnavailable
-  | GoogleTokenRejected
-  | GoogleEmailNotVerified
-  | BusinessNameRequired
-  | GoogleAccountInUse
-  | GoogleAccountMismatch
+  | GoogleFailure
   | UnknownBranch
   | DefaultBranchProtected
   | AlreadyMember
@@ -141,14 +119,6 @@ const PRODUCT_RULE_CODES: Record<ProductRule, ErrorCode> = {
   QUANTITY_MUST_NOT_BE_NEGATIVE: 'QUANTITY_MUST_NOT_BE_NEGATIVE',
   STOCK_LIMIT_EXCEEDED: 'STOCK_LIMIT_EXCEEDED',
   SERVICE_HAS_NO_STOCK: 'SERVICE_HAS_NO_STOCK',
-};
-
-const GOOGLE_TOKEN_FAULTS: Record<GoogleTokenFault, string> = {
-  expired: 'The Google ID token has expired; sign in with Google again for a fresh one.',
-  audience: 'The Google ID token was issued to another client than this API’s (aud is not GOOGLE_CLIENT_ID).',
-  issuer: 'The ID token was not issued by Google (iss).',
-  signature: 'The ID token’s signature is not one of Google’s keys.',
-  malformed: 'This is not a Google ID token (it must be a signed JWT with sub, email, iat and exp).',
 };
 
 const deactivated = () => problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
@@ -269,19 +239,7 @@ export const FAILURES: Mapping = {
       ? problem('REFRESH_TOKEN_INVALID', 'This is not a refresh token issued by this API; nothing was signed out.')
       : problem('REFRESH_TOKEN_INVALID', 'The refresh token is invalid, expired or already used; sign in again.'),
 
-  // The 503s: the deployment has no Google client, or Google's keys cannot be fetched (ADR 0027).
-  GoogleSignInNotConfigured: () => problem('GOOGLE_SIGN_IN_NOT_CONFIGURED', 'Google sign-in is not configured on this server (GOOGLE_CLIENT_ID is unset); sign in with a code instead.'),
-  GoogleUnavailable: () =>
-    problem('GOOGLE_UNAVAILABLE', 'Google’s signing keys could not be fetched to check the ID token; try again shortly.', { headers: retryAfter(5) }),
-  GoogleTokenRejected: (f) => problem(f.reason === 'expired' ? 'GOOGLE_TOKEN_EXPIRED' : 'GOOGLE_TOKEN_INVALID', GOOGLE_TOKEN_FAULTS[f.reason]),
-  GoogleEmailNotVerified: () => problem('GOOGLE_EMAIL_NOT_VERIFIED', 'Google does not vouch for this account’s e-mail address (email_verified is not true).'),
-  BusinessNameRequired: () =>
-    problem('BUSINESS_NAME_REQUIRED', 'No account has this Google account or e-mail; give business_name to register one.', {
-      errors: [{ field: 'business_name', message: 'is required to register a new account' }],
-    }),
-  GoogleAccountInUse: () => problem('GOOGLE_ACCOUNT_IN_USE', 'This Google account is linked to another user.'),
-  GoogleAccountMismatch: () =>
-    problem('GOOGLE_ACCOUNT_MISMATCH', 'This account is linked to another Google account; sign in with that one, or with a code.'),
+  ...GOOGLE_FAILURES,
 
   DefaultBranchProtected: () => problem('DEFAULT_BRANCH_PROTECTED', 'The default branch cannot be deleted.'),
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
