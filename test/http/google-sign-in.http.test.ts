@@ -144,6 +144,24 @@ describe('HTTP Google sign-in: POST /auth/google and /auth/google/link', () => {
     expect(me.body.data).to.deep.include({ roles: ['STAFF'], status: 'ACTIVE' });
   });
 
+  it('a deactivated member is refused as verify-otp refuses them, unless they register their own business', async () => {
+    const owner = await registerOwner(app);
+    const email = `gone.${Date.now()}@example.com`;
+    const invite = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { email, first_name: 'Tunde', last_name: 'Bakare' } });
+    const sub = aGoogleSubject();
+    const first = await google({ id_token: await idp.idToken({ sub, email }) });
+    expect(first.status, first.text).to.equal(200);
+    expect((await app.request('DELETE', `/staff/${invite.body.data.id}`, { token: owner.accessToken })).status).to.equal(200);
+
+    expectProblem(await google({ id_token: await idp.idToken({ sub, email }) }), 401, 'ACCOUNT_DEACTIVATED');
+    const own = await google({ id_token: await idp.idToken({ sub, email }), business_name: 'Tunde Repairs' });
+    expect(own.status, own.text).to.equal(200);
+    expect(userOf(own)).to.equal(userOf(first));
+    const me = await app.request('GET', '/auth/me', { token: own.body.data.access_token });
+    expect(me.body.data).to.deep.include({ roles: ['BUSINESS_OWNER'], status: 'ACTIVE' });
+    expect(me.body.data.business.name).to.equal('Tunde Repairs');
+  });
+
   it('two first sign-ins of one Google account at once make one account', async () => {
     const sub = aGoogleSubject();
     const [a, b] = await Promise.all([1, 2].map(async () => google({ id_token: await idp.idToken({ sub }), business_name: 'Twice' })));
