@@ -31,6 +31,8 @@ export * from './auth/send-verification-code.js';
 export * from './auth/check-verification-code.js';
 export * from './auth/resolve-actor.js';
 export * from './auth/get-me.js';
+export * from './auth/google-identity-verifier.js';
+export * from './auth/google-sign-in.js';
 
 // business: profile, branches, staff, plans
 export * from './business/ports.js';

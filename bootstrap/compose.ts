@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
 import { checkVerificationCode } from '../application/auth/check-verification-code.js';
 import { getMe } from '../application/auth/get-me.js';
+import { linkGoogleIdentity, signInWithGoogle } from '../application/auth/google-sign-in.js';
+import { joseGoogleVerifier } from '../adapters/auth/google-id-token.js';
+import { googleRoutes, type GoogleUseCases } from '../adapters/http/routes/google.routes.js';
 import { endSession, listSessions, logout } from '../application/auth/manage-sessions.js';
 import { refreshSession } from '../application/auth/refresh-session.js';
 import { register } from '../application/auth/register.js';
@@ -70,10 +73,11 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
+  ...googleRoutes(deps),
   ...sessionRoutes(deps),
   ...staffRoutes(deps),
   ...businessRoutes(deps),
@@ -118,7 +122,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const uow = deliverAfterCommit(persistence.uow, dispatcher);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
-  const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}) };
+  // Google sign-in is on when a client id is configured (docs/adr/0027).
+  const google =
+    config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_ID.length > 0
+      ? joseGoogleVerifier({ clientIds: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL, jwksTimeoutMs: config.GOOGLE_JWKS_TIMEOUT_MS }, clock)
+      : undefined;
+  const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
 
   const routes = apiRoutes({
     register: register(deps),
@@ -128,6 +137,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     sendVerificationCode: sendVerificationCode(deps),
     checkVerificationCode: checkVerificationCode(deps),
     getMe: getMe(deps),
+    signInWithGoogle: signInWithGoogle(deps),
+    linkGoogleIdentity: linkGoogleIdentity(deps),
     logout: logout(deps),
     listSessions: listSessions(deps),
     endSession: endSession(deps),

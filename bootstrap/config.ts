@@ -27,6 +27,14 @@ const list = new t.Type<string[], string, unknown>(
 const nonEmpty = new t.Type<string, string, unknown>('non-empty string', (u): u is string => typeof u === 'string', (u, c) =>
   typeof u === 'string' && u.trim() !== '' ? t.success(u.trim()) : t.failure(u, c, 'must not be empty'), String);
 
+const httpUrl = new t.Type<string, string, unknown>('http(s) URL', (u): u is string => typeof u === 'string', (u, c) => {
+  try {
+    return typeof u === 'string' && /^https?:$/.test(new URL(u).protocol) ? t.success(u) : t.failure(u, c, 'must be an http(s) URL');
+  } catch {
+    return t.failure(u, c, 'must be an http(s) URL');
+  }
+}, String);
+
 const testIdentifiers = new t.Type<string, string, unknown>('identifier list', (u): u is string => typeof u === 'string', (u, c) =>
   typeof u === 'string' && parseTestIdentifiers(u) ? t.success(u) : t.failure(u, c, 'must be phones, phone ranges, e-mails or *@domain, comma-separated'), String);
 
@@ -57,6 +65,9 @@ export const ENV = {
   MESSAGES_FILE: { codec: nonEmpty, default: undefined, doc: 'append every outgoing message to this file as a JSON line instead of logging it (development, end-to-end tests; the file holds codes)' },
   OUTBOX_POLL_MS: { codec: intFrom('milliseconds', 10), default: '1000', doc: 'how often the outbox dispatcher looks for events to deliver or retry (docs/adr/0024)' },
   HEAP_GROWING_PERCENT: { codec: intFrom('percent', 0), default: '40', doc: "how far V8 lets the heap grow past its live size before a full collection (V8's --heap-growing-percent); 0 = V8's own, which let a 200,000-sale export grow the process by 80-120 MB" },
+  GOOGLE_CLIENT_ID: { codec: list, default: undefined, doc: 'OAuth client id(s) Google ID tokens must be issued to (`aud`), comma-separated (web, Android, iOS); unset = POST /auth/google and /auth/google/link answer 503 GOOGLE_SIGN_IN_NOT_CONFIGURED' },
+  GOOGLE_JWKS_URL: { codec: httpUrl, default: 'https://www.googleapis.com/oauth2/v3/certs', doc: "where Google's ID-token signing keys (JWKS) are fetched from" },
+  GOOGLE_JWKS_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '3000', doc: 'how long a fetch of those keys may take before a Google sign-in is answered 503 GOOGLE_UNAVAILABLE' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 

@@ -15,6 +15,7 @@ import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPosit
 import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
+import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -45,6 +46,7 @@ export type UseCaseFailure =
   | AccountDeactivated
   | InvitationExpired
   | SessionNotFound
+  | GoogleFailure
   | UnknownBranch
   | DefaultBranchProtected
   | AlreadyMember
@@ -236,6 +238,8 @@ export const FAILURES: Mapping = {
     subject === 'session'
       ? problem('REFRESH_TOKEN_INVALID', 'This is not a refresh token issued by this API; nothing was signed out.')
       : problem('REFRESH_TOKEN_INVALID', 'The refresh token is invalid, expired or already used; sign in again.'),
+
+  ...GOOGLE_FAILURES,
 
   DefaultBranchProtected: () => problem('DEFAULT_BRANCH_PROTECTED', 'The default branch cannot be deleted.'),
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),

@@ -83,10 +83,27 @@ export interface SessionRepository {
   revoke(userId: string, sessionId: string, at: Date): Promise<boolean>;
 }
 
+/** A Google account (its stable `sub`) linked to a user; `email` is the address Google vouched for when it was linked. */
+export interface GoogleIdentity {
+  readonly subject: string;
+  readonly userId: string;
+  readonly email: string;
+  readonly linkedAt: Date;
+}
+
+/** Google accounts linked to users: at most one per user, and one user per Google account. */
+export interface GoogleIdentityRepository {
+  findBySubject(subject: string): Promise<GoogleIdentity | undefined>;
+  findByUser(userId: string): Promise<GoogleIdentity | undefined>;
+  /** Fails (a fault) when the subject or the user is already linked: callers check first, under the lock. */
+  add(identity: GoogleIdentity): Promise<void>;
+}
+
 /** The auth module's repositories, as a unit of work hands them to a use case. */
 export interface AuthRepositories {
   readonly users: UserRepository;
   readonly otps: OtpRepository;
   readonly refreshTokens: RefreshTokenRepository;
   readonly sessions: SessionRepository;
+  readonly googleIdentities: GoogleIdentityRepository;
 }

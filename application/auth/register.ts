@@ -1,5 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser } from '../../domain/business.js';
+import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser, type User } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import { defaultExpenseCategories } from '../../domain/expense.js';
@@ -27,10 +27,68 @@ export interface Registered {
 
 export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
 
+type OpenBusinessRepos = Pick<AuthRepositories, 'users'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'>;
+
 /**
- * Creates the user, their business (FREE, Africa/Lagos, NGN), its default branch and the owner
- * membership and its default expense categories in one transaction, with the sign-in code that
- * activates the account (sent after the commit, through the outbox).
+ * The account a registration opens (/auth/register and a first Google sign-in alike): the user (or
+ * `existing`, a person whose membership elsewhere no longer holds them), their business (FREE,
+ * Africa/Lagos, NGN), its default branch, the owner membership and the default expense categories.
+ * Call it in the registration's transaction, under the identifier's lock.
+ */
+export const openOwnedBusiness = async (
+  deps: Pick<OtpDeps, 'crypto'>,
+  repos: OpenBusinessRepos,
+  cmd: RegisterCommand & { readonly existing: User | undefined },
+  now: Date,
+): Promise<{ readonly user: User; readonly businessId: string }> => {
+  const { existing } = cmd;
+  const businessId = deps.crypto.uuid();
+  const branchId = deps.crypto.uuid();
+  const user = existing ? Object.assign(existing, { firstName: cmd.firstName, lastName: cmd.lastName, updatedAt: now }) : newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
+  if (existing) await repos.users.save(user);
+  else await repos.users.add(user);
+  await repos.businesses.add({
+    id: businessId,
+    name: cmd.businessName,
+    phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
+    email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
+    address: null,
+    category: null,
+    logoUrl: null,
+    plan: DEFAULT_PLAN,
+    currency: DEFAULT_CURRENCY,
+    timezone: DEFAULT_TIMEZONE,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await repos.branches.add({
+    id: branchId,
+    businessId,
+    name: 'Main branch',
+    address: null,
+    phone: null,
+    isDefault: true,
+    archivedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  await repos.memberships.add({
+    id: deps.crypto.uuid(),
+    businessId,
+    userId: user.id,
+    role: 'BUSINESS_OWNER',
+    branchId,
+    status: 'ACTIVE',
+    createdAt: now,
+    updatedAt: now,
+  });
+  for (const c of defaultExpenseCategories(businessId, deps.crypto.uuid, now)) await repos.expenseCategories.add(c);
+  return { user, businessId };
+};
+
+/**
+ * Opens the account (openOwnedBusiness) in one transaction, with the sign-in code that activates it
+ * (sent after the commit, through the outbox).
  */
 export const register =
   (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories> }) =>
@@ -43,50 +101,10 @@ export const register =
       const claim = existing && (await releaseUnheldMembership(repos, existing.id, now));
       if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
       // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
-      const userId = existing?.id ?? deps.crypto.uuid();
-      const businessId = deps.crypto.uuid();
-      const branchId = deps.crypto.uuid();
-      if (existing) await repos.users.save(Object.assign(existing, { firstName: cmd.firstName, lastName: cmd.lastName, updatedAt: now }));
-      else await repos.users.add(newUser(userId, cmd.identifier, cmd.firstName, cmd.lastName, now));
-      await repos.businesses.add({
-        id: businessId,
-        name: cmd.businessName,
-        phone: cmd.identifier.kind === 'phone' ? cmd.identifier.value : null,
-        email: cmd.identifier.kind === 'email' ? cmd.identifier.value : null,
-        address: null,
-        category: null,
-        logoUrl: null,
-        plan: DEFAULT_PLAN,
-        currency: DEFAULT_CURRENCY,
-        timezone: DEFAULT_TIMEZONE,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await repos.branches.add({
-        id: branchId,
-        businessId,
-        name: 'Main branch',
-        address: null,
-        phone: null,
-        isDefault: true,
-        archivedAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      await repos.memberships.add({
-        id: deps.crypto.uuid(),
-        businessId,
-        userId,
-        role: 'BUSINESS_OWNER',
-        branchId,
-        status: 'ACTIVE',
-        createdAt: now,
-        updatedAt: now,
-      });
-      for (const c of defaultExpenseCategories(businessId, deps.crypto.uuid, now)) await repos.expenseCategories.add(c);
+      const { user, businessId } = await openOwnedBusiness(deps, repos, { ...cmd, existing }, now);
       const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));
-      return E.right({ userId, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt });
+      return E.right({ userId: user.id, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt });
     });
   };

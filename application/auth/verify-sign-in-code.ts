@@ -6,7 +6,7 @@ import type { Crypto } from '../ports/crypto.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { AccountDeactivated, InvalidOtp, InvitationExpired, OtpExpired } from './errors.js';
-import { isLapsedInvitation } from '../../domain/business.js';
+import { isLapsedInvitation, type Membership, type User } from '../../domain/business.js';
 import { startSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
 import type { AuthRepositories, SessionDevice } from './ports.js';
 import type { BusinessRepositories } from '../business/ports.js';
@@ -36,21 +36,37 @@ export const verifySignInCode =
       const user = await repos.users.findByIdentifier(identifier);
       const membership = user && (await repos.memberships.findByUser(user.id));
       if (!user || !membership) return E.left({ _tag: 'InvalidOtp' as const });
-      if (membership.status === 'DEACTIVATED') return E.left({ _tag: 'AccountDeactivated' as const });
-      if (isLapsedInvitation(membership, now)) return E.left({ _tag: 'InvitationExpired' as const });
-
-      const firstVerification = user.verifiedAt === null;
-      if (firstVerification) {
-        user.verifiedAt = now;
-        user.updatedAt = now;
-        await repos.users.save(user);
-      }
-      if (membership.status === 'INVITED') {
-        membership.status = 'ACTIVE';
-        membership.updatedAt = now;
-        await repos.memberships.save(membership);
-      }
-      const actor = { userId: user.id, businessId: membership.businessId, roles: [membership.role] };
-      const pair = await startSession(deps, repos, actor, device);
-      return E.right({ ...pair, firstVerification });
+      return admitMember(deps, repos, user, membership, device);
     });
+
+/**
+ * A proven sign-in of a member (a right code, or a Google token): refused when the member is
+ * deactivated or the invitation lapsed; the first one verifies the user and an invitation becomes
+ * ACTIVE. Starts a new session for the device. Runs in the sign-in's transaction.
+ */
+export const admitMember = async (
+  deps: { clock: Clock; crypto: Crypto; tokens: TokenIssuer },
+  repos: Pick<AuthRepositories, 'users' | 'refreshTokens' | 'sessions'> & Pick<BusinessRepositories, 'memberships'>,
+  user: User,
+  membership: Membership,
+  device: SessionDevice,
+): Promise<E.Either<AccountDeactivated | InvitationExpired, SignedIn>> => {
+  const now = deps.clock.now();
+  if (membership.status === 'DEACTIVATED') return E.left({ _tag: 'AccountDeactivated' as const });
+  if (isLapsedInvitation(membership, now)) return E.left({ _tag: 'InvitationExpired' as const });
+
+  const firstVerification = user.verifiedAt === null;
+  if (firstVerification) {
+    user.verifiedAt = now;
+    user.updatedAt = now;
+    await repos.users.save(user);
+  }
+  if (membership.status === 'INVITED') {
+    membership.status = 'ACTIVE';
+    membership.updatedAt = now;
+    await repos.memberships.save(membership);
+  }
+  const actor = { userId: user.id, businessId: membership.businessId, roles: [membership.role] };
+  const pair = await startSession(deps, repos, actor, device);
+  return E.right({ ...pair, firstVerification });
+};

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
+import { startGoogleIdp, type GoogleIdp } from '../support/google-idp.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
 
@@ -134,14 +135,22 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   let owner: Owner;
   let staff: Awaited<ReturnType<typeof inviteAndSignIn>>;
   let businessId: string;
+  let idp: GoogleIdp;
+  /** Google ID tokens of three Google accounts, one for each request of the link row. */
+  const googleTokens: string[] = [];
   before(async () => {
-    app = await createTestApp();
+    idp = await startGoogleIdp();
+    for (let i = 0; i < 3; i++) googleTokens.push(await idp.idToken());
+    app = await createTestApp({ env: idp.env });
     owner = await registerOwner(app);
     staff = await inviteAndSignIn(app, owner);
     businessId = await businessIdOf(app, owner.accessToken);
     await putOnPlan(app, owner, 'BUSINESS'); // the top-services report is a Business and Pro feature
   });
-  after(async () => app.close());
+  after(async () => {
+    await app.close();
+    await idp.close();
+  });
 
   const branch = async () =>
     (await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: `B${Math.random()}` } })).body.data.id as string;
@@ -203,6 +212,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /auth/me', method: 'GET', path: async () => '/auth/me', staff: 'allowed' },
     { route: 'GET /auth/sessions', method: 'GET', path: async () => '/auth/sessions', staff: 'allowed' },
     { route: 'DELETE /auth/sessions/:id', method: 'DELETE', path: ownSession, staff: 'allowed' },
+    { route: 'POST /auth/google/link', method: 'POST', path: async () => '/auth/google/link', body: () => ({ id_token: googleTokens.shift() }), staff: 'allowed' },
     { route: 'GET /businesses/me', method: 'GET', path: async () => '/businesses/me', staff: 'allowed' },
     { route: 'GET /businesses/:id', method: 'GET', path: async () => `/businesses/${businessId}`, staff: 'allowed' },
     { route: 'PUT /businesses/me', method: 'PUT', path: async () => '/businesses/me', body: () => ({ name: 'Renamed' }), staff: 'forbidden' },
@@ -289,7 +299,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /reports/daily-summary', method: 'GET', path: async () => '/reports/daily-summary', staff: 'forbidden' },
     { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
   ];
-  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
     const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();

@@ -86,7 +86,16 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   CategoryInUse: [{ _tag: 'CategoryInUse' }],
   InvalidReportRange: [{ _tag: 'InvalidReportRange', field: 'end_date', reason: 'is before start_date' }],
   FeatureNotAvailable: [{ _tag: 'FeatureNotAvailable', plan: 'STARTER', feature: 'TOP_SERVICES', plans: ['BUSINESS', 'PRO'] }],
+  GoogleSignInNotConfigured: [{ _tag: 'GoogleSignInNotConfigured' }],
+  GoogleUnavailable: [{ _tag: 'GoogleUnavailable' }],
+  GoogleTokenRejected: (['expired', 'audience', 'issuer', 'signature', 'malformed'] as const).map((reason) => ({ _tag: 'GoogleTokenRejected' as const, reason })),
+  GoogleEmailNotVerified: [{ _tag: 'GoogleEmailNotVerified' }],
+  BusinessNameRequired: [{ _tag: 'BusinessNameRequired' }],
+  GoogleAccountInUse: [{ _tag: 'GoogleAccountInUse' }],
+  GoogleAccountMismatch: [{ _tag: 'GoogleAccountMismatch' }],
 };
+/** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
+const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable'];
 const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category'];
 
 const produced = () => {
@@ -114,11 +123,12 @@ describe('HTTP failure mapping (adapters/http/failures.ts)', () => {
     for (const c of EDGE_ONLY) expect(`${edge}\n${compose}`, c).to.include(`'${c}'`);
   });
 
-  it('every failure maps to a 4xx of its table status, with its field errors spelled as the request spells them', () => {
+  it('every failure maps to a 4xx of its table status (a 503 for the unavailable ones), with its field errors spelled as the request spells them', () => {
     for (const failures of Object.values(EXAMPLES) as UseCaseFailure[][]) {
       for (const f of failures) {
         const p = failureProblem(f, 'sale');
-        expect(p.status, f._tag).to.equal(ERROR_CODES[p.code]).and.to.be.within(400, 499);
+        if (UNAVAILABLE.includes(f._tag)) expect(p.status, f._tag).to.equal(ERROR_CODES[p.code]).and.to.equal(503);
+        else expect(p.status, f._tag).to.equal(ERROR_CODES[p.code]).and.to.be.within(400, 499);
         for (const e of p.extra.errors ?? []) expect(e.field, f._tag).to.not.match(/[A-Z]/);
       }
     }

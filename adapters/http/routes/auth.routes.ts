@@ -23,7 +23,7 @@ export interface AuthUseCases {
   readonly getMe: ReturnType<typeof getMe>;
 }
 
-const tokenJson = (pair: TokenPair) => ({
+export const tokenJson = (pair: TokenPair) => ({
   access_token: pair.accessToken,
   refresh_token: pair.refreshToken,
   token_type: 'Bearer',
@@ -32,6 +32,21 @@ const tokenJson = (pair: TokenPair) => ({
 
 const identifierDocs = { phone: nullableStr, email: nullableStr };
 const tokensShape = { access_token: str, refresh_token: str, token_type: doc('Bearer', { const: 'Bearer' }), expires_in: int };
+/** A sign-in's answer: verify-otp's, and POST /auth/google's. */
+export const signedInShape = shape(
+  'Tokens',
+  { ...tokensShape },
+  {
+    access_token: 'EdDSA JWT, 1 hour',
+    refresh_token: 'opaque, 30 days, single use',
+    verified: 'present (true) only when this sign-in activated the account: a new registration, or an invited member’s first sign-in',
+  },
+  { verified: doc('true', { const: true }) },
+);
+export const signedInJson = ({ firstVerification, ...pair }: TokenPair & { firstVerification: boolean }) => ({
+  ...(firstVerification ? { verified: true } : {}),
+  ...tokenJson(pair),
+});
 const codeSentShape = shape('CodeSent', { ...identifierDocs, otp_expires_at: dateTime });
 
 export const authRoutes = (uc: AuthUseCases) => [
@@ -81,17 +96,11 @@ export const authRoutes = (uc: AuthUseCases) => [
     success: {
       status: 200,
       description: 'Signed in',
-      data: shape(
-        'Tokens',
-        { ...tokensShape },
-        { access_token: 'EdDSA JWT, 1 hour', refresh_token: 'opaque, 30 days, single use', verified: 'present (true) only when this code activated a new registration' },
-        { verified: doc('true', { const: true }) },
-      ),
+      data: signedInShape,
     },
     errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
     handler: async ({ body, ctx }) => {
-      const { firstVerification, ...pair } = successOf(await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx)), 'sign-in');
-      return ok('Signed in', { ...(firstVerification ? { verified: true } : {}), ...tokenJson(pair) });
+      return ok('Signed in', signedInJson(successOf(await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx)), 'sign-in')));
     },
   }),
   route({

@@ -1,4 +1,4 @@
-import type { AuthRepositories, RefreshToken, Session } from '../../../application/auth/ports.js';
+import type { AuthRepositories, GoogleIdentity, RefreshToken, Session } from '../../../application/auth/ports.js';
 import type { User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -11,11 +11,13 @@ export interface AuthTables {
   otps: Map<string, OtpCode>;
   refreshTokens: Map<string, RefreshToken>;
   sessions: Map<string, Session>;
+  /** By Google subject. */
+  googleIdentities: Map<string, GoogleIdentity>;
 }
 
-/** The auth module in memory: users, sign-in codes, refresh tokens and sessions. */
+/** The auth module in memory: users, sign-in codes, refresh tokens, sessions and linked Google accounts. */
 export const inMemoryAuthModule: InMemoryModule<AuthTables, AuthRepositories> = {
-  tables: () => ({ users: new Map(), otps: new Map(), refreshTokens: new Map(), sessions: new Map() }),
+  tables: () => ({ users: new Map(), otps: new Map(), refreshTokens: new Map(), sessions: new Map(), googleIdentities: new Map() }),
   repositories: (t) => ({
     users: {
       findById: async (id) => (t.users.has(id) ? copy(t.users.get(id)) : undefined),
@@ -56,5 +58,14 @@ export const inMemoryAuthModule: InMemoryModule<AuthTables, AuthRepositories> = 
       },
     },
     sessions: inMemorySessions(t),
+    googleIdentities: {
+      findBySubject: async (subject) => (t.googleIdentities.has(subject) ? copy(t.googleIdentities.get(subject)) : undefined),
+      findByUser: async (userId) => values(t.googleIdentities).find((g) => g.userId === userId),
+      add: async (g) => {
+        // the SQL table's two unique keys
+        if (t.googleIdentities.has(g.subject) || values(t.googleIdentities).some((o) => o.userId === g.userId)) throw new Error('unique violation: google_identities');
+        t.googleIdentities.set(g.subject, copy(g));
+      },
+    },
   }),
 };

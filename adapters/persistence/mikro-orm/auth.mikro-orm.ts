@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthRepositories, OtpRepository, RefreshToken, RefreshTokenRepository, UserRepository } from '../../../application/auth/ports.js';
+import type { AuthRepositories, GoogleIdentity, GoogleIdentityRepository, OtpRepository, RefreshToken, RefreshTokenRepository, UserRepository } from '../../../application/auth/ports.js';
 import type { User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import type { E164Phone } from '../../../domain/phone.js';
@@ -95,10 +95,21 @@ const mikroOrmRefreshTokens = (em: EntityManager): RefreshTokenRepository => ({
   revokeAllForUser: (userId, at) => revokeWhere(em, 'user_id', userId, at),
 });
 
-/** The auth module over one transaction's EntityManager: users, sign-in codes, refresh tokens and sessions. */
+const GOOGLE_COLUMNS = 'subject, user_id, email, linked_at';
+
+const googleFromRow = (r: Row): GoogleIdentity => ({ subject: String(r.subject), userId: String(r.user_id), email: String(r.email), linkedAt: asDate(r.linked_at) });
+
+const mikroOrmGoogleIdentities = (em: EntityManager): GoogleIdentityRepository => ({
+  findBySubject: (subject) => firstRow(em, `select ${GOOGLE_COLUMNS} from google_identities where subject = ?`, [subject], googleFromRow),
+  findByUser: (userId) => firstRow(em, `select ${GOOGLE_COLUMNS} from google_identities where user_id = ?`, [userId], googleFromRow),
+  add: (g) => insertRow(em, 'google_identities', GOOGLE_COLUMNS, [g.subject, g.userId, g.email, g.linkedAt]),
+});
+
+/** The auth module over one transaction's EntityManager: users, sign-in codes, refresh tokens, sessions and linked Google accounts. */
 export const mikroOrmAuthModule = (em: EntityManager): AuthRepositories => ({
   users: mikroOrmUsers(em),
   otps: mikroOrmOtps(em),
   refreshTokens: mikroOrmRefreshTokens(em),
   sessions: mikroOrmSessions(em),
+  googleIdentities: mikroOrmGoogleIdentities(em),
 });

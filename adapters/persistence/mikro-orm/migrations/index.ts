@@ -8,6 +8,7 @@ import { Migration20261125000000_sessions } from './Migration20261125000000_sess
 import { Migration20261126000000_expenses } from './Migration20261126000000_expenses.js';
 import { Migration20261126120000_outbox } from './Migration20261126120000_outbox.js';
 import { Migration20261127000000_sale_cost_of_goods } from './Migration20261127000000_sale_cost_of_goods.js';
+import { Migration20261127100000_google_identity } from './Migration20261127100000_google_identity.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -21,4 +22,5 @@ export const migrationsList = [
   { name: 'Migration20261126000000_expenses', class: Migration20261126000000_expenses },
   { name: 'Migration20261126120000_outbox', class: Migration20261126120000_outbox },
   { name: 'Migration20261127000000_sale_cost_of_goods', class: Migration20261127000000_sale_cost_of_goods },
+  { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity },
 ];

@@ -1,0 +1,43 @@
+import type {
+  BusinessNameRequired,
+  GoogleAccountInUse,
+  GoogleAccountMismatch,
+  GoogleEmailNotVerified,
+  GoogleSignInNotConfigured,
+  GoogleTokenFault,
+  GoogleTokenRejected,
+  GoogleUnavailable,
+} from '../../application/auth/errors.js';
+import { problem, type Problem } from './problem.js';
+
+/** The failures of Google sign-in and linking (docs/adr/0027); part of failures.ts's one mapping. */
+export type GoogleFailure =
+  | GoogleSignInNotConfigured
+  | GoogleUnavailable
+  | GoogleTokenRejected
+  | GoogleEmailNotVerified
+  | BusinessNameRequired
+  | GoogleAccountInUse
+  | GoogleAccountMismatch;
+
+const TOKEN_FAULTS: Record<GoogleTokenFault, string> = {
+  expired: 'The Google ID token has expired; sign in with Google again for a fresh one.',
+  audience: 'The Google ID token was issued to another client than this API’s (aud is not GOOGLE_CLIENT_ID).',
+  issuer: 'The ID token was not issued by Google (iss).',
+  signature: 'The ID token’s signature is not one of Google’s keys.',
+  malformed: 'This is not a Google ID token (it must be a signed JWT with sub, email, iat and exp).',
+};
+
+export const GOOGLE_FAILURES: { readonly [K in GoogleFailure['_tag']]: (f: Extract<GoogleFailure, { _tag: K }>) => Problem } = {
+  // The 503s: the deployment has no Google client, or Google's keys cannot be fetched (not the caller's fault).
+  GoogleSignInNotConfigured: () => problem('GOOGLE_SIGN_IN_NOT_CONFIGURED', 'Google sign-in is not configured on this server (GOOGLE_CLIENT_ID is unset); sign in with a code instead.'),
+  GoogleUnavailable: () => problem('GOOGLE_UNAVAILABLE', 'Google’s signing keys could not be fetched to check the ID token; try again shortly.', { headers: { 'Retry-After': '5' } }),
+  GoogleTokenRejected: (f) => problem(f.reason === 'expired' ? 'GOOGLE_TOKEN_EXPIRED' : 'GOOGLE_TOKEN_INVALID', TOKEN_FAULTS[f.reason]),
+  GoogleEmailNotVerified: () => problem('GOOGLE_EMAIL_NOT_VERIFIED', 'Google does not vouch for this account’s e-mail address (email_verified is not true).'),
+  BusinessNameRequired: () =>
+    problem('BUSINESS_NAME_REQUIRED', 'No account has this Google account or e-mail; give business_name to register one.', {
+      errors: [{ field: 'business_name', message: 'is required to register a new account' }],
+    }),
+  GoogleAccountInUse: () => problem('GOOGLE_ACCOUNT_IN_USE', 'This Google account is linked to another user.'),
+  GoogleAccountMismatch: () => problem('GOOGLE_ACCOUNT_MISMATCH', 'This account is linked to another Google account; sign in with that one, or with a code.'),
+};
