@@ -101,8 +101,10 @@ export const whatsappCloud = (settings: WhatsAppSettings): MessageSender => {
       }
       const error = graphErrorOf(answer.body);
       const code = error.code;
+      // Meta's message already starts "(#code) title"; the details say which parameter or why.
+      const head = code !== undefined && !error.message?.includes(`#${code}`) ? `(#${code}) ${error.message ?? ''}`.trim() : error.message;
       const said = redact(
-        [code === undefined ? undefined : `#${code}`, error.message, error.details].filter(Boolean).join(' ') || (answer.body === undefined ? 'no JSON body' : JSON.stringify(answer.body)),
+        [head, error.details].filter(Boolean).join(': ') || (answer.body === undefined ? 'no JSON body' : JSON.stringify(answer.body)),
         [settings.token],
       );
       const wait = answer.retryAfterMs;
