@@ -55,8 +55,7 @@ import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
-import { logOutbox } from '../adapters/messaging/log-outbox.js';
-import { fileOutbox } from '../adapters/messaging/file-outbox.js';
+import { messageSender } from './messaging.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
 import { sendMessages } from '../application/events/send-messages.js';
@@ -112,7 +111,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const crypto = nodeCrypto(otpSecret);
   const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
-  const messages = overrides.messages ?? (config.MESSAGES_FILE ? fileOutbox(config.MESSAGES_FILE) : logOutbox(logger));
+  const messages = overrides.messages ?? messageSender(config, logger).sender;
   // Subscribers of the domain events, by type: webhooks, sync and the job queue join this list.
   const subscribers = [sendMessages({ messages, clock })];
   const dispatcher = createDispatcher(

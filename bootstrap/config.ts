@@ -27,13 +27,15 @@ const list = new t.Type<string[], string, unknown>(
 const nonEmpty = new t.Type<string, string, unknown>('non-empty string', (u): u is string => typeof u === 'string', (u, c) =>
   typeof u === 'string' && u.trim() !== '' ? t.success(u.trim()) : t.failure(u, c, 'must not be empty'), String);
 
-const httpUrl = new t.Type<string, string, unknown>('http(s) URL', (u): u is string => typeof u === 'string', (u, c) => {
-  try {
-    return typeof u === 'string' && /^https?:$/.test(new URL(u).protocol) ? t.success(u) : t.failure(u, c, 'must be an http(s) URL');
-  } catch {
-    return t.failure(u, c, 'must be an http(s) URL');
-  }
-}, String);
+const matching = (name: string, re: RegExp, hint: string) =>
+  new t.Type<string, string, unknown>(name, (u): u is string => typeof u === 'string', (u, c) =>
+    typeof u === 'string' && re.test(u.trim()) ? t.success(u.trim()) : t.failure(u, c, hint), String);
+const urlOf = (name: string, protocols: readonly string[]) =>
+  new t.Type<string, string, unknown>(name, (u): u is string => typeof u === 'string', (u, c) => {
+    const url = typeof u === 'string' && URL.canParse(u.trim()) ? new URL(u.trim()) : undefined;
+    return url && protocols.includes(url.protocol) ? t.success(u as string) : t.failure(u, c, `must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
+  }, String);
+const httpUrl = urlOf('http(s) URL', ['https:', 'http:']);
 
 const testIdentifiers = new t.Type<string, string, unknown>('identifier list', (u): u is string => typeof u === 'string', (u, c) =>
   typeof u === 'string' && parseTestIdentifiers(u) ? t.success(u) : t.failure(u, c, 'must be phones, phone ranges, e-mails or *@domain, comma-separated'), String);
@@ -68,6 +70,19 @@ export const ENV = {
   GOOGLE_CLIENT_ID: { codec: list, default: undefined, doc: 'OAuth client id(s) Google ID tokens must be issued to (`aud`), comma-separated (web, Android, iOS); unset = POST /auth/google and /auth/google/link answer 503 GOOGLE_SIGN_IN_NOT_CONFIGURED' },
   GOOGLE_JWKS_URL: { codec: httpUrl, default: 'https://www.googleapis.com/oauth2/v3/certs', doc: "where Google's ID-token signing keys (JWKS) are fetched from" },
   GOOGLE_JWKS_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '3000', doc: 'how long a fetch of those keys may take before a Google sign-in is answered 503 GOOGLE_UNAVAILABLE' },
+  TERMII_API_KEY: { codec: nonEmpty, default: undefined, secret: true, doc: 'Termii API key: SMS go through Termii (codes on its dnd route); unset = SMS in the log (or MESSAGES_FILE)' },
+  TERMII_SENDER_ID: { codec: matching('sender id', /^[A-Za-z0-9][A-Za-z0-9 ._-]{2,10}$/, 'must be 3 to 11 letters or digits (a sender ID registered with Termii)'), default: undefined, doc: 'the registered Termii sender ID the SMS come from (3-11 characters); required with TERMII_API_KEY' },
+  TERMII_BASE_URL: { codec: httpUrl, default: 'https://api.ng.termii.com', doc: 'the Termii API base URL shown on the Termii dashboard' },
+  WHATSAPP_TOKEN: { codec: nonEmpty, default: undefined, secret: true, doc: 'WhatsApp Cloud API access token (a system user token): WhatsApp messages go through Meta; unset = in the log' },
+  WHATSAPP_PHONE_NUMBER_ID: { codec: matching('phone number id', /^\d{5,20}$/, 'must be the numeric phone number ID from WhatsApp Manager'), default: undefined, doc: 'the business phone number ID messages are sent from; required with WHATSAPP_TOKEN' },
+  WHATSAPP_GRAPH_URL: { codec: httpUrl, default: 'https://graph.facebook.com', doc: 'the Graph API base URL' },
+  WHATSAPP_API_VERSION: { codec: matching('Graph API version', /^v\d{1,3}\.\d{1,2}$/, 'must look like v23.0'), default: 'v23.0', doc: 'the Graph API version in the URL' },
+  WHATSAPP_TEMPLATE_RECEIPT: { codec: matching('template name', /^[a-z0-9_]{1,512}$/, 'must be a template name (lowercase letters, digits, _)'), default: 'receipt', doc: 'approved template receipts are sent with (body parameters in the order the message gives them)' },
+  WHATSAPP_TEMPLATE_CREDIT_REMINDER: { codec: matching('template name', /^[a-z0-9_]{1,512}$/, 'must be a template name (lowercase letters, digits, _)'), default: 'credit_reminder', doc: 'approved template credit reminders are sent with' },
+  WHATSAPP_TEMPLATE_LANGUAGE: { codec: matching('language code', /^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or en_US'), default: 'en', doc: 'language code of both templates' },
+  SMTP_URL: { codec: urlOf('SMTP URL', ['smtp:', 'smtps:']), default: undefined, secret: true, doc: 'e-mail through this SMTP server, e.g. smtps://user:password@smtp.example.com:465 (nodemailer); unset = e-mails in the log' },
+  MAIL_FROM: { codec: matching('e-mail address', /^(?:[^<>@]*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)$/, 'must be an address or Name <address>'), default: undefined, doc: 'the From of every e-mail, e.g. `BizOps <no-reply@bizops.ng>`; required with SMTP_URL' },
+  MESSAGE_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one send to Termii, WhatsApp or the SMTP server may take before it counts as failed and is retried' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 
@@ -84,11 +99,19 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     const raw = env[name] !== undefined && env[name] !== '' ? env[name] : spec.default;
     if (raw === undefined) continue;
     const decoded = (spec.codec as t.Mixed).decode(raw);
-    if (E.isLeft(decoded)) problems.push(`${name}=${JSON.stringify(raw)}: ${decoded.left[0]?.message ?? `must be ${spec.codec.name}`}`);
+    // A secret's value never reaches the message (it ends in the log of a failed start).
+    const shown = 'secret' in spec && spec.secret ? '(hidden)' : JSON.stringify(raw);
+    if (E.isLeft(decoded)) problems.push(`${name}=${shown}: ${decoded.left[0]?.message ?? `must be ${spec.codec.name}`}`);
     else out[name] = decoded.right;
   }
   // A fixed sign-in code on a production server would be an open door.
   if (out.OTP_TEST_MODE === true && env.NODE_ENV === 'production') problems.push('OTP_TEST_MODE=true: refused when NODE_ENV=production');
+  // A provider needs both halves; one alone is a typo or a forgotten variable, not "use the log".
+  for (const [a, b] of [['TERMII_API_KEY', 'TERMII_SENDER_ID'], ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'], ['SMTP_URL', 'MAIL_FROM']] as const) {
+    if ((out[a] === undefined) !== (out[b] === undefined) && !problems.some((p) => p.startsWith(`${a}=`) || p.startsWith(`${b}=`))) {
+      problems.push(out[a] === undefined ? `${b} is set but ${a} is not: set both or neither` : `${a} is set but ${b} is not: set both or neither`);
+    }
+  }
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 };

@@ -39,3 +39,15 @@ export class MessageRejected extends Error {
 export interface MessageSender {
   send(message: OutgoingMessage): Promise<SentMessage>;
 }
+
+/**
+ * What a provider's delivery report says about one message it accepted (parsed from its webhook by
+ * adapters/messaging/delivery-reports.ts): matched to the message by `providerMessageId`.
+ */
+export interface DeliveryReport {
+  readonly providerMessageId: string;
+  /** SENT: with the network, not yet on the handset; DELIVERED: on the handset (or read); FAILED: it will not arrive. */
+  readonly status: 'SENT' | 'DELIVERED' | 'FAILED';
+  /** Why it failed, in the provider's words. */
+  readonly reason?: string;
+}

@@ -80,7 +80,14 @@ export interface TestResponse {
  * a Persistence object is used as given (and closed with the app).
  */
 export const createTestApp = async (
-  options: { persistence?: 'postgres' | 'memory' | Persistence; env?: Record<string, string>; databaseUrl?: string; redis?: unknown } = {},
+  options: {
+    persistence?: 'postgres' | 'memory' | Persistence;
+    env?: Record<string, string>;
+    databaseUrl?: string;
+    redis?: unknown;
+    /** Send messages as the configuration says (providers in `env`), not to the recording outbox. */
+    configuredMessages?: boolean;
+  } = {},
 ): Promise<TestApp> => {
   const config = loadConfig({
     DATA_DIR: mkdtempSync(join(tmpdir(), 'bizops-test-')),
@@ -97,7 +104,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey, dispatcher } = await compose(config, persistence, logger, { clock, messages: outbox, ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
