@@ -7,6 +7,7 @@ import { Migration20261124100000_features } from './Migration20261124100000_feat
 import { Migration20261125000000_sessions } from './Migration20261125000000_sessions.js';
 import { Migration20261126000000_expenses } from './Migration20261126000000_expenses.js';
 import { Migration20261126120000_outbox } from './Migration20261126120000_outbox.js';
+import { Migration20261127110000_notifications } from './Migration20261127110000_notifications.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -19,4 +20,5 @@ export const migrationsList = [
   { name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions },
   { name: 'Migration20261126000000_expenses', class: Migration20261126000000_expenses },
   { name: 'Migration20261126120000_outbox', class: Migration20261126120000_outbox },
+  { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
 ];
