@@ -60,7 +60,7 @@ for (const persistence of ['postgres', 'memory'] as const) {
       const phone = aPhone();
       const invite = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Bola', last_name: 'Ade', role: 'STAFF' } });
       expect(invite.status).to.equal(201);
-      expect(app.outbox.sent.at(-1)).to.deep.equal({ channel: 'sms', to: phone, text: 'Ada Stores has invited you to join their team on BizOps. Sign in with this phone number to accept.' });
+      expect(app.outbox.sent.at(-1)).to.deep.equal({ channel: 'sms', to: phone, purpose: 'INVITATION', text: 'Ada Stores has invited you to join their team on BizOps. Sign in with this phone number to accept.' });
       const [event] = (await ofType(app, 'MemberInvited')).filter((r) => (r.payload.identifier as { value: string }).value === phone);
       expect(event!.payload).to.include({ membershipId: invite.body.data.id, role: 'STAFF', businessName: 'Ada Stores' });
       expect(event!.deliveredAt).to.not.equal(null);

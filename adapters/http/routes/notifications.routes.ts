@@ -58,7 +58,7 @@ const sendRoute = (uc: NotificationUseCases, channel: 'SMS' | 'WHATSAPP'): Route
     summary: `Send ${channel === 'SMS' ? 'an SMS' : 'a WhatsApp message'}`,
     description:
       'Queues a RECEIPT (sale_id), a CREDIT_REMINDER (what the customer owes when it is sent) or a CUSTOM message (owner only, at most 480 characters), ' +
-      "to a customer (customer_id: their phone) or a number (to, E.164): exactly one of them. Answers 202 with the notification QUEUED; it is sent right after, and " +
+      "to a customer (customer_id from GET /customers: their phone) or a number (to, E.164): exactly one of them; sale_id from GET /sales. Answers 202 with the notification QUEUED; it is sent right after, and " +
       'GET /notifications/{id} shows SENT, DELIVERED or FAILED (with the reason) and the attempts. A customer who opted out (notifications_opt_out), or a number ' +
       'of one, gets receipts only (422 CUSTOMER_OPTED_OUT). Texts carry the business name, amounts as ₦1,500.50 and Lagos dates. Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },

@@ -188,8 +188,8 @@ describe('sendMessages', () => {
     await subscriber.handle(code, { id: randomUUID(), occurredAt: clock.now() });
     await subscriber.handle(invited(), { id: randomUUID(), occurredAt: clock.now() });
     expect(messages.sent).to.deep.equal([
-      { channel: 'email', to: 'ada@example.com', text: 'Your verification code is 112233. It expires in 10 minutes. Do not share it.' },
-      { channel: 'sms', to: '+2348031234567', text: 'Ada Stores has invited you to join their team on BizOps. Sign in with this phone number to accept.' },
+      { channel: 'email', to: 'ada@example.com', purpose: 'CODE', text: 'Your verification code is 112233. It expires in 10 minutes. Do not share it.' },
+      { channel: 'sms', to: '+2348031234567', purpose: 'INVITATION', text: 'Ada Stores has invited you to join their team on BizOps. Sign in with this phone number to accept.' },
     ]);
     clock.advance(10 * 60_000);
     await subscriber.handle(code, { id: randomUUID(), occurredAt: clock.now() });
