@@ -39,29 +39,39 @@ export const notifyOnEvents = (deps: Deps): Subscriber => ({
   background: true,
   async handle(event, meta) {
     const now = deps.clock.now();
+    // Every sale and stock change comes here: decide on a read, and write only when there is something to do.
     if (event._tag === 'SaleRecorded') {
       const customerId = event.customerId;
       if (!customerId) return;
-      await deps.uow.run(async (r) => {
+      const receipt = await deps.uow.read(async (r) => {
         const channel = (await r.notificationSettings.get(event.businessId)).receiptChannel;
-        if (channel === 'NONE') return;
+        if (channel === 'NONE') return undefined;
         const customer = await r.customers.findById(event.businessId, customerId);
         const to = customer && contactFor(channel, customer);
-        if (!to) return;
-        await queueNotification(r, now, { id: deps.crypto.uuid(), businessId: event.businessId, channel, to, template: 'RECEIPT', customerId, saleId: event.saleId, sourceEventId: meta.id });
+        return to ? { channel, to } : undefined;
       });
+      if (!receipt) return;
+      await deps.uow.run((r) => queueNotification(r, now, { id: deps.crypto.uuid(), businessId: event.businessId, ...receipt, template: 'RECEIPT', customerId, saleId: event.saleId, sourceEventId: meta.id }));
     } else if (event._tag === 'StockChanged') {
-      await deps.uow.run(async (r) => {
-        const product = await r.products.findById(event.businessId, event.productId);
-        if (!product) return;
-        // the product as it is now: a later restock clears the mark even when this event comes late
-        if (!isLowStock(product)) return r.notificationSettings.clearLowStockAlert(event.businessId, product.id);
-        const { enabled, channel } = (await r.notificationSettings.get(event.businessId)).lowStockAlerts;
-        if (!enabled) return;
-        const to = await ownerAddress(r, event.businessId, channel);
-        if (!to || !(await r.notificationSettings.claimLowStockAlert(event.businessId, product.id, now))) return;
-        await queueNotification(r, now, { id: deps.crypto.uuid(), businessId: event.businessId, channel, to, template: 'LOW_STOCK', productId: product.id, sourceEventId: meta.id });
+      const { businessId, productId } = event;
+      // the product as it is now: a later restock clears the mark even when this event comes late
+      const todo = await deps.uow.read(async (r) => {
+        const product = await r.products.findById(businessId, productId);
+        if (!product) return undefined;
+        const alerted = await r.notificationSettings.isLowStockAlerted(businessId, productId);
+        if (!isLowStock(product)) return alerted ? ('clear' as const) : undefined;
+        if (alerted) return undefined;
+        const { enabled, channel } = (await r.notificationSettings.get(businessId)).lowStockAlerts;
+        const to = enabled ? await ownerAddress(r, businessId, channel) : null;
+        return to ? { channel, to } : undefined;
       });
+      if (todo === 'clear') await deps.uow.run((r) => r.notificationSettings.clearLowStockAlert(businessId, productId));
+      else if (todo) {
+        await deps.uow.run(async (r) => {
+          if (!(await r.notificationSettings.claimLowStockAlert(businessId, productId, now))) return; // another worker's
+          await queueNotification(r, now, { id: deps.crypto.uuid(), businessId, ...todo, template: 'LOW_STOCK', productId, sourceEventId: meta.id });
+        });
+      }
     }
   },
 });

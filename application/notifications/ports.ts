@@ -61,6 +61,8 @@ export interface NotificationSettings {
   reminderCandidates(businessId: string, debtBefore: Date, remindedBefore: Date, limit: number): Promise<ReminderCandidate[]>;
   /** Marks the customer reminded at `at`, unless someone did after `remindedBefore`; false then. */
   claimReminder(businessId: string, customerId: string, at: Date, remindedBefore: Date): Promise<boolean>;
+  /** True while the product is marked alerted. */
+  isLowStockAlerted(businessId: string, productId: string): Promise<boolean>;
   /** Marks the product alerted; false when it already was (not restocked above its threshold since). */
   claimLowStockAlert(businessId: string, productId: string, at: Date): Promise<boolean>;
   /** Clears the mark (the product is above its threshold again). */

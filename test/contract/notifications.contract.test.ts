@@ -142,7 +142,11 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const t = await seedShop(p.uow);
       const other = await seedShop(p.uow);
       const claim = () => p.uow.run((r) => r.notificationSettings.claimLowStockAlert(t.business.id, t.product.id, NOW));
+      const alerted = (businessId: string) => p.uow.read((r) => r.notificationSettings.isLowStockAlerted(businessId, t.product.id));
+      expect(await alerted(t.business.id)).to.equal(false);
       expect(await claim()).to.equal(true);
+      expect(await alerted(t.business.id)).to.equal(true);
+      expect(await alerted(other.business.id)).to.equal(false);
       expect(await claim()).to.equal(false);
       await p.uow.run((r) => r.notificationSettings.clearLowStockAlert(other.business.id, t.product.id)); // not theirs: nothing happens
       expect(await claim()).to.equal(false);
@@ -151,6 +155,10 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
       const out = aCustomer(t.business.id, { email: 'Ngozi@Example.com', notificationsOptOut: true });
       await p.uow.run((r) => r.customers.add(out));
+      expect(await p.uow.read((r) => r.customers.findById(t.business.id, out.id))).to.deep.equal(out);
+      await p.uow.run((r) => r.customers.save({ ...out, notificationsOptOut: false }));
+      expect((await p.uow.read((r) => r.customers.findById(t.business.id, out.id)))!.notificationsOptOut).to.equal(false);
+      await p.uow.run((r) => r.customers.save(out));
       const optedOut = (businessId: string, contact: string) => p.uow.read((r) => r.notificationSettings.isOptedOut(businessId, contact));
       expect(await optedOut(t.business.id, out.phone!)).to.equal(true);
       expect(await optedOut(t.business.id, 'ngozi@example.com')).to.equal(true);

@@ -109,6 +109,7 @@ export const inMemoryNotificationsModule: InMemoryModule<NotificationTables, Not
           t.customerReminders.set(customerId, { businessId, lastRemindedAt: at });
           return true;
         },
+        isLowStockAlerted: async (businessId, productId) => t.lowStockAlerts.get(productId)?.businessId === businessId,
         claimLowStockAlert: async (businessId, productId, at) => {
           if (t.lowStockAlerts.has(productId)) return false;
           t.lowStockAlerts.set(productId, { businessId, alertedAt: at });

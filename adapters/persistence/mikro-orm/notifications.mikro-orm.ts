@@ -157,6 +157,10 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     );
     return rows.length === 1;
   },
+  async isLowStockAlerted(businessId, productId) {
+    const rows = await em.execute<unknown[]>('select 1 from low_stock_alerts where business_id = ? and product_id = ?', [businessId, productId]);
+    return rows.length > 0;
+  },
   async claimLowStockAlert(businessId, productId, at) {
     const rows = await em.execute<unknown[]>(
       'insert into low_stock_alerts (product_id, business_id, alerted_at) values (?, ?, ?) on conflict (product_id) do nothing returning product_id',
