@@ -25,11 +25,22 @@ const CHANNELS: Record<NotificationChannel, Channel> = { SMS: 'sms', WHATSAPP: '
 
 const missing = (what: string, n: Notification) => new Error(`${what} of notification ${n.id} not found`);
 
-/** The text of a notification from the figures of the moment it is sent (a reminder says what is owed now). */
-export const notificationText = async (r: TextRepositories, n: Notification, now: Date): Promise<NotificationText> => {
+/** Why a queued notification is no longer to be sent (it becomes FAILED with this reason, the provider never called). */
+export type Withdrawn = { readonly withdrawn: string };
+
+/**
+ * The text of a notification from the figures of the moment it is sent (a reminder says what is owed
+ * now); withdrawn when, since it was queued, its customer opted out (reminders, custom messages) or
+ * paid up (reminders).
+ */
+export const notificationText = async (r: TextRepositories, n: Notification, now: Date): Promise<NotificationText | Withdrawn> => {
   const business = await r.businesses.findById(n.businessId);
   if (!business) throw missing('business', n);
   const businessName = business.name;
+  if ((n.template === 'CREDIT_REMINDER' || n.template === 'CUSTOM') && n.customerId) {
+    const customer = await r.customers.findById(n.businessId, n.customerId);
+    if (customer?.notificationsOptOut) return { withdrawn: 'the customer opted out of reminders and messages before it was sent' };
+  }
   switch (n.template) {
     case 'RECEIPT': {
       const sale = n.saleId ? await r.sales.findById(n.businessId, n.saleId) : undefined;
@@ -39,6 +50,7 @@ export const notificationText = async (r: TextRepositories, n: Notification, now
     case 'CREDIT_REMINDER': {
       const customer = n.customerId ? await r.customers.findById(n.businessId, n.customerId) : undefined;
       if (!customer) throw missing('customer', n);
+      if (customer.creditBalance <= 0) return { withdrawn: 'the customer owed nothing any more when it was to be sent' };
       return creditReminderText({ businessName, customerName: customer.name, balance: customer.creditBalance, today: lagosDate(now) });
     }
     case 'CUSTOM':
@@ -90,6 +102,10 @@ export const deliverNotifications = (deps: { readonly uow: UnitOfWork<TextReposi
     const attempts = await deps.uow.run((r) => r.notifications.countAttempt(businessId, notificationId, deps.clock.now()));
     if (attempts === undefined) return; // settled meanwhile by another worker
     const text = await deps.uow.read((r) => notificationText(r, n, deps.clock.now()));
+    if ('withdrawn' in text) {
+      await deps.uow.run((r) => r.notifications.settle(businessId, notificationId, { status: 'FAILED', reason: text.withdrawn, at: deps.clock.now() }));
+      return;
+    }
     let providerMessageId: string | null;
     try {
       providerMessageId = (await deps.messages.send(messageOf(n, text))).providerMessageId ?? null;

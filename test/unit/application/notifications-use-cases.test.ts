@@ -118,6 +118,22 @@ describe('notifications use cases (in memory)', () => {
     expect(failed.failureReason).to.match(/provider unavailable/);
   });
 
+  it('withdraws a queued reminder whose customer paid up or opted out before it was sent (FAILED with the reason, nothing sent)', async () => {
+    const { send, owner, debtor, drain, messages, deps, uow, shop } = await setup();
+    const other = aCustomer(shop.business.id, { creditBalance: kobo(1000) });
+    await uow.run((r) => r.customers.add(other));
+    const paid = right(await send(owner, { customerId: debtor.id, template: 'CREDIT_REMINDER' }));
+    const out = right(await send(owner, { customerId: other.id, template: 'CUSTOM', message: 'Hello' }));
+    await uow.run(async (r) => {
+      await r.customers.setBalance(shop.business.id, debtor.id, kobo(0), new Date());
+      await r.customers.save({ ...other, notificationsOptOut: true });
+    });
+    await drain();
+    expect(messages.sent).to.deep.equal([]);
+    expect(right(await getNotification(deps)(owner, paid.id))).to.include({ status: 'FAILED', failureReason: 'the customer owed nothing any more when it was to be sent', attempts: 1 });
+    expect(right(await getNotification(deps)(owner, out.id))).to.include({ status: 'FAILED', failureReason: 'the customer opted out of reminders and messages before it was sent' });
+  });
+
   it('records delivery reports: SENT becomes DELIVERED, or FAILED with the reason', async () => {
     const { send, owner, drain, messages, deps } = await setup();
     let id = 0;
@@ -126,6 +142,7 @@ describe('notifications use cases (in memory)', () => {
       return { providerMessageId: `prov-${++id}` };
     };
     const a = right(await send(owner, { to: '+2348031234567', template: 'CUSTOM', message: 'one' }));
+    await drain(); // one at a time: the provider's ids follow the order
     const b = right(await send(owner, { to: '+2348031234568', template: 'CUSTOM', message: 'two' }));
     await drain();
     const report = recordDeliveryReport(deps);
