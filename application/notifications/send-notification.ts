@@ -89,6 +89,8 @@ export const sendNotification =
         return E.left({ _tag: 'CustomerOptedOut' as const });
       }
       if (cmd.template === 'RECEIPT' && !(await r.sales.findById(actor.businessId, cmd.saleId))) return E.left({ _tag: 'UnknownSale' as const });
+      // a reminder sent by hand counts: the scheduled ones wait repeat_every_days from it
+      if (cmd.template === 'CREDIT_REMINDER') await r.notificationSettings.claimReminder(actor.businessId, cmd.customerId!, now, now);
       const queued = await queueNotification(r, now, {
         id: deps.crypto.uuid(),
         businessId: actor.businessId,

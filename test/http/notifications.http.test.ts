@@ -158,13 +158,26 @@ describe('HTTP notifications', () => {
     const alerts = news.filter((m) => m.purpose === 'LOW_STOCK');
     expect(alerts.map((m) => [m.to, m.text])).to.deep.equal([[owner.to, 'Ada Stores: Palm oil 5L is low, 0 left (alert at 1). Restock soon.']]);
 
-    const ran = await app.runScheduledNotifications(app.clock.now());
-    expect(ran.dailySummaries).to.equal(1);
+    // two workers at the same minute: one summary
+    const ran = await Promise.all([app.runScheduledNotifications(app.clock.now()), app.runScheduledNotifications(app.clock.now())]);
+    expect(ran.map((r) => r.dailySummaries).sort()).to.deep.equal([0, 1]);
     expect((await app.runScheduledNotifications(app.clock.now())).dailySummaries).to.equal(0);
     const summary = app.outbox.sent.find((m) => m.purpose === 'DAILY_SUMMARY');
     expect(summary).to.deep.include({ channel: 'whatsapp', to: owner.to });
     expect(summary!.text).to.match(/^Ada Stores, \d+ [A-Z][a-z]{2} \d{4}: \d+ sales ₦[\d,]+\.\d{2}, expenses ₦0\.00, credit collected ₦0\.00, cash expected ₦[\d,]+\.\d{2}\.$/);
+
+    // credit reminders: the debtor's credit sale is a day old, and they were reminded by hand in the first test
+    await app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: { credit_reminders: { enabled: true, days_overdue: 7, repeat_every_days: 7 } } });
+    const reminders = () => app.outbox.sent.filter((m) => m.purpose === 'CREDIT_REMINDER' && m.to === debtor.phone).length;
+    const handSent = reminders();
+    const day = 86_400_000;
+    expect((await app.runScheduledNotifications(new Date(app.clock.now().getTime() + 6 * day))).creditReminders).to.equal(0); // neither overdue nor 7 days since the last
+    const at = new Date(app.clock.now().getTime() + 8 * day);
+    const twice = await Promise.all([app.runScheduledNotifications(at), app.runScheduledNotifications(at)]);
+    expect(twice.map((r) => r.creditReminders).sort()).to.deep.equal([0, 1]);
+    await drain();
+    expect(reminders()).to.equal(handSent + 1);
     const listed = await app.request('GET', '/notifications?status=SENT&limit=100', { token: owner.accessToken });
-    expect(listed.body.data.content.map((n: { template: string }) => n.template)).to.include.members(['RECEIPT', 'LOW_STOCK', 'DAILY_SUMMARY']);
+    expect(listed.body.data.content.map((n: { template: string }) => n.template)).to.include.members(['RECEIPT', 'LOW_STOCK', 'DAILY_SUMMARY', 'CREDIT_REMINDER']);
   });
 });
