@@ -119,6 +119,12 @@ describe('HTTP notifications', () => {
     expect(await list('?status=FAILED')).to.deep.equal([]);
     expect((await app.request('GET', '/notifications?status=LOST', { token: owner.accessToken })).status).to.equal(400);
     expect((await app.request('GET', '/notifications/0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40', { token: owner.accessToken })).status).to.equal(404);
+    // another business sees none of them
+    const other = await registerOwner(app);
+    expect((await app.request('GET', `/notifications/${all[0]!.id}`, { token: other.accessToken })).body.error.code).to.equal('RESOURCE_NOT_FOUND');
+    expect((await app.request('GET', '/notifications', { token: other.accessToken })).body.data.content).to.deep.equal([]);
+    expect((await post('sms', { customer_id: debtor.id, template: 'CREDIT_REMINDER' }, other.accessToken)).body.error.code).to.equal('UNKNOWN_CUSTOMER');
+    expect((await post('sms', { to: aPhone(), template: 'RECEIPT', sale_id: creditSale }, other.accessToken)).body.error.code).to.equal('UNKNOWN_SALE');
   });
 
   it('GET and PUT preferences (owner only): defaults off, partial changes, bounded values', async () => {
