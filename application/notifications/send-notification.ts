@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { notificationRequested } from '../../domain/events.js';
-import type { Notification, NotificationChannel, NotificationTemplate, RequestedTemplate } from '../../domain/notification.js';
+import type { Notification, NotificationChannel } from '../../domain/notification.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -64,8 +64,6 @@ export const queueNotification = async (
   return notification;
 };
 
-const templateOf = (t: RequestedTemplate): NotificationTemplate => t;
-
 /**
  * Queues a receipt, credit reminder or custom message by SMS or WhatsApp; the outbox sends it after
  * the commit. To a customer (their phone) or a number; a customer who opted out gets receipts only,
@@ -96,7 +94,7 @@ export const sendNotification =
         businessId: actor.businessId,
         channel,
         to: to!,
-        template: templateOf(cmd.template),
+        template: cmd.template,
         customerId: cmd.customerId ?? null,
         saleId: cmd.template === 'RECEIPT' ? cmd.saleId : null,
         message: cmd.template === 'CUSTOM' ? cmd.message : null,
