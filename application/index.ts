@@ -75,6 +75,12 @@ export * from './expenses/manage-categories.js';
 // reports
 export * from './reports/ports.js';
 export * from './reports/reports.js';
+// notifications: sending, preferences, delivery, and the scheduled work
+export * from './notifications/ports.js';
+export * from './notifications/send-notification.js';
+export * from './notifications/manage-notifications.js';
+export * from './notifications/deliver-notifications.js';
+export * from './notifications/automatic-notifications.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -86,3 +92,5 @@ export type { Sale, PaymentMethod } from '../domain/sale.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';
 export * from '../domain/expense.js';
+export * from '../domain/notification.js';
+export * from '../domain/notification-texts.js';

@@ -59,6 +59,13 @@ import { messageSender } from './messaging.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
 import { sendMessages } from '../application/events/send-messages.js';
+import { notificationRoutes, type NotificationUseCases } from '../adapters/http/routes/notifications.routes.js';
+import { sendNotification } from '../application/notifications/send-notification.js';
+import { getNotification, getNotificationPreferences, listNotifications, updateNotificationPreferences } from '../application/notifications/manage-notifications.js';
+import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
+import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
+import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { AppRepositories } from './persistence.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -72,7 +79,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -87,6 +94,7 @@ export const apiRoutes = (
   ...reportExportRoutes(deps),
   ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
   ...reportRoutes(deps),
+  ...notificationRoutes(deps), // /notifications/preferences comes before /notifications/:id inside
 ];
 
 export interface Overrides {
@@ -113,7 +121,14 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? messageSender(config, logger).sender;
   // Subscribers of the domain events, by type: webhooks, sync and the job queue join this list.
-  const subscribers = [sendMessages({ messages, clock })];
+  // The subscribers queue notifications through the unit of work that sends them at once after the
+  // commit; it wraps the dispatcher these subscribers are given to, so they reach it when called.
+  const lateUow: UnitOfWork<AppRepositories> = { run: (work) => uow.run(work), read: (work) => uow.read(work), atomically: (work) => uow.atomically(work) };
+  const subscribers = [
+    sendMessages({ messages, clock }),
+    deliverNotifications({ uow: persistence.uow, messages, clock }),
+    notifyOnEvents({ uow: lateUow, clock, crypto }),
+  ];
   const dispatcher = createDispatcher(
     { outbox: persistence.outbox, clock, subscribers, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
@@ -202,6 +217,11 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getInventory: getInventory(deps),
     getDailySummary: getDailySummary(deps),
     getSalesByCategory: getSalesByCategory(deps),
+    sendNotification: sendNotification(deps),
+    getNotification: getNotification(deps),
+    listNotifications: listNotifications(deps),
+    getNotificationPreferences: getNotificationPreferences(deps),
+    updateNotificationPreferences: updateNotificationPreferences(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);
@@ -229,5 +249,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     idempotency: persistence.idempotency,
     uow,
   });
-  return { app, router, routes, openApi, signingKey: key, dispatcher };
+  /** The scheduled notifications (daily summaries, credit reminders): the job queue's periodic runner calls it every minute with the time. */
+  const runScheduledNotifications = runDueNotifications({ uow, clock, crypto });
+  return { app, router, routes, openApi, signingKey: key, dispatcher, runScheduledNotifications };
 };

@@ -5,6 +5,7 @@ import type { MessageSender } from '../application/ports/message-sender.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import { createDispatcher } from '../application/events/dispatcher.js';
 import { sendMessages } from '../application/events/send-messages.js';
+import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { inMemory, type AppRepositories } from './persistence.js';
@@ -12,12 +13,13 @@ import { inMemory, type AppRepositories } from './persistence.js';
 /**
  * The adapters side of the embedding surface (application/index.ts is the use-case side): every
  * module's repositories in memory, the system clock, Node's crypto with a fresh OTP secret, and the
- * outbox delivering sign-in codes and invitations to `messages` right after each commit.
+ * outbox delivering sign-in codes, invitations and queued notifications to `messages` right after each commit
+ * (the background triggers and the scheduled notifications need a queue: see docs/adr/0030).
  * A program that wants PostgreSQL instead uses `openPostgres` from bootstrap/persistence.ts.
  */
 export const inMemoryAdapters = (messages: MessageSender): { uow: UnitOfWork<AppRepositories>; clock: Clock; crypto: Crypto } => {
   const persistence = inMemory();
   const clock: Clock = { now: () => new Date() };
-  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers: [sendMessages({ messages, clock })] });
+  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers: [sendMessages({ messages, clock }), deliverNotifications({ uow: persistence.uow, messages, clock })] });
   return { uow: deliverAfterCommit(persistence.uow, dispatcher), clock, crypto: nodeCrypto(randomBytes(32)) };
 };

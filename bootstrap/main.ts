@@ -29,9 +29,15 @@ const main = async () => {
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
-  const { app, dispatcher } = await (await composing).compose(config, persistence, logger, { redis });
+  const { app, dispatcher, runScheduledNotifications } = await (await composing).compose(config, persistence, logger, { redis });
   // Events committed before a stop or a crash are in the outbox: the loop delivers them now.
   dispatcher.start();
+  // TEMPORARY until the job queue's periodic runner calls runScheduledNotifications every minute:
+  // daily summaries and credit reminders. Safe with several instances (each is claimed in the database).
+  const scheduled = setInterval(() => {
+    runScheduledNotifications(new Date()).catch((e: unknown) => logger.warn({ component: 'notifications', err: e instanceof Error ? e.message : String(e) }, 'scheduled notifications failed; next minute retries'));
+  }, 60_000);
+  scheduled.unref();
 
   const server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
@@ -66,6 +72,7 @@ const main = async () => {
       server.closeIdleConnections();
     });
     clearTimeout(force);
+    clearInterval(scheduled);
     await dispatcher.stop(); // the deliveries under way finish (an event cut short is retried after its lease)
     await persistence.close();
     redis?.disconnect();

@@ -13,6 +13,8 @@ import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expens
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
 import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
+import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
+import { mikroOrmNotificationsModule } from '../adapters/persistence/mikro-orm/notifications.mikro-orm.js';
 import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
 import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
 import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
@@ -45,6 +47,7 @@ const MODULES = [
   persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
   persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
   persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
+  persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -12,6 +12,8 @@ export interface Customer {
   notes: string | null;
   creditLimit: Kobo | null;
   creditBalance: Kobo;
+  /** The customer asked for no reminders or messages (receipts still go). */
+  notificationsOptOut: boolean;
   readonly createdAt: Date;
   updatedAt: Date;
 }

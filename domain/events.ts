@@ -65,6 +65,13 @@ export interface CustomerCreated {
   readonly customerId: string;
 }
 
+/** A notification was queued (docs/adr/0030): its subscriber builds the text and sends it. */
+export interface NotificationRequested {
+  readonly _tag: 'NotificationRequested';
+  readonly businessId: string;
+  readonly notificationId: string;
+}
+
 /** A person was invited to a business; they accept by signing in with this identifier. */
 export interface MemberInvited {
   readonly _tag: 'MemberInvited';
@@ -99,6 +106,7 @@ export type DomainEvent =
   | StockChanged
   | CreditPaymentRecorded
   | CustomerCreated
+  | NotificationRequested
   | MemberInvited
   | SignInCodeIssued
   | VerificationCodeIssued;
@@ -112,6 +120,7 @@ export const EVENT_TYPES = [
   'StockChanged',
   'CreditPaymentRecorded',
   'CustomerCreated',
+  'NotificationRequested',
   'MemberInvited',
   'SignInCodeIssued',
   'VerificationCodeIssued',
@@ -171,3 +180,5 @@ export const creditPaymentRecorded = (entry: CreditEntry): CreditPaymentRecorded
 });
 
 export const customerCreated = (c: Customer): CustomerCreated => ({ _tag: 'CustomerCreated', businessId: c.businessId, customerId: c.id });
+
+export const notificationRequested = (businessId: string, notificationId: string): NotificationRequested => ({ _tag: 'NotificationRequested', businessId, notificationId });

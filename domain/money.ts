@@ -35,3 +35,10 @@ export const koboToNaira = (amount: Kobo): number => {
   const abs = Math.abs(amount);
   return Number(`${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
 };
+
+/** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
+export const formatNaira = (k: Kobo | number): string => {
+  const abs = Math.abs(k);
+  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${k < 0 ? '-' : ''}₦${whole}.${String(abs % 100).padStart(2, '0')}`;
+};

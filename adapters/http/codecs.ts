@@ -255,6 +255,9 @@ export const nonZeroInteger = new Documented<number>('non-zero integer', { type:
   typeof u === 'number' && Number.isInteger(u) && Math.abs(u) <= 1_000_000_000 && u !== 0 ? t.success(u) : t.failure(u, c, 'must be a whole number other than zero'),
 );
 
+/** A JSON boolean in a request body. */
+export const booleanInput = new Documented<boolean>('boolean', { type: 'boolean' }, (u, c) => (typeof u === 'boolean' ? t.success(u) : t.failure(u, c, 'must be true or false')));
+
 /** A query-string boolean: true or false. */
 export const queryFlag = new Documented<boolean>('true or false', { type: 'string', enum: ['true', 'false'] }, (u, c) =>
   u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c, 'must be true or false'),

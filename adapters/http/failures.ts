@@ -7,6 +7,7 @@ import type { CategoryInUse, DuplicateCategory } from '../../application/expense
 import type { UnknownCategory } from '../../application/expenses/manage-expenses.js';
 import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '../../application/products/adjust-stock.js';
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
+import type { SendFailure } from '../../application/notifications/send-notification.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
@@ -57,7 +58,8 @@ export type UseCaseFailure =
   | CategoryInUse
   | SpentOnInFuture
   | InvalidReportRange
-  | FeatureNotAvailable;
+  | FeatureNotAvailable
+  | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -79,7 +81,8 @@ export type Subject =
   | 'signed-in user'
   | 'expense'
   | 'expense category'
-  | 'report';
+  | 'report'
+  | 'notification';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -111,6 +114,7 @@ const NOT_FOUND: Record<Subject, string> = {
   expense: 'No such expense.',
   'expense category': 'No such expense category.',
   report: 'No such report.',
+  notification: 'No such notification.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -260,6 +264,18 @@ export const FAILURES: Mapping = {
     problem('CATEGORY_IN_USE', 'Expenses are filed under this category (deleted ones too: the audit trail keeps them); move them to another category, or rename it instead.'),
 
   InvalidReportRange: (f) => problem('VALIDATION_FAILED', `The query is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
+  UnknownSale: () => problem('UNKNOWN_SALE', 'sale_id names no sale of this business.', { errors: [{ field: 'sale_id', message: 'is not a sale of this business' }] }),
+  CustomerHasNoPhone: () =>
+    problem('CUSTOMER_HAS_NO_PHONE', 'This customer has no phone number; add one (PUT /customers/{id}) or send to a number with `to`.', {
+      errors: [{ field: 'customer_id', message: 'has no phone number' }],
+    }),
+  CustomerOptedOut: () =>
+    problem('CUSTOMER_OPTED_OUT', 'This customer opted out of reminders and messages (notifications_opt_out); only receipts go to them.', {
+      errors: [{ field: 'template', message: 'only RECEIPT goes to a customer who opted out' }],
+    }),
+  NothingOwed: () => problem('NOTHING_OWED', 'This customer owes nothing: there is nothing to remind them of.', { errors: [{ field: 'customer_id', message: 'owes nothing' }] }),
+  CustomMessageOwnerOnly: () => problem('INSUFFICIENT_ROLE', 'Only the business owner may send a CUSTOM message; staff may send receipts and credit reminders.'),
+
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
 };

@@ -7,7 +7,7 @@ import type { ErrorCode } from './problem.js';
 
 /** What a handler answers on success; failures are thrown as Problem. */
 export interface Reply {
-  readonly status: 200 | 201 | 503;
+  readonly status: 200 | 201 | 202 | 503;
   readonly message: string;
   readonly data: unknown;
   readonly headers?: Record<string, string>;
@@ -20,6 +20,8 @@ export interface Reply {
 
 export const ok = (message: string, data: unknown): Reply => ({ status: 200, message, data });
 export const created = (message: string, data: unknown): Reply => ({ status: 201, message, data });
+/** Taken on, to be done after the answer (a message queued for sending). */
+export const accepted = (message: string, data: unknown): Reply => ({ status: 202, message, data });
 /** A 200 answered as a file in another media type than JSON (see `success.alternatives`). */
 export const okFile = (message: string, file: { contentType: string; body: Buffer | string }, headers?: Record<string, string>): Reply => ({
   status: 200,
@@ -74,7 +76,7 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** Query string codec; unknown parameters are refused. */
   readonly query?: t.Type<Q, unknown, unknown>;
   readonly success: {
-    readonly status: 200 | 201;
+    readonly status: 200 | 201 | 202;
     readonly description: string;
     readonly data: t.Mixed;
     /**

@@ -4,7 +4,7 @@ import * as fontkit from 'fontkit';
 import PDFDocument from 'pdfkit';
 import type { Receipt } from '../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
-import type { Kobo } from '../../domain/money.js';
+import { formatNaira } from '../../domain/money.js';
 import type { PaymentMethod } from '../../domain/sale.js';
 
 /**
@@ -39,12 +39,8 @@ const GAP = 6; // between a left text and its right-aligned amount
 
 const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as const;
 
-/** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
-export const formatNaira = (k: Kobo | number): string => {
-  const abs = Math.abs(k);
-  const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${k < 0 ? '-' : ''}₦${whole}.${String(abs % 100).padStart(2, '0')}`;
-};
+/** Re-exported for the report PDFs: the formatter lives in the domain (texts use it too). */
+export { formatNaira };
 
 const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', CREDIT: 'Credit' };
 

@@ -23,6 +23,7 @@ export interface CustomerFields {
   readonly address?: string | null;
   readonly notes?: string | null;
   readonly creditLimit?: Kobo | null;
+  readonly notificationsOptOut?: boolean;
 }
 
 /** Adds a customer (phone unique per business, credit limit not negative); they start owing nothing. */
@@ -43,6 +44,7 @@ export const createCustomer =
         notes: fields.notes ?? null,
         creditLimit: fields.creditLimit ?? null,
         creditBalance: kobo(0),
+        notificationsOptOut: fields.notificationsOptOut ?? false,
         createdAt: now,
         updatedAt: now,
       };

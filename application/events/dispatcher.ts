@@ -34,7 +34,7 @@ export type DispatchReport =
   | { readonly kind: 'outbox_failed'; readonly error: string };
 
 export interface Dispatcher {
-  /** The types some subscriber handles (others are settled by the loop without hurry). */
+  /** The types some subscriber not in the background handles (others are delivered by the loop, after the grace). */
   subscribes(type: EventType): boolean;
   /**
    * The first attempt of just-committed entries. Resolves when it is over or after
@@ -69,6 +69,8 @@ export const createDispatcher = (
   const report = deps.report ?? (() => undefined);
   const byType = new Map<EventType, Subscriber[]>();
   for (const s of deps.subscribers) for (const t of s.handles) byType.set(t, [...(byType.get(t) ?? []), s]);
+  // types a request attempts at once: those with a subscriber that is not in the background
+  const urgent = new Set(deps.subscribers.filter((s) => !s.background).flatMap((s) => s.handles));
   const inFlight = new Set<Promise<unknown>>();
   const track = <A>(work: Promise<A>): Promise<A> => {
     inFlight.add(work);
@@ -80,18 +82,22 @@ export const createDispatcher = (
   const deliver = async (entry: OutboxEntry): Promise<[Settlement, DispatchReport?]> => {
     const done = [...entry.deliveredTo];
     let error: string | undefined;
+    const failed: [Subscriber, string][] = [];
     for (const s of byType.get(entry.event._tag) ?? []) {
       if (done.includes(s.name)) continue;
       try {
         await s.handle(entry.event, { id: entry.id, occurredAt: entry.occurredAt });
         done.push(s.name);
       } catch (e) {
+        failed.push([s, describe(e)]);
         error ??= `${s.name}: ${describe(e)}`;
       }
     }
     if (error === undefined) return [{ id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) }];
     const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error };
     if (entry.attempts >= o.maxAttempts) {
+      // the subscribers that failed the last attempt record it (a notification becomes FAILED); a fault there is logged, not retried
+      for (const [s, why] of failed) await s.giveUp?.(entry.event, { id: entry.id, occurredAt: entry.occurredAt, error: why }).catch((e) => report({ kind: 'outbox_failed', error: `${s.name}.giveUp: ${describe(e)}` }));
       return [{ id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) }, { kind: 'given_up', ...base }];
     }
     const retryAt = new Date(deps.clock.now().getTime() + retryDelay(entry.attempts, o));
@@ -123,7 +129,7 @@ export const createDispatcher = (
   };
 
   return {
-    subscribes: (type) => byType.has(type),
+    subscribes: (type) => urgent.has(type),
     async deliverNow(ids) {
       if (ids.length === 0) return;
       let wait: ReturnType<typeof setTimeout> | undefined;

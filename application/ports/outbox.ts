@@ -56,6 +56,17 @@ export interface Subscriber {
   readonly handles: readonly EventType[];
   /** Throws to have the event retried later. Runs at least once per event: make it idempotent where it can be. */
   handle(event: DomainEvent, meta: { readonly id: string; readonly occurredAt: Date }): Promise<void>;
+  /**
+   * Called once when the queue stops retrying an event this subscriber failed on (its last attempt
+   * failed): the subscriber records the failure for people to see (a notification becomes FAILED).
+   * Optional; must not throw for an event it has already settled.
+   */
+  giveUp?(event: DomainEvent, meta: { readonly id: string; readonly occurredAt: Date; readonly error: string }): Promise<void>;
+  /**
+   * True: the request that recorded the event does not wait for this subscriber's first attempt (kept
+   * off hot paths such as a sale); the queue delivers it after FIRST_ATTEMPT_GRACE_MS.
+   */
+  readonly background?: boolean;
 }
 
 /** The events module's repositories, handed out by the unit of work like any module's. */

@@ -157,22 +157,24 @@ export interface DailySummary extends DaySums {
 const totalOf = <M extends string>(rows: readonly MethodSum<M>[]) => kobo(rows.reduce((n, x) => n + x.total, 0));
 const cashOf = <M extends string>(rows: readonly MethodSum<M>[]) => rows.find((x) => x.method === 'CASH')?.total ?? 0;
 
+/** The day's figures of a business (the daily-summary report, and the daily summary message). */
+export const dailySummaryOf = async (reports: ReportRepositories['reports'], businessId: string, day: string): Promise<DailySummary> => {
+  const s = await reports.daySums(businessId, day);
+  return {
+    ...s,
+    date: day,
+    salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
+    expensesTotal: totalOf(s.expenses),
+    creditCollectedTotal: totalOf(s.creditCollected),
+    cashExpected: kobo(s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses)),
+  };
+};
+
 /** One Lagos day at the till (default today): sales, voids, discounts, expenses, credit, and the cash the drawer should hold. */
 export const getDailySummary =
   (deps: Deps) =>
   (actor: Actor, date: string | undefined): Promise<DailySummary> =>
-    deps.uow.read(async (r) => {
-      const day = date ?? lagosDate(deps.clock.now());
-      const s = await r.reports.daySums(actor.businessId, day);
-      return {
-        ...s,
-        date: day,
-        salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
-        expensesTotal: totalOf(s.expenses),
-        creditCollectedTotal: totalOf(s.creditCollected),
-        cashExpected: kobo(s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses)),
-      };
-    });
+    deps.uow.read((r) => dailySummaryOf(r.reports, actor.businessId, date ?? lagosDate(deps.clock.now())));
 
 /** Sales per product category over a range: revenue (line totals), units, gross profit and share of revenue. */
 export const getSalesByCategory =

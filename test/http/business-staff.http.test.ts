@@ -164,6 +164,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   let productForAdjustments: string;
   let debtor: string;
   let rentId: string;
+  let dueSale: string;
   const sale = async () =>
     (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
       .data as { id: string; receipt_number: string };
@@ -177,6 +178,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const expense = async () =>
     (await app.request('POST', '/expenses', { token: staff.accessToken, body: { category_id: await rent(), amount: 10, description: 'Matrix', payment_method: 'CASH' } })).body.data
       .id as string;
+  const notification = async () =>
+    (await app.request('POST', '/notifications/sms', { token: owner.accessToken, body: { to: aPhone(), template: 'CUSTOM', message: 'Matrix' } })).body.data.id as string;
   /** The id (`sid`) of a new sign-in of the phone's user. */
   const newSession = async (phone: string) => {
     await app.request('POST', '/auth/login', { body: { phone } });
@@ -196,6 +199,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
       body: { items: [{ product_id: productForAdjustments, quantity: 1, unit_price: 100 }], payment_method: 'CREDIT', customer_id: debtor },
     });
     expect(due.status, due.text).to.equal(201);
+    dueSale = due.body.data.id as string;
   });
 
   type Row = {
@@ -297,6 +301,13 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /reports/profit-loss', method: 'GET', path: async () => '/reports/profit-loss?start_date=2026-01-01&end_date=2026-12-31', staff: 'forbidden' },
     { route: 'GET /reports/inventory', method: 'GET', path: async () => '/reports/inventory', staff: 'forbidden' },
     { route: 'GET /reports/daily-summary', method: 'GET', path: async () => '/reports/daily-summary', staff: 'forbidden' },
+    // notifications: staff send receipts and reminders (CUSTOM is the owner's, tested apart); preferences are the owner's
+    { route: 'POST /notifications/sms', method: 'POST', path: async () => '/notifications/sms', body: () => ({ to: aPhone(), template: 'RECEIPT', sale_id: dueSale }), staff: 'allowed' },
+    { route: 'POST /notifications/whatsapp', method: 'POST', path: async () => '/notifications/whatsapp', body: () => ({ to: aPhone(), template: 'RECEIPT', sale_id: dueSale }), staff: 'allowed' },
+    { route: 'GET /notifications', method: 'GET', path: async () => '/notifications?channel=SMS', staff: 'allowed' },
+    { route: 'GET /notifications/:id', method: 'GET', path: async () => `/notifications/${await notification()}`, staff: 'allowed' },
+    { route: 'GET /notifications/preferences', method: 'GET', path: async () => '/notifications/preferences', staff: 'forbidden' },
+    { route: 'PUT /notifications/preferences', method: 'PUT', path: async () => '/notifications/preferences', body: () => ({ receipt_channel: 'NONE' }), staff: 'forbidden' },
     { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
   ];
   const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];

@@ -11,7 +11,7 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'TOKEN_INVALID',
   'TOKEN_EXPIRED',
   'SESSION_REVOKED',
-  'INSUFFICIENT_ROLE',
+  // INSUFFICIENT_ROLE: the edge's role check, and CustomMessageOwnerOnly (a CUSTOM notification from STAFF)
   'ROUTE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'IDEMPOTENCY_IN_PROGRESS',
@@ -49,6 +49,11 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   UnknownProducts: [{ _tag: 'UnknownProducts', indexes: [0] }],
   ArchivedProducts: [{ _tag: 'ArchivedProducts', indexes: [1] }],
   UnknownCustomer: [{ _tag: 'UnknownCustomer' }],
+  UnknownSale: [{ _tag: 'UnknownSale' }],
+  CustomerHasNoPhone: [{ _tag: 'CustomerHasNoPhone' }],
+  CustomerOptedOut: [{ _tag: 'CustomerOptedOut' }],
+  NothingOwed: [{ _tag: 'NothingOwed' }],
+  CustomMessageOwnerOnly: [{ _tag: 'CustomMessageOwnerOnly' }],
   CustomerRequired: [{ _tag: 'CustomerRequired' }],
   CreditLimitExceeded: [{ _tag: 'CreditLimitExceeded', balance: kobo(100), limit: kobo(150) }],
   CreditBalanceLimitExceeded: [

@@ -127,6 +127,7 @@ export const aCustomer = (businessId: string, o: Partial<Customer> = {}): Custom
   notes: null,
   creditLimit: null,
   creditBalance: kobo(0),
+  notificationsOptOut: false,
   createdAt: NOW,
   updatedAt: NOW,
   ...o,

@@ -63,6 +63,8 @@ export interface TestApp {
   readonly dispatcher: Awaited<ReturnType<typeof compose>>['dispatcher'];
   /** The persistence the app runs on. */
   readonly persistence: Persistence;
+  /** The scheduled notifications (daily summaries, credit reminders) at a time the test picks. */
+  readonly runScheduledNotifications: Awaited<ReturnType<typeof compose>>['runScheduledNotifications'];
   request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string | Uint8Array }): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -104,7 +106,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey, dispatcher } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -119,6 +121,7 @@ export const createTestApp = async (
     router,
     signingKey,
     dispatcher,
+    runScheduledNotifications,
     persistence,
     databaseUrl,
     logLines,

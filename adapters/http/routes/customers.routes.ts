@@ -3,7 +3,7 @@ import type { createCustomer, CustomerFields, getCustomer, listCustomers, update
 import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/customers/ports.js';
 import { PAYMENT_METHODS_FOR_CREDIT } from '../../../domain/credit.js';
 import type { Kobo } from '../../../domain/money.js';
-import { doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';
+import { booleanInput, doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -21,10 +21,10 @@ export interface CustomerUseCases {
   readonly paging: Paging;
 }
 
-const customerFields = { phone: orNull(phone), email: orNull(email), address: orNull(text(1, 300)), notes: orNull(text(1, 1000)), credit_limit: orNull(money) };
-type CustomerBody = { name?: string; phone?: string | null; email?: string | null; address?: string | null; notes?: string | null; credit_limit?: Kobo | null };
+const customerFields = { phone: orNull(phone), email: orNull(email), address: orNull(text(1, 300)), notes: orNull(text(1, 1000)), credit_limit: orNull(money), notifications_opt_out: booleanInput };
+type CustomerBody = { name?: string; phone?: string | null; email?: string | null; address?: string | null; notes?: string | null; credit_limit?: Kobo | null; notifications_opt_out?: boolean };
 const fieldsOf = (b: CustomerBody): Partial<CustomerFields> => {
-  const out = { name: b.name, phone: b.phone, email: b.email, address: b.address, notes: b.notes, creditLimit: b.credit_limit };
+  const out = { name: b.name, phone: b.phone, email: b.email, address: b.address, notes: b.notes, creditLimit: b.credit_limit, notificationsOptOut: b.notifications_opt_out };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<CustomerFields>;
 };
 
@@ -38,7 +38,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     tag: TAG,
     summary: 'Add a customer',
     description:
-      'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null.',
+      'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null; `notifications_opt_out` (default false): true stops credit reminders and custom messages to them (receipts still go).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },

@@ -1,7 +1,7 @@
 import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
 
 // The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
 
@@ -18,6 +18,7 @@ export const customerJson = (c: Customer) => ({
   notes: c.notes,
   credit_limit: nairaJson(c.creditLimit),
   credit_balance: nairaJson(c.creditBalance),
+  notifications_opt_out: c.notificationsOptOut,
   created_at: c.createdAt.toISOString(),
   updated_at: c.updatedAt.toISOString(),
 });
@@ -32,10 +33,14 @@ export const customerShape = shape(
     notes: nullableStr,
     credit_limit: nullableNaira,
     credit_balance: naira,
+    notifications_opt_out: bool,
     created_at: dateTime,
     updated_at: dateTime,
   },
-  { credit_balance: 'what the customer owes (read-only: the sum of their credit ledger)' },
+  {
+    credit_balance: 'what the customer owes (read-only: the sum of their credit ledger)',
+    notifications_opt_out: 'true: the customer gets no credit reminders or custom messages, only receipts',
+  },
 );
 
 const allocationJson = (a: Allocation) => ({ sale_id: a.saleId, amount: nairaJson(a.amount) });

@@ -6,7 +6,7 @@ import { mikroOrmCreditLedger } from './credit.mikro-orm.js';
 import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
 
-const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, created_at, updated_at';
+const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, notifications_opt_out, created_at, updated_at';
 
 const CUSTOMERS: KeysetSource<CustomerSort> = {
   select: CUSTOMER_COLUMNS,
@@ -32,6 +32,7 @@ const customerFromRow = (r: Row): Customer => ({
   notes: (r.notes as string | null) ?? null,
   creditLimit: optionalKobo(r.credit_limit),
   creditBalance: kobo(Number(r.credit_balance)),
+  notificationsOptOut: r.notifications_opt_out === true,
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
@@ -54,17 +55,17 @@ export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
   },
   async add(c) {
     const rows = await em.execute<unknown[]>(
-      `insert into customers (${CUSTOMER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into customers (${CUSTOMER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (business_id, phone) where phone is not null do nothing returning id`,
-      [c.id, c.businessId, c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.creditBalance, c.createdAt, c.updatedAt],
+      [c.id, c.businessId, c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.creditBalance, c.notificationsOptOut, c.createdAt, c.updatedAt],
     );
     return rows.length === 1 ? 'added' : 'duplicate_phone';
   },
   async save(c) {
     const saved = await unlessDuplicate(
       em,
-      'update customers set name = ?, phone = ?, email = ?, address = ?, notes = ?, credit_limit = ?, updated_at = ? where business_id = ? and id = ?',
-      [c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.updatedAt, c.businessId, c.id],
+      'update customers set name = ?, phone = ?, email = ?, address = ?, notes = ?, credit_limit = ?, notifications_opt_out = ?, updated_at = ? where business_id = ? and id = ?',
+      [c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.notificationsOptOut, c.updatedAt, c.businessId, c.id],
     );
     return saved === 'done' ? 'saved' : 'duplicate_phone';
   },

@@ -66,6 +66,33 @@ describe('outbox dispatcher (in memory)', () => {
     expect(await dispatcher.runDue()).to.equal(0);
   });
 
+  it('calls giveUp of the subscribers that failed the last attempt, once, with the error; those that succeeded are not told', async () => {
+    const down = aSubscriber('down', ['MemberInvited'], { failures: 99 });
+    const fine = aSubscriber('fine', ['MemberInvited']);
+    const gaveUp: { id: string; error: string }[] = [];
+    const failing: Subscriber = { ...down.subscriber, giveUp: async (_event, meta) => void gaveUp.push({ id: meta.id, error: meta.error }) };
+    const { clock, dispatcher, record, reports } = setup([failing, { ...fine.subscriber, giveUp: async () => expect.fail('fine was delivered') }], { maxAttempts: 2 });
+    const [id] = await record(invited());
+    clock.advance(FIRST_ATTEMPT_GRACE_MS);
+    await dispatcher.runDue();
+    expect(gaveUp).to.deep.equal([]);
+    clock.advance(60_000);
+    await dispatcher.runDue();
+    expect(gaveUp).to.deep.equal([{ id, error: 'Error: down is down' }]);
+    expect(reports.map((r) => r.kind)).to.deep.equal(['retry', 'given_up']);
+    clock.advance(600_000);
+    expect(await dispatcher.runDue()).to.equal(0);
+    expect(gaveUp).to.have.length(1);
+  });
+
+  it('a request does not wait for background subscribers: their types are not attempted at once', () => {
+    const urgent = aSubscriber('urgent', ['MemberInvited']);
+    const background = aSubscriber('background', ['CustomerCreated', 'MemberInvited']);
+    const { dispatcher } = setup([urgent.subscriber, { ...background.subscriber, background: true }]);
+    expect(dispatcher.subscribes('MemberInvited')).to.equal(true);
+    expect(dispatcher.subscribes('CustomerCreated')).to.equal(false);
+  });
+
   it('retries a failure with doubling pauses, counting attempts and keeping the last error, then delivers once', async () => {
     const flaky = aSubscriber('messages', ['MemberInvited'], { failures: 3 });
     const { clock, dispatcher, reports, record, rows } = setup([flaky.subscriber]);

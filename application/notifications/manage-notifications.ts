@@ -1,0 +1,54 @@
+import * as E from 'fp-ts/lib/Either.js';
+import type { Notification, NotificationPreferences } from '../../domain/notification.js';
+import type { Actor } from '../../domain/roles.js';
+import type { Clock } from '../ports/clock.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { notFound, type NotFound } from '../business/errors.js';
+import type { NotificationFilter, NotificationRepositories, NotificationSort } from './ports.js';
+
+type Deps = { uow: UnitOfWork<NotificationRepositories> };
+
+/** One notification of the caller's business, with its status, attempts and the provider's reason when it failed. */
+export const getNotification =
+  (deps: Deps) =>
+  async (actor: Actor, notificationId: string): Promise<E.Either<NotFound, Notification>> => {
+    const n = await deps.uow.read((r) => r.notifications.findById(actor.businessId, notificationId));
+    return n ? E.right(n) : E.left(notFound);
+  };
+
+/** A page of the business's notifications, newest first unless asked otherwise. */
+export const listNotifications =
+  (deps: Deps) =>
+  (actor: Actor, page: PageRequest<NotificationSort>, filter: NotificationFilter): Promise<Page<Notification>> =>
+    deps.uow.read((r) => r.notifications.list(actor.businessId, page, filter));
+
+/** The business's notification preferences (nothing is on until the owner turns it on). */
+export const getNotificationPreferences =
+  (deps: Deps) =>
+  (actor: Actor): Promise<NotificationPreferences> =>
+    deps.uow.read((r) => r.notificationSettings.get(actor.businessId));
+
+/** What PUT /notifications/preferences may change: any section, any field of it; the rest stays. */
+export interface PreferenceChanges {
+  readonly lowStockAlerts?: Partial<NotificationPreferences['lowStockAlerts']>;
+  readonly dailySummary?: Partial<NotificationPreferences['dailySummary']>;
+  readonly creditReminders?: Partial<NotificationPreferences['creditReminders']>;
+  readonly receiptChannel?: NotificationPreferences['receiptChannel'];
+}
+
+/** Changes the fields present and answers the whole preferences (the route checks ranges: days 1 to 365, HH:MM). */
+export const updateNotificationPreferences =
+  (deps: Deps & { clock: Clock }) =>
+  (actor: Actor, changes: PreferenceChanges): Promise<NotificationPreferences> =>
+    deps.uow.run(async (r) => {
+      const current = await r.notificationSettings.get(actor.businessId);
+      const next: NotificationPreferences = {
+        lowStockAlerts: { ...current.lowStockAlerts, ...changes.lowStockAlerts },
+        dailySummary: { ...current.dailySummary, ...changes.dailySummary },
+        creditReminders: { ...current.creditReminders, ...changes.creditReminders },
+        receiptChannel: changes.receiptChannel ?? current.receiptChannel,
+      };
+      await r.notificationSettings.save(actor.businessId, next, deps.clock.now());
+      return next;
+    });

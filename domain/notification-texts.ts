@@ -1,0 +1,67 @@
+import { lagosTextDateTime, textDay } from './message-format.js';
+import { formatNaira, type Kobo } from './money.js';
+
+/*
+ * The texts people receive: plain English, amounts as ₦1,500.50, dates in Lagos time, the business's
+ * name in each, under 160 characters (one SMS page) where the names leave room. `params` are the same
+ * values in order, for a provider's approved template (WhatsApp); `subject` is the e-mail's.
+ */
+
+export interface NotificationText {
+  readonly text: string;
+  readonly params: readonly string[];
+  readonly subject: string;
+}
+
+export const receiptText = (r: {
+  readonly businessName: string;
+  readonly receiptNumber: string;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+  readonly at: Date;
+}): NotificationText => {
+  const owing = r.balanceDue > 0 ? `, balance ${formatNaira(r.balanceDue)}` : '';
+  const when = lagosTextDateTime(r.at);
+  return {
+    text: `${r.businessName}: thank you! Receipt ${r.receiptNumber}, ${when}. Total ${formatNaira(r.total)}, paid ${formatNaira(r.amountPaid)}${owing}.`,
+    params: [r.businessName, r.receiptNumber, when, formatNaira(r.total), formatNaira(r.amountPaid), formatNaira(r.balanceDue)],
+    subject: `Your receipt ${r.receiptNumber} from ${r.businessName}`,
+  };
+};
+
+export const creditReminderText = (r: { readonly businessName: string; readonly customerName: string; readonly balance: Kobo; readonly today: string }): NotificationText => ({
+  text: `Hello ${r.customerName}, a reminder from ${r.businessName}: you owe ${formatNaira(r.balance)} as of ${textDay(r.today)}. Thank you.`,
+  params: [r.customerName, r.businessName, formatNaira(r.balance), textDay(r.today)],
+  subject: `A reminder from ${r.businessName}`,
+});
+
+export const customText = (r: { readonly businessName: string; readonly message: string }): NotificationText => ({
+  text: `${r.businessName}: ${r.message}`,
+  params: [r.businessName, r.message],
+  subject: `A message from ${r.businessName}`,
+});
+
+export const lowStockText = (r: { readonly businessName: string; readonly productName: string; readonly quantity: number; readonly threshold: number }): NotificationText => ({
+  text: `${r.businessName}: ${r.productName} is low, ${r.quantity} left (alert at ${r.threshold}). Restock soon.`,
+  params: [r.businessName, r.productName, String(r.quantity), String(r.threshold)],
+  subject: `Low stock: ${r.productName}`,
+});
+
+export const dailySummaryText = (r: {
+  readonly businessName: string;
+  readonly day: string;
+  readonly salesCount: number;
+  readonly salesTotal: Kobo;
+  readonly expensesTotal: Kobo;
+  readonly creditCollected: Kobo;
+  readonly cashExpected: Kobo;
+}): NotificationText => {
+  const day = textDay(r.day);
+  const sales = `${r.salesCount} sale${r.salesCount === 1 ? '' : 's'} ${formatNaira(r.salesTotal)}`;
+  return {
+    text: `${r.businessName}, ${day}: ${sales}, expenses ${formatNaira(r.expensesTotal)}, credit collected ${formatNaira(r.creditCollected)}, cash expected ${formatNaira(r.cashExpected)}.`,
+    params: [r.businessName, day, String(r.salesCount), formatNaira(r.salesTotal), formatNaira(r.expensesTotal), formatNaira(r.creditCollected), formatNaira(r.cashExpected)],
+    subject: `${r.businessName}: your summary for ${day}`,
+  };
+};
