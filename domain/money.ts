@@ -38,6 +38,7 @@ export const koboToNaira = (amount: Kobo): number => {
 
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
 export const formatNaira = (k: Kobo | number): string => {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
   const abs = Math.abs(k);
   const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${k < 0 ? '-' : ''}₦${whole}.${String(abs % 100).padStart(2, '0')}`;
