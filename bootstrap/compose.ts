@@ -55,8 +55,9 @@ import * as E from 'fp-ts/lib/Either.js';
 import { logOutbox } from '../adapters/messaging/log-outbox.js';
 import { fileOutbox } from '../adapters/messaging/file-outbox.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
-import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
-import { sendMessages } from '../application/events/send-messages.js';
+import type { DispatcherOptions } from '../application/events/dispatcher.js';
+import type { JobQueue } from '../application/ports/job-queue.js';
+import { composeJobs } from './jobs.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -91,14 +92,8 @@ export interface Overrides {
   readonly messages?: MessageSender;
   readonly redis?: unknown;
   readonly dispatcher?: Partial<DispatcherOptions>;
+  readonly jobs?: JobQueue;
 }
-
-/** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
-const logDispatch = (logger: Logger) => (r: DispatchReport) => {
-  if (r.kind === 'outbox_failed') logger.warn({ component: 'outbox', err: r.error }, 'outbox unavailable; will try again');
-  else if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt }, 'event delivery failed; will retry');
-  else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error }, 'event delivery given up');
-};
 
 /** The one place adapters are constructed and wired to the use cases and the HTTP edge. */
 export const compose = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides = {}) => {
@@ -109,12 +104,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? (config.MESSAGES_FILE ? fileOutbox(config.MESSAGES_FILE) : logOutbox(logger));
-  // Subscribers of the domain events, by type: webhooks, sync and the job queue join this list.
-  const subscribers = [sendMessages({ messages, clock })];
-  const dispatcher = createDispatcher(
-    { outbox: persistence.outbox, clock, subscribers, report: logDispatch(logger) },
-    { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
-  );
+  // Subscribers and periodic tasks are listed in bootstrap/jobs.ts.
+  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { uow: persistence.uow, messages, clock }, overrides);
   const uow = deliverAfterCommit(persistence.uow, dispatcher);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
@@ -219,5 +210,5 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     idempotency: persistence.idempotency,
     uow,
   });
-  return { app, router, routes, openApi, signingKey: key, dispatcher };
+  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs };
 };

@@ -56,6 +56,14 @@ export const ENV = {
   OTP_TEST_IDENTIFIERS: { codec: testIdentifiers, default: DEFAULT_TEST_IDENTIFIERS, doc: 'comma-separated phones, phone ranges (`+2348000000000-+2348000000099`), e-mails and `*@domain`' },
   MESSAGES_FILE: { codec: nonEmpty, default: undefined, doc: 'append every outgoing message to this file as a JSON line instead of logging it (development, end-to-end tests; the file holds codes)' },
   OUTBOX_POLL_MS: { codec: intFrom('milliseconds', 10), default: '1000', doc: 'how often the outbox dispatcher looks for events to deliver or retry (docs/adr/0024)' },
+  WORKERS: { codec: t.keyof({ on: null, off: null }), default: 'on', doc: 'run the job workers and the once-a-minute tasks in the server; off when `npm run worker` processes run them (docs/adr/0029)' },
+  JOBS_POOL_MAX: { codec: intFrom('pool size', 1), default: '4', doc: 'database connections of the job queue (pg-boss), on top of DB_POOL_MAX' },
+  JOBS_CONCURRENCY: { codec: intFrom('jobs', 1), default: '2', doc: 'jobs of one queue a process runs at the same time' },
+  JOBS_POLL_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'how often an idle worker looks for jobs enqueued by another process' },
+  JOBS_RETRY_LIMIT: { codec: intFrom('retries', 0), default: '8', doc: 'retries of a failed job (a message) before it is dead' },
+  JOBS_RETRY_DELAY_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'pause before a job\'s first retry; it doubles (with jitter) each time' },
+  JOBS_EXPIRE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'a job running longer (or whose worker died) is failed and retried' },
+  JOBS_MAINTENANCE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'how often expired jobs are found and old ones archived' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 

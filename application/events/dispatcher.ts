@@ -1,5 +1,6 @@
 import { withoutSecrets, type EventType } from '../../domain/events.js';
 import type { Clock } from '../ports/clock.js';
+import { PermanentJobFailure } from '../ports/job-queue.js';
 import type { Outbox, OutboxEntry, Settlement, Subscriber } from '../ports/outbox.js';
 
 export interface DispatcherOptions {
@@ -80,6 +81,7 @@ export const createDispatcher = (
   const deliver = async (entry: OutboxEntry): Promise<[Settlement, DispatchReport?]> => {
     const done = [...entry.deliveredTo];
     let error: string | undefined;
+    let permanent = false;
     for (const s of byType.get(entry.event._tag) ?? []) {
       if (done.includes(s.name)) continue;
       try {
@@ -87,11 +89,12 @@ export const createDispatcher = (
         done.push(s.name);
       } catch (e) {
         error ??= `${s.name}: ${describe(e)}`;
+        permanent ||= e instanceof PermanentJobFailure; // retrying cannot mend it (a refused message)
       }
     }
     if (error === undefined) return [{ id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) }];
     const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error };
-    if (entry.attempts >= o.maxAttempts) {
+    if (permanent || entry.attempts >= o.maxAttempts) {
       return [{ id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) }, { kind: 'given_up', ...base }];
     }
     const retryAt = new Date(deps.clock.now().getTime() + retryDelay(entry.attempts, o));
