@@ -130,13 +130,10 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       workerIds.clear();
     },
     async dead(limit) {
-      const names = [...specs.keys(), ...tasks.map((t) => t.name)].map(deadQueue);
+      // every dead-letter queue, those of queues this process does not define included (the CLI defines none)
       const { rows } = await started()
         .getDb()
-        .executeSql(
-          `select name, id, data, output, created_on from ${SCHEMA}.job where name = any($1::text[]) and state = 'created' order by created_on desc limit $2`,
-          [names, limit],
-        );
+        .executeSql(`select name, id, data, output, created_on from ${SCHEMA}.job where name like '%\\_dead' and state = 'created' order by created_on desc limit $1`, [limit]);
       return rows.map(
         (r): DeadJob => ({
           queue: String(r.name).replace(/_dead$/, ''),
