@@ -6,13 +6,13 @@ export interface PgBossOptions {
   readonly connectionString: string;
   /** pg-boss's own pool (on PGlite the socket server must accept it on top of the ORM's). */
   readonly poolMax: number;
-  /** How often an idle worker looks for jobs (a job enqueued by this process wakes its worker at once). */
+  /** How often an idle worker looks for jobs (a job enqueued by this process wakes its workers at once). */
   readonly pollingIntervalSeconds: number;
   /** Jobs of each queue run at the same time in one process. */
   readonly concurrency: number;
   /** How often expired runs (a worker that died) are failed to be retried, among pg-boss's upkeep. */
   readonly maintenanceIntervalSeconds: number;
-  /** The longest a stop waits for the jobs running before they go back to be retried. */
+  /** The longest a stop waits for the jobs running; those still running then expire and are retried. */
   readonly stopTimeoutMs: number;
   readonly report?: (r: JobReport) => void;
 }
@@ -20,6 +20,8 @@ export interface PgBossOptions {
 export const SCHEMA = 'pgboss';
 const deadQueue = (queue: string) => `${queue}_dead`;
 const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
+/** The error as pg-boss keeps it in the job's output (what `dead` shows). */
+const output = (e: unknown) => ({ name: e instanceof Error ? e.name : 'Error', message: (e instanceof Error ? e.message : String(e)).slice(0, 500) });
 const startOfMinute = (d: Date) => new Date(Math.floor(d.getTime() / 60_000) * 60_000);
 
 /*
@@ -32,37 +34,98 @@ const settleSql = `update ${SCHEMA}.job set
     data = coalesce($4::jsonb, data)
   where name = $1 and id = $2::uuid`;
 
+/** One queue's handler as the worker loops run it. */
+interface Runner {
+  readonly queue: string;
+  run(job: PgBoss.JobWithMetadata<JobData>): Promise<void>;
+}
+
 /**
  * The job queue on PostgreSQL (or the embedded PGlite) through pg-boss, in its own schema of the
  * application's database. Each queue has a dead-letter queue `<queue>_dead`; retries back off
  * exponentially (pg-boss's retryBackoff, with jitter). Periodic tasks are pg-boss schedules: its
  * cron monitor sends one job per minute across all the processes sharing the database.
+ *
+ * The workers are our loops over pg-boss's fetch/complete/fail rather than its `work`: `work` waits
+ * a whole polling interval after each job (a backlog drains at one job per interval), does not
+ * await its completion write (a database fault there is an unhandled rejection) and, on a stop
+ * past its timeout, fails the running jobs so they may be retried while still running here.
  */
 export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: () => PgBoss } => {
   const specs = new Map<string, JobSpec>();
   const tasks: PeriodicTask[] = [];
-  const workerIds = new Map<string, string[]>();
   const report = o.report ?? (() => undefined);
+  const wakers = new Map<string, Set<() => void>>();
+  const loops = new Set<Promise<void>>();
   let boss: PgBoss | undefined;
+  let stopping = false;
 
   const started = (): PgBoss => {
     if (!boss) throw new Error('the job queue is not started');
     return boss;
   };
+  const wake = (queue: string) => [...(wakers.get(queue) ?? [])].forEach((w) => w());
+  const pause = (queue: string, ms: number) =>
+    new Promise<void>((resolve) => {
+      const set = wakers.get(queue) ?? new Set();
+      wakers.set(queue, set);
+      const done = () => {
+        clearTimeout(timer);
+        set.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
 
-  const runJob = (spec: JobSpec) => async ([job]: PgBoss.JobWithMetadata<JobData>[]) => {
-    const b = started();
-    const settle = (permanent: boolean, data: JobData | null) => b.getDb().executeSql(settleSql, [spec.queue, job!.id, permanent, data === null ? null : JSON.stringify(data)]);
-    try {
-      await spec.handle({ id: job!.id, data: job!.data, attempt: job!.retryCount + 1 });
-    } catch (e) {
-      const permanent = e instanceof PermanentJobFailure;
-      const final = permanent || job!.retryCount >= job!.retryLimit;
-      if (permanent || (final && spec.redact)) await settle(permanent, final && spec.redact ? spec.redact(job!.data) : null);
-      report({ kind: final ? 'dead' : 'retry', queue: spec.queue, id: job!.id, attempt: job!.retryCount + 1, error: describe(e) });
-      throw e;
+  const jobRunner = (spec: JobSpec): Runner => ({
+    queue: spec.queue,
+    async run(job) {
+      const b = started();
+      const settle = (permanent: boolean, data: JobData | null) => b.getDb().executeSql(settleSql, [spec.queue, job.id, permanent, data === null ? null : JSON.stringify(data)]);
+      try {
+        await spec.handle({ id: job.id, data: job.data, attempt: job.retryCount + 1 });
+      } catch (e) {
+        const permanent = e instanceof PermanentJobFailure;
+        const final = permanent || job.retryCount >= job.retryLimit;
+        if (permanent || (final && spec.redact)) await settle(permanent, final && spec.redact ? spec.redact(job.data) : null);
+        await b.fail(spec.queue, job.id, output(e));
+        report({ kind: final ? 'dead' : 'retry', queue: spec.queue, id: job.id, attempt: job.retryCount + 1, error: describe(e) });
+        return;
+      }
+      if (spec.redact) await settle(false, spec.redact(job.data));
+      await b.complete(spec.queue, job.id);
+    },
+  });
+
+  const taskRunner = (task: PeriodicTask): Runner => ({
+    queue: task.name,
+    async run(job) {
+      try {
+        await task.run(startOfMinute(job.createdOn));
+      } catch (e) {
+        await started().fail(task.name, job.id, output(e));
+        report({ kind: 'dead', queue: task.name, id: job.id, attempt: 1, error: describe(e) });
+        return;
+      }
+      await started().complete(task.name, job.id);
+    },
+  });
+
+  /** Takes the queue's jobs one at a time until the stop; rests `pollingIntervalSeconds` when there is none. */
+  const loop = async (r: Runner) => {
+    while (!stopping) {
+      let job: PgBoss.JobWithMetadata<JobData> | undefined;
+      try {
+        [job] = await started().fetch<JobData>(r.queue, { batchSize: 1, includeMetadata: true });
+        // A fault after the fetch leaves the job active: it expires and is retried (at least once).
+        if (job) await r.run(job);
+      } catch (e) {
+        report({ kind: 'queue_failed', error: `${r.queue}: ${describe(e)}` });
+        job = undefined;
+      }
+      if (!job && !stopping) await pause(r.queue, o.pollingIntervalSeconds * 1000);
     }
-    if (spec.redact) await settle(false, spec.redact(job!.data));
   };
 
   return {
@@ -78,7 +141,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       // pg-boss inserts with ON CONFLICT DO NOTHING on (queue, id): a job already there is not added again.
       // The id rides in the data too: pg-boss's dead-letter copy gets an id of its own.
       await started().insert(jobs.map((j) => ({ name: queue, id: j.id, data: { ...j.data, jobId: j.id } })));
-      for (const id of workerIds.get(queue) ?? []) started().notifyWorker(id);
+      wake(queue);
     },
     async start({ workers }) {
       if (boss) return;
@@ -95,6 +158,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       b.on('error', (e) => report({ kind: 'queue_failed', error: describe(e) }));
       await b.start();
       boss = b;
+      stopping = false;
       const queues = [...specs.values()].map((s) => ({ ...s, retryBackoff: true }));
       const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 55 }));
       for (const q of [...queues, ...periodic]) {
@@ -104,30 +168,25 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
       }
       if (!workers) return;
-      const workOptions = { batchSize: 1, includeMetadata: true as const, pollingIntervalSeconds: o.pollingIntervalSeconds };
-      for (const spec of specs.values()) {
-        const ids = await Promise.all(Array.from({ length: o.concurrency }, () => b.work<JobData>(spec.queue, workOptions, runJob(spec))));
-        workerIds.set(spec.queue, ids);
-      }
-      for (const t of tasks) {
-        await b.schedule(t.name, '* * * * *');
-        await b.work<JobData>(t.name, workOptions, async ([job]) => {
-          try {
-            await t.run(startOfMinute(job!.createdOn));
-          } catch (e) {
-            report({ kind: 'dead', queue: t.name, id: job!.id, attempt: 1, error: describe(e) });
-            throw e;
-          }
-        });
+      for (const t of tasks) await b.schedule(t.name, '* * * * *');
+      const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
+      for (const r of runners) {
+        const running: Promise<void> = loop(r).finally(() => loops.delete(running));
+        loops.add(running);
       }
     },
     async stop() {
       const b = boss;
       if (!b) return;
-      // The jobs running finish; past the timeout pg-boss fails them, to be retried after their backoff.
-      await b.stop({ graceful: true, wait: true, timeout: o.stopTimeoutMs });
+      stopping = true;
+      for (const queue of wakers.keys()) wake(queue);
+      // The jobs running finish; one still running at the timeout is left active: it expires and is
+      // retried then, never while it may still run here.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.allSettled([...loops]), new Promise((resolve) => (timer = setTimeout(resolve, o.stopTimeoutMs)))]);
+      clearTimeout(timer);
+      await b.stop({ graceful: false, close: true });
       boss = undefined;
-      workerIds.clear();
     },
     async dead(limit) {
       // every dead-letter queue, those of queues this process does not define included (the CLI defines none)

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pino from 'pino';
 import { phoneIdentifier } from '../../domain/identifier.js';
@@ -169,6 +170,46 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
     expect(t.messages.calls() - before).to.equal(1);
     t.messages.set(async () => undefined);
     await t.jobs.start({ workers: true });
+  });
+
+  it('a stop past its timeout leaves the running job active: it is retried only after it expires, never while it runs', async () => {
+    const url = (await testDatabase()).url;
+    const runs: { started: number; ended?: number }[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const make = () => {
+      const q = pgBossJobQueue({ connectionString: url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 300 });
+      q.define({
+        queue: 'stop-probe',
+        retryLimit: 2,
+        retryDelaySeconds: 1,
+        expireInSeconds: 3,
+        async handle() {
+          const run: { started: number; ended?: number } = { started: Date.now() };
+          runs.push(run);
+          if (runs.length === 1) await released;
+          run.ended = Date.now();
+        },
+      });
+      return q;
+    };
+    const first = make();
+    await first.start({ workers: true });
+    await first.enqueue('stop-probe', [{ id: randomUUID(), data: {} }]);
+    await until('the first run', () => (runs.length > 0 ? true : undefined));
+    await first.stop(); // returns after 300 ms, the run still going
+    const second = make();
+    await second.start({ workers: true });
+    try {
+      await sleep(1_500);
+      expect(runs, 'not retried while it may still run').to.have.length(1);
+      release();
+      await until('the retry after the expiry', () => (runs.length > 1 ? true : undefined), 15_000);
+      expect(runs[1]!.started).to.be.greaterThan(runs[0]!.ended!);
+    } finally {
+      release();
+      await second.stop();
+    }
   });
 });
 
