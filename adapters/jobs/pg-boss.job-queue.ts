@@ -14,6 +14,8 @@ export interface PgBossOptions {
   readonly maintenanceIntervalSeconds: number;
   /** The longest a stop waits for the jobs running; those still running then expire and are retried. */
   readonly stopTimeoutMs: number;
+  /** How often one process checks the schedules (default 30 s: a minute's run starts within it). */
+  readonly cronMonitorIntervalSeconds?: number;
   readonly report?: (r: JobReport) => void;
 }
 
@@ -154,6 +156,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         schedule: workers,
         maintenanceIntervalSeconds: o.maintenanceIntervalSeconds,
         cronWorkerIntervalSeconds: 5,
+        cronMonitorIntervalSeconds: o.cronMonitorIntervalSeconds ?? 30,
       });
       b.on('error', (e) => report({ kind: 'queue_failed', error: describe(e) }));
       await b.start();

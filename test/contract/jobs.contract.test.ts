@@ -211,6 +211,28 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
       await second.stop();
     }
   });
+
+  it('a periodic task runs once a minute across two worker processes, with the minute it is for', async function () {
+    this.timeout(120_000);
+    const url = (await testDatabase()).url;
+    const minutes: string[] = [];
+    const make = () => {
+      const q = pgBossJobQueue({ connectionString: url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 5, stopTimeoutMs: 1_000, cronMonitorIntervalSeconds: 1 });
+      q.every({ name: 'minute-probe', run: async (minute) => void minutes.push(minute.toISOString()) });
+      return q;
+    };
+    const queues = [make(), make()];
+    await Promise.all(queues.map((q) => q.start({ workers: true })));
+    try {
+      await until('a run', () => (minutes.length > 0 ? true : undefined), 75_000);
+      await sleep(8_000); // the other process's cron monitor and workers have had their turns
+      expect(new Set(minutes).size, `each minute once: ${minutes.join(', ')}`).to.equal(minutes.length);
+      expect(new Date(minutes[0]!).getUTCSeconds()).to.equal(0);
+      expect(Date.now() - new Date(minutes[0]!).getTime()).to.be.within(0, 70_000);
+    } finally {
+      await Promise.all(queues.map((q) => q.stop()));
+    }
+  });
 });
 
 describe('jobs: in process (the in-memory adapters), with the outbox retrying', () => {
