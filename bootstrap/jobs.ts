@@ -72,6 +72,6 @@ export const jobQueueOptions = (config: Config, logger: Logger) => ({
   pollingIntervalSeconds: config.JOBS_POLL_SECONDS,
   concurrency: config.JOBS_CONCURRENCY,
   maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS,
-  stopTimeoutMs: Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.6),
+  stopTimeoutMs: Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.3), // the rest is for the HTTP side and the pools
   report: logJobs(logger),
 });

@@ -16,7 +16,7 @@ const main = async () => {
   const persistence = await openPostgres({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
-    poolMax: 2, // the outbox relay's claims and settles
+    poolMax: config.DB_POOL_MAX, // the outbox relay and the tasks' own work
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
     jobs: jobQueueOptions(config, logger),

@@ -29,7 +29,7 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
     const minute = startOfMinute(now());
     if (minute.getTime() !== lastMinute) {
       lastMinute = minute.getTime();
-      for (const t of tasks) void track(t.run(minute)).catch((e) => options.report?.({ kind: 'retry', queue: t.name, id: minute.toISOString(), attempt: 1, error: describe(e) }));
+      for (const t of tasks) void track(t.run(minute)).catch((e) => options.report?.({ kind: 'dead', queue: t.name, id: minute.toISOString(), attempt: 1, error: describe(e) }));
     }
     timer = setTimeout(tick, 60_000 - (now().getTime() % 60_000) + 5);
   };
