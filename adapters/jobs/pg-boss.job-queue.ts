@@ -36,6 +36,23 @@ const settleSql = `update ${SCHEMA}.job set
     data = coalesce($4::jsonb, data)
   where name = $1 and id = $2::uuid`;
 
+/**
+ * Creates the queue unless it exists. Two processes starting together on a fresh database may both
+ * create it (a partition table each): one gets a deadlock or a duplicate, waits a moment and finds it.
+ */
+const ensureQueue = async (b: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'>) => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      if (!(await b.getQueue(name))) await b.createQueue(name, { name, ...options });
+      return;
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (attempt >= 5 || !['40P01', '23505', '42P07'].includes(code ?? '')) throw e;
+      await new Promise((r) => setTimeout(r, 50 + Math.random() * 200));
+    }
+  }
+};
+
 /** One queue's handler as the worker loops run it. */
 interface Runner {
   readonly queue: string;
@@ -166,8 +183,8 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 55 }));
       for (const q of [...queues, ...periodic]) {
         const options = { retryLimit: q.retryLimit, retryDelay: q.retryDelaySeconds, retryBackoff: q.retryBackoff, expireInSeconds: q.expireInSeconds, deadLetter: deadQueue(q.queue) };
-        await b.createQueue(deadQueue(q.queue));
-        await b.createQueue(q.queue, { name: q.queue, ...options });
+        await ensureQueue(b, deadQueue(q.queue), {});
+        await ensureQueue(b, q.queue, options);
         await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
       }
       if (!workers) return;
