@@ -14,10 +14,12 @@ export * from './ports/message-sender.js';
 export * from './ports/token-issuer.js';
 export * from './ports/unit-of-work.js';
 export * from './ports/outbox.js';
+export * from './ports/job-queue.js';
 
 // what happened: the outbox's dispatcher and its subscribers
 export * from './events/dispatcher.js';
 export * from './events/send-messages.js';
+export * from './events/queued-subscribers.js';
 
 // auth: registration, sign-in codes, sessions
 export * from './auth/ports.js';

@@ -11,14 +11,30 @@ const USAGE = `usage: npm run cli -- <command>
   --help                               this text
   migrate                              apply pending database migrations (the server also does this at start)
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
-  business:show <business_id>          print a business with its branches and members (JSON)`;
+  business:show <business_id>          print a business with its branches and members (JSON)
+  jobs:dead                            list the newest 50 dead jobs (no retries left), one JSON line each`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const clock = { now: () => new Date() };
 
 type Command = (p: Persistence, args: string[]) => Promise<number>;
 
+const DEAD_JOBS_SHOWN = 50;
+
 const commands: Record<string, { args: number; check?: (args: string[]) => string | undefined; run: Command }> = {
+  'jobs:dead': {
+    args: 0,
+    run: async (p) => {
+      if (!p.jobs) return fail('no job queue on this database');
+      await p.jobs.start({ workers: false });
+      for (const j of await p.jobs.dead(DEAD_JOBS_SHOWN)) {
+        const event = j.data.event as { _tag?: string } | undefined;
+        // the job's data stays out: an event's may name a person (its code is gone once the job died)
+        console.log(JSON.stringify({ queue: j.queue, id: j.id, type: event?._tag ?? null, error: j.error, died_at: j.diedAt.toISOString() }));
+      }
+      return 0;
+    },
+  },
   migrate: { args: 0, run: async () => (console.log('migrations applied'), 0) },
   'plan:set': {
     args: 2,
@@ -71,6 +87,7 @@ const main = async ([name, ...args]: string[]): Promise<number> => {
       dataDir: config.DATA_DIR,
       poolMax: 2,
       log: (message) => console.error(message),
+      jobs: { poolMax: 1, pollingIntervalSeconds: 2, concurrency: 1, maintenanceIntervalSeconds: 60, stopTimeoutMs: 1_000 },
     });
   } catch (e) {
     if (e instanceof DataDirectoryInUse) return fail(`${e.message}\nThe embedded database allows one process at a time.`);

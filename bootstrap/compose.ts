@@ -56,16 +56,12 @@ import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } fro
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { messageSender } from './messaging.js';
-import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
-import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
-import { sendMessages } from '../application/events/send-messages.js';
 import { notificationRoutes, type NotificationUseCases } from '../adapters/http/routes/notifications.routes.js';
 import { sendNotification } from '../application/notifications/send-notification.js';
 import { getNotification, getNotificationPreferences, listNotifications, updateNotificationPreferences } from '../application/notifications/manage-notifications.js';
-import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
-import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
-import type { UnitOfWork } from '../application/ports/unit-of-work.js';
-import type { AppRepositories } from './persistence.js';
+import type { DispatcherOptions } from '../application/events/dispatcher.js';
+import type { JobQueue } from '../application/ports/job-queue.js';
+import { composeJobs } from './jobs.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -102,14 +98,8 @@ export interface Overrides {
   readonly messages?: MessageSender;
   readonly redis?: unknown;
   readonly dispatcher?: Partial<DispatcherOptions>;
+  readonly jobs?: JobQueue;
 }
-
-/** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
-const logDispatch = (logger: Logger) => (r: DispatchReport) => {
-  if (r.kind === 'outbox_failed') logger.warn({ component: 'outbox', err: r.error }, 'outbox unavailable; will try again');
-  else if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt }, 'event delivery failed; will retry');
-  else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error }, 'event delivery given up');
-};
 
 /** The one place adapters are constructed and wired to the use cases and the HTTP edge. */
 export const compose = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides = {}) => {
@@ -120,20 +110,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? messageSender(config, logger).sender;
-  // Subscribers of the domain events, by type: webhooks, sync and the job queue join this list.
-  // The subscribers queue notifications through the unit of work that sends them at once after the
-  // commit; it wraps the dispatcher these subscribers are given to, so they reach it when called.
-  const lateUow: UnitOfWork<AppRepositories> = { run: (work) => uow.run(work), read: (work) => uow.read(work), atomically: (work) => uow.atomically(work) };
-  const subscribers = [
-    sendMessages({ messages, clock }),
-    deliverNotifications({ uow: persistence.uow, messages, clock }),
-    notifyOnEvents({ uow: lateUow, clock, crypto }),
-  ];
-  const dispatcher = createDispatcher(
-    { outbox: persistence.outbox, clock, subscribers, report: logDispatch(logger) },
-    { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
-  );
-  const uow = deliverAfterCommit(persistence.uow, dispatcher);
+  // Subscribers and periodic tasks are listed in bootstrap/jobs.ts; `uow` delivers a change's events right after its commit.
+  const { dispatcher, jobs, uow, runScheduledNotifications } = composeJobs(config, persistence, logger, { messages, clock, crypto }, overrides);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
   // Google sign-in is on when a client id is configured (docs/adr/0027).
@@ -249,7 +227,5 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     idempotency: persistence.idempotency,
     uow,
   });
-  /** The scheduled notifications (daily summaries, credit reminders): the job queue's periodic runner calls it every minute with the time. */
-  const runScheduledNotifications = runDueNotifications({ uow, clock, crypto });
-  return { app, router, routes, openApi, signingKey: key, dispatcher, runScheduledNotifications };
+  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs, runScheduledNotifications };
 };

@@ -83,6 +83,14 @@ export const ENV = {
   SMTP_URL: { codec: urlOf('SMTP URL', ['smtp:', 'smtps:']), default: undefined, secret: true, doc: 'e-mail through this SMTP server, e.g. smtps://user:password@smtp.example.com:465 (nodemailer); unset = e-mails in the log' },
   MAIL_FROM: { codec: matching('e-mail address', /^(?:[^<>@]*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)$/, 'must be an address or Name <address>'), default: undefined, doc: 'the From of every e-mail, e.g. `BizOps <no-reply@bizops.ng>`; required with SMTP_URL' },
   MESSAGE_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one send to Termii, WhatsApp or the SMTP server may take before it counts as failed and is retried' },
+  WORKERS: { codec: t.keyof({ on: null, off: null }), default: 'on', doc: 'run the job workers and the once-a-minute tasks in the server; off when `npm run worker` processes run them (docs/adr/0029)' },
+  JOBS_POOL_MAX: { codec: intFrom('pool size', 1), default: '4', doc: 'database connections of the job queue (pg-boss), on top of DB_POOL_MAX' },
+  JOBS_CONCURRENCY: { codec: intFrom('jobs', 1), default: '2', doc: 'jobs of one queue a process runs at the same time' },
+  JOBS_POLL_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'how often an idle worker looks for jobs enqueued by another process' },
+  JOBS_RETRY_LIMIT: { codec: intFrom('retries', 0), default: '8', doc: 'retries of a failed job (a message) before it is dead' },
+  JOBS_RETRY_DELAY_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'pause before a job\'s first retry; it doubles (with jitter) each time' },
+  JOBS_EXPIRE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'a job running longer (or whose worker died) is failed and retried' },
+  JOBS_MAINTENANCE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'how often expired jobs are found and old ones archived' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 

@@ -6,6 +6,8 @@ import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import { createDispatcher } from '../application/events/dispatcher.js';
 import { sendMessages } from '../application/events/send-messages.js';
 import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
+import { queueSubscribers } from '../application/events/queued-subscribers.js';
+import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { inMemory, type AppRepositories } from './persistence.js';
@@ -20,6 +22,11 @@ import { inMemory, type AppRepositories } from './persistence.js';
 export const inMemoryAdapters = (messages: MessageSender): { uow: UnitOfWork<AppRepositories>; clock: Clock; crypto: Crypto } => {
   const persistence = inMemory();
   const clock: Clock = { now: () => new Date() };
-  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers: [sendMessages({ messages, clock }), deliverNotifications({ uow: persistence.uow, messages, clock })] });
+  // Jobs run in this process, right after the commit; the outbox retries what failed (docs/adr/0029).
+  const subscribers = queueSubscribers(inProcessJobQueue({ now: () => clock.now() }), [
+    sendMessages({ messages, clock }),
+    deliverNotifications({ uow: persistence.uow, messages, clock }),
+  ]);
+  const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers });
   return { uow: deliverAfterCommit(persistence.uow, dispatcher), clock, crypto: nodeCrypto(randomBytes(32)) };
 };

@@ -5,6 +5,7 @@ import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
 
 /** Starts the server: configuration, database (migrated), app, graceful stop. */
@@ -23,21 +24,18 @@ const main = async () => {
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
+    jobs: jobQueueOptions(config, logger),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
     throw e;
   });
   const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
-  const { app, dispatcher, runScheduledNotifications } = await (await composing).compose(config, persistence, logger, { redis });
-  // Events committed before a stop or a crash are in the outbox: the loop delivers them now.
+  const { app, dispatcher, jobs } = await (await composing).compose(config, persistence, logger, { redis });
+  // WORKERS=off: this process only enqueues; `npm run worker` processes run the jobs (docs/adr/0029).
+  await jobs.start({ workers: config.WORKERS === 'on' });
+  // Events committed before a stop or a crash are in the outbox: the loop relays them now.
   dispatcher.start();
-  // TEMPORARY until the job queue's periodic runner calls runScheduledNotifications every minute:
-  // daily summaries and credit reminders. Safe with several instances (each is claimed in the database).
-  const scheduled = setInterval(() => {
-    runScheduledNotifications(new Date()).catch((e: unknown) => logger.warn({ component: 'notifications', err: e instanceof Error ? e.message : String(e) }, 'scheduled notifications failed; next minute retries'));
-  }, 60_000);
-  scheduled.unref();
 
   const server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
@@ -49,6 +47,7 @@ const main = async () => {
     {
       port,
       database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL',
+      workers: config.WORKERS,
       ready_ms: Math.round(performance.now() - started),
       since_process_start_ms: Math.round(process.uptime() * 1000),
     },
@@ -72,8 +71,8 @@ const main = async () => {
       server.closeIdleConnections();
     });
     clearTimeout(force);
-    clearInterval(scheduled);
-    await dispatcher.stop(); // the deliveries under way finish (an event cut short is retried after its lease)
+    await dispatcher.stop(); // the relays under way finish (an event cut short is relayed again after its lease)
+    await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();
     redis?.disconnect();
     logger.info('stopped');

@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import type { Outbox } from '../application/ports/outbox.js';
+import type { JobQueue } from '../application/ports/job-queue.js';
+import { pgBossJobQueue, type PgBossOptions } from '../adapters/jobs/pg-boss.job-queue.js';
 import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
 import { mikroOrmEventsModule, mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
@@ -66,6 +68,8 @@ export interface Persistence {
   readonly idempotency: IdempotencyStore;
   /** The events use cases recorded, as the dispatcher delivers them. */
   readonly outbox: Outbox;
+  /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
+  readonly jobs?: JobQueue;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
@@ -87,9 +91,15 @@ export const openPostgres = async (options: {
   /** See OrmOptions.queryTimeoutMs. */
   queryTimeoutMs?: number;
   log: (message: string) => void;
+  /** A job queue (pg-boss) on the same database, with its own small pool. */
+  jobs?: Omit<PgBossOptions, 'connectionString'>;
+  /** `check`: refuse to start on a database with pending migrations instead of applying them (a worker process). */
+  migrations?: 'apply' | 'check';
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   let embedded: EmbeddedPostgres | undefined;
-  if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections: options.poolMax + 2 });
+  // The socket server resets connections beyond its maximum: room for both pools and a spare.
+  const maxConnections = options.poolMax + (options.jobs?.poolMax ?? 0) + 2;
+  if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections });
   try {
     const orm = await openOrm({
       databaseUrl: options.databaseUrl ?? embedded!.url,
@@ -100,13 +110,19 @@ export const openPostgres = async (options: {
       ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
     });
     try {
-      await migrate(orm);
+      if (options.migrations === 'check') {
+        const pending = await orm.getMigrator().getPendingMigrations();
+        if (pending.length > 0) throw new Error(`the database has ${pending.length} pending migrations: start the server or run \`npm run cli -- migrate\` first`);
+      } else await migrate(orm);
     } catch (e) {
       await orm.close();
       throw e;
     }
+    const url = options.databaseUrl ?? embedded!.url;
+    const jobs = options.jobs ? pgBossJobQueue({ ...options.jobs, connectionString: url }) : undefined;
     return {
       embedded: embedded !== undefined,
+      ...(jobs ? { jobs } : {}),
       uow: mikroOrmUnitOfWork(orm, sqlRepositories),
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       outbox: mikroOrmOutbox(() => orm.em.fork()),
@@ -119,6 +135,7 @@ export const openPostgres = async (options: {
       isUnavailable: isDatabaseUnavailable,
       redact: redactDatabaseFault,
       async close() {
+        await jobs?.stop();
         await orm.close();
         await embedded?.close();
       },

@@ -1,5 +1,6 @@
 import { withoutSecrets, type EventType } from '../../domain/events.js';
 import type { Clock } from '../ports/clock.js';
+import { PermanentJobFailure } from '../ports/job-queue.js';
 import type { Outbox, OutboxEntry, Settlement, Subscriber } from '../ports/outbox.js';
 
 export interface DispatcherOptions {
@@ -83,6 +84,7 @@ export const createDispatcher = (
     const done = [...entry.deliveredTo];
     let error: string | undefined;
     const failed: [Subscriber, string][] = [];
+    let permanent = false;
     for (const s of byType.get(entry.event._tag) ?? []) {
       if (done.includes(s.name)) continue;
       try {
@@ -91,11 +93,12 @@ export const createDispatcher = (
       } catch (e) {
         failed.push([s, describe(e)]);
         error ??= `${s.name}: ${describe(e)}`;
+        permanent ||= e instanceof PermanentJobFailure; // retrying cannot mend it (a refused message)
       }
     }
     if (error === undefined) return [{ id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) }];
     const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error };
-    if (entry.attempts >= o.maxAttempts) {
+    if (permanent || entry.attempts >= o.maxAttempts) {
       // the subscribers that failed the last attempt record it (a notification becomes FAILED); a fault there is logged, not retried
       for (const [s, why] of failed) await s.giveUp?.(entry.event, { id: entry.id, occurredAt: entry.occurredAt, error: why }).catch((e) => report({ kind: 'outbox_failed', error: `${s.name}.giveUp: ${describe(e)}` }));
       return [{ id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) }, { kind: 'given_up', ...base }];

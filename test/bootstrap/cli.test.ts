@@ -6,6 +6,9 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { randomUUID } from 'node:crypto';
+import { PermanentJobFailure } from '../../application/ports/job-queue.js';
+import { pgBossJobQueue } from '../../adapters/jobs/pg-boss.job-queue.js';
 
 const run = promisify(execFile);
 
@@ -54,6 +57,26 @@ describe('operator CLI', () => {
     const help = await cli(['--help'], env);
     expect(help.code).to.equal(0);
     expect(help.stdout).to.contain('plan:set');
+  });
+
+  it('jobs:dead lists the dead jobs, with their queue, id, error and no data', async function () {
+    this.timeout(60_000);
+    const queue = pgBossJobQueue({ connectionString: app.databaseUrl!, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 60, stopTimeoutMs: 1_000 });
+    queue.define({ queue: 'cli-probe', retryLimit: 3, retryDelaySeconds: 1, expireInSeconds: 10, handle: async () => Promise.reject(new PermanentJobFailure('refused for good')) });
+    await queue.start({ workers: true });
+    const id = randomUUID();
+    try {
+      await queue.enqueue('cli-probe', [{ id, data: { secret: 'do-not-print' } }]);
+      for (let i = 0; i < 200 && (await queue.dead(10)).every((j) => j.id !== id); i++) await new Promise((r) => setTimeout(r, 50));
+    } finally {
+      await queue.stop();
+    }
+    const dead = await cli(['jobs:dead'], { DATABASE_URL: app.databaseUrl!, DATA_DIR: app.config.DATA_DIR });
+    expect(dead.code, dead.stderr).to.equal(0);
+    const line = dead.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((j) => j.id === id);
+    expect(line).to.include({ queue: 'cli-probe', type: null });
+    expect(line.error).to.equal('PermanentJobFailure: refused for good');
+    expect(dead.stdout).to.not.include('do-not-print');
   });
 
   it('on the embedded default: works while no server holds the data directory, refuses clearly while one does', async function () {

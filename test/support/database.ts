@@ -30,13 +30,14 @@ const start = async () => {
 
 export const testDatabase = () => (server ??= start());
 
-/** A clean schema for one test file: everything in `public` is dropped. Migrations run when the app opens. */
+/** A clean schema for one test file: everything in `public` (and the job queue's `pgboss`) is dropped. Migrations run when the app opens. */
 export const freshDatabaseUrl = async (): Promise<string> => {
   const { url } = await testDatabase();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query('drop schema if exists public cascade; create schema public');
+    // pgboss: the job queue's own schema (docs/adr/0029), installed again by the app that opens it
+    await client.query('drop schema if exists public cascade; drop schema if exists pgboss cascade; create schema public');
   } finally {
     await client.end();
   }

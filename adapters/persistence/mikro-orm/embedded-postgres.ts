@@ -46,6 +46,40 @@ const lockDataDir = (dataDir: string): (() => void) => {
   throw new Error(`could not lock ${lockFile}`);
 };
 
+/** Extended-protocol messages after which the same connection must go on until its Sync. */
+const MID_ROUND = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket serves all connections from one session, one protocol message at a time, and keeps
+ * to one connection only inside a transaction. A parameterised statement is several messages (Parse,
+ * Bind, Describe, Execute, Sync); when one arrives in pieces (a large Bind), another connection's
+ * Parse could come between and replace the unnamed statement ("bind message supplies 3 parameters,
+ * but prepared statement requires 2"). Its queue is told a round from Parse to Sync is a
+ * transaction, so it waits for the rest of that connection's round (pglite-socket 0.2.x internals).
+ */
+const keepExtendedQueriesWhole = (server: PGLiteSocketServer, db: PGlite) => {
+  const queue = (server as unknown as { queryQueue?: { db: PGlite } }).queryQueue;
+  if (!queue || queue.db !== db) throw new Error('pglite-socket changed: check keepExtendedQueriesWhole');
+  let midRound = false;
+  queue.db = new Proxy(db, {
+    get(target, property) {
+      if (property === 'isInTransaction') return () => midRound || target.isInTransaction();
+      if (property === 'execProtocolRawStream') {
+        return async (message: Uint8Array, opts: Parameters<PGlite['execProtocolRawStream']>[1]) => {
+          try {
+            return await target.execProtocolRawStream(message, opts);
+          } finally {
+            midRound = MID_ROUND.has(message[0]!);
+          }
+        };
+      }
+      if (property === 'exec') midRound = false; // the ROLLBACK of a connection that left mid-round
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+};
+
 /**
  * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL socket, so the one
  * MikroORM/pg adapter serves both the embedded default and a real server. The socket is a Unix
@@ -61,6 +95,7 @@ export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConn
     // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.
     const socketDir = mkdtempSync(join(tmpdir(), 'bizops-pg-'));
     const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: options.maxConnections });
+    keepExtendedQueriesWhole(server, db);
     await server.start();
     return {
       // pg reads a percent-encoded host that is a path as the directory of a Unix socket

@@ -7,6 +7,7 @@ import { createDispatcher, retryDelay, type DispatchReport, type DispatcherOptio
 import { sendMessages } from '../../../application/events/send-messages.js';
 import { FIRST_ATTEMPT_GRACE_MS, type Subscriber } from '../../../application/ports/outbox.js';
 import { rollback } from '../../../application/ports/unit-of-work.js';
+import { PermanentJobFailure } from '../../../application/ports/job-queue.js';
 import { deliverAfterCommit } from '../../../adapters/persistence/deliver-after-commit.js';
 import { inMemoryOutboxRows } from '../../../adapters/persistence/in-memory/outbox.in-memory.js';
 import { inMemory } from '../../../bootstrap/persistence.js';
@@ -152,6 +153,17 @@ describe('outbox dispatcher (in memory)', () => {
     expect(row).to.deep.include({ attempts: 2, nextAttemptAt: null, deliveredAt: null, lastError: 'messages: Error: messages is down' });
     expect(JSON.stringify(row!.payload)).to.not.include('654321');
     expect(reports.map((r) => r.kind)).to.deep.equal(['retry', 'given_up']);
+  });
+
+  it('gives up at once on a PermanentJobFailure (a refused message), without waiting for maxAttempts', async () => {
+    const refusing: Subscriber = { name: 'messages', handles: ['CustomerCreated'], handle: async () => Promise.reject(new PermanentJobFailure('MessageRejected: not a mobile number')) };
+    const { clock, dispatcher, reports, record, rows } = setup([refusing], { maxAttempts: 5 });
+    await record(customerCreated());
+    clock.advance(FIRST_ATTEMPT_GRACE_MS);
+    await dispatcher.runDue();
+    const [row] = await rows();
+    expect(row).to.deep.include({ attempts: 1, nextAttemptAt: null, deliveredAt: null });
+    expect(reports.map((r) => r.kind)).to.deep.equal(['given_up']);
   });
 
   it('deliverNow waits for a slow first attempt no longer than firstAttemptWaitMs; stop waits for it to end', async () => {

@@ -1,0 +1,69 @@
+import type { DeadJob, JobQueue, JobReport, JobSpec, PeriodicTask } from '../../application/ports/job-queue.js';
+import { PermanentJobFailure } from '../../application/ports/job-queue.js';
+
+const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
+const startOfMinute = (d: Date) => new Date(Math.floor(d.getTime() / 60_000) * 60_000);
+
+/**
+ * The job queue without a database of its own (the in-memory adapters, the embedding example, the
+ * application tests): `enqueue` runs the job at once, in this process, and throws its failure, so
+ * the outbox dispatcher that relayed it retries it with its own backoff and gives it up after its
+ * last attempt (docs/adr/0024): the same retry-then-dead life as on PostgreSQL, with the outbox as
+ * the store. Periodic tasks run once a minute while started with workers (one process: once).
+ */
+export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly report?: (r: JobReport) => void } = {}): JobQueue => {
+  const now = options.now ?? (() => new Date());
+  const specs = new Map<string, JobSpec>();
+  const tasks: PeriodicTask[] = [];
+  const dead: DeadJob[] = [];
+  const running = new Set<Promise<unknown>>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let lastMinute = 0;
+
+  const track = <A>(work: Promise<A>): Promise<A> => {
+    running.add(work);
+    void work.finally(() => running.delete(work)).catch(() => undefined);
+    return work;
+  };
+  const tick = () => {
+    const minute = startOfMinute(now());
+    if (minute.getTime() !== lastMinute) {
+      lastMinute = minute.getTime();
+      for (const t of tasks) void track(t.run(minute)).catch((e) => options.report?.({ kind: 'dead', queue: t.name, id: minute.toISOString(), attempt: 1, error: describe(e) }));
+    }
+    timer = setTimeout(tick, 60_000 - (now().getTime() % 60_000) + 5);
+  };
+
+  return {
+    define(spec) {
+      specs.set(spec.queue, spec);
+    },
+    every(task) {
+      tasks.push(task);
+    },
+    async enqueue(queue, jobs) {
+      const spec = specs.get(queue);
+      if (!spec) throw new Error(`no queue ${queue}`);
+      for (const job of jobs) {
+        try {
+          await track(spec.handle({ id: job.id, data: job.data, attempt: 1 }));
+        } catch (e) {
+          if (e instanceof PermanentJobFailure) dead.unshift({ queue, id: job.id, data: spec.redact?.(job.data) ?? job.data, error: describe(e), diedAt: now() });
+          throw e;
+        }
+      }
+    },
+    async start({ workers }) {
+      if (workers && tasks.length > 0 && timer === undefined) {
+        lastMinute = startOfMinute(now()).getTime(); // the first run is at the next minute, as with cron
+        timer = setTimeout(tick, 60_000 - (now().getTime() % 60_000) + 5);
+      }
+    },
+    async stop() {
+      clearTimeout(timer);
+      timer = undefined;
+      await Promise.allSettled([...running]);
+    },
+    dead: async (limit) => dead.slice(0, limit),
+  };
+};

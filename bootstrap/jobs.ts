@@ -1,0 +1,92 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../application/ports/clock.js';
+import type { JobQueue, JobReport, PeriodicTask } from '../application/ports/job-queue.js';
+import type { MessageSender } from '../application/ports/message-sender.js';
+import type { Subscriber } from '../application/ports/outbox.js';
+import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
+import { queueSubscribers } from '../application/events/queued-subscribers.js';
+import { sendMessages } from '../application/events/send-messages.js';
+import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
+import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
+import type { Crypto } from '../application/ports/crypto.js';
+import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
+import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
+import type { Config } from './config.js';
+import type { AppRepositories, Persistence } from './persistence.js';
+
+/** What subscribers and periodic tasks are built from. */
+export interface JobDeps {
+  /** Delivers the events a subscriber's own change records right after its commit (a queued notification). */
+  readonly uow: UnitOfWork<AppRepositories>;
+  readonly messages: MessageSender;
+  readonly clock: Clock;
+  readonly crypto: Crypto;
+}
+
+/**
+ * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
+ * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
+ */
+const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
+
+/** Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line. */
+const periodicTasks = (d: JobDeps): PeriodicTask[] => [
+  { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)) },
+];
+
+/** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
+const logDispatch = (logger: Logger) => (r: DispatchReport) => {
+  if (r.kind === 'outbox_failed') logger.warn({ component: 'outbox', err: r.error }, 'outbox unavailable; will try again');
+  else if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt }, 'event delivery failed; will retry');
+  else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error }, 'event delivery given up');
+};
+
+/** The job queue's news in the log: a dead job is an error an operator looks at (`npm run cli -- jobs:dead`). */
+export const logJobs = (logger: Logger) => (r: JobReport) => {
+  if (r.kind === 'queue_failed') logger.warn({ component: 'jobs', err: r.error }, 'job queue error; will try again');
+  else if (r.kind === 'retry') logger.warn({ component: 'jobs', queue: r.queue, job_id: r.id, attempt: r.attempt, err: r.error }, 'job failed; will retry');
+  else logger.error({ component: 'jobs', queue: r.queue, job_id: r.id, attempt: r.attempt, err: r.error }, 'job dead: no retries left');
+};
+
+/**
+ * The outbox's dispatcher, relaying committed events into the job queue: the persistence's (pg-boss)
+ * when it has one, else the in-process queue (jobs run at once, retried by the dispatcher).
+ */
+export const composeJobs = (
+  config: Config,
+  persistence: Persistence,
+  logger: Logger,
+  deps: Omit<JobDeps, 'uow'>,
+  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue } = {},
+) => {
+  const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
+  // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
+  let afterCommit: UnitOfWork<AppRepositories> | undefined;
+  const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), atomically: (work) => afterCommit!.atomically(work) };
+  const d: JobDeps = { ...deps, uow };
+  const relays = queueSubscribers(jobs, subscribers(d), {
+    retryLimit: config.JOBS_RETRY_LIMIT,
+    retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
+    expireInSeconds: config.JOBS_EXPIRE_SECONDS,
+  });
+  for (const task of periodicTasks(d)) jobs.every(task);
+  const dispatcher = createDispatcher(
+    { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
+    { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
+  );
+  afterCommit = deliverAfterCommit(persistence.uow, dispatcher);
+  /** The scheduled notifications of a minute, as the periodic task runs them (tests call it with their clock). */
+  const runScheduledNotifications = runDueNotifications(d);
+  return { dispatcher, jobs, uow, runScheduledNotifications };
+};
+
+/** The pg-boss settings of a process, from its configuration (the server's and the worker's). */
+export const jobQueueOptions = (config: Config, logger: Logger) => ({
+  poolMax: config.JOBS_POOL_MAX,
+  pollingIntervalSeconds: config.JOBS_POLL_SECONDS,
+  concurrency: config.JOBS_CONCURRENCY,
+  maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS,
+  stopTimeoutMs: Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.3), // the rest is for the HTTP side and the pools
+  report: logJobs(logger),
+});
