@@ -5,7 +5,7 @@ import { phoneIdentifier } from '../../domain/identifier.js';
 import { normalisePhone } from '../../domain/phone.js';
 import type { DomainEvent } from '../../domain/events.js';
 import { MessageRejected, type OutgoingMessage } from '../../application/ports/message-sender.js';
-import type { JobQueue } from '../../application/ports/job-queue.js';
+import { PermanentJobFailure, type JobQueue } from '../../application/ports/job-queue.js';
 import { rollback } from '../../application/ports/unit-of-work.js';
 import { pgBossJobQueue } from '../../adapters/jobs/pg-boss.job-queue.js';
 import { nodeCrypto } from '../../adapters/crypto/node-crypto.js';
@@ -145,6 +145,37 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
     expect((await jobRows(id)).map((r) => [r.name, r.state])).to.deep.equal([['messages', 'failed'], ['messages_dead', 'created']]);
     expect((await t.jobs.dead(1))[0]!.error).to.include('not a mobile number');
     t.messages.set(async () => undefined);
+  });
+
+  it('a dead job is told to its queue once (onDead): after the last retry, and at once for a permanent failure', async () => {
+    const q = pgBossJobQueue({ connectionString: (await testDatabase()).url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 1_000 });
+    const runs = new Map<string, number>();
+    const deaths: { id: string; attempt: number; error: string }[] = [];
+    q.define({
+      queue: 'dead-probe',
+      retryLimit: 1,
+      retryDelaySeconds: 1,
+      expireInSeconds: 30,
+      async handle(job) {
+        runs.set(job.id, (runs.get(job.id) ?? 0) + 1);
+        if (job.data.permanent) throw new PermanentJobFailure('refused for good');
+        throw new Error('provider answered 500');
+      },
+      onDead: async (job, error) => void deaths.push({ id: job.id, attempt: job.attempt, error }),
+    });
+    await q.start({ workers: true });
+    try {
+      const [retried, permanent] = [randomUUID(), randomUUID()];
+      await q.enqueue('dead-probe', [{ id: retried, data: {} }, { id: permanent, data: { permanent: true } }]);
+      await until('both dead', () => (deaths.length >= 2 ? true : undefined), 20_000);
+      await sleep(2_000);
+      expect(deaths.map((d) => [d.id, d.attempt])).to.have.deep.members([[retried, 2], [permanent, 1]]);
+      expect(deaths.find((d) => d.id === retried)!.error).to.include('provider answered 500');
+      expect(deaths.find((d) => d.id === permanent)!.error).to.include('refused for good');
+      expect([runs.get(retried), runs.get(permanent)]).to.deep.equal([2, 1]);
+    } finally {
+      await q.stop();
+    }
   });
 
   it('a stop lets the job in flight finish: sent once, completed, not run again', async () => {
