@@ -75,6 +75,12 @@ export * from './expenses/manage-categories.js';
 // reports
 export * from './reports/ports.js';
 export * from './reports/reports.js';
+// loan packs and their payment
+export * from './loan-packs/ports.js';
+export * from './loan-packs/document.js';
+export * from './loan-packs/create-loan-pack.js';
+export * from './loan-packs/pay-loan-pack.js';
+export * from './loan-packs/read-loan-packs.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -86,3 +92,4 @@ export type { Sale, PaymentMethod } from '../domain/sale.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';
 export * from '../domain/expense.js';
+export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';

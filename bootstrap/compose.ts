@@ -55,10 +55,18 @@ import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
+import { loanPackRoutes, type LoanPackUseCases } from '../adapters/http/routes/loan-packs.routes.js';
+import { paymentRoutes, type PaymentUseCases } from '../adapters/http/routes/payments.routes.js';
+import { createLoanPack } from '../application/loan-packs/create-loan-pack.js';
+import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../application/loan-packs/pay-loan-pack.js';
+import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../application/loan-packs/read-loan-packs.js';
+import { renderLoanPackPdf } from '../adapters/loan-packs/pdf-loan-pack.js';
+import { paymentGateway } from './payments.js';
 import { messageSender } from './messaging.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
 import { sendMessages } from '../application/events/send-messages.js';
+import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -72,7 +80,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & LoanPackUseCases & PaymentUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -87,6 +95,8 @@ export const apiRoutes = (
   ...reportExportRoutes(deps),
   ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
   ...reportRoutes(deps),
+  ...loanPackRoutes(deps),
+  ...paymentRoutes(deps),
 ];
 
 export interface Overrides {
@@ -126,6 +136,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_ID.length > 0
       ? joseGoogleVerifier({ clientIds: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL, jwksTimeoutMs: config.GOOGLE_JWKS_TIMEOUT_MS }, clock)
       : undefined;
+  const payments = paymentGateway(config, clock, logger);
   const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
 
   const routes = apiRoutes({
@@ -202,6 +213,17 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getInventory: getInventory(deps),
     getDailySummary: getDailySummary(deps),
     getSalesByCategory: getSalesByCategory(deps),
+    createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
+    listLoanPacks: listLoanPacks(deps),
+    getLoanPack: getLoanPack(deps),
+    startLoanPackCheckout: startLoanPackCheckout({ ...deps, gateway: payments.gateway }),
+    verifyLoanPackPayment: verifyLoanPackPayment({ ...deps, ...payments }),
+    downloadLoanPack: downloadLoanPack(deps),
+    verifyLoanPackDocument: verifyLoanPackDocument(deps),
+    renderLoanPackPdf,
+    loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
+    receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
+    sandbox: payments.sandbox,
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

@@ -6,7 +6,9 @@ import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import { GatewayUnavailable, type Checkout, type GatewayTransaction, type LoanPack, type LoanPackRepositories, type PaymentAudit, type PaymentGateway } from './ports.js';
+import {
+  GatewayUnavailable, type Checkout, type GatewayTransaction, type LoanPack, type LoanPackRepositories, type PaymentAudit, type PaymentGateway, type PaymentWebhook,
+} from './ports.js';
 
 export type NoPaymentDue = { readonly _tag: 'NoPaymentDue'; readonly status: LoanPack['status'] };
 export type PayerEmailRequired = { readonly _tag: 'PayerEmailRequired' };
@@ -59,14 +61,14 @@ export const startLoanPackCheckout =
     return E.right({ pack: { ...pack, checkout }, checkout });
   };
 
-export type Settlement = 'paid' | 'already' | 'unpaid' | 'wrong_amount';
+export type PaymentSettlement = 'paid' | 'already' | 'unpaid' | 'wrong_amount';
 
 /**
  * What a gateway's report of a pack's transaction does: a success of the pack's price in NGN marks it
  * paid (once, whoever reports it first); a success of another amount or currency is refused and
  * written to the audit log; anything else leaves the pack waiting.
  */
-const settle = async (deps: PayDeps, pack: LoanPack, tx: GatewayTransaction, source: 'verify' | 'webhook'): Promise<Settlement> => {
+const settle = async (deps: PayDeps, pack: LoanPack, tx: GatewayTransaction, source: 'verify' | 'webhook'): Promise<PaymentSettlement> => {
   if (tx.status !== 'success') return 'unpaid';
   if (tx.amount !== pack.price || tx.currency !== pack.currency) {
     deps.audit.warn(
@@ -107,15 +109,21 @@ export const verifyLoanPackPayment =
   };
 
 /**
- * A gateway's signed notice that a transaction succeeded (the signature is checked by its adapter):
- * settles the pack of that reference. An unknown reference is acknowledged and ignored (it is not a
- * loan pack's); a replay finds the pack paid and changes nothing.
+ * A gateway's webhook: refused unless its signature is authentic (nothing changes); a notice that a
+ * transaction succeeded settles the pack of that reference. An unknown reference or another event is
+ * acknowledged and ignored; a replay finds the pack paid and changes nothing.
  */
-export const recordGatewayNotice =
-  (deps: PayDeps) =>
-  async (reference: string, tx: GatewayTransaction): Promise<Settlement | 'unknown'> => {
+export type WebhookSignatureInvalid = { readonly _tag: 'WebhookSignatureInvalid' };
+
+export const receivePaymentWebhook =
+  (deps: PayDeps & { webhook: PaymentWebhook }) =>
+  async (raw: Uint8Array, signature: string): Promise<E.Either<WebhookSignatureInvalid, PaymentSettlement | 'ignored'>> => {
+    const reading = deps.webhook.read(raw, signature);
+    if (!reading.authentic) return E.left({ _tag: 'WebhookSignatureInvalid' });
+    if (!reading.notice) return E.right('ignored');
+    const { reference, transaction } = reading.notice;
     const pack = await deps.uow.read((r) => r.loanPacks.findAnyByReference(reference));
-    if (!pack || pack.price === 0) return 'unknown';
-    if (pack.status === 'READY') return 'already';
-    return settle(deps, pack, tx, 'webhook');
+    if (!pack || pack.price === 0) return E.right('ignored');
+    if (pack.status === 'READY') return E.right('already');
+    return E.right(await settle(deps, pack, transaction, 'webhook'));
   };

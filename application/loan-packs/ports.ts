@@ -98,3 +98,13 @@ export interface PaymentGateway {
 export interface PaymentAudit {
   warn(fields: Record<string, unknown>, message: string): void;
 }
+
+/** A gateway's notice of a transaction, read from its webhook: authentic or not, and what it says. */
+export type WebhookReading =
+  | { readonly authentic: false }
+  | { readonly authentic: true; readonly notice?: { readonly reference: string; readonly transaction: GatewayTransaction } };
+
+/** Checks and reads a gateway's webhook request (its raw body and signature header). */
+export interface PaymentWebhook {
+  read(raw: Uint8Array, signature: string): WebhookReading;
+}
