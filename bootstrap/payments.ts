@@ -14,7 +14,10 @@ export const paymentGateway = (
   clock: Clock,
   logger: Logger,
 ): { gateway: PaymentGateway; webhook: PaymentWebhook; audit: PaymentAudit; sandbox: SandboxGateway | undefined } => {
-  const audit: PaymentAudit = { warn: (fields, message) => logger.warn({ component: 'payments', ...fields }, message) };
+  const audit: PaymentAudit = {
+    info: (fields, message) => logger.info({ component: 'payments', ...fields }, message),
+    warn: (fields, message) => logger.warn({ component: 'payments', ...fields }, message),
+  };
   if (config.PAYSTACK_SECRET_KEY) {
     return {
       gateway: paystackGateway({ secretKey: config.PAYSTACK_SECRET_KEY, baseUrl: config.PAYSTACK_BASE_URL, timeoutMs: config.PAYSTACK_TIMEOUT_MS }),

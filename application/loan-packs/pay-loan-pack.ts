@@ -78,12 +78,14 @@ const settle = async (deps: PayDeps, pack: LoanPack, tx: GatewayTransaction, sou
     return 'wrong_amount';
   }
   const now = deps.clock.now();
-  return deps.uow.run((r) =>
+  const outcome = await deps.uow.run((r) =>
     r.loanPacks.markPaid({
       id: deps.crypto.uuid(), businessId: pack.businessId, reference: pack.reference, gateway: deps.gateway.name,
       amount: pack.price, currency: tx.currency, paidAt: tx.paidAt ?? now, recordedAt: now, source,
     }),
   );
+  if (outcome === 'paid') deps.audit.info({ reference: pack.reference, business_id: pack.businessId, gateway: deps.gateway.name, amount: pack.price, source }, 'loan pack paid');
+  return outcome;
 };
 
 /**

@@ -94,8 +94,9 @@ export interface PaymentGateway {
   verify(reference: string): Promise<GatewayTransaction>;
 }
 
-/** Where the application writes what an operator must see (a payment of the wrong amount). */
+/** Where the application writes what an operator must see: each pack paid, and each payment refused (a wrong amount). */
 export interface PaymentAudit {
+  info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
