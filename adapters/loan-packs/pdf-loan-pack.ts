@@ -103,10 +103,10 @@ export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Prom
     ['Total', money(t.revenue_kobo), money(t.gross_profit_kobo), money(t.expenses_kobo), money(t.net_profit_kobo), String(t.sales_count), money(t.average_sale_kobo)],
   );
 
-  heading(doc, 'Cash flow and activity per month');
+  heading(doc, 'Cash flow and activity per month (₦; collected = credit paid back; sale days = days with a sale / days covered)');
   table(
     doc,
-    ['Month', 'Money in', 'Money out', 'Net cash flow', 'Credit collected', 'Transfer %', 'Card %', 'Void %', 'Days with sales'],
+    ['Month', 'Money in', 'Money out', 'Net cash', 'Collected', 'Transfer %', 'Card %', 'Void %', 'Sale days'],
     d.monthly.map((m) => [
       monthName(m.month), money(m.cash_in_kobo), money(m.cash_out_kobo), money(m.net_cash_flow_kobo), money(m.credit_collected_kobo),
       m.transfer_share_pct, m.card_share_pct, m.void_rate_pct, `${m.days_with_sales} / ${m.days_covered}`,

@@ -40,7 +40,7 @@ body{font-family:system-ui,sans-serif;background:#f4f5f7;margin:0;padding:2rem;c
 main{max-width:26rem;margin:auto;background:#fff;border-radius:10px;padding:1.5rem 2rem;box-shadow:0 2px 10px #0002}
 .banner{background:#fff3cd;border:1px solid #e0b100;border-radius:6px;padding:.6rem .8rem;font-weight:600}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#5b6475}dd{margin:0;font-weight:600;word-break:break-all}
-.buttons{display:flex;gap:1rem;margin-top:1.5rem}button{flex:1;font-size:1rem;padding:.8rem;border-radius:6px;border:0;cursor:pointer}
+.buttons{display:flex;gap:1rem;margin-top:1.5rem}.buttons form{flex:1;display:flex}button{flex:1;font-size:1rem;padding:.8rem;border-radius:6px;border:0;cursor:pointer}
 .pay{background:#0a7d3b;color:#fff}.cancel{background:#e4e6eb;color:#1d2330}
 </style></head><body><main>
 <p class="banner">SANDBOX: this is a test checkout. No money moves and no card is charged.</p>

@@ -61,6 +61,7 @@ describe('HTTP every numeric field is bounded', function () {
     'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, method: 'CASH' }), zeroInvalid: ['amount'] },
     'POST /expenses': { path: () => '/expenses', body: () => ({ category_id: ids.category, amount: 10, description: 'E', payment_method: 'CASH' }), zeroInvalid: ['amount'] },
     'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10 }), zeroInvalid: ['amount'] },
+    'POST /reports/loan-pack': { path: () => '/reports/loan-pack', body: () => ({ months: 6 }), zeroInvalid: ['months'] },
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {

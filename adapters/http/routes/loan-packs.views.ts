@@ -14,7 +14,7 @@ const sha256 = doc('SHA-256', { type: 'string', pattern: '^[0-9a-f]{64}$', descr
 
 export const REFERENCE_PARAM = { reference: { pattern: REFERENCE_PATTERN, description: 'the pack reference, e.g. LP-20261121-K7M2QX' } };
 
-const months = new Documented<LoanPackMonths>('6 or 12', { type: 'integer', enum: [...LOAN_PACK_MONTHS], description: 'default 6' }, (u, c) =>
+const months = new Documented<LoanPackMonths>('6 or 12', { type: 'integer', enum: [...LOAN_PACK_MONTHS], minimum: 6, maximum: 12, description: '6 or 12 (default 6)' }, (u, c) =>
   (LOAN_PACK_MONTHS as readonly unknown[]).includes(u) ? t.success(u as LoanPackMonths) : t.failure(u, c, 'must be 6 or 12'),
 );
 
