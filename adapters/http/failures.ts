@@ -9,15 +9,14 @@ import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '.
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
-import type { NoPaymentDue, PayerEmailRequired, PaymentAmountMismatch, PaymentGatewayUnavailable, WebhookSignatureInvalid } from '../../application/loan-packs/pay-loan-pack.js';
-import type { FeatureNotAvailable, LoanPackPaymentRequired } from '../../domain/plan.js';
+import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
-import type { Kobo } from '../../domain/money.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
+import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -60,12 +59,7 @@ export type UseCaseFailure =
   | SpentOnInFuture
   | InvalidReportRange
   | FeatureNotAvailable
-  | LoanPackPaymentRequired
-  | NoPaymentDue
-  | PayerEmailRequired
-  | PaymentGatewayUnavailable
-  | PaymentAmountMismatch
-  | WebhookSignatureInvalid;
+  | LoanPackFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -135,7 +129,6 @@ const deactivated = () => problem('ACCOUNT_DEACTIVATED', 'This account has been 
 const unknownBranch = () =>
   problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
 const discountTooLarge = (field: string, detail: string, message: string) => problem('DISCOUNT_TOO_LARGE', detail, { errors: [{ field, message }] });
-const nairaText = (kobo: number) => `₦${nairaJson(kobo as Kobo)!.toFixed(2)}`;
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
 
 type Mapping = { readonly [K in FailureTag]: (f: Extract<UseCaseFailure, { _tag: K }>, subject: Subject) => Problem };
@@ -273,26 +266,7 @@ export const FAILURES: Mapping = {
   InvalidReportRange: (f) => problem('VALIDATION_FAILED', `The query is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
-  LoanPackPaymentRequired: (f) =>
-    problem(
-      'LOAN_PACK_PAYMENT_REQUIRED',
-      `Loan pack ${f.reference} is not paid yet: on the ${f.plan} plan each pack costs ${nairaText(f.price)}. Pay through POST /reports/loan-pack/${f.reference}/checkout, ` +
-        'then POST /reports/loan-pack/payment/verify; packs come with the BUSINESS and PRO plans.',
-    ),
-  NoPaymentDue: (f) =>
-    problem('NO_PAYMENT_DUE', f.status === 'READY' ? 'This loan pack is ready: nothing is due (paid already, or included in the plan it was made on).' : 'This loan pack has nothing to pay.'),
-  PayerEmailRequired: () =>
-    problem('PAYER_EMAIL_REQUIRED', 'The payment gateway needs an e-mail for its receipt, and neither your account nor the business has one: send email.', {
-      errors: [{ field: 'email', message: 'is required when neither the owner nor the business has an e-mail' }],
-    }),
-  PaymentGatewayUnavailable: (f) =>
-    problem('PAYMENT_GATEWAY_UNAVAILABLE', `The payment gateway (${f.gateway}) is not answering; nothing was charged by this call. Try again shortly.`, { headers: retryAfter(30) }),
-  PaymentAmountMismatch: (f) =>
-    problem(
-      'PAYMENT_AMOUNT_MISMATCH',
-      `The gateway reports a payment of ${f.paid} kobo in ${f.currency} where ${nairaText(f.expected)} in NGN was due; it was not accepted and has been logged for the operator.`,
-    ),
-  WebhookSignatureInvalid: () => problem('WEBHOOK_SIGNATURE_INVALID', 'The webhook signature does not match this body; nothing was changed.'),
+  ...LOAN_PACK_FAILURES,
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */
