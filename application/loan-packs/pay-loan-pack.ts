@@ -56,7 +56,11 @@ export const startLoanPackCheckout =
     if (pack.checkout) return E.right({ pack, checkout: pack.checkout });
     if (!email) return E.left({ _tag: 'PayerEmailRequired' });
     const started = await askGateway(deps.gateway, () => deps.gateway.initialize({ amount: pack.price, email, reference, callbackUrl: cmd.callbackUrl ?? null }));
-    if (E.isLeft(started)) return started;
+    if (E.isLeft(started)) {
+      // Two checkouts at once: the gateway refuses the second use of the reference; the first one's is kept by now.
+      const kept = (await deps.uow.read((r) => r.loanPacks.findByReference(actor.businessId, reference)))?.checkout;
+      return kept ? E.right({ pack: { ...pack, checkout: kept }, checkout: kept }) : started;
+    }
     const checkout = await deps.uow.run((r) => r.loanPacks.saveCheckout(actor.businessId, reference, started.right));
     return E.right({ pack: { ...pack, checkout }, checkout });
   };
