@@ -83,6 +83,12 @@ export * from './notifications/send-notification.js';
 export * from './notifications/manage-notifications.js';
 export * from './notifications/deliver-notifications.js';
 export * from './notifications/automatic-notifications.js';
+// loan packs and their payment
+export * from './loan-packs/ports.js';
+export * from './loan-packs/document.js';
+export * from './loan-packs/create-loan-pack.js';
+export * from './loan-packs/pay-loan-pack.js';
+export * from './loan-packs/read-loan-packs.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -96,3 +102,4 @@ export type { Customer } from '../domain/customer.js';
 export * from '../domain/expense.js';
 export * from '../domain/notification.js';
 export * from '../domain/notification-texts.js';
+export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';

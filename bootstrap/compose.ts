@@ -55,6 +55,13 @@ import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
+import { loanPackRoutes, type LoanPackUseCases } from '../adapters/http/routes/loan-packs.routes.js';
+import { paymentRoutes, type PaymentUseCases } from '../adapters/http/routes/payments.routes.js';
+import { createLoanPack } from '../application/loan-packs/create-loan-pack.js';
+import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../application/loan-packs/pay-loan-pack.js';
+import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../application/loan-packs/read-loan-packs.js';
+import { renderLoanPackPdf } from '../adapters/loan-packs/pdf-loan-pack.js';
+import { paymentGateway } from './payments.js';
 import { messageSender } from './messaging.js';
 import { notificationRoutes, type NotificationUseCases } from '../adapters/http/routes/notifications.routes.js';
 import { sendNotification } from '../application/notifications/send-notification.js';
@@ -62,6 +69,7 @@ import { getNotification, getNotificationPreferences, listNotifications, updateN
 import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
+import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
 
@@ -75,7 +83,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -91,6 +99,8 @@ export const apiRoutes = (
   ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
   ...reportRoutes(deps),
   ...notificationRoutes(deps), // /notifications/preferences comes before /notifications/:id inside
+  ...loanPackRoutes(deps),
+  ...paymentRoutes(deps),
 ];
 
 export interface Overrides {
@@ -119,6 +129,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_ID.length > 0
       ? joseGoogleVerifier({ clientIds: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL, jwksTimeoutMs: config.GOOGLE_JWKS_TIMEOUT_MS }, clock)
       : undefined;
+  const payments = paymentGateway(config, clock, logger);
   const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
 
   const routes = apiRoutes({
@@ -200,6 +211,17 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     listNotifications: listNotifications(deps),
     getNotificationPreferences: getNotificationPreferences(deps),
     updateNotificationPreferences: updateNotificationPreferences(deps),
+    createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
+    listLoanPacks: listLoanPacks(deps),
+    getLoanPack: getLoanPack(deps),
+    startLoanPackCheckout: startLoanPackCheckout({ ...deps, gateway: payments.gateway }),
+    verifyLoanPackPayment: verifyLoanPackPayment({ ...deps, ...payments }),
+    downloadLoanPack: downloadLoanPack(deps),
+    verifyLoanPackDocument: verifyLoanPackDocument(deps),
+    renderLoanPackPdf,
+    loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
+    receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
+    sandbox: payments.sandbox,
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);

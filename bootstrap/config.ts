@@ -91,6 +91,11 @@ export const ENV = {
   JOBS_RETRY_DELAY_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'pause before a job\'s first retry; it doubles (with jitter) each time' },
   JOBS_EXPIRE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'a job running longer (or whose worker died) is failed and retried' },
   JOBS_MAINTENANCE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'how often expired jobs are found and old ones archived' },
+  PUBLIC_BASE_URL: { codec: httpUrl, default: 'http://localhost:8080', doc: 'the address clients and lenders reach this API at (no /api/v1): loan pack verification links and QR codes, the sandbox checkout page' },
+  LOAN_PACK_PRICE_NGN: { codec: intFrom('naira', 1), default: '5000', doc: 'price of one loan pack on the FREE and STARTER plans, whole naira (at most 1,000,000); BUSINESS and PRO include packs' },
+  PAYSTACK_SECRET_KEY: { codec: matching('Paystack secret key', /^sk_(test|live)_[A-Za-z0-9]{8,200}$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'), default: undefined, secret: true, doc: 'loan packs are paid through Paystack (its webhook is POST /api/v1/payments/paystack/webhook); unset = the sandbox gateway (a local checkout page; no money moves; not for production)' },
+  PAYSTACK_BASE_URL: { codec: httpUrl, default: 'https://api.paystack.co', doc: "Paystack's API base URL" },
+  PAYSTACK_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one call to Paystack may take before the request is answered 503 PAYMENT_GATEWAY_UNAVAILABLE' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 
@@ -120,6 +125,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
       problems.push(out[a] === undefined ? `${b} is set but ${a} is not: set both or neither` : `${a} is set but ${b} is not: set both or neither`);
     }
   }
+  if (typeof out.LOAN_PACK_PRICE_NGN === 'number' && out.LOAN_PACK_PRICE_NGN > 1_000_000) problems.push(`LOAN_PACK_PRICE_NGN=${out.LOAN_PACK_PRICE_NGN}: must be at most 1000000`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 };

@@ -27,6 +27,8 @@ import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mik
 import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
 import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
 import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
+import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-packs.in-memory.js';
+import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -50,6 +52,7 @@ const MODULES = [
   persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
   persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
   persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
+  persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

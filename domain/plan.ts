@@ -43,3 +43,13 @@ export type FeatureNotAvailable = { readonly _tag: 'FeatureNotAvailable'; readon
 /** May a business on `plan` use `feature`? */
 export const checkFeature = (plan: Plan, feature: Feature): FeatureNotAvailable | undefined =>
   FEATURE_PLANS[feature].includes(plan) ? undefined : { _tag: 'FeatureNotAvailable', plan, feature, plans: FEATURE_PLANS[feature] };
+
+export type LoanPackPaymentRequired = { readonly _tag: 'LoanPackPaymentRequired'; readonly plan: Plan; readonly reference: string; readonly price: number };
+
+/**
+ * May a pack be downloaded (spec 7)? On Free and Starter only once it is paid; a pack that was ready
+ * when made (on Business or Pro) stays ready after a change of plan, and a pack waiting for payment
+ * opens once the business moves to Business or Pro.
+ */
+export const checkLoanPackDownload = (plan: Plan, pack: { reference: string; ready: boolean; price: number }): LoanPackPaymentRequired | undefined =>
+  (plan === 'FREE' || plan === 'STARTER') && !pack.ready ? { _tag: 'LoanPackPaymentRequired', plan, reference: pack.reference, price: pack.price } : undefined;

@@ -10,6 +10,8 @@ export const nodeCrypto = (otpSecret: Uint8Array): Crypto => ({
   refreshToken: () => randomBytes(32).toString('base64url'),
   hashOtp: (identifierKey, code) => createHmac('sha256', otpSecret).update(`${identifierKey}\n${code}`).digest('base64url'),
   hashToken: (token) => createHash('sha256').update(token).digest('base64url'),
+  randomString: (length, alphabet) => Array.from({ length }, () => alphabet[randomInt(0, alphabet.length)]).join(''),
+  sha256Hex: (text) => createHash('sha256').update(text, 'utf8').digest('hex'),
 });
 
 /** A 32-byte secret kept in the data directory, generated on first use (mode 0600). */

@@ -17,6 +17,7 @@ import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
+import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -59,7 +60,8 @@ export type UseCaseFailure =
   | SpentOnInFuture
   | InvalidReportRange
   | FeatureNotAvailable
-  | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>;
+  | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
+  | LoanPackFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -82,7 +84,8 @@ export type Subject =
   | 'expense'
   | 'expense category'
   | 'report'
-  | 'notification';
+  | 'notification'
+  | 'loan pack';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -115,6 +118,7 @@ const NOT_FOUND: Record<Subject, string> = {
   'expense category': 'No such expense category.',
   report: 'No such report.',
   notification: 'No such notification.',
+  'loan pack': 'No such loan pack.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -278,6 +282,7 @@ export const FAILURES: Mapping = {
 
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
+  ...LOAN_PACK_FAILURES,
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -8,4 +8,8 @@ export interface Crypto {
   /** Keyed hash of a code bound to its identifier, so a stolen table cannot be brute-forced offline. */
   hashOtp(identifierKey: string, code: string): string;
   hashToken(token: string): string;
+  /** `length` characters drawn uniformly from `alphabet` by a cryptographic RNG (unguessable references). */
+  randomString(length: number, alphabet: string): string;
+  /** SHA-256 of the UTF-8 bytes of `text`, lowercase hex (a document's fingerprint, not a secret). */
+  sha256Hex(text: string): string;
 }

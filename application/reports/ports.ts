@@ -106,6 +106,23 @@ export interface CategorySales {
   readonly sharePct: number | null;
 }
 
+/** One Lagos month (`2026-11`) of till activity, as a lender reads it (loan packs). */
+export interface MonthActivity {
+  readonly month: string;
+  /** Completed sales: how many, and their totals. */
+  readonly salesCount: number;
+  readonly salesTotal: Kobo;
+  /** Sales made in the month and voided since. */
+  readonly voidedCount: number;
+  /** Completed sales paid by TRANSFER and by CARD: how many and their totals. */
+  readonly transferCount: number;
+  readonly transferTotal: Kobo;
+  readonly cardCount: number;
+  readonly cardTotal: Kobo;
+  /** Lagos days of the month with at least one completed sale. */
+  readonly daysWithSales: number;
+}
+
 /** Read-only report figures of one business, each computed where the rows are. */
 export interface ReportQueries {
   /** The sums of each range, in one pass over the two (the dashboard's period and the one before). */
@@ -120,6 +137,8 @@ export interface ReportQueries {
   stockAlerts(businessId: string, limit: number): Promise<StockAlerts>;
   daySums(businessId: string, day: string): Promise<DaySums>;
   salesByCategory(businessId: string, range: DayRange): Promise<CategorySales[]>;
+  /** Per Lagos month of the range (every month, empty ones too, oldest first): sales, voids, TRANSFER and CARD sales, days with sales. */
+  monthActivity(businessId: string, range: DayRange): Promise<MonthActivity[]>;
 }
 
 /** The reports module's repositories, as a unit of work hands them to a use case. */

@@ -162,6 +162,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const movement = async () =>
     (await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: await product(), quantity_change: 5, reason: 'RESTOCK' } })).body.data.id as string;
   let productForAdjustments: string;
+  let pendingReference: string;
   let debtor: string;
   let rentId: string;
   let dueSale: string;
@@ -180,6 +181,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
       .id as string;
   const notification = async () =>
     (await app.request('POST', '/notifications/sms', { token: owner.accessToken, body: { to: aPhone(), template: 'CUSTOM', message: 'Matrix' } })).body.data.id as string;
+  /** A loan pack made on BUSINESS (ready at once, so it downloads). */
+  const readyPack = async () => (await app.request('POST', '/reports/loan-pack', { token: owner.accessToken, body: {} })).body.data.reference as string;
   /** The id (`sid`) of a new sign-in of the phone's user. */
   const newSession = async (phone: string) => {
     await app.request('POST', '/auth/login', { body: { phone } });
@@ -191,6 +194,10 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const ownSession = async () => `/auth/sessions/${await newSession([owner.to, staff.phone, owner.to][sessionPaths++ % 3]!)}`;
   before(async () => {
     productForAdjustments = await product();
+    // a pack waiting for payment, made on FREE, for the checkout and verify rows
+    await putOnPlan(app, owner, 'FREE');
+    pendingReference = (await app.request('POST', '/reports/loan-pack', { token: owner.accessToken, body: {} })).body.data.reference as string;
+    await putOnPlan(app, owner, 'BUSINESS');
     debtor = await customer();
     rentId = await rent();
     // a debt of 100.00 for the payment rows to pay down
@@ -309,8 +316,27 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /notifications/preferences', method: 'GET', path: async () => '/notifications/preferences', staff: 'forbidden' },
     { route: 'PUT /notifications/preferences', method: 'PUT', path: async () => '/notifications/preferences', body: () => ({ receipt_channel: 'NONE' }), staff: 'forbidden' },
     { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
+    // loan packs: the owner's
+    { route: 'POST /reports/loan-pack', method: 'POST', path: async () => '/reports/loan-pack', body: () => ({ months: 6 }), staff: 'forbidden' },
+    { route: 'GET /reports/loan-pack', method: 'GET', path: async () => '/reports/loan-pack', staff: 'forbidden' },
+    { route: 'GET /reports/loan-pack/:reference', method: 'GET', path: async () => `/reports/loan-pack/${pendingReference}`, staff: 'forbidden' },
+    {
+      route: 'POST /reports/loan-pack/:reference/checkout',
+      method: 'POST',
+      path: async () => `/reports/loan-pack/${pendingReference}/checkout`,
+      body: () => ({ email: 'owner@example.com' }),
+      staff: 'forbidden',
+    },
+    { route: 'POST /reports/loan-pack/payment/verify', method: 'POST', path: async () => '/reports/loan-pack/payment/verify', body: () => ({ reference: pendingReference }), staff: 'forbidden' },
+    { route: 'GET /reports/loan-pack/:reference/download', method: 'GET', path: async () => `/reports/loan-pack/${await readyPack()}/download`, staff: 'forbidden' },
   ];
-  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+  const publicRoutes = [
+    'GET /loan-packs/verify/:reference',
+    'POST /payments/paystack/webhook',
+    'GET /sandbox/checkout/:code',
+    'POST /sandbox/checkout/:code/pay',
+    'POST /sandbox/checkout/:code/cancel',
+    'GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
     const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();

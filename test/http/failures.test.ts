@@ -23,8 +23,8 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'INTERNAL',
   'DATABASE_UNAVAILABLE',
 ];
-/** Codes the spec names for features not built yet (loan packs); nothing answers them today. */
-const RESERVED: readonly ErrorCode[] = ['LOAN_PACK_PAYMENT_REQUIRED'];
+/** Codes the spec names for features not built yet; nothing answers them today. */
+const RESERVED: readonly ErrorCode[] = [];
 
 /** At least one failure of every tag (a new tag does not compile until it has one), covering each variant the mapping tells apart. */
 const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, { _tag: K }>[] } = {
@@ -98,10 +98,19 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   BusinessNameRequired: [{ _tag: 'BusinessNameRequired' }],
   GoogleAccountInUse: [{ _tag: 'GoogleAccountInUse' }],
   GoogleAccountMismatch: [{ _tag: 'GoogleAccountMismatch' }],
+  LoanPackPaymentRequired: [{ _tag: 'LoanPackPaymentRequired', plan: 'FREE', reference: 'LP-20261121-ABCDEF', price: 500_000 }],
+  NoPaymentDue: [
+    { _tag: 'NoPaymentDue', status: 'READY' },
+    { _tag: 'NoPaymentDue', status: 'PENDING_PAYMENT' },
+  ],
+  PayerEmailRequired: [{ _tag: 'PayerEmailRequired' }],
+  PaymentGatewayUnavailable: [{ _tag: 'PaymentGatewayUnavailable', gateway: 'paystack' }],
+  PaymentAmountMismatch: [{ _tag: 'PaymentAmountMismatch', expected: 500_000, paid: 100, currency: 'NGN' }],
+  WebhookSignatureInvalid: [{ _tag: 'WebhookSignatureInvalid' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
-const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category'];
+const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack'];
 
 const produced = () => {
   const codes = new Set<ErrorCode>();

@@ -66,6 +66,7 @@ describe('HTTP every numeric field is bounded', function () {
       body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 } }),
       zeroInvalid: ['credit_reminders.days_overdue', 'credit_reminders.repeat_every_days'],
     },
+    'POST /reports/loan-pack': { path: () => '/reports/loan-pack', body: () => ({ months: 6 }), zeroInvalid: ['months'] },
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {

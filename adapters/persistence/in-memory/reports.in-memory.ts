@@ -1,6 +1,6 @@
-import type { CategoryAmount, MethodSum, PeriodSums, ProfitLossSums, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
+import type { CategoryAmount, MethodSum, MonthActivity, PeriodSums, ProfitLossSums, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
-import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
+import { lagosDate, lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
 import { percentOf, type DayRange } from '../../../domain/report.js';
@@ -52,6 +52,35 @@ const alertItem = (p: Product): StockAlertItem => ({ productId: p.id, name: p.na
 const alertOrder = (a: Product, b: Product) => a.quantity - b.quantity || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
 const nullsLast = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
 
+/** The Lagos months of a range, each cut to the range, oldest first. */
+const monthsOf = (range: DayRange): DayRange[] => {
+  const months: DayRange[] = [];
+  const [toY, toM] = range.to.split('-').map(Number) as [number, number];
+  for (let [y, m] = range.from.split('-').map(Number) as [number, number]; y * 12 + m <= toY * 12 + toM; [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1]) {
+    const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
+    const last = `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
+    months.push({ from: `${month}-01` < range.from ? range.from : `${month}-01`, to: last < range.to ? last : range.to });
+  }
+  return months;
+};
+
+const activityOf = (t: Tables, businessId: string, r: DayRange): MonthActivity => {
+  const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, r));
+  const done = all.filter((s) => s.status === 'COMPLETED');
+  const by = (m: PaymentMethod) => done.filter((s) => s.paymentMethod === m);
+  return {
+    month: r.from.slice(0, 7),
+    salesCount: done.length,
+    salesTotal: kobo(sum(done, (s) => s.total)),
+    voidedCount: all.filter((s) => s.status === 'VOIDED').length,
+    transferCount: by('TRANSFER').length,
+    transferTotal: kobo(sum(by('TRANSFER'), (s) => s.total)),
+    cardCount: by('CARD').length,
+    cardTotal: kobo(sum(by('CARD'), (s) => s.total)),
+    daysWithSales: new Set(done.map((s) => lagosDate(s.createdAt))).size,
+  };
+};
+
 /** The report queries over the in-memory tables: the same sums the SQL adapter asks PostgreSQL for. */
 export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleTables & ProductTables & CustomerTables & ExpenseTables> = {
   tables: () => ({}),
@@ -68,13 +97,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
           .slice(0, limit);
       },
       profitLoss: async (businessId, range) => {
-        const months: DayRange[] = [];
-        const [toY, toM] = range.to.split('-').map(Number) as [number, number];
-        for (let [y, m] = range.from.split('-').map(Number) as [number, number]; y * 12 + m <= toY * 12 + toM; [y, m] = m === 12 ? [y + 1, 1] : [y, m + 1]) {
-          const month = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}`;
-          const last = `${month}-${String(new Date(Date.UTC(y, m, 0)).getUTCDate()).padStart(2, '0')}`;
-          months.push({ from: `${month}-01` < range.from ? range.from : `${month}-01`, to: last < range.to ? last : range.to });
-        }
+        const months = monthsOf(range);
         const categories = new Map(values(t.expenseCategories).map((c) => [c.id, c.name]));
         const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
           const p = periodOf(t, businessId, r);
@@ -125,6 +148,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
           })
           .sort((a, b) => b.revenue - a.revenue || nullsLast(a.category, b.category));
       },
+      monthActivity: async (businessId, range) => monthsOf(range).map((m) => activityOf(t, businessId, m)),
     },
   }),
 };

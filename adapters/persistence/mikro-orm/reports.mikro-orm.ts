@@ -74,6 +74,29 @@ const expensesByCategorySql = `
   select month, id, name, sum(amount) as amount, grouping(month) as whole_range from e
   group by grouping sets ((month, id, name), (id, name)) order by amount desc, name, id`;
 
+/** Per Lagos month of the range (empty ones too): completed sales, voids, TRANSFER and CARD sales, and days with a sale. */
+const monthActivitySql = `
+  with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
+  s as (
+    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, (s.created_at at time zone 'Africa/Lagos')::date as day,
+      s.status, s.payment_method, s.total
+    from sales s where s.business_id = ? and s.created_at >= ? and s.created_at < ?
+  ),
+  a as (
+    select month, count(*) filter (where status = 'COMPLETED') as sales, sum(total) filter (where status = 'COMPLETED') as sales_total,
+      count(*) filter (where status = 'VOIDED') as voided,
+      count(*) filter (where status = 'COMPLETED' and payment_method = 'TRANSFER') as transfers,
+      sum(total) filter (where status = 'COMPLETED' and payment_method = 'TRANSFER') as transfer_total,
+      count(*) filter (where status = 'COMPLETED' and payment_method = 'CARD') as cards,
+      sum(total) filter (where status = 'COMPLETED' and payment_method = 'CARD') as card_total,
+      count(distinct day) filter (where status = 'COMPLETED') as days
+    from s group by month
+  )
+  select m.month, coalesce(a.sales, 0) as sales, coalesce(a.sales_total, 0) as sales_total, coalesce(a.voided, 0) as voided,
+    coalesce(a.transfers, 0) as transfers, coalesce(a.transfer_total, 0) as transfer_total, coalesce(a.cards, 0) as cards,
+    coalesce(a.card_total, 0) as card_total, coalesce(a.days, 0) as days
+  from m left join a on a.month = m.month order by m.month`;
+
 const ALERT_COLUMNS = 'id, name, sku, category, quantity, low_stock_threshold';
 const GOODS = `business_id = ? and type = 'PRODUCT' and archived_at is null`;
 const alertItem = (r: Row): StockAlertItem => ({
@@ -194,6 +217,13 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
     return rows.map((r) => ({
       category: (r.category as string | null) ?? null, revenue: k(r.revenue), units: n(r.units), costOfGoods: k(r.cogs), grossProfit: k(r.gross),
       sharePct: r.share === null ? null : Number(r.share),
+    }));
+  },
+  async monthActivity(businessId, range) {
+    const rows = await em.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range)]);
+    return rows.map((r) => ({
+      month: String(r.month), salesCount: n(r.sales), salesTotal: k(r.sales_total), voidedCount: n(r.voided),
+      transferCount: n(r.transfers), transferTotal: k(r.transfer_total), cardCount: n(r.cards), cardTotal: k(r.card_total), daysWithSales: n(r.days),
     }));
   },
 });

@@ -1,0 +1,64 @@
+import { lagosDate } from './lagos-time.js';
+import type { Kobo } from './money.js';
+import type { Plan } from './plan.js';
+
+// A loan pack: the proof of trading a lender asks for, computed from the books and frozen when made
+// (docs/adr/0031-loan-pack.md). Its document is canonical JSON, and its SHA-256 is what a lender checks.
+
+export const LOAN_PACK_MONTHS = [6, 12] as const;
+export type LoanPackMonths = (typeof LOAN_PACK_MONTHS)[number];
+
+/** PENDING_PAYMENT: made on a plan that pays per pack, not paid yet; READY: paid, or made on a plan that includes packs. */
+export const LOAN_PACK_STATUSES = ['PENDING_PAYMENT', 'READY'] as const;
+export type LoanPackStatus = (typeof LOAN_PACK_STATUSES)[number];
+
+/** Plans whose packs are paid one by one (spec 7: "on Free or Starter plan"). */
+const PAYS_PER_PACK: readonly Plan[] = ['FREE', 'STARTER'];
+export const paysPerPack = (plan: Plan): boolean => PAYS_PER_PACK.includes(plan);
+
+/** The price of a pack made on `plan`: the configured price on Free and Starter, nothing on Business and Pro. */
+export const loanPackPrice = (plan: Plan, configuredPrice: Kobo): Kobo => (paysPerPack(plan) ? configuredPrice : (0 as Kobo));
+
+/** The unguessable part of a reference: 6 of these 32 characters (no 0/O, 1/I), from a cryptographic RNG. */
+export const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const REFERENCE_PATTERN = /^LP-\d{8}-[A-HJ-NP-Z2-9]{6}$/;
+export const loanPackReference = (createdAt: Date, random6: string): string => `LP-${lagosDate(createdAt).replaceAll('-', '')}-${random6}`;
+
+/** The Lagos days a pack covers: the `months` calendar months ending with today's (today's month to date). */
+export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: string; to: string } => {
+  const [y, m] = today.split('-').map(Number) as [number, number];
+  const first = y * 12 + (m - 1) - (months - 1);
+  const month = `${String(Math.floor(first / 12)).padStart(4, '0')}-${String((first % 12) + 1).padStart(2, '0')}`;
+  return { from: `${month}-01`, to: today };
+};
+
+/**
+ * Canonical JSON: object keys sorted by code point, no whitespace, arrays in order; only strings,
+ * integers, booleans and null (money is integer kobo, shares are strings with 2 decimals), so every
+ * JSON library writes the same bytes. A non-integer number is refused rather than written in a way
+ * another language might print differently.
+ */
+export const canonicalJson = (v: unknown): string => {
+  if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
+    return String(v);
+  }
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+  }
+  throw new Error(`canonical JSON cannot hold ${typeof v}`);
+};
+
+/** `part` of `whole` in per cent as a string with 2 decimals (half up), "0.00" when `whole` is 0. Integer arithmetic. */
+export const shareOf = (part: number, whole: number): string => {
+  if (whole === 0) return '0.00';
+  const bp = Math.floor((part * 10_000 * 2 + whole) / (2 * whole));
+  return `${Math.floor(bp / 100)}.${String(bp % 100).padStart(2, '0')}`;
+};
+
+/** A payment as a gateway reports it. */
+export type GatewayPaymentStatus = 'success' | 'failed' | 'abandoned' | 'pending';

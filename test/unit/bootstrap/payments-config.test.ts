@@ -1,0 +1,42 @@
+import { expect } from 'chai';
+import pino from 'pino';
+import { loadConfig } from '../../../bootstrap/config.js';
+import { paymentGateway } from '../../../bootstrap/payments.js';
+
+const configError = (env: Record<string, string>): string => {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected loadConfig to refuse the configuration');
+};
+const clock = { now: () => new Date('2026-11-21T12:00:00Z') };
+const silent = pino({ level: 'silent' });
+
+describe('loan pack payments: chosen by configuration', () => {
+  it('defaults: the sandbox gateway, 5,000 naira a pack, links on http://localhost:8080', async () => {
+    const config = loadConfig({});
+    expect(config).to.include({ LOAN_PACK_PRICE_NGN: 5000, PUBLIC_BASE_URL: 'http://localhost:8080', PAYSTACK_BASE_URL: 'https://api.paystack.co', PAYSTACK_TIMEOUT_MS: 10000 });
+    const payments = paymentGateway(config, clock, silent);
+    expect(payments.gateway.name).to.equal('sandbox');
+    expect(payments.sandbox).to.not.equal(undefined);
+    expect(payments.webhook.read(Buffer.from('{}'), 'anything')).to.deep.equal({ authentic: false });
+    const checkout = await payments.gateway.initialize({ amount: 500_000 as never, email: 'ada@example.com', reference: 'LP-20261121-K7M2QX', callbackUrl: null });
+    expect(checkout.authorizationUrl).to.equal(`http://localhost:8080/api/v1/sandbox/checkout/${checkout.accessCode}`);
+  });
+
+  it('Paystack when PAYSTACK_SECRET_KEY is set; no sandbox then', () => {
+    const payments = paymentGateway(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' }), clock, silent);
+    expect(payments.gateway.name).to.equal('paystack');
+    expect(payments.sandbox).to.equal(undefined);
+  });
+
+  it('refuses a key that is not a Paystack secret key (without printing it) and a price out of bounds', () => {
+    const message = configError({ PAYSTACK_SECRET_KEY: 'pk_live_abcdef0123456789' });
+    expect(message).to.include('PAYSTACK_SECRET_KEY=(hidden)').and.not.include('pk_live_abcdef');
+    expect(configError({ LOAN_PACK_PRICE_NGN: '0' })).to.include('LOAN_PACK_PRICE_NGN');
+    expect(configError({ LOAN_PACK_PRICE_NGN: '1000001' })).to.include('must be at most 1000000');
+    expect(configError({ PUBLIC_BASE_URL: 'ftp://example.com' })).to.include('PUBLIC_BASE_URL');
+  });
+});
