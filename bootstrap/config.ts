@@ -94,6 +94,7 @@ export const ENV = {
   PUBLIC_BASE_URL: { codec: httpUrl, default: 'http://localhost:8080', doc: 'the address clients and lenders reach this API at (no /api/v1): loan pack verification links and QR codes, the sandbox checkout page' },
   LOAN_PACK_PRICE_NGN: { codec: intFrom('naira', 1), default: '5000', doc: 'price of one loan pack on the FREE and STARTER plans, whole naira (at most 1,000,000); BUSINESS and PRO include packs' },
   PAYSTACK_SECRET_KEY: { codec: matching('Paystack secret key', /^sk_(test|live)_[A-Za-z0-9]{8,200}$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'), default: undefined, secret: true, doc: 'loan packs are paid through Paystack (its webhook is POST /api/v1/payments/paystack/webhook); unset = the sandbox gateway (a local checkout page; no money moves; not for production)' },
+  PAYMENTS_SANDBOX: { codec: flag, default: 'false', doc: 'with NODE_ENV=production and no PAYSTACK_SECRET_KEY, say yes to the sandbox gateway (a staging server); without it such a start is refused' },
   PAYSTACK_BASE_URL: { codec: httpUrl, default: 'https://api.paystack.co', doc: "Paystack's API base URL" },
   PAYSTACK_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one call to Paystack may take before the request is answered 503 PAYMENT_GATEWAY_UNAVAILABLE' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
@@ -124,6 +125,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     if ((out[a] === undefined) !== (out[b] === undefined) && !problems.some((p) => p.startsWith(`${a}=`) || p.startsWith(`${b}=`))) {
       problems.push(out[a] === undefined ? `${b} is set but ${a} is not: set both or neither` : `${a} is set but ${b} is not: set both or neither`);
     }
+  }
+  // Without Paystack, anyone could "pay" for a loan pack on the sandbox page: production must say it means that.
+  if (env.NODE_ENV === 'production' && out.PAYSTACK_SECRET_KEY === undefined && out.PAYMENTS_SANDBOX !== true && !problems.some((p) => p.startsWith('PAYSTACK_SECRET_KEY='))) {
+    problems.push('PAYSTACK_SECRET_KEY is not set: with NODE_ENV=production loan packs would be paid on the sandbox page, where no money moves; set it, or PAYMENTS_SANDBOX=true for a staging server');
   }
   if (typeof out.LOAN_PACK_PRICE_NGN === 'number' && out.LOAN_PACK_PRICE_NGN > 1_000_000) problems.push(`LOAN_PACK_PRICE_NGN=${out.LOAN_PACK_PRICE_NGN}: must be at most 1000000`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);

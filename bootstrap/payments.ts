@@ -26,7 +26,7 @@ export const paymentGateway = (
       sandbox: undefined,
     };
   }
-  if (process.env.NODE_ENV === 'production') logger.warn('PAYSTACK_SECRET_KEY is not set: loan packs are "paid" on the sandbox checkout page, where no money moves');
+  if (config.PAYMENTS_SANDBOX) logger.warn('PAYMENTS_SANDBOX=true: loan packs are "paid" on the sandbox checkout page, where no money moves');
   const sandbox = sandboxGateway(config.PUBLIC_BASE_URL, clock);
   return { gateway: sandbox.gateway, webhook: noWebhook, audit, sandbox };
 };

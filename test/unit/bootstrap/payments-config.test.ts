@@ -32,6 +32,13 @@ describe('loan pack payments: chosen by configuration', () => {
     expect(payments.sandbox).to.equal(undefined);
   });
 
+  it('NODE_ENV=production without a Paystack key is refused, unless PAYMENTS_SANDBOX=true says the sandbox is meant', () => {
+    expect(configError({ NODE_ENV: 'production' })).to.include('PAYSTACK_SECRET_KEY is not set').and.include('PAYMENTS_SANDBOX=true');
+    expect(loadConfig({ NODE_ENV: 'production', PAYMENTS_SANDBOX: 'true' }).PAYMENTS_SANDBOX).to.equal(true);
+    expect(loadConfig({ NODE_ENV: 'production', PAYSTACK_SECRET_KEY: 'sk_live_abcdef0123456789' }).PAYSTACK_SECRET_KEY).to.equal('sk_live_abcdef0123456789');
+    expect(loadConfig({}).PAYMENTS_SANDBOX, 'development needs no say-so').to.equal(false);
+  });
+
   it('refuses a key that is not a Paystack secret key (without printing it) and a price out of bounds', () => {
     const message = configError({ PAYSTACK_SECRET_KEY: 'pk_live_abcdef0123456789' });
     expect(message).to.include('PAYSTACK_SECRET_KEY=(hidden)').and.not.include('pk_live_abcdef');
