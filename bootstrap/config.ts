@@ -91,7 +91,7 @@ export const ENV = {
   JOBS_RETRY_DELAY_SECONDS: { codec: intFrom('seconds', 1), default: '2', doc: 'pause before a job\'s first retry; it doubles (with jitter) each time' },
   JOBS_EXPIRE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'a job running longer (or whose worker died) is failed and retried' },
   JOBS_MAINTENANCE_SECONDS: { codec: intFrom('seconds', 1), default: '60', doc: 'how often expired jobs are found and old ones archived' },
-  PUBLIC_BASE_URL: { codec: httpUrl, default: 'http://localhost:8080', doc: 'the address clients and lenders reach this API at (no /api/v1): loan pack verification links and QR codes, the sandbox checkout page' },
+  PUBLIC_BASE_URL: { codec: httpUrl, default: 'http://localhost:8080', doc: 'the address clients and lenders reach this API at (no /api/v1): loan pack verification links and QR codes, the sandbox checkout page; unset = http://localhost:{PORT}' },
   LOAN_PACK_PRICE_NGN: { codec: intFrom('naira', 1), default: '5000', doc: 'price of one loan pack on the FREE and STARTER plans, whole naira (at most 1,000,000); BUSINESS and PRO include packs' },
   PAYSTACK_SECRET_KEY: { codec: matching('Paystack secret key', /^sk_(test|live)_[A-Za-z0-9]{8,200}$/, 'must be a Paystack secret key (sk_test_... or sk_live_...)'), default: undefined, secret: true, doc: 'loan packs are paid through Paystack (its webhook is POST /api/v1/payments/paystack/webhook); unset = the sandbox gateway (a local checkout page; no money moves; not for production)' },
   PAYMENTS_SANDBOX: { codec: flag, default: 'false', doc: 'with NODE_ENV=production and no PAYSTACK_SECRET_KEY, say yes to the sandbox gateway (a staging server); without it such a start is refused' },
@@ -118,6 +118,8 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     if (E.isLeft(decoded)) problems.push(`${name}=${shown}: ${decoded.left[0]?.message ?? `must be ${spec.codec.name}`}`);
     else out[name] = decoded.right;
   }
+  // Unset, links point at this server as a developer runs it (npm start on another PORT included).
+  if (!env.PUBLIC_BASE_URL && typeof out.PORT === 'number') out.PUBLIC_BASE_URL = `http://localhost:${out.PORT}`;
   // A fixed sign-in code on a production server would be an open door.
   if (out.OTP_TEST_MODE === true && env.NODE_ENV === 'production') problems.push('OTP_TEST_MODE=true: refused when NODE_ENV=production');
   // A provider needs both halves; one alone is a typo or a forgotten variable, not "use the log".

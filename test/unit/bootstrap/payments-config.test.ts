@@ -45,5 +45,7 @@ describe('loan pack payments: chosen by configuration', () => {
     expect(configError({ LOAN_PACK_PRICE_NGN: '0' })).to.include('LOAN_PACK_PRICE_NGN');
     expect(configError({ LOAN_PACK_PRICE_NGN: '1000001' })).to.include('must be at most 1000000');
     expect(configError({ PUBLIC_BASE_URL: 'ftp://example.com' })).to.include('PUBLIC_BASE_URL');
+    expect(loadConfig({ PORT: '8899' }).PUBLIC_BASE_URL, 'unset: this server on its port').to.equal('http://localhost:8899');
+    expect(loadConfig({ PORT: '8899', PUBLIC_BASE_URL: 'https://api.bizops.ng' }).PUBLIC_BASE_URL).to.equal('https://api.bizops.ng');
   });
 });
