@@ -310,7 +310,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'PUT /notifications/preferences', method: 'PUT', path: async () => '/notifications/preferences', body: () => ({ receipt_channel: 'NONE' }), staff: 'forbidden' },
     { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
   ];
-  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+  const publicRoutes = ['GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify', 'POST /webhooks/termii', 'GET /webhooks/whatsapp', 'POST /webhooks/whatsapp'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
     const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();
