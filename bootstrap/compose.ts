@@ -66,6 +66,8 @@ import { messageSender } from './messaging.js';
 import { notificationRoutes, type NotificationUseCases } from '../adapters/http/routes/notifications.routes.js';
 import { sendNotification } from '../application/notifications/send-notification.js';
 import { getNotification, getNotificationPreferences, listNotifications, updateNotificationPreferences } from '../application/notifications/manage-notifications.js';
+import { recordDeliveryReport } from '../application/notifications/deliver-notifications.js';
+import { providerCallbackRoutes, type ProviderCallbackUseCases } from '../adapters/http/routes/provider-callbacks.routes.js';
 import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
@@ -83,7 +85,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -101,6 +103,7 @@ export const apiRoutes = (
   ...notificationRoutes(deps), // /notifications/preferences comes before /notifications/:id inside
   ...loanPackRoutes(deps),
   ...paymentRoutes(deps),
+  ...providerCallbackRoutes(deps), // Termii's and Meta's delivery reports (docs/adr/0030)
 ];
 
 export interface Overrides {
@@ -223,6 +226,13 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,
     paging: createPaging(otpSecret),
+    recordDeliveryReport: recordDeliveryReport(deps),
+    providerCallbacks: {
+      ...(config.TERMII_SECRET_KEY ? { termiiSecretKey: config.TERMII_SECRET_KEY } : {}),
+      ...(config.WHATSAPP_APP_SECRET ? { whatsappAppSecret: config.WHATSAPP_APP_SECRET } : {}),
+      ...(config.WHATSAPP_WEBHOOK_VERIFY_TOKEN ? { whatsappVerifyToken: config.WHATSAPP_WEBHOOK_VERIFY_TOKEN } : {}),
+    },
+    callbackLogger: logger,
   });
   const currentActor = resolveActor(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });

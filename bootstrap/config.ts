@@ -73,6 +73,7 @@ export const ENV = {
   TERMII_API_KEY: { codec: nonEmpty, default: undefined, secret: true, doc: 'Termii API key: SMS go through Termii (codes on its dnd route); unset = SMS in the log (or MESSAGES_FILE)' },
   TERMII_SENDER_ID: { codec: matching('sender id', /^[A-Za-z0-9][A-Za-z0-9 ._-]{2,10}$/, 'must be 3 to 11 letters or digits (a sender ID registered with Termii)'), default: undefined, doc: 'the registered Termii sender ID the SMS come from (3-11 characters); required with TERMII_API_KEY' },
   TERMII_BASE_URL: { codec: httpUrl, default: 'https://api.ng.termii.com', doc: 'the Termii API base URL shown on the Termii dashboard' },
+  TERMII_SECRET_KEY: { codec: nonEmpty, default: undefined, secret: true, doc: "Termii secret key (Termii's events page: reports are 'signed with your secret key'): the key Termii signs delivery reports with (X-Termii-Signature); needs TERMII_API_KEY; unset = POST /webhooks/termii answers 503 WEBHOOK_NOT_CONFIGURED" },
   WHATSAPP_TOKEN: { codec: nonEmpty, default: undefined, secret: true, doc: 'WhatsApp Cloud API access token (a system user token): WhatsApp messages go through Meta; unset = in the log' },
   WHATSAPP_PHONE_NUMBER_ID: { codec: matching('phone number id', /^\d{5,20}$/, 'must be the numeric phone number ID from WhatsApp Manager'), default: undefined, doc: 'the business phone number ID messages are sent from; required with WHATSAPP_TOKEN' },
   WHATSAPP_GRAPH_URL: { codec: httpUrl, default: 'https://graph.facebook.com', doc: 'the Graph API base URL' },
@@ -80,6 +81,8 @@ export const ENV = {
   WHATSAPP_TEMPLATE_RECEIPT: { codec: matching('template name', /^[a-z0-9_]{1,512}$/, 'must be a template name (lowercase letters, digits, _)'), default: 'receipt', doc: 'approved template receipts are sent with (body parameters in the order the message gives them)' },
   WHATSAPP_TEMPLATE_CREDIT_REMINDER: { codec: matching('template name', /^[a-z0-9_]{1,512}$/, 'must be a template name (lowercase letters, digits, _)'), default: 'credit_reminder', doc: 'approved template credit reminders are sent with' },
   WHATSAPP_TEMPLATE_LANGUAGE: { codec: matching('language code', /^[a-z]{2,3}(_[A-Z]{2})?$/, 'must be a template language code such as en or en_US'), default: 'en', doc: 'language code of both templates' },
+  WHATSAPP_APP_SECRET: { codec: nonEmpty, default: undefined, secret: true, doc: "the Meta app's App Secret: the key status webhooks are signed with (X-Hub-Signature-256); needs WHATSAPP_TOKEN, and comes with WHATSAPP_WEBHOOK_VERIFY_TOKEN; unset = /webhooks/whatsapp answers 503 WEBHOOK_NOT_CONFIGURED" },
+  WHATSAPP_WEBHOOK_VERIFY_TOKEN: { codec: matching('verify token', /^[\x21-\x7e]{8,256}$/, 'must be 8 to 256 printable characters without spaces'), default: undefined, secret: true, doc: 'the Verify Token typed into the webhook settings of the Meta app; GET /webhooks/whatsapp answers the challenge only when hub.verify_token equals it; comes with WHATSAPP_APP_SECRET' },
   SMTP_URL: { codec: urlOf('SMTP URL', ['smtp:', 'smtps:']), default: undefined, secret: true, doc: 'e-mail through this SMTP server, e.g. smtps://user:password@smtp.example.com:465 (nodemailer); unset = e-mails in the log' },
   MAIL_FROM: { codec: matching('e-mail address', /^(?:[^<>@]*<[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+>|[^<>\s@]+@[^<>\s@]+\.[^<>\s@]+)$/, 'must be an address or Name <address>'), default: undefined, doc: 'the From of every e-mail, e.g. `BizOps <no-reply@bizops.ng>`; required with SMTP_URL' },
   MESSAGE_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one send to Termii, WhatsApp or the SMTP server may take before it counts as failed and is retried' },
@@ -133,6 +136,19 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     problems.push('PAYSTACK_SECRET_KEY is not set: with NODE_ENV=production loan packs would be paid on the sandbox page, where no money moves; set it, or PAYMENTS_SANDBOX=true for a staging server');
   }
   if (typeof out.LOAN_PACK_PRICE_NGN === 'number' && out.LOAN_PACK_PRICE_NGN > 1_000_000) problems.push(`LOAN_PACK_PRICE_NGN=${out.LOAN_PACK_PRICE_NGN}: must be at most 1000000`);
+  // A webhook key without its provider would check reports of messages this server never sends.
+  const reported = (name: string) => problems.some((p) => p.startsWith(`${name}=`));
+  for (const [a, b] of [['TERMII_SECRET_KEY', 'TERMII_API_KEY'], ['WHATSAPP_APP_SECRET', 'WHATSAPP_TOKEN'], ['WHATSAPP_WEBHOOK_VERIFY_TOKEN', 'WHATSAPP_TOKEN']] as const) {
+    if (out[a] !== undefined && out[b] === undefined && !reported(b)) problems.push(`${a} is set but ${b} is not: the webhook is for messages sent through that provider`);
+  }
+  // Meta's webhook needs both: the handshake (verify token) and the signature (app secret).
+  if ((out.WHATSAPP_APP_SECRET === undefined) !== (out.WHATSAPP_WEBHOOK_VERIFY_TOKEN === undefined) && !reported('WHATSAPP_APP_SECRET') && !reported('WHATSAPP_WEBHOOK_VERIFY_TOKEN')) {
+    problems.push(
+      out.WHATSAPP_APP_SECRET === undefined
+        ? 'WHATSAPP_WEBHOOK_VERIFY_TOKEN is set but WHATSAPP_APP_SECRET is not: set both or neither'
+        : 'WHATSAPP_APP_SECRET is set but WHATSAPP_WEBHOOK_VERIFY_TOKEN is not: set both or neither',
+    );
+  }
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 };

@@ -36,7 +36,8 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     ctx.set('Cache-Control', 'no-store'); // errors too: a 404 or 405 is otherwise heuristically cacheable
     for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
     // Every 401 names its scheme (RFC 7235); a refused token says why (RFC 6750), a missing one does not.
-    if (p.status === 401) {
+    // A Problem that names its own challenge (a provider callback's signature) keeps it.
+    if (p.status === 401 && !p.extra.headers?.['WWW-Authenticate']) {
       ctx.set('WWW-Authenticate', p.code === 'TOKEN_MISSING' ? 'Bearer realm="bizops"' : `Bearer realm="bizops", error="invalid_token", error_description="${p.code}"`);
     }
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());

@@ -336,7 +336,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     'GET /sandbox/checkout/:code',
     'POST /sandbox/checkout/:code/pay',
     'POST /sandbox/checkout/:code/cancel',
-    'GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify'];
+    'GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify', 'POST /webhooks/termii', 'GET /webhooks/whatsapp', 'POST /webhooks/whatsapp'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
     const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();

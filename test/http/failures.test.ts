@@ -22,6 +22,10 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'RATE_LIMITED',
   'INTERNAL',
   'DATABASE_UNAVAILABLE',
+  // the providers' callbacks: their signature, handshake and configuration (adapters/http/provider-callbacks.ts)
+  'WEBHOOK_SIGNATURE_INVALID',
+  'WEBHOOK_VERIFICATION_FAILED',
+  'WEBHOOK_NOT_CONFIGURED',
 ];
 /** Codes the spec names for features not built yet; nothing answers them today. */
 const RESERVED: readonly ErrorCode[] = [];

@@ -167,5 +167,20 @@ describe('message channels: chosen by configuration', () => {
         MESSAGE_TIMEOUT_MS: 10000,
       });
     });
+
+    it('takes the callbacks’ keys only with their provider, and WhatsApp’s two together', () => {
+      const termii = { TERMII_API_KEY: 'k', TERMII_SENDER_ID: 'BizOps' };
+      const whatsapp = { WHATSAPP_TOKEN: 't', WHATSAPP_PHONE_NUMBER_ID: '106540352242922' };
+      expect(configError({ TERMII_SECRET_KEY: 's' })).to.include('TERMII_SECRET_KEY is set but TERMII_API_KEY is not');
+      expect(configError({ WHATSAPP_APP_SECRET: 's', WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-me-please' })).to.include('WHATSAPP_APP_SECRET is set but WHATSAPP_TOKEN is not');
+      expect(configError({ ...whatsapp, WHATSAPP_APP_SECRET: 's' })).to.include('WHATSAPP_APP_SECRET is set but WHATSAPP_WEBHOOK_VERIFY_TOKEN is not: set both or neither');
+      expect(configError({ ...whatsapp, WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-me-please' })).to.include('WHATSAPP_WEBHOOK_VERIFY_TOKEN is set but WHATSAPP_APP_SECRET is not');
+      const short = configError({ ...whatsapp, WHATSAPP_APP_SECRET: 's', WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'short' });
+      expect(short).to.include('WHATSAPP_WEBHOOK_VERIFY_TOKEN=(hidden): must be 8 to 256 printable characters');
+      expect(short).not.to.include('set both or neither');
+      const config = loadConfig({ ...termii, ...whatsapp, TERMII_SECRET_KEY: 'ts', WHATSAPP_APP_SECRET: 'as', WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-me-please' });
+      expect(config).to.deep.include({ TERMII_SECRET_KEY: 'ts', WHATSAPP_APP_SECRET: 'as', WHATSAPP_WEBHOOK_VERIFY_TOKEN: 'verify-me-please' });
+      expect(loadConfig(termii).TERMII_SECRET_KEY, 'sending without delivery reports is allowed').to.equal(undefined);
+    });
   });
 });
