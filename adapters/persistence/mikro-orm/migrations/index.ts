@@ -9,6 +9,7 @@ import { Migration20261126000000_expenses } from './Migration20261126000000_expe
 import { Migration20261126120000_outbox } from './Migration20261126120000_outbox.js';
 import { Migration20261127000000_sale_cost_of_goods } from './Migration20261127000000_sale_cost_of_goods.js';
 import { Migration20261127100000_google_identity } from './Migration20261127100000_google_identity.js';
+import { Migration20261127300000_branch_stock } from './Migration20261127300000_branch_stock.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -23,4 +24,5 @@ export const migrationsList = [
   { name: 'Migration20261126120000_outbox', class: Migration20261126120000_outbox },
   { name: 'Migration20261127000000_sale_cost_of_goods', class: Migration20261127000000_sale_cost_of_goods },
   { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity },
+  { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
 ];
