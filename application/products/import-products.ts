@@ -100,7 +100,8 @@ export const importProducts =
         const key = `${fields.sku.toLowerCase()}\u0000${branch.id}`;
         const first = firstRowOfSku.get(key);
         if (first !== undefined) {
-          errors.push({ row, field: 'sku', message: `appears more than once for this branch in the file (first on row ${first})` });
+          const where = entry.branch === undefined ? '' : ` for branch ${entry.branch}`;
+          errors.push({ row, field: 'sku', message: `appears more than once${where} in the file (first on row ${first})` });
           continue;
         }
         firstRowOfSku.set(key, row);
