@@ -6,7 +6,7 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
 import type { MovementFilter, MovementSort, ProductRepositories } from './ports.js';
@@ -67,10 +67,11 @@ export const adjustStock =
         unitCost: cmd.unitCost ?? null,
       });
       if (!moved) return E.left(notFound);
-      if (!moved.ok && moved.reason === 'LIMIT') return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK });
+      // a refusal writes nothing (rolled back: a take from a branch without stock may have left its empty row)
+      if (!moved.ok && moved.reason === 'LIMIT') return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK }));
       if (!moved.ok) {
         const { id: branchId, name: branchName } = branch.right;
-        return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange, branchId, branchName });
+        return rollback(E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange, branchId, branchName }));
       }
       return E.right(moved.movement);
     });

@@ -111,25 +111,23 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
   async changeQuantity(businessId, id, branchId, change, at) {
-    // The product's row is locked first (p), then the branch's stock row: the one order of every stock writer.
-    // A positive change may create the branch's row; a negative one needs it to hold enough.
-    const stock =
-      change >= 0
-        ? `insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-             select ?, p.id, ?, ?, ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
-           on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + excluded.quantity, updated_at = excluded.updated_at
-           returning quantity`
-        : `update product_stock ps set quantity = ps.quantity + ?, updated_at = ? from p
-           where ps.product_id = p.id and ps.branch_id = ? and ps.quantity + ? >= 0 returning ps.quantity`;
-    const stockParams = change >= 0 ? [businessId, branchId, change, at, change, MAX_STOCK] : [change, at, branchId, change];
-    const rows = await em.execute<{ branch: number; total: number }[]>(
+    // The product's row is locked first (p), then the branch's stock row: the one order of every stock
+    // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
+    // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
+    // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
+    const rows = await em.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
       `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
-       s as (${stock}),
-       t as (update products set quantity = products.quantity + ?, updated_at = ? from s where products.id = ? returning products.quantity)
-       select s.quantity as branch, t.quantity as total from s, t`,
-      [businessId, id, ...stockParams, change, at, id],
+       s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+               select ?, p.id, ?, greatest(?::integer, 0), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
+             on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
+               where product_stock.quantity + ? >= 0
+             returning quantity, (xmax = 0) as inserted),
+       t as (update products set quantity = products.quantity + ?, updated_at = ? from s
+             where products.id = ? and (?::integer >= 0 or not s.inserted) returning products.quantity)
+       select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
+      [businessId, id, businessId, branchId, change, at, change, MAX_STOCK, change, change, change, at, id, change],
     );
-    if (rows[0]) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
+    if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
     const current = await em.execute<{ total: number; branch: number }[]>(
       `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = ?), 0) as branch
        from products p where p.business_id = ? and p.id = ?`,
