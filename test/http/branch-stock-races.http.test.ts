@@ -96,6 +96,24 @@ describe('HTTP races: stock per branch', function () {
     expect(await expectLedgerExplains(id)).to.deep.equal({ total: 0, byBranch: { [main]: 0, [lekki]: 0, [ikeja]: 0 } });
   });
 
+  it('archiving a branch while stock is transferred into it: the transfer first makes it 409 BRANCH_HAS_STOCK, else the transfer is 422', async () => {
+    const id = await productWith({ [main]: 100 });
+    const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
+    for (let round = 0; round < 10; round++) {
+      const stall = (await app.request('POST', '/businesses/branches', { token: owner.accessToken, body: { name: `Stall ${round}` } })).body.data.id as string;
+      const [moved, deleted] = await Promise.all([
+        app.request('POST', '/products/stock-transfers', { token: owner.accessToken, body: { from_branch_id: main, to_branch_id: stall, items: [{ product_id: id, quantity: 1 }] } }),
+        app.request('DELETE', `/businesses/${businessId}/branches/${stall}`, { token: owner.accessToken }),
+      ]);
+      if (moved.status === 201) expect([deleted.status, deleted.body.error?.code], deleted.text).to.deep.equal([409, 'BRANCH_HAS_STOCK']);
+      else {
+        expect([moved.status, moved.body.error.code], moved.text).to.deep.equal([422, 'UNKNOWN_BRANCH']);
+        expect(deleted.status, deleted.text).to.equal(200);
+      }
+    }
+    await expectLedgerExplains(id);
+  });
+
   it('property: transfers racing sales and adjustments never lose or create a unit (the branches always sum to the ledger)', async () => {
     const branch = fc.constantFrom('main', 'lekki', 'ikeja');
     const op = fc.oneof(
