@@ -1,6 +1,6 @@
 import type { ProductRepositories } from '../../../application/products/ports.js';
 import { isLowStock, MAX_STOCK, type BranchStock, type Product, type StockMovement, type StockTransfer } from '../../../domain/product.js';
-import type { BusinessTables } from './business.in-memory.js';
+import type { Branch } from '../../../domain/business.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, after, values } from './rows.js';
@@ -21,6 +21,9 @@ export interface ProductTables {
   stockTransfers: Map<string, Omit<StockTransfer, 'items'>>;
 }
 
+/** The business module's branches table, read for the branches' names (the join the SQL adapter makes). */
+type BranchReads = { branches: Map<string, Branch> };
+
 /** A stock row's key. */
 const stockKey = (productId: string, branchId: string) => `${productId}:${branchId}`;
 
@@ -36,7 +39,7 @@ const skuTaken = (t: ProductTables, p: Product) =>
   productsOf(t, p.businessId).some((x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase());
 
 /** The products module in memory: the catalogue and the stock ledger. */
-export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductRepositories, Pick<BusinessTables, 'branches'>> = {
+export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductRepositories, BranchReads> = {
   tables: () => ({ products: new Map(), productStock: new Map(), stockMovements: new Map(), stockTransfers: new Map() }),
   repositories: (t) => ({
     products: {
