@@ -139,14 +139,16 @@ const main = async () => {
     if (ids.length > 0) {
       const { rows } = await sql(
         pool,
-        `select p.id as product_id, b.id as branch_id, b.name as branch_name, coalesce(ps.quantity, 0) as quantity
-         from products p join branches b on b.business_id = p.business_id and b.archived_at is null
-         left join product_stock ps on ps.product_id = p.id and ps.branch_id = b.id
-         where p.business_id = $1 and p.type = 'PRODUCT' and p.id in (${ids.map((_, i) => `$${i + 2}`).join(', ')})
+        `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
+         from branches b left join product_stock ps
+           on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')})
+         where b.business_id = $1 and b.archived_at is null
          order by b.is_default desc, b.created_at, b.id`,
         [BUSINESS_ID, ...ids],
       );
-      for (const r of rows) stock.set(r.product_id, [...(stock.get(r.product_id) ?? []), { branch_id: r.branch_id, branch_name: r.branch_name, quantity: Number(r.quantity) }]);
+      const branches = new Map(rows.map((r) => [r.branch_id, r.branch_name]));
+      const held = new Map(rows.filter((r) => r.product_id !== null).map((r) => [`${r.product_id}:${r.branch_id}`, Number(r.quantity)]));
+      for (const id of ids) stock.set(id, [...branches].map(([branchId, name]) => ({ branch_id: branchId, branch_name: name, quantity: held.get(`${id}:${branchId}`) ?? 0 })));
     }
     for (const p of products) p.stock = stock.get(p.id) ?? [];
   };

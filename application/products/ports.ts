@@ -45,7 +45,11 @@ export interface ProductRepository {
    * zero and the total stays at most MAX_STOCK. undefined when the product does not exist.
    */
   changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
-  /** Each product's stock at every active branch of the business (services: none), default branch first. */
+  /**
+   * Each given product's stock at every active branch of the business, default branch first (0 where
+   * none is held). The caller passes its own PRODUCTs (a service keeps no stock); only the business's
+   * stock rows are read, so another business's id reads as 0 everywhere.
+   */
   stockOf(businessId: string, productIds: readonly string[]): Promise<Map<string, BranchStock[]>>;
 }
 

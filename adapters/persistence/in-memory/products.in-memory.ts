@@ -106,12 +106,12 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
         const branches = values(t.branches)
           .filter((b) => b.businessId === businessId && b.archivedAt === null)
           .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+        const held = (id: string, branchId: string) => {
+          const row = t.productStock.get(stockKey(id, branchId));
+          return row && row.businessId === businessId ? row.quantity : 0;
+        };
         const out = new Map<string, BranchStock[]>();
-        for (const id of ids) {
-          const p = t.products.get(id);
-          if (!p || p.businessId !== businessId || p.type !== 'PRODUCT') continue;
-          out.set(id, branches.map((b) => ({ branchId: b.id, branchName: b.name, quantity: t.productStock.get(stockKey(id, b.id))?.quantity ?? 0 })));
-        }
+        for (const id of ids) out.set(id, branches.map((b) => ({ branchId: b.id, branchName: b.name, quantity: held(id, b.id) })));
         return out;
       },
     },

@@ -142,19 +142,23 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   async stockOf(businessId, ids) {
     const out = new Map<string, BranchStock[]>();
     if (ids.length === 0) return out;
+    // The branches with the stock rows of these products: two tables, not three (the products are
+    // the caller's, already read), which halves the planning of this per-page query.
     const rows = await em.execute<Row[]>(
-      `select p.id as product_id, b.id as branch_id, b.name as branch_name, coalesce(ps.quantity, 0) as quantity
-       from products p join branches b on b.business_id = p.business_id and b.archived_at is null
-       left join product_stock ps on ps.product_id = p.id and ps.branch_id = b.id
-       where p.business_id = ? and p.type = 'PRODUCT' and p.id in (${ids.map(() => '?').join(', ')})
+      `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
+       from branches b left join product_stock ps
+         on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${ids.map(() => '?').join(', ')})
+       where b.business_id = ? and b.archived_at is null
        order by b.is_default desc, b.created_at, b.id`,
-      [businessId, ...ids],
+      [...ids, businessId],
     );
+    const branches = new Map<string, string>();
+    const held = new Map<string, number>();
     for (const r of rows) {
-      const list = out.get(String(r.product_id)) ?? [];
-      list.push({ branchId: String(r.branch_id), branchName: String(r.branch_name), quantity: int(r.quantity) });
-      out.set(String(r.product_id), list);
+      branches.set(String(r.branch_id), String(r.branch_name));
+      if (r.product_id !== null && r.product_id !== undefined) held.set(`${String(r.product_id)}:${String(r.branch_id)}`, int(r.quantity));
     }
+    for (const id of ids) out.set(id, [...branches].map(([branchId, branchName]) => ({ branchId, branchName, quantity: held.get(`${id}:${branchId}`) ?? 0 })));
     return out;
   },
 });
