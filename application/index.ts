@@ -52,6 +52,8 @@ export * from './products/manage-products.js';
 export * from './products/adjust-stock.js';
 export * from './products/import-products.js';
 export * from './products/export-products.js';
+export * from './products/branch-stock.js';
+export * from './products/transfer-stock.js';
 
 // sales and receipts
 export * from './sales/ports.js';

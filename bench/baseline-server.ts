@@ -5,17 +5,19 @@
  *
  * Same SQL means: the keyset page of products and of sales (`keyset.mikro-orm.ts`), the aging
  * report's two statements (`sales.mikro-orm.ts`), and a sale in one transaction with the statements
- * `record-sale.ts` runs, in its order (business, default branch, customer check, products, customer
- * lock, one conditional stock update and ledger row a product in id order, the monthly count, the
- * receipt counter, the sale, its lines, the credit entry and balance), so it writes the same rows.
+ * `record-sale.ts` runs, in its order (business, the cart's branch or the default, customer check,
+ * products, customer lock, one conditional stock statement (the product's lock, the branch's stock
+ * upsert, the total) and ledger row a product in id order, the monthly count, the receipt counter, the
+ * sale, its lines, the credit entry and balance), so it writes the same rows; and the products page
+ * reads each product's stock per branch with the API's query (docs/adr/0032).
  * What it leaves out: no token (every request acts as BUSINESS_ID / USER_ID), no membership lookup,
  * no rate limit, no body codecs, no idempotency, no compression or helmet headers, no request log.
  * Parameters are bound by the driver ($1..), where MikroORM inlines them into the SQL text.
  *
  * Environment: PORT, DATABASE_URL (or PGLITE_DIR: PGlite in this process behind its socket, as the
  * API's embedded default), POOL_MAX (default 10), BUSINESS_ID, USER_ID.
- * One more route, for the harness only: POST /restock {product_id, quantity} sets a product's stock
- * through a ledger row (RESTOCK or CORRECTION), as POST /products/stock-adjustment does.
+ * One more route, for the harness only: POST /restock {product_id, quantity, branch_id} sets a product's
+ * stock at a branch through a ledger row (RESTOCK or CORRECTION), as POST /products/stock-adjustment does.
  */
 import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -40,7 +42,18 @@ const SALE_COLUMNS =
   'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount';
 const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, created_at, updated_at';
 const MOVEMENT_COLUMNS =
-  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id';
+  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id';
+/** The API's stock statement (products.mikro-orm.ts changeQuantity): $1 business, $2 product, $3 branch, $4 change, $5 now, $6 MAX_STOCK. */
+const CHANGE_STOCK = `with p as (select id, quantity, type from products where business_id = $1 and id = $2 for update),
+  s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+          select $1, p.id, $3, greatest($4::integer, 0), $5 from p where p.type = 'PRODUCT' and p.quantity + $4 <= $6
+        on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + $4, updated_at = excluded.updated_at
+          where product_stock.quantity + $4 >= 0
+        returning quantity, (xmax = 0) as inserted),
+  t as (update products set quantity = products.quantity + $4, updated_at = $5 from s
+        where products.id = $2 and ($4::integer >= 0 or not s.inserted) returning products.quantity)
+  select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`;
+const MAX_STOCK = 1_000_000_000;
 const LAGOS_DAY = "((s.created_at at time zone 'UTC') + interval '1 hour')::date";
 const agingSelect = `
   select s.business_id, s.customer_id, min(c.name) as name, min(c.phone) as phone,
@@ -110,12 +123,34 @@ const main = async () => {
     const hasNext = rows.length > limit;
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
+    if (table === 'products') await withStock(items);
     ctx.body = envelope(table === 'products' ? 'Products' : 'Sales', {
       content: items.map(map),
       cursor: hasNext && last ? encodeCursor(iso(last.__sort), last.__id) : null,
       has_next: hasNext,
       limit,
     });
+  };
+
+  /** Each product's stock at every active branch: the API's query (products.mikro-orm.ts stockOf). */
+  const withStock = async (products: Record<string, unknown>[]) => {
+    const ids = products.filter((p) => p.type === 'PRODUCT').map((p) => p.id);
+    const stock = new Map<unknown, unknown[]>();
+    if (ids.length > 0) {
+      const { rows } = await sql(
+        pool,
+        `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
+         from branches b left join product_stock ps
+           on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${ids.map((_, i) => `$${i + 2}`).join(', ')})
+         where b.business_id = $1 and b.archived_at is null
+         order by b.is_default desc, b.created_at, b.id`,
+        [BUSINESS_ID, ...ids],
+      );
+      const branches = new Map(rows.map((r) => [r.branch_id, r.branch_name]));
+      const held = new Map(rows.filter((r) => r.product_id !== null).map((r) => [`${r.product_id}:${r.branch_id}`, Number(r.quantity)]));
+      for (const id of ids) stock.set(id, [...branches].map(([branchId, name]) => ({ branch_id: branchId, branch_name: name, quantity: held.get(`${id}:${branchId}`) ?? 0 })));
+    }
+    for (const p of products) p.stock = stock.get(p.id) ?? [];
   };
 
   const productJson = (p: Record<string, unknown>) => ({
@@ -126,6 +161,7 @@ const main = async () => {
     price: naira(p.price),
     cost_price: naira(p.cost_price),
     quantity: p.quantity,
+    stock: p.stock,
     category: p.category,
     type: p.type,
     low_stock_threshold: p.low_stock_threshold,
@@ -203,6 +239,7 @@ const main = async () => {
     items: { product_id: string; quantity: number }[];
     payment_method: 'CASH' | 'TRANSFER' | 'CARD' | 'CREDIT';
     customer_id?: string;
+    branch_id?: string;
   }
 
   /** A sale: the statements of record-sale.ts, in its order, in one transaction. */
@@ -221,7 +258,10 @@ const main = async () => {
       };
       const business = (await sql(client, 'select * from businesses where id = $1 limit 1', [BUSINESS_ID])).rows[0];
       if (!business) throw new Error('no business');
-      const branch = (await sql(client, 'select * from branches where business_id = $1 and is_default = true and archived_at is null limit 1', [BUSINESS_ID])).rows[0];
+      const branch = cart.branch_id
+        ? (await sql(client, 'select * from branches where business_id = $1 and id = $2 and archived_at is null for key share', [BUSINESS_ID, cart.branch_id])).rows[0]
+        : (await sql(client, 'select * from branches where business_id = $1 and is_default = true and archived_at is null limit 1', [BUSINESS_ID])).rows[0];
+      if (!branch) return fail(new HttpError(422, 'UNKNOWN_BRANCH', 'unknown branch'));
       if (cart.customer_id && (await sql(client, 'select 1 from customers where business_id = $1 and id = $2', [BUSINESS_ID, cart.customer_id])).rowCount === 0) {
         return fail(new HttpError(422, 'UNKNOWN_CUSTOMER', 'no such customer'));
       }
@@ -257,17 +297,21 @@ const main = async () => {
       for (const l of lines) if (l.p.type === 'PRODUCT') wanted.set(String(l.p.id), (wanted.get(String(l.p.id)) ?? 0) + l.quantity);
       for (const productId of [...wanted.keys()].sort()) {
         const q = wanted.get(productId)!;
-        const moved = await sql(client, 
-          'update products set quantity = quantity + $1, updated_at = $2 where business_id = $3 and id = $4 and quantity + $1 >= 0 returning quantity',
-          [-q, now, BUSINESS_ID, productId],
-        );
-        if (moved.rowCount === 0) {
-          const current = (await sql(client, 'select quantity from products where business_id = $1 and id = $2', [BUSINESS_ID, productId])).rows[0];
-          return fail(new HttpError(409, 'INSUFFICIENT_STOCK', `only ${current?.quantity} available`));
+        const moved = await sql(client, CHANGE_STOCK, [BUSINESS_ID, productId, branch.id, -q, now, MAX_STOCK]);
+        if (moved.rows[0]?.total === null || moved.rows[0]?.total === undefined) {
+          const current = (
+            await sql(
+              client,
+              `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = $1), 0) as branch
+               from products p where p.business_id = $2 and p.id = $3`,
+              [branch.id, BUSINESS_ID, productId],
+            )
+          ).rows[0];
+          return fail(new HttpError(409, 'INSUFFICIENT_STOCK', `only ${current?.branch} available at ${branch.name}`));
         }
-        const after = Number(moved.rows[0].quantity);
-        await sql(client, `insert into stock_movements (${MOVEMENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
-          randomUUID(), BUSINESS_ID, productId, -q, after + q, after, 'SALE', null, null, USER_ID, now, saleId,
+        const after = Number(moved.rows[0].branch);
+        await sql(client, `insert into stock_movements (${MOVEMENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+          randomUUID(), BUSINESS_ID, productId, -q, after + q, after, 'SALE', null, null, USER_ID, now, saleId, branch.id,
         ]);
       }
       const month = new Date(now.getTime() + 3_600_000).toISOString().slice(0, 7);
@@ -328,16 +372,18 @@ const main = async () => {
     }
   };
 
-  /** Harness only: sets a product's stock to `quantity` through one ledger row. */
-  const restock = async (productId: string, quantity: number) => {
+  /** Harness only: sets a product's stock at a branch to `quantity` through one ledger row. */
+  const restock = async (productId: string, quantity: number, branchId: string) => {
     const client = await pool.connect();
     try {
       await sql(client, 'begin');
-      const current = Number((await sql(client, 'select quantity from products where business_id = $1 and id = $2 for update', [BUSINESS_ID, productId])).rows[0].quantity);
+      const held = await sql(client, CHANGE_STOCK, [BUSINESS_ID, productId, branchId, 0, new Date(), MAX_STOCK]);
+      const current = Number(held.rows[0].branch);
       if (current !== quantity) {
-        await sql(client, 'update products set quantity = $1, updated_at = now() where business_id = $2 and id = $3', [quantity, BUSINESS_ID, productId]);
-        await sql(client, `insert into stock_movements (${MOVEMENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), null)`, [
-          randomUUID(), BUSINESS_ID, productId, quantity - current, current, quantity, quantity > current ? 'RESTOCK' : 'CORRECTION', 'bench', null, USER_ID,
+        const moved = await sql(client, CHANGE_STOCK, [BUSINESS_ID, productId, branchId, quantity - current, new Date(), MAX_STOCK]);
+        if (moved.rows[0]?.total === null || moved.rows[0]?.total === undefined) throw new Error('restock refused');
+        await sql(client, `insert into stock_movements (${MOVEMENT_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, now(), null, $11)`, [
+          randomUUID(), BUSINESS_ID, productId, quantity - current, current, quantity, quantity > current ? 'RESTOCK' : 'CORRECTION', 'bench', null, USER_ID, branchId,
         ]);
       }
       await sql(client, 'commit');
@@ -370,8 +416,8 @@ const main = async () => {
         return;
       }
       if (ctx.method === 'POST' && path === '/restock') {
-        const b = (await readJson(ctx)) as { product_id: string; quantity: number };
-        ctx.body = envelope('Restocked', await restock(b.product_id, b.quantity));
+        const b = (await readJson(ctx)) as { product_id: string; quantity: number; branch_id: string };
+        ctx.body = envelope('Restocked', await restock(b.product_id, b.quantity, b.branch_id));
         return;
       }
       if (ctx.method === 'GET' && path === '/health') {

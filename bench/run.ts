@@ -162,6 +162,10 @@ interface RunData {
   readonly productPool: string[];
   readonly customerPool: string[];
   readonly hot: { app: string; baseline: string };
+  /** The large business's branches, the default first: each cart sells at one of them (docs/adr/0032). */
+  readonly branches: string[];
+  /** The branch the hot product is sold at (not the default: a branch's stock, not the total, runs out). */
+  readonly hotBranch: string;
   readonly deep: { value: string; id: string; position: number };
   readonly searchTerms: string[];
   /** Lagos days (YYYY-MM-DD) the reports and exports ask for. */
@@ -198,9 +202,14 @@ const splitRange = (from: string, to: string, max: number) => {
 const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
   const b = seed.businessId;
   const hot = await db.query<{ id: string }>("select id from products where business_id = $1 and type = 'PRODUCT' order by sku limit 2", [b]);
+  const branches = (await db.query<{ id: string }>('select id from branches where business_id = $1 and archived_at is null order by is_default desc, created_at', [b])).map((r) => r.id);
+  if (branches.length < 2) throw new Error('the large business has one branch: run with --reseed');
+  // products with at least 40 units at every branch, so a cart sells wherever it is rung up
   const pool = await db.query<{ id: string }>(
-    "select id from products where business_id = $1 and type = 'PRODUCT' and quantity >= 40 and id <> all($2::uuid[]) order by hashtext(id::text) limit 5000",
-    [b, hot.map((h) => h.id)],
+    `select p.id from products p where p.business_id = $1 and p.type = 'PRODUCT' and p.id <> all($2::uuid[])
+       and (select count(*) from product_stock s where s.product_id = p.id and s.quantity >= 40) = $3
+     order by hashtext(p.id::text) limit 5000`,
+    [b, hot.map((h) => h.id), branches.length],
   );
   if (pool.length < 1000) throw new Error(`only ${pool.length} products have stock left for carts: run with --reseed`);
   const customers = await db.query<{ id: string }>('select id from customers where business_id = $1 and credit_limit is null order by hashtext(id::text) limit 1000', [b]);
@@ -227,6 +236,8 @@ const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
     productPool: pool.map((r) => r.id),
     customerPool: customers.map((r) => r.id),
     hot: { app: hot[0]!.id, baseline: hot[1]!.id },
+    branches,
+    hotBranch: branches[1]!,
     deep: { value: new Date(deep[0]!.created_at).toISOString(), id: deep[0]!.id, position: DEEP_POSITION },
     searchTerms: ['sardine', 'milk', 'rice', 'indomie', 'oil', 'soap', 'chicken', 'malt'],
     days: {
@@ -466,7 +477,8 @@ interface Target {
   readonly deepCursor: string;
   readonly hotProduct: string;
   /** Sets the hot product's stock to `quantity` (through a ledger row). */
-  restock(productId: string, quantity: number): Promise<void>;
+  /** Sets the product's stock at the branch to `quantity` (through the ledger). */
+  restock(productId: string, quantity: number, branchId: string): Promise<void>;
 }
 
 interface Req {
@@ -512,8 +524,9 @@ const deepPage = (t: Target): Req => ({ method: 'GET', path: `/api/v1/products?c
 const searchPage = (data: RunData, rng: () => number): Req => ({ method: 'GET', path: `/api/v1/products?search=${pick(rng, data.searchTerms)}` });
 const salesPage = (): Req => ({ method: 'GET', path: '/api/v1/sales' });
 /**
- * A till's cart: 1 to 3 distinct products from the pool, 1 or 2 of each; 80% paid (cash, transfer,
- * card) with no customer, 10% paid by a named customer, 10% on credit to a customer.
+ * A till's cart: 1 to 3 distinct products from the pool, 1 or 2 of each, rung up at one of the
+ * branches; 80% paid (cash, transfer, card) with no customer, 10% paid by a named customer, 10% on
+ * credit to a customer.
  */
 const cart = (data: RunData, rng: () => number): Req => {
   const n = 1 + Math.floor(rng() * 3);
@@ -525,6 +538,7 @@ const cart = (data: RunData, rng: () => number): Req => {
     items: [...ids].map((id) => ({ product_id: id, quantity: 1 + Math.floor(rng() * 2) })),
     payment_method: payment,
     ...(r < 0.2 ? { customer_id: pick(rng, data.customerPool) } : {}),
+    branch_id: pick(rng, data.branches),
   };
   return { method: 'POST', path: '/api/v1/sales', body: JSON.stringify(body) };
 };
@@ -669,13 +683,18 @@ const SCENARIOS: Scenario[] = [
     writes: true,
     expected: [409],
     warmup: false,
-    next: (t) => () => ({ method: 'POST', path: '/api/v1/sales', body: JSON.stringify({ items: [{ product_id: t.hotProduct, quantity: 1 }], payment_method: 'CASH' }) }),
-    // Half the units the random carts' rate would sell in the time: 409 INSUFFICIENT_STOCK for the rest.
-    before: async (t, _data, earlier, seconds) => {
+    next: (t, data) => () => ({
+      method: 'POST',
+      path: '/api/v1/sales',
+      body: JSON.stringify({ items: [{ product_id: t.hotProduct, quantity: 1 }], payment_method: 'CASH', branch_id: data.hotBranch }),
+    }),
+    // Half the units the random carts' rate would sell in the time, at the hot branch: 409 INSUFFICIENT_STOCK
+    // for the rest, although the default branch holds more.
+    before: async (t, data, earlier, seconds) => {
       const rps = earlier.get('sales-random')?.rps ?? 200;
       const stock = Math.max(100, Math.round(rps * seconds * 0.5));
-      await t.restock(t.hotProduct, stock);
-      return { hot_product: t.hotProduct, hot_start_stock: stock };
+      await t.restock(t.hotProduct, stock, data.hotBranch);
+      return { hot_product: t.hotProduct, hot_start_stock: stock, hot_branch: data.hotBranch };
     },
   },
   {
@@ -1010,9 +1029,9 @@ const checkStock = async (db: Db, seed: Seed, data: RunData, measured: Measured[
     const startStock = Number(m.extra.hot_start_stock);
     const [h] = await db.query<{ sold: string; quantity: number }>(
       `select (select coalesce(sum(si.quantity), 0) from sale_items si join sales s on s.id = si.sale_id
-         where s.business_id = $1 and si.product_id = $2 and s.created_at >= $3 and s.created_at < $4) as sold,
-       (select quantity from products where business_id = $1 and id = $2) as quantity`,
-      [b, product, m.start, new Date(m.end.getTime() + 1000)],
+         where s.business_id = $1 and si.product_id = $2 and s.branch_id = $5 and s.created_at >= $3 and s.created_at < $4) as sold,
+       (select quantity from product_stock where business_id = $1 and product_id = $2 and branch_id = $5) as quantity`,
+      [b, product, m.start, new Date(m.end.getTime() + 1000), String(m.extra.hot_branch)],
     );
     const sold = Number(h!.sold);
     const refused = m.status['409'] ?? 0;
@@ -1149,14 +1168,21 @@ const main = async () => {
       headers: { authorization: `Bearer ${token}` },
       deepCursor: appCursor,
       hotProduct: data.hot.app,
-      async restock(productId, quantity) {
+      async restock(productId, quantity, branchId) {
         const got = await fetch(`${api.baseUrl}/api/v1/products/${productId}`, { headers: this.headers });
-        const current = ((await got.json()) as { data: { quantity: number } }).data.quantity;
+        const stock = ((await got.json()) as { data: { stock: { branch_id: string; quantity: number }[] } }).data.stock;
+        const current = stock.find((s) => s.branch_id === branchId)!.quantity;
         if (current === quantity) return;
         const res = await fetch(`${api.baseUrl}/api/v1/products/stock-adjustment`, {
           method: 'POST',
           headers: { ...this.headers, 'content-type': 'application/json' },
-          body: JSON.stringify({ product_id: productId, quantity_change: quantity - current, reason: quantity > current ? 'RESTOCK' : 'CORRECTION', note: 'bench' }),
+          body: JSON.stringify({
+            product_id: productId,
+            quantity_change: quantity - current,
+            reason: quantity > current ? 'RESTOCK' : 'CORRECTION',
+            note: 'bench',
+            branch_id: branchId,
+          }),
         });
         if (res.status !== 201) throw new Error(`restock: ${res.status} ${await res.text()}`);
       },
@@ -1184,8 +1210,8 @@ const main = async () => {
         headers: {},
         deepCursor: baselineCursor,
         hotProduct: data.hot.baseline,
-        async restock(productId, quantity) {
-          const res = await fetch(`${base.baseUrl}/api/v1/restock`, { method: 'POST', body: JSON.stringify({ product_id: productId, quantity }) });
+        async restock(productId, quantity, branchId) {
+          const res = await fetch(`${base.baseUrl}/api/v1/restock`, { method: 'POST', body: JSON.stringify({ product_id: productId, quantity, branch_id: branchId }) });
           if (res.status !== 200) throw new Error(`restock: ${res.status} ${await res.text()}`);
         },
       };

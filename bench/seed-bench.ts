@@ -14,8 +14,10 @@
  * - 100 small businesses, each with an owner, a default branch and 24 to 60 products;
  * - every business has the 11 default expense categories registration gives (domain/expense.ts).
  *
- * The products' quantities stay what seed-products gave them: the INITIAL ledger row of a product
- * that was sold is raised by what it sold, so `INITIAL - sold = quantity` holds for every product.
+ * The products' quantities at the default branch stay what seed-products gave them: the INITIAL ledger
+ * row of a product that was sold is raised by what it sold, so `INITIAL - sold = quantity` holds for
+ * every product there. The large business has a second branch, Lekki, holding as many units of every
+ * stocked product again (its own INITIAL row): products.quantity is the total of the two (docs/adr/0032).
  *
  * A row in `bench_seed` (written last, in the same transaction) marks a complete seed; `readSeed`
  * finds it, so a later run reuses the data. Works on PostgreSQL and on PGlite.
@@ -27,8 +29,8 @@ import { seedProducts } from './seed-products.js';
 /** Runs one statement (no parameters) and returns its rows. */
 export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
-/** 2: expenses and the default expense categories (issue 13). */
-export const SEED_VERSION = 3;
+/** 2: expenses and the default expense categories (issue 13). 4: stock per branch and a second branch, Lekki (issue 17). */
+export const SEED_VERSION = 4;
 
 export interface SeedSize {
   readonly products: number;
@@ -215,19 +217,33 @@ select sale_id, pos, ${lb}::uuid, product_id, name, sku, qty, price, 0, price * 
     await query(`update stock_movements m set quantity_change = m.quantity_change + s.sold, quantity_after = m.quantity_after + s.sold
       from b_sold s where m.business_id = ${lb}::uuid and m.product_id = s.product_id and m.reason = 'INITIAL'`);
     await query(`
-insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at)
-select gen_random_uuid(), ${lb}::uuid, p.id, s.sold, 0, s.sold, 'INITIAL', null, p.cost_price, ${lu}::uuid, p.created_at
+insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, branch_id)
+select gen_random_uuid(), ${lb}::uuid, p.id, s.sold, 0, s.sold, 'INITIAL', null, p.cost_price, ${lu}::uuid, p.created_at, ${lit(branch)}::uuid
 from b_sold s join b_pp p on p.id = s.product_id where p.quantity = 0`);
     await query(`
-insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id)
+insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id)
 select gen_random_uuid(), ${lb}::uuid, l.product_id, -l.qty,
-  p.quantity + s.sold - c.cum + l.qty, p.quantity + s.sold - c.cum, 'SALE', null, null, ${lu}::uuid, l.created_at, l.sale_id
+  p.quantity + s.sold - c.cum + l.qty, p.quantity + s.sold - c.cum, 'SALE', null, null, ${lu}::uuid, l.created_at, l.sale_id, ${lit(branch)}::uuid
 from (select product_id, k, pos, sum(qty) over (partition by product_id order by k, pos rows unbounded preceding) as cum from b_lines) c
 join b_lines l on l.k = c.k and l.pos = c.pos
 join b_sold s on s.product_id = l.product_id
 join b_pp p on p.id = l.product_id
 order by l.k, l.pos`);
     step('stock movements of the sales');
+
+    // A second branch, Lekki, opened with as many units of every stocked product as the default branch holds.
+    const lekki = randomUUID();
+    await query(`insert into branches (id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at)
+      values (${lit(lekki)}, ${lb}::uuid, 'Lekki', 'Lekki Phase 1', null, false, null, ${at(startMs - 210 * DAY_MS)}, ${at(startMs - 210 * DAY_MS)})`);
+    await query(`create temp table b_lekki on commit drop as
+      select id, quantity as q, cost_price, created_at from products where business_id = ${lb}::uuid and type = 'PRODUCT' and quantity > 0`);
+    await query(`insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+      select ${lb}::uuid, id, ${lit(lekki)}::uuid, q, created_at from b_lekki`);
+    await query(`update products p set quantity = p.quantity + l.q from b_lekki l where p.id = l.id`);
+    await query(`
+insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, branch_id)
+select gen_random_uuid(), ${lb}::uuid, id, q, 0, q, 'INITIAL', null, cost_price, ${lu}::uuid, created_at, ${lit(lekki)}::uuid from b_lekki`);
+    step('the Lekki branch and its stock');
 
     await query(`
 insert into monthly_sale_counts (business_id, month, count)
@@ -367,6 +383,14 @@ export const checkSeed = async (query: Query, businessId: string): Promise<strin
       select product_id, sum(quantity_change) as q from stock_movements where business_id = ${b} group by product_id) m on m.product_id = p.id
     where p.business_id = ${b} and p.type = 'PRODUCT' and p.quantity <> coalesce(m.q, 0)`);
   if (stockDrift > 0) problems.push(`${stockDrift} products whose ledger does not sum to their quantity`);
+  const branchDrift = await one(`select count(*) as n from product_stock s left join (
+      select product_id, branch_id, sum(quantity_change) as q from stock_movements where business_id = ${b} group by product_id, branch_id) m
+      on m.product_id = s.product_id and m.branch_id = s.branch_id
+    where s.business_id = ${b} and s.quantity <> coalesce(m.q, 0)`);
+  if (branchDrift > 0) problems.push(`${branchDrift} branch stocks whose ledger does not sum to them`);
+  const totalDrift = await one(`select count(*) as n from products p left join (select product_id, sum(quantity) as q from product_stock where business_id = ${b} group by product_id) s
+      on s.product_id = p.id where p.business_id = ${b} and p.type = 'PRODUCT' and p.quantity <> coalesce(s.q, 0)`);
+  if (totalDrift > 0) problems.push(`${totalDrift} products whose quantity is not the sum of their branches`);
   const balanceDrift = await one(`select count(*) as n from customers c left join (
       select customer_id, sum(amount) as s from credit_entries where business_id = ${b} group by customer_id) e on e.customer_id = c.id
     where c.business_id = ${b} and c.credit_balance <> coalesce(e.s, 0)`);

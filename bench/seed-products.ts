@@ -187,7 +187,7 @@ const linesSql = () =>
 
 /**
  * One batch: products numbered `first..last` (inclusive). A data-modifying CTE inserts the products
- * and, in the same statement, their opening ledger rows.
+ * and, in the same statement, their stock at the business's default branch and their opening ledger rows.
  */
 export const seedProductsSql = (
   businessId: string,
@@ -243,11 +243,17 @@ inserted as (
          else least(date_trunc('milliseconds', created + (h_upd % 2592000000) * interval '1 millisecond'), to_timestamp(${o.nowMs} / 1000.0)) end
   from rows
   order by g
-  returning id, business_id, quantity, cost_price, created_at
+  returning id, business_id, quantity, cost_price, created_at, type
+),
+main as (select id from branches where business_id = ${lit(businessId)}::uuid and is_default),
+stocked as (
+  -- the stock is the default branch's (docs/adr/0032)
+  insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+  select i.business_id, i.id, main.id, i.quantity, i.created_at from inserted i cross join main where i.type = 'PRODUCT'
 )
-insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at)
-select gen_random_uuid(), business_id, id, quantity, 0, quantity, 'INITIAL', null, cost_price, ${o.createdBy ? `${lit(o.createdBy)}::uuid` : 'null'}, created_at
-from inserted where quantity > 0`;
+insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, branch_id)
+select gen_random_uuid(), i.business_id, i.id, i.quantity, 0, i.quantity, 'INITIAL', null, i.cost_price, ${o.createdBy ? `${lit(o.createdBy)}::uuid` : 'null'}, i.created_at, main.id
+from inserted i cross join main where i.quantity > 0`;
 };
 
 /**

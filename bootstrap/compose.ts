@@ -26,6 +26,9 @@ import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.ro
 import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
 import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
 import { productCsvRoutes, type ProductCsvUseCases } from '../adapters/http/routes/products-csv.routes.js';
+import { stockTransferRoutes, type StockTransferUseCases } from '../adapters/http/routes/stock-transfers.routes.js';
+import { getStockTransfer, listStockTransfers, transferStock } from '../application/products/transfer-stock.js';
+import { productsWithStock } from '../application/products/branch-stock.js';
 import { exportProducts } from '../application/products/export-products.js';
 import { importProducts } from '../application/products/import-products.js';
 import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
@@ -85,7 +88,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & StockTransferUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -94,6 +97,7 @@ export const apiRoutes = (
   ...staffRoutes(deps),
   ...businessRoutes(deps),
   ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
+  ...stockTransferRoutes(deps), // and /products/stock-transfers
   ...productRoutes(deps),
   ...salesRoutes(deps),
   ...customerRoutes(deps),
@@ -173,6 +177,10 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     adjustStock: adjustStock(deps),
     listStockMovements: listStockMovements(deps),
     getStockMovement: getStockMovement(deps),
+    productsWithStock: productsWithStock(deps),
+    transferStock: transferStock(deps),
+    listStockTransfers: listStockTransfers(deps),
+    getStockTransfer: getStockTransfer(deps),
     importProducts: importProducts(deps),
     exportProducts: exportProducts(deps),
     recordSale: recordSale(deps),

@@ -43,8 +43,13 @@ export interface StockChanged {
   readonly businessId: string;
   readonly productId: string;
   readonly movementId: string;
+  /** The branch whose stock moved (docs/adr/0032). */
+  readonly branchId: string;
   readonly change: number;
+  /** The product's total over its branches after the move: low-stock thresholds apply to it. */
   readonly quantityAfter: number;
+  /** The branch's quantity after the move. */
+  readonly branchQuantityAfter: number;
   readonly reason: MovementReason;
   readonly saleId: string | null;
 }
@@ -158,13 +163,16 @@ export const saleVoided = (sale: Sale): SaleVoided => ({
   voidedBy: sale.voidedBy ?? sale.createdBy,
 });
 
-export const stockChanged = (m: StockMovement): StockChanged => ({
+/** `productQuantityAfter`: the product's total over its branches once the movement is made. */
+export const stockChanged = (m: StockMovement, productQuantityAfter: number): StockChanged => ({
   _tag: 'StockChanged',
   businessId: m.businessId,
   productId: m.productId,
   movementId: m.id,
+  branchId: m.branchId,
   change: m.quantityChange,
-  quantityAfter: m.quantityAfter,
+  quantityAfter: productQuantityAfter,
+  branchQuantityAfter: m.quantityAfter,
   reason: m.reason,
   saleId: m.saleId ?? null,
 });

@@ -4,7 +4,7 @@ import type { Kobo } from './money.js';
 export const PRODUCT_TYPES = ['PRODUCT', 'SERVICE'] as const;
 export type ProductType = (typeof PRODUCT_TYPES)[number];
 
-/** Branch stock is not split yet: one quantity per product (docs/adr/0009). */
+/** `quantity` is the total over the business's branches; each branch's share is in product_stock (docs/adr/0032). */
 export interface Product {
   readonly id: string;
   readonly businessId: string;
@@ -27,14 +27,25 @@ export interface Product {
 /** Why stock moved. The first six are what a person records; the rest are written by the system. */
 export const ADJUSTMENT_REASONS = ['RESTOCK', 'DAMAGE', 'LOSS', 'RETURN', 'CORRECTION', 'OTHER'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
-export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID'] as const;
+export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID', 'TRANSFER_OUT', 'TRANSFER_IN'] as const;
 export type MovementReason = (typeof MOVEMENT_REASONS)[number];
 
-/** One row of the stock ledger: every change of a product's quantity writes exactly one. */
+/** One branch's stock of a product. */
+export interface BranchStock {
+  readonly branchId: string;
+  readonly branchName: string;
+  readonly quantity: number;
+}
+
+/**
+ * One row of the stock ledger: every change of a product's quantity at a branch writes exactly one;
+ * quantityBefore and quantityAfter are the branch's (the ledger chains per product and branch).
+ */
 export interface StockMovement {
   readonly id: string;
   readonly businessId: string;
   readonly productId: string;
+  readonly branchId: string;
   readonly quantityChange: number;
   readonly quantityBefore: number;
   readonly quantityAfter: number;
@@ -45,6 +56,20 @@ export interface StockMovement {
   readonly createdAt: Date;
   /** The sale that moved the stock (SALE and SALE_VOID rows). */
   readonly saleId?: string | null;
+  /** The transfer that moved the stock (TRANSFER_OUT and TRANSFER_IN rows). */
+  readonly transferId?: string | null;
+}
+
+/** Stock moved from one branch to another; its lines are the TRANSFER_OUT / TRANSFER_IN ledger rows. */
+export interface StockTransfer {
+  readonly id: string;
+  readonly businessId: string;
+  readonly fromBranchId: string;
+  readonly toBranchId: string;
+  readonly note: string | null;
+  readonly createdBy: string;
+  readonly createdAt: Date;
+  readonly items: readonly { readonly productId: string; readonly quantity: number }[];
 }
 
 /** The most units of one product a business can hold (the column is a 32-bit integer; documented in ADR 0012). */

@@ -8,6 +8,11 @@ export interface Actor {
   readonly userId: string;
   readonly businessId: string;
   readonly roles: readonly Role[];
+  /**
+   * The member's assigned branch, as read with the membership on each request (undefined where no
+   * membership was read). Staff with one sell and adjust stock only there (docs/adr/0032).
+   */
+  readonly branchId?: string | null;
 }
 
 export const hasAnyRole = (actor: Actor, allowed: readonly Role[]): boolean =>

@@ -8,6 +8,8 @@ import type { UnknownCategory } from '../../application/expenses/manage-expenses
 import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '../../application/products/adjust-stock.js';
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
 import type { SendFailure } from '../../application/notifications/send-notification.js';
+import type { BranchHasStock, WrongBranch } from '../../application/products/branch-stock.js';
+import type { TransferFailure } from '../../application/products/transfer-stock.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
@@ -26,6 +28,9 @@ import { problem, type ErrorCode, type Problem } from './problem.js';
  */
 export type UseCaseFailure =
   | SaleFailure
+  | TransferFailure
+  | WrongBranch
+  | BranchHasStock
   | SaleAlreadyVoided
   | NotFound
   | InsufficientStock
@@ -75,6 +80,7 @@ export type Subject =
   | 'customer'
   | 'product'
   | 'stock adjustment'
+  | 'stock transfer'
   | 'staff member'
   | 'business'
   | 'branch'
@@ -108,6 +114,7 @@ const NOT_FOUND: Record<Subject, string> = {
   customer: 'No such customer.',
   product: 'No such product.',
   'stock adjustment': 'No such stock adjustment.',
+  'stock transfer': 'No such stock transfer.',
   'staff member': 'No such staff member.',
   business: 'No such business.',
   branch: 'No such branch.',
@@ -130,8 +137,10 @@ const PRODUCT_RULE_CODES: Record<ProductRule, ErrorCode> = {
 };
 
 const deactivated = () => problem('ACCOUNT_DEACTIVATED', 'This account has been deactivated by the business owner.');
-const unknownBranch = () =>
-  problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
+const unknownBranch = (f: UnknownBranch) => {
+  const field = f.field ?? 'branch_id';
+  return problem('UNKNOWN_BRANCH', `${field} does not name a branch of this business.`, { errors: [{ field, message: 'is not a branch of this business' }] });
+};
 const discountTooLarge = (field: string, detail: string, message: string) => problem('DISCOUNT_TOO_LARGE', detail, { errors: [{ field, message }] });
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
 
@@ -159,13 +168,26 @@ export const FAILURES: Mapping = {
     ),
   DuplicateSku: (f) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${f.sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] }),
   ServiceHasNoStock: () => problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.'),
-  // A sale's line carries the product's name and its place in the cart; an adjustment names neither.
+  // A sale's or a transfer's line carries the product's name and its place in the list; an adjustment names neither.
+  // Each names the branch and what it holds (another branch's stock is not this one's).
   InsufficientStock: (f) =>
     'name' in f
-      ? problem('INSUFFICIENT_STOCK', `Not enough ${f.name} in stock: ${f.available} available, ${f.requested} wanted.`, {
-          errors: [{ field: `items.${f.index}.quantity`, message: `only ${f.available} of ${f.name} available` }],
+      ? problem('INSUFFICIENT_STOCK', `Not enough ${f.name} at ${f.branchName}: ${f.available} available there, ${f.requested} wanted.`, {
+          errors: [{ field: `items.${f.index}.quantity`, message: `only ${f.available} of ${f.name} available at ${f.branchName} (branch ${f.branchId})` }],
         })
-      : problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock; cannot take ${f.requested}.`),
+      : problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock at ${f.branchName} (branch ${f.branchId}); cannot take ${f.requested}.`),
+  WrongBranch: (f) =>
+    problem('WRONG_BRANCH', 'You are assigned to another branch: you sell and adjust stock only there (the owner can move you).', {
+      errors: [{ field: 'branch_id', message: `must be your branch, ${f.assignedBranchId}` }],
+    }),
+  BranchHasStock: () =>
+    problem('BRANCH_HAS_STOCK', 'The branch still holds stock; transfer it to another branch (POST /products/stock-transfers) before archiving it.'),
+  SameBranch: () =>
+    problem('VALIDATION_FAILED', 'The request is invalid: to_branch_id must differ from from_branch_id.', { errors: [{ field: 'to_branch_id', message: 'must differ from from_branch_id' }] }),
+  ServiceItems: (f) =>
+    problem('SERVICE_HAS_NO_STOCK', 'Some items name a service, which keeps no stock to move.', {
+      errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is a service' })),
+    }),
   StockLimitExceeded: (f, subject) =>
     subject === 'sale'
       ? problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`)

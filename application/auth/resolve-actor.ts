@@ -18,5 +18,5 @@ export const resolveActor =
     if (!found || found.membership.businessId !== claims.businessId) return E.left({ _tag: 'StaleToken' });
     if (found.membership.status === 'DEACTIVATED') return E.left({ _tag: 'AccountDeactivated' });
     if (found.sessionRevoked) return E.left({ _tag: 'SessionRevoked' });
-    return E.right({ userId: claims.userId, businessId: found.membership.businessId, roles: [found.membership.role] });
+    return E.right({ userId: claims.userId, businessId: found.membership.businessId, roles: [found.membership.role], branchId: found.membership.branchId });
   };

@@ -7,6 +7,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type DefaultBranchProtected, type NotFound } from '../business/errors.js';
 import type { BranchSort, BusinessRepositories } from '../business/ports.js';
+import type { BranchHasStock } from '../products/branch-stock.js';
 
 type Branches = Pick<BusinessRepositories, 'branches'>;
 
@@ -51,17 +52,20 @@ export const updateBranch =
     });
 
 /**
- * Deletes a branch. The default branch cannot go. A branch with history (staff now, sales later) is
- * archived instead of erased, and its staff move to the default branch.
+ * Deletes a branch. The default branch cannot go, nor one that holds stock (transfer it out first).
+ * A branch with history (staff, sales, expenses, ledger rows) is archived instead of erased, and its
+ * staff move to the default branch.
  */
 export const deleteBranch =
   (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'branches' | 'memberships'>>; clock: Clock }) =>
-  async (actor: Actor, businessId: string, branchId: string): Promise<E.Either<NotFound | DefaultBranchProtected, { branch: Branch; archived: boolean }>> =>
+  async (actor: Actor, businessId: string, branchId: string): Promise<E.Either<NotFound | DefaultBranchProtected | BranchHasStock, { branch: Branch; archived: boolean }>> =>
     deps.uow.run(async (r) => {
       // Locked first: a sale or an invite naming this branch either finishes before (then it is archived) or finds it gone.
       const branch = ownBusiness(actor, businessId) ? await r.branches.findById(actor.businessId, branchId, { lock: 'change' }) : undefined;
       if (!branch) return E.left(notFound);
       if (branch.isDefault) return E.left({ _tag: 'DefaultBranchProtected' as const });
+      // The branch's lock is held: a sale, an adjustment or a transfer into it waits or has committed.
+      if (await r.branches.holdsStock(actor.businessId, branchId)) return E.left({ _tag: 'BranchHasStock' as const, branchId });
       if (await r.branches.isReferenced(actor.businessId, branchId)) {
         const now = deps.clock.now();
         const main = await r.branches.findDefault(actor.businessId);

@@ -24,8 +24,10 @@ export interface BranchRepository {
   list(businessId: string, page: PageRequest<BranchSort>): Promise<Page<Branch>>;
   add(branch: Branch): Promise<void>;
   save(branch: Branch): Promise<void>;
-  /** True when anything (staff, and later sales) refers to the branch, so it must be archived, not erased. */
+  /** True when anything (staff, sales, expenses, stock or its ledger) refers to the branch, so it must be archived, not erased. */
   isReferenced(businessId: string, branchId: string): Promise<boolean>;
+  /** True when the branch holds any product's stock (it cannot be archived until that is transferred out). */
+  holdsStock(businessId: string, branchId: string): Promise<boolean>;
   remove(businessId: string, branchId: string): Promise<void>;
 }
 

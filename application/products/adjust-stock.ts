@@ -1,18 +1,29 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { checkPrices, checkQuantityChange, type NegativePrice, type ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { Kobo } from '../../domain/money.js';
-import { MAX_STOCK, type AdjustmentReason, type MovementReason, type StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type AdjustmentReason, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
-import type { MovementSort, ProductRepositories } from './ports.js';
+import type { MovementFilter, MovementSort, ProductRepositories } from './ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
+import type { UnknownBranch } from '../business/errors.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import { stockBranchFor, type WrongBranch } from './branch-stock.js';
 
-export type InsufficientStock = { readonly _tag: 'InsufficientStock'; readonly productId: string; readonly available: number; readonly requested: number };
+/** Not enough of the product at the branch (`available`: what the branch holds). */
+export type InsufficientStock = {
+  readonly _tag: 'InsufficientStock';
+  readonly productId: string;
+  readonly available: number;
+  readonly requested: number;
+  readonly branchId: string;
+  readonly branchName: string;
+};
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
 /** The change would take the product above MAX_STOCK units. */
 export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
@@ -23,6 +34,8 @@ export interface AdjustmentCommand {
   readonly reason: AdjustmentReason;
   readonly note?: string;
   readonly unitCost?: Kobo;
+  /** The branch whose stock moves: else the member's assigned branch, else the default. */
+  readonly branchId?: string;
 }
 
 /**
@@ -31,19 +44,22 @@ export interface AdjustmentCommand {
  * The change is a whole number other than zero and the unit cost, a price, is not negative.
  */
 export const adjustStock =
-  (deps: { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<ProductRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'>>; clock: Clock; crypto: Crypto }) =>
   async (
     actor: Actor,
     cmd: AdjustmentCommand,
-  ): Promise<E.Either<NegativePrice | ZeroQuantityChange | NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded, StockMovement>> => {
+  ): Promise<E.Either<NegativePrice | ZeroQuantityChange | NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded | UnknownBranch | WrongBranch, StockMovement>> => {
     const broken = checkPrices([['unitCost', cmd.unitCost]]) ?? checkQuantityChange('quantityChange', cmd.quantityChange);
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
+      const branch = await stockBranchFor(r, actor, cmd.branchId);
+      if (E.isLeft(branch)) return branch;
       const product = await r.products.findById(actor.businessId, cmd.productId);
       if (!product) return E.left(notFound);
       if (product.type === 'SERVICE') return E.left({ _tag: 'ServiceHasNoStock' as const });
       const moved = await moveStock(deps, r, actor, {
         productId: cmd.productId,
+        branchId: branch.right.id,
         change: cmd.quantityChange,
         reason: cmd.reason,
         at: deps.clock.now(),
@@ -51,9 +67,11 @@ export const adjustStock =
         unitCost: cmd.unitCost ?? null,
       });
       if (!moved) return E.left(notFound);
-      if (!moved.ok && moved.reason === 'LIMIT') return E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK });
+      // a refusal writes nothing (rolled back: a take from a branch without stock may have left its empty row)
+      if (!moved.ok && moved.reason === 'LIMIT') return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId: cmd.productId, available: moved.available, max: MAX_STOCK }));
       if (!moved.ok) {
-        return E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange });
+        const { id: branchId, name: branchName } = branch.right;
+        return rollback(E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange, branchId, branchName }));
       }
       return E.right(moved.movement);
     });
@@ -61,7 +79,7 @@ export const adjustStock =
 
 export const listStockMovements =
   (deps: { uow: UnitOfWork<Pick<ProductRepositories, 'stockLedger'>> }) =>
-  (actor: Actor, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>> =>
+  (actor: Actor, page: PageRequest<MovementSort>, filter: MovementFilter): Promise<Page<StockMovement>> =>
     deps.uow.read((r) => r.stockLedger.list(actor.businessId, page, filter));
 
 export const getStockMovement =

@@ -1,12 +1,14 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { serviceWithStock, checkProduct, type Product } from '../../domain/product.js';
+import { serviceWithStock, checkProduct, MAX_STOCK, type Product } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
-import { addProduct, setQuantity, type ProductFields } from './manage-products.js';
+import { addProduct, setQuantity, stockElsewhere, tooMuchStock, type ProductFields } from './manage-products.js';
 import type { ProductRepositories } from './ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { Branch } from '../../domain/business.js';
 
 /** A file may hold at most this many data rows (the header not counted). */
 export const MAX_IMPORT_ROWS = 10_000;
@@ -26,6 +28,8 @@ export interface ImportRowError {
 export interface ImportRow {
   readonly row: number;
   readonly fields: Partial<ProductFields>;
+  /** The `branch` cell (a branch's name, ignoring case, or its id): whose quantity the row sets; absent: the default branch's. */
+  readonly branch?: string;
 }
 
 export interface ImportCommand {
@@ -45,7 +49,24 @@ export interface ImportReport {
   readonly errors: ImportRowError[];
 }
 
-type Deps = { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto };
+type Repos = ProductRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'>;
+type Deps = { uow: UnitOfWork<Repos>; clock: Clock; crypto: Crypto };
+
+/** The business's active branches, every page of them, to match the file's `branch` cells against. */
+const activeBranches = async (deps: Deps, businessId: string): Promise<Branch[]> => {
+  const all: Branch[] = [];
+  let after: { value: string | number; id: string } | undefined;
+  do {
+    const page = await deps.uow.read((r) => r.branches.list(businessId, { sortBy: 'created_at', sortDir: 'asc', limit: 100, ...(after ? { after } : {}) }));
+    all.push(...page.items);
+    after = page.hasNext ? page.next : undefined;
+  } while (after);
+  return all;
+};
+
+/** The branch a `branch` cell names: its id, or its name ignoring case (the default branch when absent). */
+const branchNamed = (branches: readonly Branch[], cell: string | undefined): Branch | undefined =>
+  cell === undefined ? branches.find((b) => b.isDefault) : (branches.find((b) => b.id === cell) ?? branches.find((b) => b.name.toLowerCase() === cell.toLowerCase()));
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
@@ -54,8 +75,8 @@ export const IMPORT_CHUNK_ROWS = 200;
 
 /**
  * Creates or updates products from an import, matched on sku ignoring case. Invalid rows are
- * reported and skipped; a sku may appear once per file. A change of quantity writes one IMPORT ledger
- * row. Valid rows are written in chunks of IMPORT_CHUNK_ROWS, each its own transaction, in sku order
+ * reported and skipped; a sku may appear once per branch in a file. A row's quantity is its branch's
+ * (the `branch` column; the default branch without it), and a change of it writes one IMPORT ledger row. Valid rows are written in chunks of IMPORT_CHUNK_ROWS, each its own transaction, in sku order
  * with the existing rows locked in id order first (no deadlock with another import or a sale). A
  * failure midway keeps the chunks already written; the file's quantities are absolute, so sending it
  * again completes it (ADR 0012). A dry run does exactly the same work and rolls each chunk back.
@@ -65,20 +86,27 @@ export const importProducts =
   async (actor: Actor, command: ImportCommand): Promise<ImportReport> => {
     const errors: ImportRowError[] = [...command.decodeErrors];
     const broken = new Set(command.decodeErrors.map((e) => e.row));
+    const branches = await activeBranches(deps, actor.businessId);
     const firstRowOfSku = new Map<string, number>();
-    const applicable: ImportRow[] = [];
+    const applicable: (ImportRow & { branchId: string })[] = [];
     for (const entry of [...command.rows].sort((a, b) => a.row - b.row)) {
       const { row, fields } = entry;
+      const branch = branchNamed(branches, entry.branch);
+      if (!branch) {
+        errors.push({ row, field: 'branch', message: 'is not an active branch of the business (its name or id)' });
+        continue;
+      }
       if (fields.sku !== undefined) {
-        const key = fields.sku.toLowerCase();
+        const key = `${fields.sku.toLowerCase()}\u0000${branch.id}`;
         const first = firstRowOfSku.get(key);
         if (first !== undefined) {
-          errors.push({ row, field: 'sku', message: `appears more than once in the file (first on row ${first})` });
+          const where = entry.branch === undefined ? '' : ` for branch ${entry.branch}`;
+          errors.push({ row, field: 'sku', message: `appears more than once${where} in the file (first on row ${first})` });
           continue;
         }
         firstRowOfSku.set(key, row);
       }
-      if (!broken.has(row)) applicable.push(entry);
+      if (!broken.has(row)) applicable.push({ ...entry, branchId: branch.id });
     }
     // One order for every writer of products: by sku (rows without one, new products, last).
     const skuKey = (r: ImportRow) => (r.fields.sku === undefined ? '\uffff' : r.fields.sku.toLowerCase());
@@ -92,7 +120,7 @@ export const importProducts =
         const skus = chunk.flatMap((c) => (c.fields.sku === undefined ? [] : [c.fields.sku]));
         await r.products.lockBySkus(actor.businessId, skus);
         const out: { row: number; outcome: Awaited<ReturnType<typeof applyRow>> }[] = [];
-        for (const { row, fields } of chunk) out.push({ row, outcome: await applyRow(deps, r, actor, fields) });
+        for (const { row, fields, branchId } of chunk) out.push({ row, outcome: await applyRow(deps, r, actor, fields, branchId) });
         return command.dryRun ? rollback(out) : out;
       });
       for (const { row, outcome } of outcomes) {
@@ -106,19 +134,19 @@ export const importProducts =
     return { dryRun: command.dryRun, created, updated, unchanged, errors };
   };
 
-const applyRow = async (deps: Deps, r: ProductRepositories & EventRepositories, actor: Actor, fields: Partial<ProductFields>) => {
+const applyRow = async (deps: Deps, r: Repos, actor: Actor, fields: Partial<ProductFields>, branchId: string) => {
   const existing = fields.sku === undefined ? undefined : await r.products.findBySku(actor.businessId, fields.sku);
-  return existing ? updateFromRow(deps, r, actor, existing, fields) : createFromRow(deps, r, actor, fields);
+  return existing ? updateFromRow(deps, r, actor, existing, fields, branchId) : createFromRow(deps, r, actor, fields, branchId);
 };
 
 type Violation = { readonly field: string; readonly message: string };
 
-const createFromRow = async (deps: Deps, r: ProductRepositories & EventRepositories, actor: Actor, fields: Partial<ProductFields>): Promise<'created' | Violation[]> => {
+const createFromRow = async (deps: Deps, r: Repos, actor: Actor, fields: Partial<ProductFields>, branchId: string): Promise<'created' | Violation[]> => {
   const missing: Violation[] = [];
   if (fields.name === undefined) missing.push({ field: 'name', message: 'is required for a new product' });
   if (fields.price === undefined) missing.push({ field: 'price', message: 'is required for a new product' });
   if (missing.length > 0) return missing;
-  const added = await addProduct(deps, r, actor, fields as ProductFields, 'IMPORT');
+  const added = await addProduct(deps, r, actor, fields as ProductFields, 'IMPORT', branchId);
   if (E.isRight(added)) return 'created';
   // DuplicateSku: another import or request created the sku after our lookup.
   return added.left._tag === 'DuplicateSku' ? [{ field: 'sku', message: 'is already used' }] : added.left.violations;
@@ -127,10 +155,11 @@ const createFromRow = async (deps: Deps, r: ProductRepositories & EventRepositor
 /** The fields present replace the product's (as PUT /products/:id does); nothing written when nothing differs. */
 const updateFromRow = async (
   deps: Deps,
-  r: ProductRepositories & EventRepositories,
+  r: Repos,
   actor: Actor,
   product: Product,
   fields: Partial<ProductFields>,
+  branchId: string,
 ): Promise<'updated' | 'unchanged' | Violation[]> => {
   const { quantity, sku: _matchedOn, ...changes } = fields; // the sku is the key: its stored spelling is kept
   const next: Product = { ...product };
@@ -141,15 +170,24 @@ const updateFromRow = async (
   }
   if (violations.length > 0) return violations;
   const fieldsChanged = COMPARED.some((k) => next[k] !== product[k]);
-  const quantityChanged = quantity !== undefined && quantity !== product.quantity;
+  // The chunk holds the product's lock (lockBySkus), so its stock read here stays as read until the commit.
+  const held = quantity === undefined || product.type === 'SERVICE' ? 0 : await branchQuantity(r, actor.businessId, product.id, branchId);
+  const elsewhere = product.quantity - held;
+  if (quantity !== undefined && next.type === 'SERVICE' && elsewhere !== 0) return stockElsewhere().violations;
+  if (quantity !== undefined && elsewhere + quantity > MAX_STOCK) return tooMuchStock().violations;
+  const quantityChanged = quantity !== undefined && quantity !== held;
   if (!fieldsChanged && !quantityChanged) return 'unchanged';
   // A service keeps no stock (the database checks it too): its quantity goes to 0 before the row becomes one.
   const quantityFirst = quantityChanged && next.type === 'SERVICE';
-  if (quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT');
+  if (quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT', branchId);
   if (fieldsChanged) {
     next.updatedAt = deps.clock.now();
     if ((await r.products.save(next)) === 'duplicate_sku') return [{ field: 'sku', message: 'is already used' }];
   }
-  if (quantityChanged && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT');
+  if (quantityChanged && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT', branchId);
   return 'updated';
 };
+
+/** What the branch holds of the product. */
+const branchQuantity = async (r: Repos, businessId: string, productId: string, branchId: string): Promise<number> =>
+  (await r.products.stockOf(businessId, [productId])).get(productId)?.find((s) => s.branchId === branchId)?.quantity ?? 0;

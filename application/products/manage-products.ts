@@ -10,6 +10,7 @@ import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
 import type { ProductFilter, ProductRepositories, ProductSort } from './ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
+import type { BusinessRepositories } from '../business/ports.js';
 
 export type DuplicateSku = { readonly _tag: 'DuplicateSku'; readonly sku: string };
 export type ProductRulesBroken = { readonly _tag: 'ProductRulesBroken'; readonly violations: ProductRuleViolation[] };
@@ -28,15 +29,17 @@ export interface ProductFields {
 }
 
 type Products = Pick<ProductRepositories, 'products'>;
-type Deps = { uow: UnitOfWork<ProductRepositories & EventRepositories>; clock: Clock; crypto: Crypto };
+type Writers = ProductRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'>;
+type Deps = { uow: UnitOfWork<Writers>; clock: Clock; crypto: Crypto };
 
-/** Adds a product inside a transaction, with its opening stock as the first ledger row. */
+/** Adds a product inside a transaction, with its opening stock (at `branchId`) as the first ledger row. */
 export const addProduct = async (
   deps: Deps,
-  r: ProductRepositories & EventRepositories,
+  r: Writers,
   actor: Actor,
   fields: ProductFields,
   openingReason: 'INITIAL' | 'IMPORT',
+  branchId: string,
 ): Promise<E.Either<DuplicateSku | ProductRulesBroken, Product>> => {
   const now = deps.clock.now();
   const product: Product = {
@@ -61,19 +64,20 @@ export const addProduct = async (
   if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken', violations });
   if ((await r.products.add(product)) === 'duplicate_sku') return E.left({ _tag: 'DuplicateSku', sku: product.sku });
   if (opening !== 0) {
-    const moved = await moveStock(deps, r, actor, { productId: product.id, change: opening, reason: openingReason, at: now, unitCost: product.costPrice });
+    const moved = await moveStock(deps, r, actor, { productId: product.id, branchId, change: opening, reason: openingReason, at: now, unitCost: product.costPrice });
     if (!moved?.ok) throw new Error('opening stock could not be recorded');
-    product.quantity = moved.movement.quantityAfter;
+    product.quantity = moved.total;
   }
   return E.right(product);
 };
 
-/** Creates a product (sku generated when absent, unique per business ignoring case). */
+/** Creates a product (sku generated when absent, unique per business ignoring case); its opening stock is the default branch's. */
 export const createProduct =
   (deps: Deps) =>
   (actor: Actor, fields: ProductFields): Promise<E.Either<DuplicateSku | ProductRulesBroken, Product>> =>
     deps.uow.run<E.Either<DuplicateSku | ProductRulesBroken, Product>>(async (r) => {
-      const result = await addProduct(deps, r, actor, fields, 'INITIAL');
+      const main = await r.branches.findDefault(actor.businessId);
+      const result = await addProduct(deps, r, actor, fields, 'INITIAL', main.id);
       return E.isLeft(result) ? rollback(result) : result;
     });
 
@@ -94,32 +98,45 @@ export const listCategories =
   (actor: Actor): Promise<{ name: string; productCount: number }[]> =>
     deps.uow.read((r) => r.products.categories(actor.businessId));
 
-/** Changes a product's quantity to `target` through the ledger (one row), inside the caller's transaction. */
+/**
+ * Sets the product's quantity at `branchId` to `target` through the ledger (one row), inside the
+ * caller's transaction; `product.quantity` becomes the new total over the branches. 'limit' (nothing
+ * written) when the total would pass MAX_STOCK.
+ */
 export const setQuantity = async (
   deps: Deps,
-  r: ProductRepositories & EventRepositories,
+  r: Writers,
   actor: Actor,
   product: Product,
   target: number,
   reason: 'CORRECTION' | 'IMPORT',
-): Promise<void> => {
+  branchId: string,
+): Promise<'unchanged' | 'changed' | 'limit'> => {
   const now = deps.clock.now();
   // The change is worked out from the quantity as it is now, not as it was read: a change of 0 locks
-  // the row and answers its current quantity, so an adjustment committed meanwhile is not overwritten.
-  const current = await r.products.changeQuantity(actor.businessId, product.id, 0, now);
+  // the rows and answers the current quantities, so an adjustment committed meanwhile is not overwritten.
+  const current = await r.products.changeQuantity(actor.businessId, product.id, branchId, 0, now);
   if (!current?.ok) throw new Error('the product to set a quantity on is gone');
-  product.quantity = current.after;
+  product.quantity = current.total;
   const change = target - current.after;
-  if (change === 0) return;
+  if (change === 0) return 'unchanged';
   const note = reason === 'CORRECTION' ? 'quantity set on the product' : 'quantity set by an import';
-  const moved = await moveStock(deps, r, actor, { productId: product.id, change, reason, at: now, note });
+  const moved = await moveStock(deps, r, actor, { productId: product.id, branchId, change, reason, at: now, note });
+  if (moved && !moved.ok && moved.reason === 'LIMIT') return 'limit';
   if (!moved?.ok) throw new Error('a quantity set to a non-negative value cannot fail');
-  product.quantity = moved.movement.quantityAfter;
+  product.quantity = moved.total;
+  return 'changed';
 };
 
+export const tooMuchStock = (): ProductRulesBroken => ({ _tag: 'ProductRulesBroken', violations: [{ rule: 'STOCK_LIMIT_EXCEEDED', field: 'quantity', message: 'the total over the branches must be at most 1000000000' }] });
+export const stockElsewhere = (): ProductRulesBroken => ({
+  _tag: 'ProductRulesBroken',
+  violations: [serviceWithStock('other branches still hold stock of the product; transfer or adjust it to 0 first')],
+});
+
 /**
- * Updates the fields present. A new quantity is recorded as a CORRECTION in the stock ledger,
- * so the ledger always explains the quantity.
+ * Updates the fields present. A new quantity is the default branch's, recorded as a CORRECTION in the
+ * stock ledger, so the ledger always explains the quantity; the answer's quantity is the new total.
  */
 export const updateProduct =
   (deps: Deps) =>
@@ -138,9 +155,15 @@ export const updateProduct =
       if (violations.length > 0) return E.left({ _tag: 'ProductRulesBroken' as const, violations });
       // A service keeps no stock (the database checks it too): its quantity goes to 0 before the row becomes one.
       const quantityFirst = quantity !== undefined && next.type === 'SERVICE';
-      if (quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
+      const main = quantity !== undefined ? (await r.branches.findDefault(actor.businessId)).id : '';
+      if (quantityFirst) {
+        await setQuantity(deps, r, actor, next, quantity, 'CORRECTION', main);
+        if (next.quantity !== 0) return rollback(E.left(stockElsewhere()));
+      }
       if ((await r.products.save(next)) === 'duplicate_sku') return rollback(E.left({ _tag: 'DuplicateSku' as const, sku: next.sku }));
-      if (quantity !== undefined && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'CORRECTION');
+      if (quantity !== undefined && !quantityFirst && (await setQuantity(deps, r, actor, next, quantity, 'CORRECTION', main)) === 'limit') {
+        return rollback(E.left(tooMuchStock()));
+      }
       return E.right(next);
     });
 

@@ -9,6 +9,8 @@ import type { QuantityChange } from './ports.js';
 
 export interface StockMove {
   readonly productId: string;
+  /** The branch whose stock moves. */
+  readonly branchId: string;
   /** Units added (negative: taken). */
   readonly change: number;
   readonly reason: MovementReason;
@@ -18,21 +20,24 @@ export interface StockMove {
   readonly unitCost?: Kobo | null;
   /** The sale that moves the stock (SALE and SALE_VOID rows). */
   readonly saleId?: string;
+  /** The transfer that moves the stock (TRANSFER_OUT and TRANSFER_IN rows). */
+  readonly transferId?: string;
 }
 
 /** The two ports a stock move writes through, named by shape so any module's repositories fit. */
 export interface StockWriters {
-  readonly products: { changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined> };
+  readonly products: { changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date): Promise<QuantityChange | undefined> };
   readonly stockLedger: { add(movement: StockMovement): Promise<Date> };
   readonly events: EventLog;
 }
 
-export type StockMoved = { readonly ok: true; readonly movement: StockMovement };
+/** total: the product's quantity over every branch after the move. */
+export type StockMoved = { readonly ok: true; readonly movement: StockMovement; readonly total: number };
 export type StockMoveRefused = Extract<QuantityChange, { ok: false }>;
 
 /** Every move done, or the first that was not (by its index; earlier moves are left for the caller to roll back). */
 export type StockMovesResult =
-  | { readonly ok: true; readonly movements: readonly StockMovement[] }
+  | { readonly ok: true; readonly movements: readonly StockMovement[]; readonly totals: readonly number[] }
   | { readonly ok: false; readonly index: number; readonly refusal: StockMoveRefused | undefined };
 
 /**
@@ -50,13 +55,15 @@ export const moveStocks = async (
   moves: readonly StockMove[],
 ): Promise<StockMovesResult> => {
   const movements: StockMovement[] = [];
+  const totals: number[] = [];
   for (const [index, move] of moves.entries()) {
-    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.change, move.at);
+    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.branchId, move.change, move.at);
     if (!moved?.ok) return { ok: false, index, refusal: moved };
     const movement: StockMovement = {
       id: deps.crypto.uuid(),
       businessId: actor.businessId,
       productId: move.productId,
+      branchId: move.branchId,
       quantityChange: move.change,
       quantityBefore: moved.before,
       quantityAfter: moved.after,
@@ -66,11 +73,13 @@ export const moveStocks = async (
       createdBy: actor.userId,
       createdAt: deps.clock.now(),
       ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
+      ...(move.transferId !== undefined ? { transferId: move.transferId } : {}),
     };
     movements.push({ ...movement, createdAt: await r.stockLedger.add(movement) });
+    totals.push(moved.total);
   }
-  if (movements.length > 0) await r.events.record(movements[movements.length - 1]!.createdAt, ...movements.map(stockChanged));
-  return { ok: true, movements };
+  if (movements.length > 0) await r.events.record(movements[movements.length - 1]!.createdAt, ...movements.map((m, i) => stockChanged(m, totals[i]!)));
+  return { ok: true, movements, totals };
 };
 
 /** One move (see moveStocks): the row as recorded, the refusal (nothing written), or undefined for an unknown product. */
@@ -81,5 +90,5 @@ export const moveStock = async (
   move: StockMove,
 ): Promise<StockMoved | StockMoveRefused | undefined> => {
   const moved = await moveStocks(deps, r, actor, [move]);
-  return moved.ok ? { ok: true, movement: moved.movements[0]! } : moved.refusal;
+  return moved.ok ? { ok: true, movement: moved.movements[0]!, total: moved.totals[0]! } : moved.refusal;
 };

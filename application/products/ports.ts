@@ -1,4 +1,4 @@
-import type { MovementReason, Product, ProductType, StockMovement } from '../../domain/product.js';
+import type { BranchStock, MovementReason, Product, ProductType, StockMovement, StockTransfer } from '../../domain/product.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
 // The products module's ports: the catalogue and the stock ledger.
@@ -15,9 +15,10 @@ export interface ProductFilter {
   readonly archived?: boolean;
 }
 
+/** before and after: the branch's quantity; total: the product's over every branch, after the change. */
 export type QuantityChange =
-  | { readonly ok: true; readonly before: number; readonly after: number }
-  /** INSUFFICIENT: it would go below zero; LIMIT: above MAX_STOCK. */
+  | { readonly ok: true; readonly before: number; readonly after: number; readonly total: number }
+  /** INSUFFICIENT: the branch's would go below zero (available: the branch's); LIMIT: the product's total above MAX_STOCK. */
   | { readonly ok: false; readonly available: number; readonly reason: 'INSUFFICIENT' | 'LIMIT' };
 
 /** Products of one business. SKUs are unique per business, case-insensitively. */
@@ -38,10 +39,18 @@ export interface ProductRepository {
   /** Saves every field but the quantity, which only `changeQuantity` moves. */
   save(product: Product): Promise<'saved' | 'duplicate_sku'>;
   /**
-   * Adds `change` (negative to take) in one conditional update, so concurrent changes never lose
-   * one and stock stays between zero and MAX_STOCK. undefined when the product does not exist.
+   * Adds `change` (negative to take) to the product's stock at the branch, and to its total, in one
+   * conditional statement that locks the product's row first, then the branch's stock row (the one
+   * lock order of every stock writer), so concurrent changes never lose one, no branch goes below
+   * zero and the total stays at most MAX_STOCK. undefined when the product does not exist.
    */
-  changeQuantity(businessId: string, productId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
+  changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
+  /**
+   * Each given product's stock at every active branch of the business, default branch first (0 where
+   * none is held). The caller passes its own PRODUCTs (a service keeps no stock); only the business's
+   * stock rows are read, so another business's id reads as 0 everywhere.
+   */
+  stockOf(businessId: string, productIds: readonly string[]): Promise<Map<string, BranchStock[]>>;
 }
 
 export const MOVEMENT_SORTS = ['created_at'] as const;
@@ -55,13 +64,31 @@ export interface StockLedger {
    */
   add(movement: StockMovement): Promise<Date>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
-  list(businessId: string, page: PageRequest<MovementSort>, filter: { productId?: string; reason?: MovementReason }): Promise<Page<StockMovement>>;
+  list(businessId: string, page: PageRequest<MovementSort>, filter: MovementFilter): Promise<Page<StockMovement>>;
   /** The rows a sale wrote (what its void must give back). */
   forSale(businessId: string, saleId: string): Promise<StockMovement[]>;
+}
+
+export interface MovementFilter {
+  readonly productId?: string;
+  readonly reason?: MovementReason;
+  readonly branchId?: string;
+}
+
+export const TRANSFER_SORTS = ['created_at'] as const;
+export type TransferSort = (typeof TRANSFER_SORTS)[number];
+
+/** Transfers of stock between branches: the header; the lines are the ledger's TRANSFER_OUT rows. */
+export interface StockTransferRepository {
+  /** Stores the header (call it after the ledger rows, in the same transaction). */
+  add(transfer: StockTransfer): Promise<void>;
+  findById(businessId: string, transferId: string): Promise<StockTransfer | undefined>;
+  list(businessId: string, page: PageRequest<TransferSort>, filter: { branchId?: string }): Promise<Page<StockTransfer>>;
 }
 
 /** The products module's repositories, as a unit of work hands them to a use case. */
 export interface ProductRepositories {
   readonly products: ProductRepository;
   readonly stockLedger: StockLedger;
+  readonly stockTransfers: StockTransferRepository;
 }

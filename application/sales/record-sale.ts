@@ -13,6 +13,7 @@ import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { InsufficientStock } from '../products/adjust-stock.js';
 import { moveStocks } from '../products/move-stock.js';
+import { stockBranchFor, type WrongBranch } from '../products/branch-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
@@ -59,6 +60,7 @@ export type SaleFailure =
   | CustomerRequired
   | CreditLimitExceeded
   | UnknownBranch
+  | WrongBranch
   | PricingFailure
   /** `index`: the first item of the cart naming the product. */
   | (InsufficientStock & { readonly name: string; readonly index: number })
@@ -71,8 +73,9 @@ export interface RecordedSale {
 }
 
 /**
- * Records a sale in one transaction: prices it in kobo, takes stock for every line (one conditional
- * update per product, in id order so two carts sharing products cannot deadlock) with ledger rows,
+ * Records a sale in one transaction: prices it in kobo, takes stock for every line from the sale's
+ * branch (one conditional update per product, in id order so two carts sharing products cannot
+ * deadlock) with ledger rows,
  * counts it against the plan's month and gives it the next gap-free receipt number. If any line
  * lacks stock, or the plan's month is full, nothing is written. Negative money or a quantity below one
  * is refused before anything is read.
@@ -86,8 +89,9 @@ export const recordSale =
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
-      const branch = cmd.branchId ? await r.branches.findById(actor.businessId, cmd.branchId, { lock: 'use' }) : await r.branches.findDefault(actor.businessId);
-      if (!branch) return E.left({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
+      const chosen = await stockBranchFor(r, actor, cmd.branchId);
+      if (E.isLeft(chosen)) return chosen;
+      const branch = chosen.right;
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
 
       const ids = [...new Set(cmd.items.map((i) => i.productId))];
@@ -120,13 +124,14 @@ export const recordSale =
       const wanted = new Map<string, number>();
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
       const taking = [...wanted.keys()].sort(); // one lock order for every writer of stock
-      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId })));
+      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, branchId: branch.id, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId })));
       if (!moved.ok) {
         const productId = taking[moved.index]!;
         if (!moved.refusal) throw new Error(`product ${productId} vanished inside the sale's transaction`);
         const name = products.get(productId)!.name;
         const index = cmd.items.findIndex((i) => i.productId === productId);
-        return rollback(E.left({ _tag: 'InsufficientStock', productId, name, index, available: moved.refusal.available, requested: wanted.get(productId)! }));
+        const shortage = { productId, name, index, available: moved.refusal.available, requested: wanted.get(productId)!, branchId: branch.id, branchName: branch.name };
+        return rollback(E.left({ _tag: 'InsufficientStock', ...shortage }));
       }
 
       // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)

@@ -19,7 +19,7 @@ import type { SaleRepositories } from './ports.js';
 export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
 
 /**
- * Voids a sale: exactly the stock its SALE ledger rows took goes back (with SALE_VOID rows), and the
+ * Voids a sale: exactly the stock its SALE ledger rows took goes back to the branch it was taken from (with SALE_VOID rows), and the
  * sale is marked VOIDED. What the customer still owed for it is reversed in their credit ledger;
  * what they had paid for it (at the till and in later payments) is recorded as the refund to hand
  * back, so a balance never goes below zero (docs/adr/0011). Locks: customer, then sale, then products.
@@ -36,7 +36,7 @@ export const voidSale =
       const now = deps.clock.now();
       const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
       const giving = taken.sort((a, b) => (a.productId < b.productId ? -1 : 1));
-      const moved = await moveStocks(deps, r, actor, giving.map((m) => ({ productId: m.productId, change: -m.quantityChange, reason: 'SALE_VOID' as const, at: now, note: reason, saleId })));
+      const moved = await moveStocks(deps, r, actor, giving.map((m) => ({ productId: m.productId, branchId: m.branchId, change: -m.quantityChange, reason: 'SALE_VOID' as const, at: now, note: reason, saleId })));
       if (!moved.ok) {
         const productId = giving[moved.index]!.productId;
         if (moved.refusal?.reason === 'LIMIT') return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId, available: moved.refusal.available, max: MAX_STOCK }));

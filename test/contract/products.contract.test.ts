@@ -9,7 +9,7 @@ import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from '../../application/ports/idempotency-store.js';
 import { inMemory, openPostgres, type Persistence, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aBusiness, aProduct, NOW } from '../support/builders.js';
+import { aBranch, aBusiness, aProduct, NOW } from '../support/builders.js';
 
 // The products contract: ProductRepository, StockLedger and IdempotencyStore keep the same promises on
 // every adapter. Names and categories that take part in an ordering assertion are lowercase ASCII
@@ -21,10 +21,15 @@ const DAY_MS = 24 * 3_600_000;
 const LEASE_MS = 30_000;
 
 
+/** Each seeded business's default branch (stock lives per branch). */
+const branches = new Map<string, string>();
+const branchOf = (businessId: string): string => branches.get(businessId)!;
+
 const aMovement = (p: Product, o: Partial<StockMovement> = {}): StockMovement => ({
   id: randomUUID(),
   businessId: p.businessId,
   productId: p.id,
+  branchId: branchOf(p.businessId),
   quantityChange: 5,
   quantityBefore: 0,
   quantityAfter: 5,
@@ -36,10 +41,15 @@ const aMovement = (p: Product, o: Partial<StockMovement> = {}): StockMovement =>
   ...o,
 });
 
-/** A committed business (the foreign key of products and the ledger). */
+/** A committed business with its default branch (the foreign keys of products, their stock and the ledger). */
 const seedBusiness = async (uow: UnitOfWork<AppRepositories>): Promise<string> => {
   const b = aBusiness();
-  await uow.run((r) => r.businesses.add(b));
+  const main = aBranch(b.id, { isDefault: true });
+  await uow.run(async (r) => {
+    await r.businesses.add(b);
+    await r.branches.add(main);
+  });
+  branches.set(b.id, main.id);
   return b.id;
 };
 
@@ -48,7 +58,7 @@ const addProducts = async (uow: UnitOfWork<AppRepositories>, products: Product[]
   await uow.run(async (r) => {
     for (const p of products) {
       expect(await r.products.add({ ...p, quantity: 0 })).to.equal('added');
-      if (p.quantity !== 0) expect(await r.products.changeQuantity(p.businessId, p.id, p.quantity, p.updatedAt)).to.deep.include({ ok: true });
+      if (p.quantity !== 0) expect(await r.products.changeQuantity(p.businessId, p.id, branchOf(p.businessId), p.quantity, p.updatedAt)).to.deep.include({ ok: true });
     }
   });
   return products;
@@ -107,7 +117,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
           expect(await r.products.add(aProduct(businessId, { sku: 'rice-5kg' }))).to.equal('duplicate_sku');
           // the same transaction goes on and commits
           expect(await r.products.add(later)).to.equal('added');
-          expect(await r.products.changeQuantity(businessId, later.id, 7, at(5))).to.deep.equal({ ok: true, before: 0, after: 7 });
+          expect(await r.products.changeQuantity(businessId, later.id, branchOf(businessId), 7, at(5))).to.deep.equal({ ok: true, before: 0, after: 7, total: 7 });
           await r.stockLedger.add(aMovement(later, { quantityChange: 7, quantityBefore: 0, quantityAfter: 7, reason: 'INITIAL' }));
           // a duplicate of a product added earlier in the same transaction
           expect(await r.products.add(twin)).to.equal('added');
@@ -126,12 +136,12 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         await p.uow.run(async (r) => {
           expect(await r.products.save({ ...b!, sku: 'a-1', name: 'stolen' })).to.equal('duplicate_sku');
           // writes after the refusal: a quantity change, a ledger row and another save
-          expect(await r.products.changeQuantity(businessId, a!.id, 3, at(10))).to.deep.equal({ ok: true, before: 0, after: 3 });
+          expect(await r.products.changeQuantity(businessId, a!.id, branchOf(businessId), 3, at(10))).to.deep.equal({ ok: true, before: 0, after: 3, total: 3 });
           await r.stockLedger.add(aMovement(a!, { quantityChange: 3, quantityBefore: 0, quantityAfter: 3, createdAt: at(10) }));
           expect(await r.products.save({ ...b!, name: 'beta renamed', updatedAt: at(11) })).to.equal('saved');
           // a second refusal in the same transaction, then one more write
           expect(await r.products.save({ ...a!, sku: 'B-1' })).to.equal('duplicate_sku');
-          expect(await r.products.changeQuantity(businessId, a!.id, 1, at(12))).to.deep.equal({ ok: true, before: 3, after: 4 });
+          expect(await r.products.changeQuantity(businessId, a!.id, branchOf(businessId), 1, at(12))).to.deep.equal({ ok: true, before: 3, after: 4, total: 4 });
         });
         const savedB = (await find(businessId, b!.id))!;
         expect(savedB).to.deep.include({ sku: 'B-1', name: 'beta renamed' });
@@ -172,7 +182,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         const [x] = await addProducts(p.uow, [aProduct(mine, { sku: 'SHARED-1', quantity: 4, category: 'mine' })]);
         expect(await find(theirs, x!.id)).to.equal(undefined);
         expect(await p.uow.read((r) => r.products.findBySku(theirs, 'shared-1'))).to.equal(undefined);
-        expect(await p.uow.run((r) => r.products.changeQuantity(theirs, x!.id, -1, at(1)))).to.equal(undefined);
+        expect(await p.uow.run((r) => r.products.changeQuantity(theirs, x!.id, branchOf(theirs), -1, at(1)))).to.equal(undefined);
         expect(await p.uow.run((r) => r.products.save({ ...x!, businessId: theirs, name: 'hijacked' }))).to.equal('saved');
         expect(await find(mine, x!.id)).to.deep.include({ name: x!.name, quantity: 4 });
         expect((await list(theirs)).items).to.deep.equal([]);
@@ -187,12 +197,12 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       it('changeQuantity stays between 0 and MAX_STOCK and answers before/after, or what is available and why', async () => {
         const businessId = await seedBusiness(p.uow);
         const [x] = await addProducts(p.uow, [aProduct(businessId)]);
-        const change = (n: number, t = 1) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, n, at(t)));
-        expect(await change(10)).to.deep.equal({ ok: true, before: 0, after: 10 });
-        expect(await change(-4)).to.deep.equal({ ok: true, before: 10, after: 6 });
+        const change = (n: number, t = 1) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, branchOf(businessId), n, at(t)));
+        expect(await change(10)).to.deep.equal({ ok: true, before: 0, after: 10, total: 10 });
+        expect(await change(-4)).to.deep.equal({ ok: true, before: 10, after: 6, total: 6 });
         expect(await change(-7)).to.deep.equal({ ok: false, available: 6, reason: 'INSUFFICIENT' });
         expect((await find(businessId, x!.id))?.quantity).to.equal(6);
-        expect(await change(-6, 500)).to.deep.equal({ ok: true, before: 6, after: 0 });
+        expect(await change(-6, 500)).to.deep.equal({ ok: true, before: 6, after: 0, total: 0 });
         const emptied = (await find(businessId, x!.id))!;
         expect(emptied.quantity).to.equal(0);
         expect(emptied.updatedAt).to.deep.equal(at(500));
@@ -200,14 +210,14 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(await change(MAX_STOCK + 1)).to.deep.equal({ ok: false, available: 0, reason: 'LIMIT' });
         expect(await change(MAX_STOCK)).to.deep.include({ ok: true, after: MAX_STOCK });
         expect(await change(1)).to.deep.equal({ ok: false, available: MAX_STOCK, reason: 'LIMIT' });
-        expect(await p.uow.run((r) => r.products.changeQuantity(businessId, randomUUID(), 1, now))).to.equal(undefined);
+        expect(await p.uow.run((r) => r.products.changeQuantity(businessId, randomUUID(), branchOf(businessId), 1, now))).to.equal(undefined);
       });
 
       it('changeQuantity: 20 concurrent takes of 1 from 15 -> exactly 15 succeed, each with its own before/after', async () => {
         const businessId = await seedBusiness(p.uow);
         const [x] = await addProducts(p.uow, [aProduct(businessId, { quantity: 15 })]);
         const results = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, -1, at(i)))),
+          Array.from({ length: 20 }, (_, i) => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, branchOf(businessId), -1, at(i)))),
         );
         const ok = results.filter((r) => r?.ok) as { ok: true; before: number; after: number }[];
         expect(ok).to.have.length(15);
@@ -215,7 +225,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(ok.map((r) => r.after).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 15 }, (_, i) => i));
         for (const r of ok) expect(r.before).to.equal(r.after + 1);
         expect((await find(businessId, x!.id))?.quantity).to.equal(0);
-        const more = await Promise.all(Array.from({ length: 20 }, () => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, 1, now))));
+        const more = await Promise.all(Array.from({ length: 20 }, () => p.uow.run((r) => r.products.changeQuantity(businessId, x!.id, branchOf(businessId), 1, now))));
         expect(more.map((r) => (r?.ok ? r.after : -1)).sort((a, b) => a - b)).to.deep.equal(Array.from({ length: 20 }, (_, i) => i + 1));
         expect((await find(businessId, x!.id))?.quantity).to.equal(20);
       });
@@ -348,7 +358,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         const m = aMovement(x!);
         await p.uow
           .run(async (r) => {
-            await r.products.changeQuantity(businessId, x!.id, 5, now);
+            await r.products.changeQuantity(businessId, x!.id, branchOf(businessId), 5, now);
             await r.stockLedger.add(m);
             throw new Error('fault after the write');
           })

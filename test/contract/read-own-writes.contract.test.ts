@@ -86,11 +86,14 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       insideOneUnitOfWork(p, async (r) => {
         const business = aBusiness();
         const product = aProduct(business.id);
+        const branch = aBranch(business.id, { isDefault: true });
         await r.businesses.add(business);
+        await r.branches.add(branch);
         expect(await r.products.add(product)).to.equal('added');
         expect((await r.products.findById(business.id, product.id))?.sku).to.equal(product.sku);
         expect((await r.products.findBySku(business.id, product.sku.toLowerCase()))?.id).to.equal(product.id);
-        expect(await r.products.changeQuantity(business.id, product.id, 4, NOW)).to.deep.include({ ok: true, after: 4 });
+        expect(await r.products.changeQuantity(business.id, product.id, branch.id, 4, NOW)).to.deep.include({ ok: true, after: 4, total: 4 });
+        expect((await r.products.stockOf(business.id, [product.id])).get(product.id)).to.deep.equal([{ branchId: branch.id, branchName: branch.name, quantity: 4 }]);
         expect((await r.products.findById(business.id, product.id))?.quantity).to.equal(4);
       }));
 

@@ -163,6 +163,14 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     (await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: await product(), quantity_change: 5, reason: 'RESTOCK' } })).body.data.id as string;
   let productForAdjustments: string;
   let pendingReference: string;
+  /** A transfer of one unit from the default branch to a new one (the owner's). */
+  const transfer = async () => {
+    const main = ((await app.request('GET', '/businesses/me/branches', { token: owner.accessToken })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
+    const body = { from_branch_id: main, to_branch_id: await branch(), items: [{ product_id: productForAdjustments, quantity: 1 }] };
+    return body;
+  };
+  const transferId = async () => (await app.request('POST', '/products/stock-transfers', { token: owner.accessToken, body: await transfer() })).body.data.id as string;
+  let transferBody: unknown;
   let debtor: string;
   let rentId: string;
   let dueSale: string;
@@ -200,6 +208,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     await putOnPlan(app, owner, 'BUSINESS');
     debtor = await customer();
     rentId = await rent();
+    transferBody = await transfer();
     // a debt of 100.00 for the payment rows to pay down
     const due = await app.request('POST', '/sales', {
       token: owner.accessToken,
@@ -257,6 +266,10 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /products/stock-adjustments', method: 'GET', path: async () => '/products/stock-adjustments', staff: 'allowed' },
     { route: 'GET /products/stock-adjustments/:id', method: 'GET', path: async () => `/products/stock-adjustments/${await movement()}`, staff: 'allowed' },
     { route: 'GET /products/export', method: 'GET', path: async () => '/products/export', staff: 'forbidden' },
+    // transfers between branches are the owner's
+    { route: 'POST /products/stock-transfers', method: 'POST', path: async () => '/products/stock-transfers', body: () => transferBody, staff: 'forbidden' },
+    { route: 'GET /products/stock-transfers', method: 'GET', path: async () => '/products/stock-transfers', staff: 'forbidden' },
+    { route: 'GET /products/stock-transfers/:id', method: 'GET', path: async () => `/products/stock-transfers/${await transferId()}`, staff: 'forbidden' },
     {
       route: 'POST /products/import',
       method: 'POST',

@@ -33,7 +33,7 @@ describe('HTTP every numeric field is bounded', function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
-  let ids: { product: string; customer: string; category: string; expense: string };
+  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string };
   before(async () => {
     app = await createTestApp();
     token = (await registerOwner(app)).accessToken;
@@ -41,7 +41,9 @@ describe('HTTP every numeric field is bounded', function () {
     const customer = await app.request('POST', '/customers', { token, body: { name: 'Bounds', phone: aPhone() } });
     const category = (await app.request('GET', '/expenses/categories', { token })).body.data[0].id as string;
     const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
-    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id };
+    const main = ((await app.request('GET', '/businesses/me/branches', { token })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
+    const lekki = (await app.request('POST', '/businesses/branches', { token, body: { name: 'Lekki' } })).body.data.id as string;
+    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki };
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
   });
   after(async () => app.close());
@@ -51,6 +53,11 @@ describe('HTTP every numeric field is bounded', function () {
     'POST /products': { path: () => '/products', body: () => ({ name: 'N', price: 10, cost_price: 5, quantity: 1, low_stock_threshold: 1 }), zeroInvalid: [] },
     'PUT /products/:id': { path: () => `/products/${ids.product}`, body: () => ({ price: 10, cost_price: 5, quantity: 900, low_stock_threshold: 1 }), zeroInvalid: [] },
     'POST /products/stock-adjustment': { path: () => '/products/stock-adjustment', body: () => ({ product_id: ids.product, quantity_change: 1, reason: 'RESTOCK', unit_cost: 5 }), zeroInvalid: ['quantity_change'], negativeValid: ['quantity_change'] },
+    'POST /products/stock-transfers': {
+      path: () => '/products/stock-transfers',
+      body: () => ({ from_branch_id: ids.main, to_branch_id: ids.lekki, items: [{ product_id: ids.product, quantity: 1 }] }),
+      zeroInvalid: ['items.0.quantity'],
+    },
     'POST /sales': {
       path: () => '/sales',
       body: () => ({ payment_method: 'CASH', items: [{ product_id: ids.product, quantity: 1, unit_price: 100, discount: 0 }], discount: 0, amount_paid: 100 }),

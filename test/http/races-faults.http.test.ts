@@ -111,9 +111,10 @@ describe('HTTP races: faults injected, deadlock retry, business-wide credit cap'
         const move = (first: string, second: string) =>
           persistence.uow.run(async (r) => {
             attempts += 1;
-            await r.products.changeQuantity(businessId, first, -1, new Date());
+            const main = (await r.branches.findDefault(businessId)).id;
+            await r.products.changeQuantity(businessId, first, main, -1, new Date());
             await bothHolding();
-            await r.products.changeQuantity(businessId, second, -1, new Date());
+            await r.products.changeQuantity(businessId, second, main, -1, new Date());
             return 'done';
           });
         expect(await Promise.all([move(a.id, b.id), move(b.id, a.id)])).to.deep.equal(['done', 'done']);

@@ -220,7 +220,8 @@ describe('HTTP races: deleting a branch while a sale or an invite names it', () 
 
   it('15 rounds each: never a 500; the branch is archived when the sale or invite got in first, else they are 422 UNKNOWN_BRANCH', async () => {
     const owner = await registerOwner(app);
-    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Bread', price: 1200, quantity: 1000 } });
+    // a service: the sale names the branch (and locks it) without needing stock there (docs/adr/0032)
+    const product = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Delivery', price: 1200, type: 'SERVICE' } });
     const productId = product.body.data.id as string;
     const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
     for (let round = 0; round < 30; round++) {

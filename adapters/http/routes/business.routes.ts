@@ -241,8 +241,9 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     tag: TAG,
     summary: 'Delete a branch (owner)',
     description:
-      'The default branch cannot be deleted (409). A branch with history (staff assigned; later, sales) is archived ' +
-      'instead of erased, and its staff move to the default branch; `archived` says which happened.',
+      'The default branch cannot be deleted (409). A branch that holds stock is 409 BRANCH_HAS_STOCK until its stock is ' +
+      'transferred out (POST /products/stock-transfers). A branch with history (staff assigned, sales, expenses, stock ledger rows) ' +
+      'is archived instead of erased, and its staff move to the default branch; `archived` says which happened.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: {
@@ -250,7 +251,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       description: 'The branch as it was deleted or archived',
       data: shape('DeletedBranch', { branch: branchShape, archived: doc('boolean', { type: 'boolean' }) }),
     },
-    errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED'],
+    errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED', 'BRANCH_HAS_STOCK'],
     handler: async ({ actor, params }) => {
       const r = successOf(await uc.deleteBranch(actor!, params.id!, params.branch_id!), 'branch');
       return ok(r.archived ? 'Branch archived (it has history)' : 'Branch deleted', {

@@ -1,12 +1,14 @@
-import { pipeline, Readable, Transform } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { exportProducts } from '../../../application/products/export-products.js';
 import { MAX_IMPORT_ROWS, type importProducts, type ImportReport, type ImportRow, type ImportRowError } from '../../../application/products/import-products.js';
 import type { ProductFields } from '../../../application/products/manage-products.js';
 import { MAX_KOBO, nairaToKobo, type Kobo } from '../../../domain/money.js';
 import { PRODUCT_TYPES, type Product } from '../../../domain/product.js';
+import type { ProductWithStock } from '../../../application/products/branch-stock.js';
 import { bool, doc, int, object, queryFlag, shape } from '../codecs.js';
 import { readCsvUpload, type CsvRecord } from '../csv-upload.js';
+import { coalesce } from '../csv-coalesce.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
 
@@ -21,7 +23,10 @@ export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 /** The file's columns, in the order the export writes them; the import accepts any order and subset holding sku. */
 export const CSV_COLUMNS = ['sku', 'name', 'price', 'cost_price', 'quantity', 'category', 'type', 'low_stock_threshold', 'barcode', 'unit'] as const;
 type Column = (typeof CSV_COLUMNS)[number];
-const REQUIRED_COLUMNS: readonly Column[] = ['sku'];
+const REQUIRED_COLUMNS: readonly string[] = ['sku'];
+/** The optional column naming the branch (name or id) whose quantity a row holds; without it, the default branch's. */
+const BRANCH = 'branch';
+const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, BRANCH];
 
 // ---- formula-injection guard (OWASP "CSV Injection") ----
 
@@ -43,18 +48,22 @@ export const nairaCell = (k: Kobo): string => {
 };
 const optionalText = (s: string | null) => (s === null ? '' : guardCell(s));
 
-export const productRecord = (p: Product): string[] => [
+export const productRecord = (p: Product, quantity = p.quantity): string[] => [
   guardCell(p.sku),
   guardCell(p.name),
   nairaCell(p.price),
   p.costPrice === null ? '' : nairaCell(p.costPrice),
-  String(p.quantity),
+  String(quantity),
   optionalText(p.category),
   p.type,
   p.lowStockThreshold === null ? '' : String(p.lowStockThreshold),
   optionalText(p.barcode),
   optionalText(p.unit),
 ];
+
+/** By branch: a record per branch (its quantity, its name in the branch column); a service's one record has no branch. */
+const branchRecords = (p: ProductWithStock): string[][] =>
+  p.type === 'SERVICE' ? [[...productRecord(p), '']] : p.stock.map((s) => [...productRecord(p, s.quantity), guardCell(s.branchName)]);
 
 // ---- import: the header and the cells ----
 
@@ -103,31 +112,38 @@ const COLUMN_READERS: Record<Column, { field: keyof ProductFields; clearable: bo
 const CLEARABLE = CSV_COLUMNS.filter((c) => COLUMN_READERS[c].clearable);
 
 /** The header's columns in file order; unknown, repeated or missing required columns are 400. */
-const columnsOf = (header: CsvRecord): Column[] => {
+const columnsOf = (header: CsvRecord): (Column | typeof BRANCH)[] => {
   const names = header.cells.map((c) => c.trim().toLowerCase());
   const errors: { field: string; message: string }[] = [];
   names.forEach((name, i) => {
     if (name === '') errors.push({ field: `column ${i + 1}`, message: 'has no name in the header' });
-    else if (!(CSV_COLUMNS as readonly string[]).includes(name)) errors.push({ field: name, message: `is not a known column; the columns are ${CSV_COLUMNS.join(', ')}` });
+    else if (!KNOWN_COLUMNS.includes(name)) errors.push({ field: name, message: `is not a known column; the columns are ${KNOWN_COLUMNS.join(', ')}` });
     else if (names.indexOf(name) !== i) errors.push({ field: name, message: 'appears more than once in the header' });
   });
   for (const required of REQUIRED_COLUMNS) if (!names.includes(required)) errors.push({ field: required, message: 'is a required column' });
   if (errors.length > 0) {
     throw problem('VALIDATION_FAILED', `The CSV header is not usable: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
   }
-  return names as Column[];
+  return names as (Column | typeof BRANCH)[];
 };
 
 /** One record as the use case's row, and what could not be read in it. */
-const decodeRecord = (columns: Column[], record: CsvRecord): { row: ImportRow; errors: ImportRowError[] } => {
+const decodeRecord = (columns: (Column | typeof BRANCH)[], record: CsvRecord): { row: ImportRow; errors: ImportRowError[] } => {
   const fields: Record<string, unknown> = {};
   const errors: ImportRowError[] = [];
+  let branch: string | undefined;
   const extra = record.cells.slice(columns.length).filter((c) => c.trim() !== '').length;
   if (extra > 0) errors.push({ row: record.row, field: '(row)', message: `has ${extra} more cell(s) than the header has columns` });
   columns.forEach((column, i) => {
-    const reader = COLUMN_READERS[column];
     const cell = (record.cells[i] ?? '').trim();
-    if (cell === '') return; // blank: the field is left as it is
+    if (cell === '') return; // blank: the field is left as it is (a blank branch: the default branch)
+    if (column === BRANCH) {
+      const named = textCell(200)(cell);
+      if (named.ok) branch = String(named.value);
+      else errors.push({ row: record.row, field: column, message: named.message });
+      return;
+    }
+    const reader = COLUMN_READERS[column];
     if (cell === CLEAR_MARKER) {
       if (reader.clearable) fields[reader.field] = null;
       else errors.push({ row: record.row, field: column, message: `cannot be cleared (${CLEAR_MARKER} clears only ${CLEARABLE.join(', ')})` });
@@ -137,7 +153,7 @@ const decodeRecord = (columns: Column[], record: CsvRecord): { row: ImportRow; e
     if (r.ok) fields[reader.field] = r.value;
     else errors.push({ row: record.row, field: column, message: r.message });
   });
-  return { row: { row: record.row, fields: fields as Partial<ProductFields> }, errors };
+  return { row: { row: record.row, fields: fields as Partial<ProductFields>, ...(branch !== undefined ? { branch } : {}) }, errors };
 };
 
 const reportJson = (r: ImportReport) => ({
@@ -147,33 +163,6 @@ const reportJson = (r: ImportReport) => ({
   unchanged: r.unchanged,
   errors: r.errors.map((e) => ({ row: e.row, field: e.field, message: e.message })),
 });
-
-/**
- * Joins the CSV's per-record chunks into ~64 KB ones. koa-compress costs a thread-pool round trip (and,
- * with gzip's Z_SYNC_FLUSH, a flush) per chunk written: 100,000 one-record chunks took 8 s gzipped
- * instead of 1.8 s (docs/adr/0010).
- */
-export const coalesce = (size = 64 * 1024) => {
-  let parts: Buffer[] = [];
-  let length = 0;
-  const out = (t: Transform) => {
-    t.push(Buffer.concat(parts, length));
-    parts = [];
-    length = 0;
-  };
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      parts.push(chunk);
-      length += chunk.length;
-      if (length >= size) out(this);
-      done();
-    },
-    flush(done) {
-      if (length > 0) out(this);
-      done();
-    },
-  });
-};
 
 const TAG = 'Products';
 const columnList = CSV_COLUMNS.join(',');
@@ -188,9 +177,12 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     description:
       `Every active product (archived ones are left out), oldest first, streamed from the database. Columns: ${columnList}; prices in naira with 2 decimals; ` +
       'UTF-8 with a byte-order mark (so Excel reads it as UTF-8), CRLF line ends. A text cell starting with = + - @, tab or CR ' +
-      "is prefixed with a single quote (OWASP's CSV-injection guard); the import removes it again, so the file round-trips.",
+      "is prefixed with a single quote (OWASP's CSV-injection guard); the import removes it again, so the file round-trips. " +
+      'quantity is the total over the branches; by_branch=true writes one row per product and active branch instead, with that ' +
+      'branch\'s quantity and its name in a last column, branch (a service: one row, branch blank), which the import reads back.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    query: object('ProductExportQuery', {}, { by_branch: queryFlag }),
     success: {
       status: 200,
       description: 'The CSV file',
@@ -199,16 +191,19 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       headers: { 'Content-Disposition': 'attachment; filename="products-YYYY-MM-DD.csv" (the Lagos date of the export)' },
     },
     errors: [],
-    handler: async ({ actor, ctx }) => {
-      const { lagosDay, products } = uc.exportProducts(actor!);
+    handler: async ({ actor, ctx, query }) => {
+      const byBranch = query.by_branch ?? false;
+      const { lagosDay, products } = uc.exportProducts(actor!, { byBranch });
+      const recordsOf = (p: Product): string[][] => (byBranch ? branchRecords(p as ProductWithStock) : [productRecord(p)]);
       // The first batch is read before the answer starts, so a database fault is still a proper error.
       const first = await products.next();
       const records = async function* () {
         if (first.done) return;
-        yield productRecord(first.value);
-        for await (const p of products) yield productRecord(p);
+        yield* recordsOf(first.value);
+        for await (const p of products) yield* recordsOf(p);
       };
-      const csv = pipeline(Readable.from(records()), stringify({ header: true, columns: [...CSV_COLUMNS], bom: true, record_delimiter: 'windows' }), coalesce(), (e) => {
+      const columns = byBranch ? [...CSV_COLUMNS, BRANCH] : [...CSV_COLUMNS];
+      const csv = pipeline(Readable.from(records()), stringify({ header: true, columns, bom: true, record_delimiter: 'windows' }), coalesce(), (e) => {
         if (e) ctx.res.destroy(e); // cut the download off rather than end a truncated file normally
       });
       return { status: 200, message: 'Products CSV', data: csv, headers: { 'Content-Disposition': `attachment; filename="products-${lagosDay}.csv"` } };
@@ -226,8 +221,9 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       'and price; a known sku updates the columns present. A blank cell leaves the field as it is; a cell holding only `-` clears an ' +
       `optional field (${CLEARABLE.join(', ')}; on another column it is a row error). A text that really is "-" is written '- ` +
       '(as the export writes it). Valid rows are applied in one transaction; invalid rows are ' +
-      'skipped and reported as {row, field, message}, the header being row 1. A sku may appear once per file. A change of quantity is ' +
-      'recorded in the stock ledger with reason IMPORT. dry_run=true reports exactly what would happen and writes nothing. ' +
+      'skipped and reported as {row, field, message}, the header being row 1. An optional column branch (a branch\'s name or id) says ' +
+      'whose quantity the row sets; without it (or blank) the default branch\'s. A sku may appear once per branch in a file. A change ' +
+      'of quantity is recorded in the stock ledger with reason IMPORT. dry_run=true reports exactly what would happen and writes nothing. ' +
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',

@@ -1,5 +1,8 @@
 import type { adjustStock, getStockMovement, listStockMovements } from '../../../application/products/adjust-stock.js';
 import type { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct, ProductFields } from '../../../application/products/manage-products.js';
+import type { productsWithStock } from '../../../application/products/branch-stock.js';
+import type { Product } from '../../../domain/product.js';
+import type { Actor } from '../../../domain/roles.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/products/ports.js';
 import { ADJUSTMENT_REASONS, MOVEMENT_REASONS, PRODUCT_TYPES } from '../../../domain/product.js';
 import { doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, object, orNull, queryFlag, shape, str, text, uuidInput } from '../codecs.js';
@@ -19,8 +22,12 @@ export interface ProductUseCases {
   readonly adjustStock: ReturnType<typeof adjustStock>;
   readonly listStockMovements: ReturnType<typeof listStockMovements>;
   readonly getStockMovement: ReturnType<typeof getStockMovement>;
+  readonly productsWithStock: ReturnType<typeof productsWithStock>;
   readonly paging: Paging;
 }
+
+/** A product as answered: with its stock per branch. */
+const productView = async (uc: ProductUseCases, actor: Actor, product: Product) => productJson((await uc.productsWithStock(actor, [product]))[0]!);
 
 const TAG = 'Products';
 
@@ -98,8 +105,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     tag: TAG,
     summary: 'Record a stock adjustment',
     description:
-      'Moves the quantity by quantity_change (non-zero; negative takes stock) and writes a ledger row in the same transaction. ' +
-      'Going below zero is 409 INSUFFICIENT_STOCK; above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Honours Idempotency-Key. ' +
+      'Moves the quantity at a branch (branch_id, else your assigned branch, else the default) by quantity_change (non-zero; negative ' +
+      'takes stock) and writes a ledger row in the same transaction. Going below zero at the branch is 409 INSUFFICIENT_STOCK; a total ' +
+      'above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Staff with an assigned branch adjust only ' +
+      'there (403 WRONG_BRANCH). Honours Idempotency-Key. ' +
       'Take product_id from GET /products first.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
@@ -108,10 +117,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     body: object(
       'StockAdjustmentRequest',
       { product_id: uuidInput, quantity_change: nonZeroInteger, reason: enumOf('reason', ADJUSTMENT_REASONS) },
-      { note: text(1, 500), unit_cost: money },
+      { note: text(1, 500), unit_cost: money, branch_id: uuidInput },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE'],
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH'],
     handler: async ({ actor, body }) => {
       const movement = successOf(await uc.adjustStock(actor!, {
         productId: body.product_id,
@@ -119,6 +128,7 @@ export const productRoutes = (uc: ProductUseCases) => [
         reason: body.reason,
         ...(body.note !== undefined ? { note: body.note } : {}),
         ...(body.unit_cost !== undefined ? { unitCost: body.unit_cost } : {}),
+        ...(body.branch_id !== undefined ? { branchId: body.branch_id } : {}),
       }), 'product');
       return created('Stock adjusted', movementJson(movement));
     },
@@ -129,10 +139,12 @@ export const productRoutes = (uc: ProductUseCases) => [
     operationId: 'listStockAdjustments',
     tag: TAG,
     summary: 'The stock ledger',
-    description: 'Every change of quantity (adjustments, product updates, imports, sales, voids), newest first. Filters product_id, reason.',
+    description:
+      'Every change of quantity at a branch (adjustments, product updates, imports, sales, voids, transfers), newest first. Filters ' +
+      'product_id, reason, branch_id. Each row\'s quantity_before and quantity_after are its branch\'s.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    query: listQuery('StockAdjustmentListQuery', MOVEMENT_SORTS, { product_id: uuidInput, reason: enumOf('reason', MOVEMENT_REASONS) }),
+    query: listQuery('StockAdjustmentListQuery', MOVEMENT_SORTS, { product_id: uuidInput, reason: enumOf('reason', MOVEMENT_REASONS), branch_id: uuidInput }),
     success: { status: 200, description: 'A page of ledger rows', data: doc('StockAdjustmentPage', pageSchema(jsonSchemaOf(movementShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
@@ -140,6 +152,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       const page = await uc.listStockMovements(actor!, req, {
         ...(query.product_id ? { productId: query.product_id } : {}),
         ...(query.reason ? { reason: query.reason } : {}),
+        ...(query.branch_id ? { branchId: query.branch_id } : {}),
       });
       return ok('Stock adjustments', uc.paging.render('listStockAdjustments', query, req, page, movementJson));
     },
@@ -168,7 +181,8 @@ export const productRoutes = (uc: ProductUseCases) => [
     summary: 'Create a product or service',
     description:
       'name and price are required; sku is generated when absent (unique per business, ignoring case); quantity defaults to 0 ' +
-      'and is recorded in the stock ledger; a SERVICE keeps no stock. Stock is one quantity per product (not split by branch yet).',
+      'and is the default branch\'s opening stock, recorded in the stock ledger; a SERVICE keeps no stock. The answer\'s quantity is the ' +
+      'total over the branches and stock lists each branch\'s (move stock between branches with POST /products/stock-transfers).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     bodyExample: { name: 'Peak Milk 400g', price: 1500, sku: 'PEAK-400', cost_price: 1200, quantity: 48, category: 'Provisions', low_stock_threshold: 6, unit: 'tin' },
@@ -176,7 +190,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 201, description: 'The product', data: productShape },
     errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, body }) => {
-      return created('Product created', productJson(successOf(await uc.createProduct(actor!, productFieldsOf(body) as ProductFields), 'product')));
+      return created('Product created', await productView(uc, actor!, successOf(await uc.createProduct(actor!, productFieldsOf(body) as ProductFields), 'product')));
     },
   }),
   route({
@@ -206,7 +220,8 @@ export const productRoutes = (uc: ProductUseCases) => [
         ...(query.low_stock ? { lowStock: true } : {}),
         ...(query.archived ? { archived: true } : {}),
       });
-      return ok('Products', uc.paging.render('listProducts', query, req, page, productJson));
+      const items = await uc.productsWithStock(actor!, page.items);
+      return ok('Products', uc.paging.render('listProducts', query, req, { ...page, items }, productJson));
     },
   }),
   route({
@@ -221,7 +236,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product', productJson(successOf(await uc.getProduct(actor!, params.id!), 'product')));
+      return ok('Product', await productView(uc, actor!, successOf(await uc.getProduct(actor!, params.id!), 'product')));
     },
   }),
   route({
@@ -230,7 +245,9 @@ export const productRoutes = (uc: ProductUseCases) => [
     operationId: 'updateProduct',
     tag: TAG,
     summary: 'Update a product (owner)',
-    description: 'Fields present are updated (null clears an optional one). A new quantity is recorded as a CORRECTION in the stock ledger.',
+    description:
+      'Fields present are updated (null clears an optional one). A new quantity is the default branch\'s, recorded as a CORRECTION in ' +
+      'the stock ledger (other branches\' stock moves with POST /products/stock-adjustment and stock-transfers); the answer\'s quantity is the total.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     bodyExample: { price: 1550, low_stock_threshold: 10 },
@@ -238,7 +255,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, params, body }) => {
-      return ok('Product updated', productJson(successOf(await uc.updateProduct(actor!, params.id!, productFieldsOf(body)), 'product')));
+      return ok('Product updated', await productView(uc, actor!, successOf(await uc.updateProduct(actor!, params.id!, productFieldsOf(body)), 'product')));
     },
   }),
   route({
@@ -257,7 +274,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The archived product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product archived', productJson(successOf(await uc.archiveProduct(actor!, params.id!), 'product')));
+      return ok('Product archived', await productView(uc, actor!, successOf(await uc.archiveProduct(actor!, params.id!), 'product')));
     },
   }),
   route({
@@ -272,7 +289,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The restored product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product restored', productJson(successOf(await uc.restoreProduct(actor!, params.id!), 'product')));
+      return ok('Product restored', await productView(uc, actor!, successOf(await uc.restoreProduct(actor!, params.id!), 'product')));
     },
   }),
 ];

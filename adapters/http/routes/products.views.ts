@@ -1,9 +1,10 @@
-import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type Product, type StockMovement } from '../../../domain/product.js';
-import { dateTime, doc, int, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type StockMovement } from '../../../domain/product.js';
+import type { ProductWithStock } from '../../../application/products/branch-stock.js';
+import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
 
 // The JSON views of a product and a stock ledger row, and the shapes the OpenAPI document gives them.
 
-export const productJson = (p: Product) => ({
+export const productJson = (p: ProductWithStock) => ({
   id: p.id,
   business_id: p.businessId,
   name: p.name,
@@ -11,6 +12,7 @@ export const productJson = (p: Product) => ({
   price: nairaJson(p.price),
   cost_price: nairaJson(p.costPrice),
   quantity: p.quantity,
+  stock: p.stock.map((s) => ({ branch_id: s.branchId, branch_name: s.branchName, quantity: s.quantity })),
   category: p.category,
   type: p.type,
   low_stock_threshold: p.lowStockThreshold,
@@ -23,6 +25,7 @@ export const productJson = (p: Product) => ({
 });
 
 const nullableNumber = doc('number or null', { type: ['number', 'null'] });
+export const branchStockShape = shape('BranchStock', { branch_id: uuid, branch_name: str, quantity: int });
 const nullableInt = doc('integer or null', { type: ['integer', 'null'] });
 export const productShape = shape('Product', {
   id: uuid,
@@ -32,6 +35,7 @@ export const productShape = shape('Product', {
   price: doc('naira', { type: 'number' }),
   cost_price: nullableNumber,
   quantity: int,
+  stock: doc('stock', { type: 'array', items: jsonSchemaOf(branchStockShape) }),
   category: nullableStr,
   type: doc('type', { type: 'string', enum: [...PRODUCT_TYPES] }),
   low_stock_threshold: nullableInt,
@@ -41,11 +45,16 @@ export const productShape = shape('Product', {
   archived_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }),
   created_at: dateTime,
   updated_at: dateTime,
-}, { archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold' });
+}, {
+  archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold',
+  quantity: 'the total over the business\'s branches',
+  stock: 'the quantity at each active branch, the default branch first (empty for a service)',
+});
 
 export const movementJson = (m: StockMovement) => ({
   id: m.id,
   product_id: m.productId,
+  branch_id: m.branchId,
   quantity_change: m.quantityChange,
   quantity_before: m.quantityBefore,
   quantity_after: m.quantityAfter,
@@ -54,11 +63,13 @@ export const movementJson = (m: StockMovement) => ({
   unit_cost: nairaJson(m.unitCost),
   created_by: m.createdBy,
   created_at: m.createdAt.toISOString(),
+  transfer_id: m.transferId ?? null,
 });
 
 export const movementShape = shape('StockAdjustment', {
   id: uuid,
   product_id: uuid,
+  branch_id: uuid,
   quantity_change: int,
   quantity_before: int,
   quantity_after: int,
@@ -67,4 +78,5 @@ export const movementShape = shape('StockAdjustment', {
   unit_cost: nullableNumber,
   created_by: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
   created_at: dateTime,
-});
+  transfer_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+}, { quantity_before: 'the branch\'s quantity before', quantity_after: 'the branch\'s quantity after', transfer_id: 'the stock transfer (TRANSFER_OUT and TRANSFER_IN rows)' });

@@ -58,6 +58,9 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'defaults to the total (0 on CREDIT), or to the smaller of amount_tendered and the total when amount_tendered (the cash handed ' +
       'over) is sent. change_due = amount_tendered - amount_paid (amount_tendered below amount_paid is 422 AMOUNT_TENDERED_TOO_SMALL). ' +
       'A credit sale (CREDIT, or paid less than the total) needs customer_id. An archived product is 422 PRODUCT_ARCHIVED. ' +
+      'Stock is taken from the sale\'s branch: branch_id, else the staff member\'s assigned branch, else the default branch; not ' +
+      'enough there is 409 INSUFFICIENT_STOCK naming the branch and what it holds, whatever other branches hold. Staff with an ' +
+      'assigned branch sell only there (another branch_id is 403 WRONG_BRANCH). ' +
       'On a plan with a monthly cap (FREE: 50 a Lagos month) the answer carries Plan-Sales-Limit and Plan-Sales-Remaining, and the ' +
       'sale past the cap is 402 PLAN_LIMIT_EXCEEDED. Fetch product ids from GET /products and customer ids from GET /customers first. ' +
       'Honours Idempotency-Key.',
@@ -92,6 +95,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'CREDIT_LIMIT_EXCEEDED',
       'CREDIT_BALANCE_LIMIT_EXCEEDED',
       'UNKNOWN_BRANCH',
+      'WRONG_BRANCH',
       'DISCOUNT_TOO_LARGE',
       'AMOUNT_PAID_EXCEEDS_TOTAL',
       'AMOUNT_TENDERED_TOO_SMALL',

@@ -6,6 +6,7 @@ import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, values } from './rows.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
+import type { ProductTables } from './products.in-memory.js';
 import { isSessionRevoked } from './sessions.in-memory.js';
 
 /** The business module's tables. */
@@ -16,8 +17,8 @@ export interface BusinessTables {
 }
 
 // Staff rows carry the person (users), the per-request check reads the session, and a branch with
-// sales or expenses is referenced: the joins the SQL adapter makes.
-type Reads = Pick<AuthTables, 'users' | 'sessions'> & SaleTables & Pick<ExpenseTables, 'expenses'>;
+// sales, expenses or stock is referenced: the joins the SQL adapter makes.
+type Reads = Pick<AuthTables, 'users' | 'sessions'> & SaleTables & Pick<ExpenseTables, 'expenses'> & Pick<ProductTables, 'productStock' | 'stockMovements'>;
 type Tables = BusinessTables & Reads;
 
 const liveBranches = (t: Tables, businessId: string): Branch[] =>
@@ -66,7 +67,10 @@ export const inMemoryBusinessModule: InMemoryModule<BusinessTables, BusinessRepo
       isReferenced: async (businessId, id) =>
         values(t.memberships).some((m) => m.businessId === businessId && m.branchId === id) ||
         salesOf(t, businessId).some((x) => x.branchId === id) ||
-        values(t.expenses).some((e) => e.businessId === businessId && e.branchId === id),
+        values(t.expenses).some((e) => e.businessId === businessId && e.branchId === id) ||
+        values(t.stockMovements).some((m) => m.businessId === businessId && m.branchId === id) ||
+        values(t.productStock).some((s) => s.businessId === businessId && s.branchId === id),
+      holdsStock: async (businessId, id) => values(t.productStock).some((s) => s.businessId === businessId && s.branchId === id && s.quantity > 0),
       remove: async (businessId, id) => {
         if (t.branches.get(id)?.businessId === businessId) t.branches.delete(id);
       },

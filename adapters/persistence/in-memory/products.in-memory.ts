@@ -1,22 +1,46 @@
 import type { ProductRepositories } from '../../../application/products/ports.js';
-import { isLowStock, MAX_STOCK, type Product, type StockMovement } from '../../../domain/product.js';
+import { isLowStock, MAX_STOCK, type BranchStock, type Product, type StockMovement, type StockTransfer } from '../../../domain/product.js';
+import type { Branch } from '../../../domain/business.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, after, values } from './rows.js';
 
-/** The products module's tables: the catalogue and the stock ledger. */
+/** One product's stock at one branch (keyed `productId:branchId`). */
+export interface ProductStockRow {
+  readonly businessId: string;
+  readonly productId: string;
+  readonly branchId: string;
+  quantity: number;
+}
+
+/** The products module's tables: the catalogue, the stock per branch, the ledger and the transfers (headers). */
 export interface ProductTables {
   products: Map<string, Product>;
+  productStock: Map<string, ProductStockRow>;
   stockMovements: Map<string, StockMovement>;
+  stockTransfers: Map<string, Omit<StockTransfer, 'items'>>;
 }
+
+/** The business module's branches table, read for the branches' names (the join the SQL adapter makes). */
+type BranchReads = { branches: Map<string, Branch> };
+
+/** A stock row's key. */
+const stockKey = (productId: string, branchId: string) => `${productId}:${branchId}`;
+
+/** The lines of a transfer: its TRANSFER_OUT rows. */
+const transferItems = (t: ProductTables, transferId: string) =>
+  values(t.stockMovements)
+    .filter((m) => m.transferId === transferId && m.reason === 'TRANSFER_OUT')
+    .sort((a, b) => (a.productId < b.productId ? -1 : 1))
+    .map((m) => ({ productId: m.productId, quantity: -m.quantityChange }));
 
 const productsOf = (t: ProductTables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId);
 const skuTaken = (t: ProductTables, p: Product) =>
   productsOf(t, p.businessId).some((x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase());
 
 /** The products module in memory: the catalogue and the stock ledger. */
-export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductRepositories> = {
-  tables: () => ({ products: new Map(), stockMovements: new Map() }),
+export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductRepositories, BranchReads> = {
+  tables: () => ({ products: new Map(), productStock: new Map(), stockMovements: new Map(), stockTransfers: new Map() }),
   repositories: (t) => ({
     products: {
       findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
@@ -64,15 +88,31 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
         if (stored && stored.businessId === p.businessId) t.products.set(p.id, { ...copy(p), quantity: stored.quantity });
         return 'saved';
       },
-      changeQuantity: async (businessId, id, change, at) => {
+      changeQuantity: async (businessId, id, branchId, change, at) => {
         const p = t.products.get(id);
         if (!p || p.businessId !== businessId) return undefined;
-        if (p.quantity + change < 0) return { ok: false, available: p.quantity, reason: 'INSUFFICIENT' };
-        if (p.quantity + change > MAX_STOCK) return { ok: false, available: p.quantity, reason: 'LIMIT' };
-        const before = p.quantity;
+        const row = t.productStock.get(stockKey(id, branchId));
+        const before = row?.quantity ?? 0;
+        if (change === 0) return { ok: true, before, after: before, total: p.quantity };
+        if (p.type === 'SERVICE') return { ok: false, available: 0, reason: change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
+        if (before + change < 0) return { ok: false, available: before, reason: 'INSUFFICIENT' };
+        if (p.quantity + change > MAX_STOCK) return { ok: false, available: before, reason: 'LIMIT' };
+        t.productStock.set(stockKey(id, branchId), { businessId, productId: id, branchId, quantity: before + change });
         p.quantity += change;
         p.updatedAt = at;
-        return { ok: true, before, after: p.quantity };
+        return { ok: true, before, after: before + change, total: p.quantity };
+      },
+      stockOf: async (businessId, ids) => {
+        const branches = values(t.branches)
+          .filter((b) => b.businessId === businessId && b.archivedAt === null)
+          .sort((a, b) => Number(b.isDefault) - Number(a.isDefault) || a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+        const held = (id: string, branchId: string) => {
+          const row = t.productStock.get(stockKey(id, branchId));
+          return row && row.businessId === businessId ? row.quantity : 0;
+        };
+        const out = new Map<string, BranchStock[]>();
+        for (const id of ids) out.set(id, branches.map((b) => ({ branchId: b.id, branchName: b.name, quantity: held(id, b.id) })));
+        return out;
       },
     },
     stockLedger: {
@@ -88,7 +128,11 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
       list: async (businessId, page, filter) =>
         keysetPageInMemory(
           values(t.stockMovements).filter(
-            (m) => m.businessId === businessId && (!filter.productId || m.productId === filter.productId) && (!filter.reason || m.reason === filter.reason),
+            (m) =>
+              m.businessId === businessId &&
+              (!filter.productId || m.productId === filter.productId) &&
+              (!filter.reason || m.reason === filter.reason) &&
+              (!filter.branchId || m.branchId === filter.branchId),
           ),
           page,
           { sortValue: (m) => m.createdAt.toISOString(), id: (m) => m.id, searchText: (m) => [m.note], date: (m) => m.createdAt },
@@ -97,6 +141,26 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
         values(t.stockMovements)
           .filter((m) => m.businessId === businessId && m.saleId === saleId)
           .sort((a, b) => (a.productId < b.productId ? -1 : 1)),
+    },
+    stockTransfers: {
+      add: async (transfer) => {
+        const { items: _items, ...header } = transfer;
+        t.stockTransfers.set(transfer.id, copy(header));
+      },
+      findById: async (businessId, id) => {
+        const h = t.stockTransfers.get(id);
+        return h && h.businessId === businessId ? { ...copy(h), items: transferItems(t, id) } : undefined;
+      },
+      list: async (businessId, page, filter) => {
+        const headers = keysetPageInMemory(
+          values(t.stockTransfers).filter(
+            (h) => h.businessId === businessId && (!filter.branchId || h.fromBranchId === filter.branchId || h.toBranchId === filter.branchId),
+          ),
+          page,
+          { sortValue: (h) => h.createdAt.toISOString(), id: (h) => h.id, searchText: (h) => [h.note], date: (h) => h.createdAt },
+        );
+        return { ...headers, items: headers.items.map((h) => ({ ...h, items: transferItems(t, h.id) })) };
+      },
     },
   }),
 };

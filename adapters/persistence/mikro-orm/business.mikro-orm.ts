@@ -50,10 +50,16 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
       const rows = await em.execute<{ referenced: boolean }[]>(
         `select exists (select 1 from memberships where business_id = ? and branch_id = ?)
              or exists (select 1 from sales where business_id = ? and branch_id = ?)
-             or exists (select 1 from expenses where business_id = ? and branch_id = ?) as referenced`,
-        [businessId, id, businessId, id, businessId, id],
+             or exists (select 1 from expenses where business_id = ? and branch_id = ?)
+             or exists (select 1 from stock_movements where business_id = ? and branch_id = ?)
+             or exists (select 1 from product_stock where business_id = ? and branch_id = ?) as referenced`,
+        [businessId, id, businessId, id, businessId, id, businessId, id, businessId, id],
       );
       return rows[0]!.referenced === true;
+    },
+    holdsStock: async (businessId, id) => {
+      const rows = await em.execute<unknown[]>('select 1 from product_stock where business_id = ? and branch_id = ? and quantity > 0 limit 1', [businessId, id]);
+      return rows.length > 0;
     },
     remove: async (businessId, id) => {
       await em.execute('delete from branches where business_id = ? and id = ?', [businessId, id]);

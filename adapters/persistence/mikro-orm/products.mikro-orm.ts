@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, StockLedger } from '../../../application/products/ports.js';
-import { MAX_STOCK, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
+import { MAX_STOCK, type BranchStock, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
+import { mikroOrmStockTransfers } from './stock-transfers.mikro-orm.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
@@ -109,21 +110,61 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     );
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
-  async changeQuantity(businessId, id, change, at) {
-    const rows = await em.execute<{ quantity: number }[]>(
-      'update products set quantity = quantity + ?, updated_at = ? where business_id = ? and id = ? and quantity + ? between 0 and ? returning quantity',
-      [change, at, businessId, id, change, MAX_STOCK],
+  async changeQuantity(businessId, id, branchId, change, at) {
+    // The product's row is locked first (p), then the branch's stock row: the one order of every stock
+    // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
+    // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
+    // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
+    const rows = await em.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
+      `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
+       s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+               select ?, p.id, ?, greatest(?::integer, 0), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
+             on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
+               where product_stock.quantity + ? >= 0
+             returning quantity, (xmax = 0) as inserted),
+       t as (update products set quantity = products.quantity + ?, updated_at = ? from s
+             where products.id = ? and (?::integer >= 0 or not s.inserted) returning products.quantity)
+       select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
+      [businessId, id, businessId, branchId, change, at, change, MAX_STOCK, change, change, change, at, id, change],
     );
-    if (rows[0]) return { ok: true, before: int(rows[0].quantity) - change, after: int(rows[0].quantity) };
-    const current = await em.execute<{ quantity: number }[]>('select quantity from products where business_id = ? and id = ?', [businessId, id]);
+    if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
+    const current = await em.execute<{ total: number; branch: number }[]>(
+      `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = ?), 0) as branch
+       from products p where p.business_id = ? and p.id = ?`,
+      [branchId, businessId, id],
+    );
     if (!current[0]) return undefined;
-    const available = int(current[0].quantity);
+    const available = int(current[0].branch);
+    // a service keeps no stock rows: a change of nothing is still answered
+    if (change === 0) return { ok: true, before: available, after: available, total: int(current[0].total) };
     return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
+  },
+  async stockOf(businessId, ids) {
+    const out = new Map<string, BranchStock[]>();
+    if (ids.length === 0) return out;
+    // The branches with the stock rows of these products: two tables, not three (the products are
+    // the caller's, already read), which halves the planning of this per-page query.
+    const rows = await em.execute<Row[]>(
+      `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
+       from branches b left join product_stock ps
+         on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${ids.map(() => '?').join(', ')})
+       where b.business_id = ? and b.archived_at is null
+       order by b.is_default desc, b.created_at, b.id`,
+      [...ids, businessId],
+    );
+    const branches = new Map<string, string>();
+    const held = new Map<string, number>();
+    for (const r of rows) {
+      branches.set(String(r.branch_id), String(r.branch_name));
+      if (r.product_id !== null && r.product_id !== undefined) held.set(`${String(r.product_id)}:${String(r.branch_id)}`, int(r.quantity));
+    }
+    for (const id of ids) out.set(id, [...branches].map(([branchId, branchName]) => ({ branchId, branchName, quantity: held.get(`${id}:${branchId}`) ?? 0 })));
+    return out;
   },
 });
 
 const MOVEMENT_COLUMNS =
-  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id';
+  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id';
 
 const MOVEMENTS: KeysetSource<MovementSort> = {
   select: MOVEMENT_COLUMNS,
@@ -148,6 +189,8 @@ const movementFromRow = (r: Row): StockMovement => ({
   createdBy: (r.created_by as string | null) ?? null,
   createdAt: asDate(r.created_at),
   saleId: (r.sale_id as string | null) ?? null,
+  branchId: String(r.branch_id),
+  transferId: (r.transfer_id as string | null) ?? null,
 });
 
 export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
@@ -155,11 +198,11 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     // The product's row is locked by the caller (its quantity just moved), so the previous movement's time is settled.
     const rows = await em.execute<{ created_at: unknown }[]>(
       `insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?)
+         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?, ?, ?)
        returning created_at`,
       [
         m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
-        m.businessId, m.productId, m.saleId ?? null,
+        m.businessId, m.productId, m.saleId ?? null, m.branchId, m.transferId ?? null,
       ],
     );
     return asDate(rows[0]!.created_at);
@@ -172,6 +215,7 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     const conditions: SqlCondition[] = [];
     if (filter.productId) conditions.push({ sql: 'product_id = ?', params: [filter.productId] });
     if (filter.reason) conditions.push({ sql: 'reason = ?', params: [filter.reason] });
+    if (filter.branchId) conditions.push({ sql: 'branch_id = ?', params: [filter.branchId] });
     return keysetPage(em, MOVEMENTS, businessId, page, conditions, movementFromRow);
   },
   async forSale(businessId, saleId) {
@@ -183,5 +227,9 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   },
 });
 
-/** The products module over one transaction's EntityManager: the catalogue and the stock ledger. */
-export const mikroOrmProductsModule = (em: EntityManager): ProductRepositories => ({ products: mikroOrmProducts(em), stockLedger: mikroOrmStockLedger(em) });
+/** The products module over one transaction's EntityManager: the catalogue, the stock ledger and the transfers. */
+export const mikroOrmProductsModule = (em: EntityManager): ProductRepositories => ({
+  products: mikroOrmProducts(em),
+  stockLedger: mikroOrmStockLedger(em),
+  stockTransfers: mikroOrmStockTransfers(em),
+});

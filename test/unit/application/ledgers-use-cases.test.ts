@@ -11,32 +11,35 @@ import { kobo } from '../../../domain/money.js';
 import { MAX_STOCK } from '../../../domain/product.js';
 import type { Actor } from '../../../domain/roles.js';
 import { testClock } from '../../support/test-app.js';
+import { seedTenant } from '../../support/builders.js';
 
 /** The one stock move and the one credit entry every use case goes through (in memory). */
-const setup = () => {
+const setup = async () => {
   const uow = inMemoryUnitOfWork();
   const deps = { uow, clock: testClock(new Date('2026-11-22T10:00:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
-  const actor: Actor = { userId: randomUUID(), businessId: randomUUID(), roles: ['BUSINESS_OWNER'] };
+  const tenant = await seedTenant(uow);
+  const actor: Actor = tenant.actor;
+  const branchId = tenant.branch.id;
   const rows = () => uow.read((r) => r.stockLedger.list(actor.businessId, { sortBy: 'created_at', sortDir: 'asc', limit: 100 }, {}));
-  return { uow, deps, actor, rows };
+  return { uow, deps, actor, rows, branchId };
 };
 
 describe('moveStock and recordCreditEntry (in memory)', () => {
   it('moveStock changes the quantity and writes exactly one ledger row; a refused move writes nothing; an unknown product is undefined', async () => {
-    const { uow, deps, actor, rows } = setup();
+    const { uow, deps, actor, rows, branchId } = await setup();
     const p = await createProduct(deps)(actor, { name: 'Rice', price: kobo(100), quantity: 5 });
     if (E.isLeft(p)) throw new Error('setup failed');
     const at = deps.clock.now();
-    const moved = await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, change: -2, reason: 'DAMAGE', at, note: 'wet' }));
+    const moved = await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, branchId, change: -2, reason: 'DAMAGE', at, note: 'wet' }));
     expect(moved?.ok && moved.movement).to.include({ quantityChange: -2, quantityBefore: 5, quantityAfter: 3, reason: 'DAMAGE', note: 'wet', unitCost: null, createdBy: actor.userId });
-    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, change: -4, reason: 'LOSS', at }))).to.deep.equal({ ok: false, available: 3, reason: 'INSUFFICIENT' });
-    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, change: MAX_STOCK, reason: 'RESTOCK', at }))).to.deep.equal({ ok: false, available: 3, reason: 'LIMIT' });
-    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: randomUUID(), change: 1, reason: 'RESTOCK', at }))).to.equal(undefined);
+    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, branchId, change: -4, reason: 'LOSS', at }))).to.deep.equal({ ok: false, available: 3, reason: 'INSUFFICIENT' });
+    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: p.right.id, branchId, change: MAX_STOCK, reason: 'RESTOCK', at }))).to.deep.equal({ ok: false, available: 3, reason: 'LIMIT' });
+    expect(await uow.run((r) => moveStock(deps, r, actor, { productId: randomUUID(), branchId, change: 1, reason: 'RESTOCK', at }))).to.equal(undefined);
     expect((await rows()).items.map((m) => [m.reason, m.quantityChange])).to.deep.equal([['INITIAL', 5], ['DAMAGE', -2]]);
   });
 
   it('recordCreditEntry appends the entry with the balance after it and moves the balance by its amount (not at all for 0)', async () => {
-    const { uow, deps, actor } = setup();
+    const { uow, deps, actor } = await setup();
     const c = await createCustomer(deps)(actor, { name: 'Ngozi' });
     if (E.isLeft(c)) throw new Error('setup failed');
     const balance = () => uow.read(async (r) => (await r.customers.findById(actor.businessId, c.right.id))!.creditBalance);

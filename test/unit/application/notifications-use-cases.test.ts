@@ -210,13 +210,13 @@ describe('notifications use cases (in memory)', () => {
     const { deps, owner, prefs, messages, drain, shop, uow, clock } = await setup();
     await uow.run(async (r) => {
       await r.products.save({ ...shop.product, name: 'Rice 50kg', lowStockThreshold: 5 });
-      await r.products.changeQuantity(shop.business.id, shop.product.id, 10, clock.now());
+      await r.products.changeQuantity(shop.business.id, shop.product.id, shop.branch.id, 10, clock.now());
     });
     const move = async (change: number) => {
-      const q = await uow.run((r) => r.products.changeQuantity(shop.business.id, shop.product.id, change, clock.now()));
+      const q = await uow.run((r) => r.products.changeQuantity(shop.business.id, shop.product.id, shop.branch.id, change, clock.now()));
       if (!q?.ok) throw new Error('the stock did not move');
-      const movement = { id: randomUUID(), businessId: shop.business.id, productId: shop.product.id, quantityChange: change, quantityBefore: q.before, quantityAfter: q.after, reason: 'SALE' as const, note: null, unitCost: null, createdBy: owner.userId, createdAt: clock.now() };
-      await uow.run((r) => r.events.record(clock.now(), stockChanged(movement)));
+      const movement = { id: randomUUID(), businessId: shop.business.id, productId: shop.product.id, branchId: shop.branch.id, quantityChange: change, quantityBefore: q.before, quantityAfter: q.after, reason: 'SALE' as const, note: null, unitCost: null, createdBy: owner.userId, createdAt: clock.now() };
+      await uow.run((r) => r.events.record(clock.now(), stockChanged(movement, q.total)));
       await drain();
     };
     await move(-6); // 4 left, alerts off: nothing

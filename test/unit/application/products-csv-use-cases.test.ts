@@ -10,14 +10,16 @@ import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { kobo } from '../../../domain/money.js';
 import type { Actor } from '../../../domain/roles.js';
 import { testClock } from '../../support/test-app.js';
+import { seedTenant } from '../../support/builders.js';
 
 /** The product use cases on the in-memory adapters, the way compose.ts wires them. */
-const setup = () => {
+const setup = async () => {
   const uow = inMemoryUnitOfWork();
+  const tenant = await seedTenant(uow);
   let reads = 0;
   const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), atomically: (w) => uow.atomically(w) };
   const deps = { uow: counting, clock: testClock(new Date('2026-11-22T23:30:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
-  const actor: Actor = { userId: randomUUID(), businessId: randomUUID(), roles: ['BUSINESS_OWNER'] };
+  const actor: Actor = tenant.actor;
   const all = async () => {
     const out = [];
     for await (const p of exportProducts(deps)(actor).products) out.push(p);
@@ -31,7 +33,7 @@ const naira = (n: number) => kobo(Math.round(n * 100));
 
 describe('product import and export use cases (in memory)', () => {
   it('creates new skus, updates known ones ignoring case, leaves equal rows alone and reports invalid rows by row and field', async () => {
-    const { deps, actor, all, ledger } = setup();
+    const { deps, actor, all, ledger } = await setup();
     const rice = await createProduct(deps)(actor, { name: 'Rice 5kg', sku: 'RICE-5', price: naira(9500), quantity: 10 });
     const beans = await createProduct(deps)(actor, { name: 'Beans', sku: 'BEANS', price: naira(1200), quantity: 3, category: 'Grains' });
     if (E.isLeft(rice) || E.isLeft(beans)) throw new Error('setup failed');
@@ -81,7 +83,7 @@ describe('product import and export use cases (in memory)', () => {
   });
 
   it('a dry run reports exactly what the real run then does, and writes nothing', async () => {
-    const { deps, actor, all, ledger } = setup();
+    const { deps, actor, all, ledger } = await setup();
     await createProduct(deps)(actor, { name: 'Rice', sku: 'RICE', price: naira(100), quantity: 1 });
     const command = {
       rows: [
@@ -110,7 +112,7 @@ describe('product import and export use cases (in memory)', () => {
   });
 
   it('a stock-take file (sku and quantity only) moves quantities and nothing else', async () => {
-    const { deps, actor, all } = setup();
+    const { deps, actor, all } = await setup();
     await createProduct(deps)(actor, { name: 'Rice', sku: 'RICE', price: naira(100), quantity: 1, category: 'Grains' });
     const report = await importProducts(deps)(actor, { rows: [{ row: 2, fields: { sku: 'RICE', quantity: 40 } }], decodeErrors: [], dryRun: false });
     expect(report).to.include({ updated: 1, created: 0 });
@@ -118,7 +120,7 @@ describe('product import and export use cases (in memory)', () => {
   });
 
   it('export reads every product in batches of EXPORT_BATCH, and names the Lagos day', async () => {
-    const { deps, actor, reads } = setup();
+    const { deps, actor, reads } = await setup();
     const n = EXPORT_BATCH * 2 + 7;
     const rows = Array.from({ length: n }, (_, i) => ({ row: i + 2, fields: { sku: `SKU-${i}`, name: `Item ${i}`, price: naira(i) } }));
     expect((await importProducts(deps)(actor, { rows, decodeErrors: [], dryRun: false })).created).to.equal(n);
