@@ -4,6 +4,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { loadConfig } from './config.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { createLogger } from './logger.js';
 import { jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
@@ -55,16 +56,7 @@ const main = async () => {
   );
 
   // Stop accepting, let in-flight requests and deliveries finish, then close the pool and the embedded database.
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    // Whatever hangs (a request on a dead database, a pool that cannot close), the process ends in time.
-    setTimeout(() => {
-      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+  stopOnSignals(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     const force = setTimeout(() => server.closeAllConnections(), Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.7));
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
@@ -75,11 +67,7 @@ const main = async () => {
     await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();
     redis?.disconnect();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 };
 
 main().catch((e) => {

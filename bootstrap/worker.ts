@@ -1,4 +1,5 @@
 import { loadConfig } from './config.js';
+import { stopOnSignals } from './stop-on-signals.js';
 import { createLogger } from './logger.js';
 import { composeJobs, jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
@@ -30,23 +31,11 @@ const main = async () => {
   dispatcher.start();
   logger.info({ database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL' }, 'worker started');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    setTimeout(() => {
-      logger.error({ timeout_ms: config.SHUTDOWN_TIMEOUT_MS }, 'stop did not finish in time; exiting');
-      process.exit(1);
-    }, config.SHUTDOWN_TIMEOUT_MS).unref();
+  stopOnSignals(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
     await dispatcher.stop();
     await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();
-    logger.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  });
 };
 
 main().catch((e) => {

@@ -5,8 +5,8 @@ import { setPlan } from '../../application/operator/plans.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import type { Plan } from '../../domain/plan.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { buildReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
-import { createTestApp, registerOwner, testClock, type TestApp } from '../support/test-app.js';
+import { ownerWithReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
+import { createTestApp, testClock, type TestApp } from '../support/test-app.js';
 
 // The whole loan pack flow over HTTP with the sandbox gateway (nothing configured), on the hand-worked
 // reports fixture (test/support/reports-fixture.ts; "now" is 2026-11-21 12:00Z): create, checkout, pay
@@ -26,13 +26,9 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
     before(async () => {
       p = await open();
       app = await createTestApp({ persistence: p });
-      const owner = await registerOwner(app);
-      token = owner.accessToken;
-      phone = owner.to;
-      businessId = (await app.request('GET', '/businesses/me', { token })).body.data.id;
-      const branch = await p.uow.read((r) => r.branches.findDefault(businessId));
-      f = await buildReportsFixture(p, { userId: owner.userId, businessId, roles: ['BUSINESS_OWNER'] }, branch.id);
-      app.clock.set(f.now);
+      const made = await ownerWithReportsFixture(app, p);
+      ({ token, businessId, f } = made);
+      phone = made.owner.to;
     });
     after(async () => app.close());
     const plan = async (to: Plan) => void (await setPlan({ uow: p.uow, clock: testClock() })(businessId, to));

@@ -3,8 +3,8 @@ import { setPlan } from '../../application/operator/plans.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import type { Plan } from '../../domain/plan.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { buildReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
-import { aPhone, createTestApp, registerOwner, testClock, type TestApp } from '../support/test-app.js';
+import { ownerWithReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
+import { aPhone, createTestApp, testClock, type TestApp } from '../support/test-app.js';
 
 // The six reports over HTTP on the hand-worked fixture (test/support/reports-fixture.ts, naira here):
 // on the test database (PostgreSQL or PGlite) and on the in-memory adapters.
@@ -23,12 +23,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
     before(async () => {
       p = await open();
       app = await createTestApp({ persistence: p });
-      const owner = await registerOwner(app);
-      token = owner.accessToken;
-      businessId = (await app.request('GET', '/businesses/me', { token })).body.data.id;
-      const branch = await p.uow.read((r) => r.branches.findDefault(businessId));
-      f = await buildReportsFixture(p, { userId: owner.userId, businessId, roles: ['BUSINESS_OWNER'] }, branch.id);
-      app.clock.set(f.now);
+      ({ token, businessId, f } = await ownerWithReportsFixture(app, p));
     });
     after(async () => app.close());
     const get = (path: string, as = token) => app.request('GET', path, { token: as });

@@ -10,7 +10,7 @@ import { kobo } from '../../domain/money.js';
 import { defaultExpenseCategories, type Expense, type ExpensePaymentMethod } from '../../domain/expense.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Persistence } from '../../bootstrap/persistence.js';
-import { testClock } from './test-app.js';
+import { registerOwner, testClock, type TestApp } from './test-app.js';
 
 /** Naira as kobo. */
 const N = (naira: number) => kobo(Math.round(naira * 100));
@@ -101,3 +101,13 @@ export const buildReportsFixture = async (p: Persistence, actor: Actor, branchId
   return { now: new Date('2026-11-21T12:00:00Z'), products: { rice, soap, sugar, milk, delivery, old }, categories: { rent: rent.id, transport: transport.id, fuel: fuel.id } };
 };
 export type ReportsFixture = Awaited<ReturnType<typeof buildReportsFixture>>;
+
+/** An owner registered over HTTP, the fixture built in their business, and the app's clock set to the fixture's now. */
+export const ownerWithReportsFixture = async (app: TestApp, p: Persistence) => {
+  const owner = await registerOwner(app);
+  const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
+  const branch = await p.uow.read((r) => r.branches.findDefault(businessId));
+  const f = await buildReportsFixture(p, { userId: owner.userId, businessId, roles: ['BUSINESS_OWNER'] }, branch!.id);
+  app.clock.set(f.now);
+  return { owner, token: owner.accessToken, businessId, f };
+};
