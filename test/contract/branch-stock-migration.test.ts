@@ -51,7 +51,7 @@ describe('migration Migration20261127300000_branch_stock', function () {
   };
 
   it('moves every quantity and ledger row to the default branch; the ledger sums per branch and in total', async () => {
-    await orm.getMigrator().up({ to: 'Migration20261127100000_google_identity' });
+    await orm.getMigrator().up({ to: 'Migration20261127200000_loan_packs' }); // the one before
     const shops = [await oldBusiness(), await oldBusiness()];
     expect((await migrate(orm))[0]).to.equal('Migration20261127300000_branch_stock'); // and any later ones
 

@@ -22,8 +22,8 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'RATE_LIMITED',
   'INTERNAL',
   'DATABASE_UNAVAILABLE',
-  // the providers' callbacks: their signature, handshake and configuration (adapters/http/provider-callbacks.ts)
-  'WEBHOOK_SIGNATURE_INVALID',
+  // the providers' callbacks: their handshake and configuration (adapters/http/provider-callbacks.ts); their
+  // WEBHOOK_SIGNATURE_INVALID is also the Paystack webhook's failure (WebhookSignatureInvalid), so not edge-only
   'WEBHOOK_VERIFICATION_FAILED',
   'WEBHOOK_NOT_CONFIGURED',
 ];
