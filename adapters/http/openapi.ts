@@ -113,7 +113,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       title: 'Business Operations API',
       version: info.version,
       description:
-        'Products, stock, sales, customers and credit for Nigerian small businesses. Every response is wrapped in ' +
+        'Products and stock per branch, sales, customers and credit, expenses, reports and loan packs, and notifications for Nigerian small businesses. Every response is wrapped in ' +
         '`{success, message, data | error, timestamp}`; errors are Problem Details with a machine-readable `error.code`. ' +
         'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC.',
     },
