@@ -31,6 +31,10 @@ export interface Cluster {
   readonly instanceUrls: readonly string[];
   /** Drain one instance at the balancer, SIGTERM it, start it again, and put it back once healthy. */
   restart(instance: number): Promise<void>;
+  /** Each instance's process id (the bench sums their CPU and memory). */
+  pids(): number[];
+  /** An instance's exit code if one has stopped outside `restart`/`stop`, else null. */
+  exitCode(): number | null;
   /** Requests the balancer has sent each instance so far (HAProxy's stot). */
   served(): Promise<number[]>;
   stop(): Promise<void>;
@@ -198,6 +202,8 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
       await admin(socket, `set server instances/i${i} state ready`);
       await until(`haproxy sees instance ${i} up again`, async () => (await serverStat(socket, i)).status === 'UP');
     },
+    pids: () => children.map((c) => c!.pid!),
+    exitCode: () => children.find((c) => c!.exitCode !== null)?.exitCode ?? null,
     served: () => Promise.all(ports.map(async (_, i) => (await serverStat(socket, i)).total)),
     stop,
   };
