@@ -138,6 +138,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
       : undefined;
   const payments = paymentGateway(config, clock, logger);
   const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
+  // Reports and exports read from REPORTS_DATABASE_URL when set (a replica; docs/adr/0035), never write there.
+  const reportDeps = persistence.reports ? { ...deps, uow: persistence.reports.uow } : deps;
+  const dataAsOf = persistence.reports ? persistence.reports.dataAsOf : async () => null;
 
   const routes = apiRoutes({
     register: register(deps),
@@ -196,11 +199,11 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     recordCreditPayment: recordCreditPayment(deps),
     getCreditSummary: getCreditSummary(deps),
     listCreditTransactions: listCreditTransactions(deps),
-    agingReport: agingReport(deps),
-    exportSales: exportSales(deps),
-    exportCashFlow: exportCashFlow(deps),
-    exportProfitLoss: exportProfitLoss(deps),
-    exportInventory: exportInventory(deps),
+    agingReport: agingReport(reportDeps),
+    exportSales: exportSales(reportDeps),
+    exportCashFlow: exportCashFlow(reportDeps),
+    exportProfitLoss: exportProfitLoss(reportDeps),
+    exportInventory: exportInventory(reportDeps),
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),
     getExpense: getExpense(deps),
@@ -211,12 +214,13 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     createExpenseCategory: createExpenseCategory(deps),
     renameExpenseCategory: renameExpenseCategory(deps),
     deleteExpenseCategory: deleteExpenseCategory(deps),
-    getDashboard: getDashboard(deps),
-    getTopServices: getTopServices(deps),
-    getProfitLoss: getProfitLoss(deps),
-    getInventory: getInventory(deps),
-    getDailySummary: getDailySummary(deps),
-    getSalesByCategory: getSalesByCategory(deps),
+    getDashboard: getDashboard(reportDeps),
+    getTopServices: getTopServices(reportDeps),
+    getProfitLoss: getProfitLoss(reportDeps),
+    getInventory: getInventory(reportDeps),
+    getDailySummary: getDailySummary(reportDeps),
+    getSalesByCategory: getSalesByCategory(reportDeps),
+    dataAsOf,
     sendNotification: sendNotification(deps),
     getNotification: getNotification(deps),
     listNotifications: listNotifications(deps),

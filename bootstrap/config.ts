@@ -45,6 +45,7 @@ export const ENV = {
   PORT: { codec: intFrom('port', 0), default: '8080', doc: 'HTTP port' },
   HOST: { codec: nonEmpty, default: '0.0.0.0', doc: 'interface to listen on' },
   DATABASE_URL: { codec: nonEmpty, default: undefined, doc: 'PostgreSQL URL; unset = embedded PGlite in DATA_DIR' },
+  REPORTS_DATABASE_URL: { codec: nonEmpty, default: undefined, doc: 'PostgreSQL URL the reports and exports read from (a streaming replica; never written); unset = DATABASE_URL' },
   DATA_DIR: { codec: nonEmpty, default: './.data', doc: 'embedded database, generated JWT key and OTP secret' },
   DB_POOL_MAX: { codec: intFrom('pool size', 1), default: '10', doc: 'database connections (pool max)' },
   LOG_LEVEL: { codec: t.keyof({ fatal: null, error: null, warn: null, info: null, debug: null, trace: null, silent: null }), default: 'info', doc: 'pino level' },

@@ -20,6 +20,7 @@ const main = async () => {
   const composing = import('./compose.js');
   const persistence = await openPostgres({
     databaseUrl: config.DATABASE_URL,
+    ...(config.REPORTS_DATABASE_URL ? { reportsDatabaseUrl: config.REPORTS_DATABASE_URL } : {}),
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX,
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,

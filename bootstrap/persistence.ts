@@ -32,6 +32,7 @@ import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
+import { openReportsDatabase, type ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
 
 /** One module's repositories on each adapter: the same ports, in memory and over SQL. */
 const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (em: EntityManager) => R) => ({ inMemory, sql });
@@ -73,6 +74,8 @@ export interface Persistence {
   readonly outbox: Outbox;
   /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
   readonly jobs?: JobQueue;
+  /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
+  readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
@@ -98,7 +101,10 @@ export const openPostgres = async (options: {
   jobs?: Omit<PgBossOptions, 'connectionString'>;
   /** `check`: refuse to start on a database with pending migrations instead of applying them (a worker process). */
   migrations?: 'apply' | 'check';
+  /** Reports and exports read here (a streaming replica), never write. */
+  reportsDatabaseUrl?: string;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
+  if (options.reportsDatabaseUrl && !options.databaseUrl) throw new Error('REPORTS_DATABASE_URL needs DATABASE_URL (an embedded database has no replica)');
   let embedded: EmbeddedPostgres | undefined;
   // The socket server resets connections beyond its maximum: room for both pools and a spare.
   const maxConnections = options.poolMax + (options.jobs?.poolMax ?? 0) + 2;
@@ -122,10 +128,17 @@ export const openPostgres = async (options: {
       throw e;
     }
     const url = options.databaseUrl ?? embedded!.url;
+    const reports = options.reportsDatabaseUrl
+      ? await openReportsDatabase({ ...options, databaseUrl: options.reportsDatabaseUrl, repositories: sqlRepositories }).catch(async (e) => {
+          await orm.close();
+          throw e;
+        })
+      : undefined;
     const jobs = options.jobs ? pgBossJobQueue({ ...options.jobs, connectionString: url }) : undefined;
     return {
       embedded: embedded !== undefined,
       ...(jobs ? { jobs } : {}),
+      ...(reports ? { reports } : {}),
       uow: mikroOrmUnitOfWork(orm, sqlRepositories),
       idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       outbox: mikroOrmOutbox(() => orm.em.fork()),
@@ -139,6 +152,7 @@ export const openPostgres = async (options: {
       redact: redactDatabaseFault,
       async close() {
         await jobs?.stop();
+        await reports?.close();
         await orm.close();
         await embedded?.close();
       },

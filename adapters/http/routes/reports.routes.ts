@@ -2,7 +2,7 @@ import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSal
 import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
 import { enumOf, nairaJson, object } from '../codecs.js';
 import { successOf } from '../failures.js';
-import { ok, OWNER_ONLY, route } from '../route.js';
+import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {
   comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
   profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
@@ -15,6 +15,8 @@ export interface ReportUseCases {
   readonly getInventory: ReturnType<typeof getInventory>;
   readonly getDailySummary: ReturnType<typeof getDailySummary>;
   readonly getSalesByCategory: ReturnType<typeof getSalesByCategory>;
+  /** The replica's last replayed commit when reports read from one (REPORTS_DATABASE_URL), else null. */
+  readonly dataAsOf: () => Promise<Date | null>;
 }
 
 const TAG = 'Reports';
@@ -32,8 +34,21 @@ const rangeQuery = (name: string) =>
 type PeriodQuery = { period?: DashboardPeriod; start_date?: string; end_date?: string };
 const periodOf = (q: PeriodQuery) => ({ period: q.period ?? 'today', ...(q.start_date ? { startDate: q.start_date } : {}), ...(q.end_date ? { endDate: q.end_date } : {}) });
 
+/** Adds `data_as_of` to a report answered from a replica, asked before the report's own reads (a lower bound). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of routes of different query types, as apiRoutes takes them
+const withDataAsOf = (uc: ReportUseCases) => (r: RouteDef<any, any>): RouteDef<any, any> => ({
+  ...r,
+  handler: async (input: HandlerInput<unknown, unknown>) => {
+    const asOf = await uc.dataAsOf();
+    const reply = await r.handler(input);
+    return asOf ? { ...reply, data: { ...(reply.data as object), data_as_of: asOf.toISOString() } } : reply;
+  },
+});
+
 /** The owner's reports: every figure summed by the database (docs/adr/0023-reports.md). */
-export const reportRoutes = (uc: ReportUseCases) => [
+export const reportRoutes = (uc: ReportUseCases): RouteDef<any, any>[] => reportRouteList(uc).map(withDataAsOf(uc)); // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const reportRouteList = (uc: ReportUseCases) => [
   route({
     method: 'get',
     path: '/reports/dashboard',

@@ -3,7 +3,7 @@ import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue
 import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
 import type { Kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
-import { doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
@@ -13,6 +13,13 @@ const pct = doc('per cent or null', { type: ['number', 'null'], description: 'pe
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
 const naira_ = (k: number) => nairaJson(k as Kobo)!;
+
+/** A report's answer: `data_as_of` only when it was read from a replica (REPORTS_DATABASE_URL, docs/adr/0035). */
+const reportShape = (name: string, props: Record<string, t.Mixed>, descriptions: Record<string, string> = {}) =>
+  shape(name, props, {
+    ...descriptions,
+    data_as_of: 'only when read from a replica: the commit time of the last transaction it had replayed; what was written after it may be missing',
+  }, { data_as_of: dateTime });
 
 const isCalendarDay = (d: string) => {
   const ms = Date.parse(`${d}T00:00:00Z`);
@@ -46,7 +53,7 @@ export const productSalesJson = (p: ProductSales) => ({ id: p.productId, name: p
 const rangeShape = { start_date: lagosDay, end_date: lagosDay };
 export const rangeJson = (r: DayRange) => ({ start_date: r.from, end_date: r.to });
 
-export const dashboardShape = shape('Dashboard', {
+export const dashboardShape = reportShape('Dashboard', {
   period: str,
   ...rangeShape,
   previous_start_date: lagosDay,
@@ -68,7 +75,7 @@ export const dashboardShape = shape('Dashboard', {
   top_products: 'the 5 products with the most revenue in the period',
 });
 
-export const topServicesShape = shape('TopServices', { period: str, ...rangeShape, services: arrayOf('services', productSalesShape) });
+export const topServicesShape = reportShape('TopServices', { period: str, ...rangeShape, services: arrayOf('services', productSalesShape) });
 
 const categoryAmountShape = shape('ExpenseCategoryAmount', { category_id: uuid, category: str, amount: naira });
 const profitLossFields = {
@@ -82,7 +89,7 @@ const profitLossFields = {
   net_profit: naira,
 };
 const profitLossMonthShape = shape('ProfitLossMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), ...profitLossFields });
-export const profitLossShape = shape('ProfitLoss', { ...rangeShape, ...profitLossFields, months: arrayOf('months', profitLossMonthShape) }, {
+export const profitLossShape = reportShape('ProfitLoss', { ...rangeShape, ...profitLossFields, months: arrayOf('months', profitLossMonthShape) }, {
   discounts: 'line and sale discounts given (already taken off revenue)',
   months: 'each Lagos month of the range, oldest first (months without activity too)',
 });
@@ -106,7 +113,7 @@ const stockFields = { products: int, units: int, stock_value_at_cost: naira, sto
 const stockCategoryShape = shape('StockCategoryValue', { category: nullableStr, ...stockFields }, { category: 'null: products without a category' });
 const alertItemShape = shape('StockAlertItem', { id: uuid, name: str, sku: str, category: nullableStr, quantity: int, low_stock_threshold: doc('integer or null', { type: ['integer', 'null'] }) });
 const alertListShape = shape('StockAlertList', { count: int, items: arrayOf('items', alertItemShape) }, { count: 'all of them', items: 'the first 50, fewest units first' });
-export const inventoryShape = shape('InventoryReport', {
+export const inventoryShape = reportShape('InventoryReport', {
   categories: arrayOf('categories', stockCategoryShape),
   total: shape('StockTotal', stockFields),
   low_stock: alertListShape,
@@ -124,7 +131,7 @@ export const inventoryJson = (r: InventoryReport) => ({
 const methodSumShape = shape('PaymentMethodSum', { method: str, count: int, total: naira });
 const methodList = arrayOf('by payment method', methodSumShape);
 const methodJson = (m: MethodSum<string>) => ({ method: m.method, count: m.count, total: naira_(m.total) });
-export const dailySummaryShape = shape('DailySummary', {
+export const dailySummaryShape = reportShape('DailySummary', {
   date: lagosDay,
   sales: shape('DailySales', { count: int, total: naira, by_payment_method: methodList }),
   voids: shape('DailyVoids', { count: int, total: naira }),
@@ -150,7 +157,7 @@ export const dailySummaryJson = (d: DailySummary) => ({
 });
 
 const categorySalesShape = shape('CategorySales', { category: nullableStr, revenue: naira, units: int, cost_of_goods_sold: naira, gross_profit: naira, share_pct: pct });
-export const salesByCategoryShape = shape('SalesByCategory', {
+export const salesByCategoryShape = reportShape('SalesByCategory', {
   ...rangeShape,
   categories: arrayOf('categories', categorySalesShape),
   line_total: naira,

@@ -65,8 +65,10 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
   async addAllocations(paymentId, allocations) {
     if (allocations.length === 0) return;
     await em.execute(
-      `insert into credit_allocations (payment_id, sale_id, amount) values ${allocations.map(() => '(?, ?, ?)').join(', ')}`,
-      allocations.flatMap((a) => [paymentId, a.saleId, a.amount]),
+      // business_id from the payment: the row lives beside its payment and sale (docs/adr/0035)
+      `insert into credit_allocations (business_id, payment_id, sale_id, amount)
+       values ${allocations.map(() => '((select business_id from credit_entries where id = ?), ?, ?, ?)').join(', ')}`,
+      allocations.flatMap((a) => [paymentId, paymentId, a.saleId, a.amount]),
     );
   },
   async allocationsOf(businessId, paymentId) {

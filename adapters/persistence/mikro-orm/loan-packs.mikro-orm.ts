@@ -53,7 +53,9 @@ export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
       p.id, p.businessId, p.reference, p.status, p.months, p.periodStart, p.periodEnd, p.price, p.currency, p.purpose, p.lenderName, p.document, p.sha256,
       p.createdBy, p.createdAt, p.paidAt, p.checkout?.authorizationUrl ?? null, p.checkout?.accessCode ?? null,
     ];
-    const done = await unlessDuplicate(em, `insert into loan_packs (${COLUMNS}) values (${values.map(() => '?').join(', ')})`, values);
+    // loan_pack_references keeps a reference unique across businesses (docs/adr/0035)
+    const sql = `with ref as (insert into loan_pack_references (reference) values (?)) insert into loan_packs (${COLUMNS}) values (${values.map(() => '?').join(', ')})`;
+    const done = await unlessDuplicate(em, sql, [p.reference, ...values]);
     return done === 'done' ? 'added' : 'duplicate_reference';
   },
   findByReference: (businessId, reference) => firstRow(em, `select ${SELECT} from loan_packs where business_id = ? and reference = ?`, [businessId, reference], packFromRow),

@@ -55,7 +55,7 @@ const conditions = (f: NotificationFilter): SqlCondition[] => [
 export const mikroOrmNotifications = (em: EntityManager): NotificationRepository => ({
   async add(n) {
     const rows = await em.execute<unknown[]>(
-      `insert into notifications (${COLUMNS}) values (${COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (source_event_id) do nothing returning id`,
+      `insert into notifications (${COLUMNS}) values (${COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (source_event_id, business_id) do nothing returning id`,
       [
         n.id, n.businessId, n.channel, n.to, n.template, n.customerId, n.saleId, n.productId, n.message, n.summaryDate, n.status, n.attempts,
         n.providerMessageId, n.failureReason, n.text, n.createdBy, n.sourceEventId, n.createdAt, n.updatedAt, n.sentAt,
@@ -151,7 +151,7 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
   async claimReminder(businessId, customerId, at, remindedBefore) {
     const rows = await em.execute<unknown[]>(
       `insert into customer_reminders (customer_id, business_id, last_reminded_at) values (?, ?, ?)
-       on conflict (customer_id) do update set last_reminded_at = excluded.last_reminded_at
+       on conflict (customer_id, business_id) do update set last_reminded_at = excluded.last_reminded_at
        where customer_reminders.business_id = excluded.business_id and customer_reminders.last_reminded_at <= ? returning customer_id`,
       [customerId, businessId, at, remindedBefore],
     );
@@ -163,7 +163,7 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
   },
   async claimLowStockAlert(businessId, productId, at) {
     const rows = await em.execute<unknown[]>(
-      'insert into low_stock_alerts (product_id, business_id, alerted_at) values (?, ?, ?) on conflict (product_id) do nothing returning product_id',
+      'insert into low_stock_alerts (product_id, business_id, alerted_at) values (?, ?, ?) on conflict (product_id, business_id) do nothing returning product_id',
       [productId, businessId, at],
     );
     return rows.length === 1;

@@ -14,6 +14,8 @@ export interface OrmOptions {
   readonly connectTimeoutMs?: number;
   /** Where the ORM's own messages (migrator progress) go. */
   readonly log: (message: string) => void;
+  /** Every session read-only (default_transaction_read_only): the reports connection, which takes no writes. */
+  readonly readOnly?: boolean;
 }
 
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket). */
@@ -75,6 +77,7 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
         // A peer that vanished without a reset is noticed by TCP, not only by the next query.
         keepAlive: true,
         keepAliveInitialDelayMillis: 10_000,
+        ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
       },
     },
     allowGlobalContext: false,

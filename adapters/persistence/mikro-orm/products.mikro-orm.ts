@@ -119,7 +119,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
       `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
        s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
                select ?, p.id, ?, greatest(?::integer, 0), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
-             on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
+             on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
                where product_stock.quantity + ? >= 0
              returning quantity, (xmax = 0) as inserted),
        t as (update products set quantity = products.quantity + ?, updated_at = ? from s
