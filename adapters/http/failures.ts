@@ -12,6 +12,7 @@ import type { BranchHasStock, WrongBranch } from '../../application/products/bra
 import type { TransferFailure } from '../../application/products/transfer-stock.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
+import type { ClientIdConflict } from '../../application/sync/client-id.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
@@ -66,7 +67,8 @@ export type UseCaseFailure =
   | InvalidReportRange
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
-  | LoanPackFailure;
+  | LoanPackFailure
+  | ClientIdConflict;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -166,6 +168,8 @@ export const FAILURES: Mapping = {
       `The product breaks a rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
       { errors: violations },
     ),
+  ClientIdConflict: (f) =>
+    problem('CLIENT_ID_CONFLICT', `The id ${f.id} is already used for another record or other content; a retry must send exactly what was sent first.`, { errors: [{ field: 'id', message: 'is already used' }] }),
   DuplicateSku: (f) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${f.sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] }),
   ServiceHasNoStock: () => problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.'),
   // A sale's or a transfer's line carries the product's name and its place in the list; an adjustment names neither.

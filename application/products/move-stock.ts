@@ -22,6 +22,8 @@ export interface StockMove {
   readonly saleId?: string;
   /** The transfer that moves the stock (TRANSFER_OUT and TRANSFER_IN rows). */
   readonly transferId?: string;
+  /** The ledger row's id when a device made it (a client id); else a new one. */
+  readonly id?: string;
 }
 
 /** The two ports a stock move writes through, named by shape so any module's repositories fit. */
@@ -60,7 +62,7 @@ export const moveStocks = async (
     const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.branchId, move.change, move.at);
     if (!moved?.ok) return { ok: false, index, refusal: moved };
     const movement: StockMovement = {
-      id: deps.crypto.uuid(),
+      id: move.id ?? deps.crypto.uuid(),
       businessId: actor.businessId,
       productId: move.productId,
       branchId: move.branchId,

@@ -19,6 +19,8 @@ import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
 import type { SaleRepositories } from './ports.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
 
 export interface SaleItemCommand {
   readonly productId: string;
@@ -27,7 +29,7 @@ export interface SaleItemCommand {
   readonly discount?: Kobo;
 }
 
-export interface SaleCommand {
+export interface SaleCommand extends ClientMade {
   readonly items: readonly SaleItemCommand[];
   readonly paymentMethod: PaymentMethod;
   readonly amountPaid?: Kobo;
@@ -64,7 +66,8 @@ export type SaleFailure =
   | PricingFailure
   /** `index`: the first item of the cart naming the product. */
   | (InsufficientStock & { readonly name: string; readonly index: number })
-  | PlanGate;
+  | PlanGate
+  | ClientIdConflict;
 
 /** The sale, and on a plan that caps sales a month, the month's usage including this sale. */
 export interface RecordedSale {
@@ -81,14 +84,19 @@ export interface RecordedSale {
  * is refused before anything is read.
  */
 export const recordSale =
-  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories>; clock: Clock; crypto: Crypto }) =>
-  async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> => {
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Replayed<RecordedSale>>> => {
     const broken = checkSaleAmounts(cmd);
     if (broken) return E.left(broken);
-    return deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
+    return deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
+      const replay = async (id: string) => {
+        const sale = await r.sales.findById(actor.businessId, id);
+        return sale && { sale, monthlySales: null };
+      };
+      return underClientId<SaleFailure, RecordedSale>(deps, r, { businessId: actor.businessId, kind: 'SALE', made: cmd, content: cmd, at: now }, replay, async (clientId) => {
       const chosen = await stockBranchFor(r, actor, cmd.branchId);
       if (E.isLeft(chosen)) return chosen;
       const branch = chosen.right;
@@ -120,7 +128,7 @@ export const recordSale =
       }
       if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'customer' });
 
-      const saleId = deps.crypto.uuid();
+      const saleId = clientId ?? deps.crypto.uuid();
       const wanted = new Map<string, number>();
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
       const taking = [...wanted.keys()].sort(); // one lock order for every writer of stock
@@ -170,5 +178,6 @@ export const recordSale =
       }
       await r.events.record(now, saleRecorded(sale));
       return E.right({ sale, monthlySales });
+      });
     });
   };

@@ -5,6 +5,7 @@ import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/sales/ports.js';
 import { PAYMENT_METHODS } from '../../../domain/sale.js';
 import { doc, Documented, enumOf, positiveInteger, jsonSchemaOf, money, object, text, uuidInput } from '../codecs.js';
+import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
@@ -63,14 +64,14 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'assigned branch sell only there (another branch_id is 403 WRONG_BRANCH). ' +
       'On a plan with a monthly cap (FREE: 50 a Lagos month) the answer carries Plan-Sales-Limit and Plan-Sales-Remaining, and the ' +
       'sale past the cap is 402 PLAN_LIMIT_EXCEEDED. Fetch product ids from GET /products and customer ids from GET /customers first. ' +
-      'Honours Idempotency-Key.',
+      'Honours Idempotency-Key.' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     body: object(
       'SaleRequest',
       { items, payment_method: enumOf('payment_method', PAYMENT_METHODS) },
-      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput },
+      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput, ...CLIENT_FIELDS },
     ),
     bodyExample: {
       items: [{ product_id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c', quantity: 2 }],
@@ -84,6 +85,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       headers: {
         'Plan-Sales-Limit': 'only on a plan with a monthly sales cap: the sales it allows in a Lagos month (e.g. 50)',
         'Plan-Sales-Remaining': 'only on a plan with a monthly sales cap: the sales left this Lagos month after this one',
+        ...REPLAYED_HEADER,
       },
     },
     errors: [
@@ -121,8 +123,9 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(body.discount !== undefined ? { discount: body.discount } : {}),
         ...(body.note ? { note: body.note } : {}),
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
+        ...clientMade(body),
       }), 'sale');
-      return { ...created('Sale recorded', saleJson(recorded.sale)), headers: planHeaders(recorded.monthlySales) };
+      return createdOnce('Sale recorded', saleJson(recorded.sale), recorded.replayed, planHeaders(recorded.monthlySales));
     },
   }),
   route({

@@ -12,6 +12,7 @@ import { Migration20261127100000_google_identity } from './Migration202611271000
 import { Migration20261127110000_notifications } from './Migration20261127110000_notifications.js';
 import { Migration20261127200000_loan_packs } from './Migration20261127200000_loan_packs.js';
 import { Migration20261127300000_branch_stock } from './Migration20261127300000_branch_stock.js';
+import { Migration20261127600000_offline_sync } from './Migration20261127600000_offline_sync.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
   { name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs },
   { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
+  { name: 'Migration20261127600000_offline_sync', class: Migration20261127600000_offline_sync },
 ];
