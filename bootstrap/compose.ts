@@ -15,6 +15,7 @@ import type { MessageSender } from '../application/ports/message-sender.js';
 import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../adapters/auth/jose-tokens.js';
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { createApp } from '../adapters/http/app.js';
+import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
@@ -139,7 +140,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const payments = paymentGateway(config, clock, logger);
   const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
 
-  const routes = apiRoutes({
+  const singleRoutes = apiRoutes({
     register: register(deps),
     requestSignInCode: requestSignInCode(deps),
     verifySignInCode: verifySignInCode(deps),
@@ -242,6 +243,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     },
     callbackLogger: logger,
   });
+  // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
+  const routes = [...singleRoutes, ...syncRoutes({ sync: { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE } }, singleRoutes)];
   const currentActor = resolveActor(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({

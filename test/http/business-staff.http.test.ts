@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
@@ -284,6 +285,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /sales/receipts/:receipt_number', method: 'GET', path: async () => `/sales/receipts/${(await sale()).receipt_number}`, staff: 'allowed' },
     { route: 'GET /sales/:id', method: 'GET', path: async () => `/sales/${(await sale()).id}`, staff: 'allowed' },
     { route: 'GET /sales/:id/receipt', method: 'GET', path: async () => `/sales/${(await sale()).id}/receipt`, staff: 'allowed' },
+    { route: 'POST /sync/batch', method: 'POST', path: async () => '/sync/batch', body: () => ({ device_id: 'matrix', operations: [{ op_id: randomUUID(), type: 'customer.create', payload: { name: 'Matrix' } }] }), staff: 'allowed' },
     { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
     // customers and credit payments: everyone; the aging report is a report: the owner's
     { route: 'POST /customers', method: 'POST', path: async () => '/customers', body: () => ({ name: 'Matrix Customer' }), staff: 'allowed' },
