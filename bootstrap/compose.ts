@@ -16,6 +16,7 @@ import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFr
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { createApp } from '../adapters/http/app.js';
 import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
+import { listConflicts, resolveConflict } from '../application/sync/conflicts.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
@@ -244,7 +245,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     callbackLogger: logger,
   });
   // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
-  const routes = [...singleRoutes, ...syncRoutes({ sync: { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE } }, singleRoutes)];
+  const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
+  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), paging: createPaging(otpSecret) }, singleRoutes)];
   const currentActor = resolveActor(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({

@@ -13,6 +13,7 @@ import type { TransferFailure } from '../../application/products/transfer-stock.
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { ClientIdConflict } from '../../application/sync/client-id.js';
+import type { ConflictAlreadyResolved } from '../../application/sync/conflicts.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
@@ -68,7 +69,8 @@ export type UseCaseFailure =
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
   | LoanPackFailure
-  | ClientIdConflict;
+  | ClientIdConflict
+  | ConflictAlreadyResolved;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -78,6 +80,7 @@ export type FailureTag = UseCaseFailure['_tag'];
  */
 export type Subject =
   | 'sale'
+  | 'conflict'
   | 'receipt'
   | 'customer'
   | 'product'
@@ -112,6 +115,7 @@ const negative = (code: 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATIVE', fields
 
 const NOT_FOUND: Record<Subject, string> = {
   sale: 'No such sale.',
+  conflict: 'No such conflict.',
   receipt: 'No such receipt.',
   customer: 'No such customer.',
   product: 'No such product.',
@@ -170,6 +174,9 @@ export const FAILURES: Mapping = {
     ),
   ClientIdConflict: (f) =>
     problem('CLIENT_ID_CONFLICT', `The id ${f.id} is already used for another record or other content; a retry must send exactly what was sent first.`, { errors: [{ field: 'id', message: 'is already used' }] }),
+  ProvisionalReceiptNumberTaken: (f) =>
+    problem('PROVISIONAL_RECEIPT_NUMBER_TAKEN', `Another sale already has the receipt number ${f.number}; give each till its own device code.`, { errors: [{ field: 'provisional_receipt_number', message: 'is already used' }] }),
+  ConflictAlreadyResolved: () => problem('CONFLICT_ALREADY_RESOLVED', 'The owner has already decided this conflict.'),
   DuplicateSku: (f) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${f.sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] }),
   ServiceHasNoStock: () => problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.'),
   // A sale's or a transfer's line carries the product's name and its place in the list; an adjustment names neither.

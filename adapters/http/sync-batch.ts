@@ -55,7 +55,7 @@ const canonicalJson = (v: unknown): string =>
       : JSON.stringify(v);
 
 /** Runs one operation as its route would run it (roles, path, body, handler); failures are thrown as Problem. */
-const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefined, target: RouteDef<any, any>, op: SyncOperation): Promise<Applied & { instance: string }> => {
+const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefined, deviceId: string, target: RouteDef<any, any>, op: SyncOperation): Promise<Applied & { instance: string }> => {
   const params: Record<string, string> = {};
   const body: Record<string, unknown> = { ...op.payload };
   for (const [field, param] of Object.entries(PATH_FIELDS[op.type] ?? {})) {
@@ -73,7 +73,7 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     const errors = fieldErrors(decoded.left);
     throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
   }
-  const reply = await target.handler({ body: decoded.right, query: undefined, actor, sessionId, params, mediaType: 'application/json', ctx });
+  const reply = await target.handler({ body: decoded.right, query: undefined, actor, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
   return { http_status: reply.status, data: reply.data, replayed: reply.headers?.['Idempotent-Replayed'] === 'true', instance: '' };
 };
 
@@ -109,7 +109,7 @@ export const runSyncBatch =
       try {
         // The operation's work and its stored answer commit together: an applied operation always replays.
         const applied = await deps.uow.atomically(async () => {
-          const a = await runAsRoute(ctx, actor, sessionId, target, op);
+          const a = await runAsRoute(ctx, actor, sessionId, deviceId, target, op);
           const stored: Applied = { http_status: a.http_status, data: a.data, replayed: a.replayed };
           if (!(await deps.idempotency.complete(actor.businessId, key, claim.token, { status: a.http_status, body: stored }))) {
             throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request took this operation over; send it again to see its answer.');

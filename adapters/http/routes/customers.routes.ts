@@ -46,7 +46,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },
     body: object('CreateCustomerRequest', { name: text(1, 200) }, { ...customerFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The customer', data: customerShape, headers: REPLAYED_HEADER },
-    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
+    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
       const customer = successOf(await uc.createCustomer(actor!, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
       return createdOnce('Customer created', customerJson(customer), customer.replayed);
@@ -167,7 +167,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     bodyExample: { amount: 5000, method: 'TRANSFER', note: 'Part payment' },
     body: object('CreditPaymentRequest', { amount: positiveMoney, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500), ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape, headers: REPLAYED_HEADER },
-    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       const paid = successOf(
         await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),

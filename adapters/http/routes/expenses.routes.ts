@@ -175,7 +175,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { category_id: '0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40', amount: 15000, description: 'Diesel for the generator', payment_method: 'CASH', vendor: 'Total, Allen Avenue', spent_on: '2026-11-21' },
     body: object('CreateExpenseRequest', expenseFields, { ...optionalFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
-    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
       const expense = successOf(await uc.createExpense(actor!, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
       return createdOnce('Expense recorded', expenseJson(expense), expense.replayed);

@@ -122,7 +122,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       { note: text(1, 500), unit_cost: money, branch_id: uuidInput, ...CLIENT_FIELDS },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape, headers: REPLAYED_HEADER },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH'],
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
       const movement = successOf(await uc.adjustStock(actor!, {
         productId: body.product_id,

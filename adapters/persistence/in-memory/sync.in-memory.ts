@@ -1,5 +1,9 @@
-import type { ClientRecordKind, SyncRepositories } from '../../../application/sync/ports.js';
+import type { ClientRecordKind, NewSaleConflict, SaleConflict, SyncRepositories } from '../../../application/sync/ports.js';
+import type { Product } from '../../../domain/product.js';
+import type { Sale } from '../../../domain/sale.js';
 import type { InMemoryModule } from './in-memory-store.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
+import { copy, values } from './rows.js';
 
 interface ClientRecordRow {
   readonly id: string;
@@ -12,11 +16,13 @@ interface ClientRecordRow {
 
 export interface SyncTables {
   clientRecords: Map<string, ClientRecordRow>;
+  saleConflicts: Map<string, NewSaleConflict>;
 }
 
 /** The tables of other modules a client id may already name a record in (as the SQL checks). */
 interface RecordTables {
-  sales: Map<string, unknown>;
+  sales: Map<string, Sale>;
+  products: Map<string, Product>;
   customers: Map<string, unknown>;
   creditEntries: Map<string, unknown>;
   expenses: Map<string, unknown>;
@@ -30,9 +36,15 @@ const TABLES: Record<ClientRecordKind, keyof RecordTables> = {
   STOCK_ADJUSTMENT: 'stockMovements',
 };
 
-/** The offline-sync module in memory: client ids. */
+/** A conflict as the SQL reads it: with its product's name and its sale's numbers. */
+const withNames = (t: SyncTables & RecordTables, c: NewSaleConflict): SaleConflict => {
+  const sale = t.sales.get(c.saleId)!;
+  return { ...copy(c), productName: t.products.get(c.productId)!.name, receiptNumber: sale.receiptNumber, provisionalReceiptNumber: sale.offline?.provisionalReceiptNumber ?? null };
+};
+
+/** The offline-sync module in memory: client ids and oversell conflicts. */
 export const inMemorySyncModule: InMemoryModule<SyncTables, SyncRepositories, RecordTables> = {
-  tables: () => ({ clientRecords: new Map() }),
+  tables: () => ({ clientRecords: new Map(), saleConflicts: new Map() }),
   repositories: (t) => ({
     clientIds: {
       claim: async (q) => {
@@ -48,6 +60,28 @@ export const inMemorySyncModule: InMemoryModule<SyncTables, SyncRepositories, Re
         const row = t.clientRecords.get(id);
         return row && row.businessId === businessId ? row.clientCreatedAt : null;
       },
+    },
+    saleConflicts: {
+      add: async (c) => void t.saleConflicts.set(c.id, copy(c)),
+      findById: async (businessId, id) => {
+        const c = t.saleConflicts.get(id);
+        return c && c.businessId === businessId ? withNames(t, c) : undefined;
+      },
+      list: async (businessId, page, filter) =>
+        keysetPageInMemory(
+          values(t.saleConflicts)
+            .filter((c) => c.businessId === businessId && (!filter.status || c.status === filter.status))
+            .map((c) => withNames(t, c)),
+          page,
+          { sortValue: (c) => c.createdAt.toISOString(), id: (c) => c.id, searchText: (c) => [c.productName, c.receiptNumber, c.provisionalReceiptNumber], date: (c) => c.createdAt },
+        ),
+      resolve: async (businessId, target, d) => {
+        for (const c of values(t.saleConflicts)) {
+          const named = 'conflictId' in target ? c.id === target.conflictId : c.saleId === target.saleId;
+          if (c.businessId === businessId && named && c.status === 'OPEN') t.saleConflicts.set(c.id, { ...c, ...d, status: 'RESOLVED' });
+        }
+      },
+      openOfSale: async (businessId, saleId) => values(t.saleConflicts).filter((c) => c.businessId === businessId && c.saleId === saleId && c.status === 'OPEN').length,
     },
   }),
 };

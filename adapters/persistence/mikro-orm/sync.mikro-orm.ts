@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ClientIdClaim, ClientIdClaimRequest, ClientRecordKind, SyncRepositories } from '../../../application/sync/ports.js';
 import { asDate } from './keyset.mikro-orm.js';
 import { firstRow } from './sql.mikro-orm.js';
+import { mikroOrmSaleConflicts } from './sale-conflicts.mikro-orm.js';
 
 /** The table each kind of client-made record lives in (an id the server made there is taken too). */
 const TABLES: Record<ClientRecordKind, string> = {
@@ -25,11 +26,12 @@ const claim = async (em: EntityManager, q: ClientIdClaimRequest): Promise<Client
   return row && String(row.business_id) === q.businessId && row.kind === q.kind && row.fingerprint === q.fingerprint ? 'same' : 'different';
 };
 
-/** The offline-sync module over SQL: client ids in client_records. */
+/** The offline-sync module over SQL: client ids in client_records, oversell conflicts in sale_conflicts. */
 export const mikroOrmSyncModule = (em: EntityManager): SyncRepositories => ({
   clientIds: {
     claim: (q) => claim(em, q),
     clientCreatedAt: async (businessId, id) =>
       (await firstRow(em, 'select client_created_at from client_records where business_id = ? and id = ?', [businessId, id], (r) => (r.client_created_at ? asDate(r.client_created_at) : null))) ?? null,
   },
+  saleConflicts: mikroOrmSaleConflicts(em),
 });
