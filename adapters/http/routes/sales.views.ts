@@ -116,6 +116,7 @@ export const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { 
 
 export const receiptJson = ({ sale, business, branch, cashier, customer }: Receipt) => ({
   receipt_number: sale.receiptNumber,
+  provisional_receipt_number: sale.offline?.provisionalReceiptNumber ?? null,
   sale_id: sale.id,
   status: sale.status,
   business: { name: business.name, address: business.address, phone: business.phone },
@@ -156,6 +157,7 @@ export const receiptShape = shape(
   'Receipt',
   {
     receipt_number: str,
+    provisional_receipt_number: nullableStr,
     sale_id: uuid,
     status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
     business: place,
