@@ -12,8 +12,6 @@ import type { BranchHasStock, WrongBranch } from '../../application/products/bra
 import type { TransferFailure } from '../../application/products/transfer-stock.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
-import type { ClientIdConflict } from '../../application/sync/client-id.js';
-import type { ConflictAlreadyResolved } from '../../application/sync/conflicts.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
@@ -22,6 +20,7 @@ import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
+import { SYNC_FAILURES, type SyncFailure } from './sync-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -69,8 +68,7 @@ export type UseCaseFailure =
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
   | LoanPackFailure
-  | ClientIdConflict
-  | ConflictAlreadyResolved;
+  | SyncFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -172,11 +170,6 @@ export const FAILURES: Mapping = {
       `The product breaks a rule: ${violations.map((v) => `${v.field} ${v.message}`).join('; ')}.`,
       { errors: violations },
     ),
-  ClientIdConflict: (f) =>
-    problem('CLIENT_ID_CONFLICT', `The id ${f.id} is already used for another record or other content; a retry must send exactly what was sent first.`, { errors: [{ field: 'id', message: 'is already used' }] }),
-  ProvisionalReceiptNumberTaken: (f) =>
-    problem('PROVISIONAL_RECEIPT_NUMBER_TAKEN', `Another sale already has the receipt number ${f.number}; give each till its own device code.`, { errors: [{ field: 'provisional_receipt_number', message: 'is already used' }] }),
-  ConflictAlreadyResolved: () => problem('CONFLICT_ALREADY_RESOLVED', 'The owner has already decided this conflict.'),
   DuplicateSku: (f) => problem('DUPLICATE_SKU', `Another product of this business already has the SKU ${f.sku}.`, { errors: [{ field: 'sku', message: 'is already used' }] }),
   ServiceHasNoStock: () => problem('SERVICE_HAS_NO_STOCK', 'A service keeps no stock.'),
   // A sale's or a transfer's line carries the product's name and its place in the list; an adjustment names neither.
@@ -316,6 +309,7 @@ export const FAILURES: Mapping = {
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
+  ...SYNC_FAILURES,
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -56,6 +56,10 @@ const canonicalJson = (v: unknown): string =>
 
 /** Runs one operation as its route would run it (roles, path, body, handler); failures are thrown as Problem. */
 const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefined, deviceId: string, target: RouteDef<any, any>, op: SyncOperation): Promise<Applied & { instance: string }> => {
+  // the runner's order: roles, then the path, then the body
+  if (target.access !== 'public' && !hasAnyRole(actor, target.access.roles)) {
+    throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${target.access.roles.join(', ')}.`);
+  }
   const params: Record<string, string> = {};
   const body: Record<string, unknown> = { ...op.payload };
   for (const [field, param] of Object.entries(PATH_FIELDS[op.type] ?? {})) {
@@ -64,9 +68,6 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     if (typeof value !== 'string') throw problem('VALIDATION_FAILED', `The request is invalid: ${field} is required.`, { errors: [{ field, message: 'is required' }] });
     if (!UUID.test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
     params[param] = value.toLowerCase();
-  }
-  if (target.access !== 'public' && !hasAnyRole(actor, target.access.roles)) {
-    throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${target.access.roles.join(', ')}.`);
   }
   const decoded = target.body!.decode(body);
   if (decoded._tag === 'Left') {
