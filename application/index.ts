@@ -76,6 +76,10 @@ export * from './report-exports/export-reports.js';
 export * from './expenses/ports.js';
 export * from './expenses/manage-expenses.js';
 export * from './expenses/manage-categories.js';
+// offline sync: client ids (docs/adr/0034)
+export * from './sync/ports.js';
+export * from './sync/client-id.js';
+export * from './sync/conflicts.js';
 // reports
 export * from './reports/ports.js';
 export * from './reports/reports.js';

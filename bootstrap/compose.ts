@@ -15,6 +15,8 @@ import type { MessageSender } from '../application/ports/message-sender.js';
 import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../adapters/auth/jose-tokens.js';
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { createApp } from '../adapters/http/app.js';
+import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
+import { listConflicts, resolveConflict } from '../application/sync/conflicts.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
@@ -142,7 +144,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const reportDeps = persistence.reports ? { ...deps, uow: persistence.reports.uow } : deps;
   const dataAsOf = persistence.reports ? persistence.reports.dataAsOf : async () => null;
 
-  const routes = apiRoutes({
+  const singleRoutes = apiRoutes({
     register: register(deps),
     requestSignInCode: requestSignInCode(deps),
     verifySignInCode: verifySignInCode(deps),
@@ -246,6 +248,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     },
     callbackLogger: logger,
   });
+  // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
+  const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
+  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), paging: createPaging(otpSecret) }, singleRoutes)];
   const currentActor = resolveActor(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({

@@ -28,6 +28,8 @@ import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/r
 import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
 import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
 import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-packs.in-memory.js';
+import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
+import { mikroOrmSyncModule } from '../adapters/persistence/mikro-orm/sync.mikro-orm.js';
 import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
@@ -54,6 +56,7 @@ const MODULES = [
   persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
   persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
   persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
+  persistenceModule(inMemorySyncModule, mikroOrmSyncModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

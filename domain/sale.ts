@@ -52,7 +52,22 @@ export interface Sale {
   creditOutstanding: Kobo;
   /** On a voided sale: what the customer had paid for it, to hand back. */
   refundAmount: Kobo | null;
+  /** A sale a till made offline and synced (docs/adr/0034); absent or null for a sale made online. */
+  readonly offline?: OfflineSale | null;
 }
+
+/** How a till made a sale offline: its provisional receipt number and clock, and whether it oversold. */
+export interface OfflineSale {
+  readonly deviceId: string;
+  /** `<device code>-<sequence>`, printed on the paper receipt before the sale had its business number. */
+  readonly provisionalReceiptNumber: string | null;
+  readonly clientCreatedAt: Date | null;
+  /** It took stock the branch did not hold: a shortfall awaits the owner's decision (GET /sync/conflicts). */
+  needsReview: boolean;
+}
+
+/** A provisional receipt number: a device code (2 to 16 capitals or digits, not RCP) and a sequence. */
+export const PROVISIONAL_RECEIPT_NUMBER = /^(?!RCP-)[A-Z0-9]{2,16}-\d{1,9}$/;
 
 /** A sale before it has its receipt number (given when it is stored). */
 export type SaleDraft = Omit<Sale, 'receiptNumber'>;

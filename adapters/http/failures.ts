@@ -20,6 +20,7 @@ import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
+import { SYNC_FAILURES, type SyncFailure } from './sync-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -66,7 +67,8 @@ export type UseCaseFailure =
   | InvalidReportRange
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
-  | LoanPackFailure;
+  | LoanPackFailure
+  | SyncFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -76,6 +78,7 @@ export type FailureTag = UseCaseFailure['_tag'];
  */
 export type Subject =
   | 'sale'
+  | 'conflict'
   | 'receipt'
   | 'customer'
   | 'product'
@@ -110,6 +113,7 @@ const negative = (code: 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATIVE', fields
 
 const NOT_FOUND: Record<Subject, string> = {
   sale: 'No such sale.',
+  conflict: 'No such conflict.',
   receipt: 'No such receipt.',
   customer: 'No such customer.',
   product: 'No such product.',
@@ -305,6 +309,7 @@ export const FAILURES: Mapping = {
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
+  ...SYNC_FAILURES,
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -44,6 +44,8 @@ export interface HandlerInput<B, Q = unknown> {
    */
   readonly mediaType: string;
   readonly ctx: ParameterizedContext;
+  /** Set when the route runs as an operation of POST /sync/batch: the till that queued it offline (docs/adr/0034). */
+  readonly sync?: { readonly deviceId: string };
 }
 
 /** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; none. */

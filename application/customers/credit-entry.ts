@@ -14,6 +14,8 @@ export interface CreditChange {
   readonly saleId?: string | null;
   readonly method?: CreditPaymentMethod | null;
   readonly note?: string | null;
+  /** The entry's id when a device made it (a client id); else a new one. */
+  readonly id?: string;
 }
 
 /** The two ports a credit entry writes through, named by shape so any module's repositories fit. */
@@ -30,7 +32,7 @@ export interface CreditWriters {
 export const recordCreditEntry = async (deps: { clock: Clock; crypto: Crypto }, r: CreditWriters, actor: Actor, change: CreditChange): Promise<CreditEntry> => {
   const now = deps.clock.now(); // read under the customer's row lock: the ledger's times follow its chain
   const entry: CreditEntry = {
-    id: deps.crypto.uuid(),
+    id: change.id ?? deps.crypto.uuid(),
     businessId: actor.businessId,
     customerId: change.customer.id,
     kind: change.kind,

@@ -13,10 +13,12 @@ import { recordCreditEntry } from './credit-entry.js';
 import { creditPaymentRecorded } from '../../domain/events.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import type { AgingSort, CustomerRepositories } from './ports.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
 
 export type Overpayment = { readonly _tag: 'Overpayment'; readonly balance: Kobo };
 
-export interface PaymentCommand {
+export interface PaymentCommand extends ClientMade {
   readonly amount: Kobo;
   readonly method: CreditPaymentMethod;
   readonly note?: string;
@@ -33,11 +35,18 @@ export interface RecordedPayment {
  * payments at once cannot together pay more than is owed.
  */
 export const recordCreditPayment =
-  (deps: { uow: UnitOfWork<CustomerRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
-  async (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<AmountNotPositive | NotFound | Overpayment, RecordedPayment>> => {
+  (deps: { uow: UnitOfWork<CustomerRepositories & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, customerId: string, cmd: PaymentCommand): Promise<E.Either<AmountNotPositive | NotFound | Overpayment | ClientIdConflict, Replayed<RecordedPayment>>> => {
     const broken = checkPayment('amount', cmd.amount);
     if (broken) return E.left(broken);
+    type Failure = AmountNotPositive | NotFound | Overpayment;
     return deps.uow.run(async (r) => {
+      const replay = async (id: string) => {
+        const entry = await r.credit.entryById(actor.businessId, id);
+        return entry && { entry, allocations: await r.credit.allocationsOf(actor.businessId, id) };
+      };
+      const content = { customerId, ...cmd };
+      return underClientId<Failure, RecordedPayment>(deps, r, { businessId: actor.businessId, kind: 'CREDIT_PAYMENT', made: cmd, content, at: deps.clock.now() }, replay, async (clientId) => {
       const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
       if (!customer) return E.left(notFound);
       if (cmd.amount > customer.creditBalance) return E.left({ _tag: 'Overpayment' as const, balance: customer.creditBalance });
@@ -46,10 +55,11 @@ export const recordCreditPayment =
       const allocated = allocations.reduce((n, a) => n + a.amount, 0);
       if (allocated !== cmd.amount) throw new Error(`customer ${customerId}: balance ${customer.creditBalance} disagrees with open debts`);
       for (const a of allocations) await r.credit.reduceOutstanding(actor.businessId, a.saleId, a.amount);
-      const entry = await recordCreditEntry(deps, r, actor, { customer, kind: 'PAYMENT', amount: -cmd.amount, method: cmd.method, note: cmd.note ?? null });
+      const entry = await recordCreditEntry(deps, r, actor, { customer, kind: 'PAYMENT', amount: -cmd.amount, method: cmd.method, note: cmd.note ?? null, ...(clientId ? { id: clientId } : {}) });
       await r.credit.addAllocations(entry.id, allocations);
       await r.events.record(entry.createdAt, creditPaymentRecorded(entry));
       return E.right({ entry, allocations });
+      });
     });
   };
 

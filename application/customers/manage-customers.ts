@@ -11,6 +11,9 @@ import { notFound, type NotFound } from '../business/errors.js';
 import { customerCreated } from '../../domain/events.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import type { CustomerRepositories, CustomerSort } from './ports.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
+
 
 type Customers = Pick<CustomerRepositories, 'customers'>;
 
@@ -28,14 +31,16 @@ export interface CustomerFields {
 
 /** Adds a customer (phone unique per business, credit limit not negative); they start owing nothing. */
 export const createCustomer =
-  (deps: { uow: UnitOfWork<Customers & EventRepositories>; clock: Clock; crypto: Crypto }) =>
-  async (actor: Actor, fields: CustomerFields): Promise<E.Either<NegativeAmount | DuplicatePhone, Customer>> => {
+  (deps: { uow: UnitOfWork<Customers & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, fields: CustomerFields & ClientMade): Promise<E.Either<NegativeAmount | DuplicatePhone | ClientIdConflict, Replayed<Customer>>> => {
     const broken = checkCreditLimit(fields.creditLimit);
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
       const now = deps.clock.now();
+      const replay = (id: string) => r.customers.findById(actor.businessId, id);
+      return underClientId<DuplicatePhone, Customer>(deps, r, { businessId: actor.businessId, kind: 'CUSTOMER', made: fields, content: fields, at: now }, replay, async (clientId) => {
       const customer: Customer = {
-        id: deps.crypto.uuid(),
+        id: clientId ?? deps.crypto.uuid(),
         businessId: actor.businessId,
         name: fields.name,
         phone: fields.phone ?? null,
@@ -51,6 +56,7 @@ export const createCustomer =
       if ((await r.customers.add(customer)) === 'duplicate_phone') return E.left({ _tag: 'DuplicatePhone' as const });
       await r.events.record(now, customerCreated(customer));
       return E.right(customer);
+      });
     });
   };
 

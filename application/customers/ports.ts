@@ -31,6 +31,8 @@ export interface CreditLedger {
   add(entry: CreditEntry): Promise<Date>;
   addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
   allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
+  /** One entry of the business's ledger (a payment retried under its client id is answered from it). */
+  entryById(businessId: string, entryId: string): Promise<CreditEntry | undefined>;
   /** The customer's entries, newest first by default. */
   list(businessId: string, customerId: string, page: PageRequest<'created_at'>): Promise<Page<CreditEntry>>;
   lastPaymentAt(businessId: string, customerId: string): Promise<Date | undefined>;

@@ -11,6 +11,9 @@ import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound, type UnknownBranch } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { ExpenseFilter, ExpenseRepositories, ExpenseSort } from './ports.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
+
 
 type Expenses = ExpenseRepositories;
 type WithBranches = ExpenseRepositories & Pick<BusinessRepositories, 'branches' | 'memberships'>;
@@ -52,19 +55,21 @@ const branchFor = async (r: WithBranches, actor: Actor, branchId: string | undef
 
 /** Records an expense: amount above zero, a category of the business, a day not after today in Lagos. */
 export const createExpense =
-  (deps: { uow: UnitOfWork<WithBranches>; clock: Clock; crypto: Crypto }) =>
-  async (actor: Actor, fields: ExpenseFields): Promise<E.Either<ExpenseFailure, Expense>> => {
+  (deps: { uow: UnitOfWork<WithBranches & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, fields: ExpenseFields & ClientMade): Promise<E.Either<ExpenseFailure | ClientIdConflict, Replayed<Expense>>> => {
     const now = deps.clock.now();
     const spentOn = fields.spentOn ?? lagosDate(now);
     const broken = checkExpense({ amount: fields.amount, spentOn }, lagosDate(now));
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
+      const replay = (id: string) => r.expenses.findById(actor.businessId, id);
+      return underClientId<ExpenseFailure, Expense>(deps, r, { businessId: actor.businessId, kind: 'EXPENSE', made: fields, content: fields, at: now }, replay, async (clientId) => {
       const category = await r.expenseCategories.findById(actor.businessId, fields.categoryId, { lock: 'use' });
       if (!category) return E.left({ _tag: 'UnknownCategory' as const, categoryId: fields.categoryId });
       const branch = await branchFor(r, actor, fields.branchId);
       if (E.isLeft(branch)) return branch;
       const expense: Expense = {
-        id: deps.crypto.uuid(),
+        id: clientId ?? deps.crypto.uuid(),
         businessId: actor.businessId,
         branchId: branch.right,
         categoryId: category.id,
@@ -81,6 +86,7 @@ export const createExpense =
       };
       await r.expenses.add(expense);
       return E.right(expense);
+      });
     });
   };
 

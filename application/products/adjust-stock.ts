@@ -14,6 +14,9 @@ import type { EventRepositories } from '../ports/outbox.js';
 import type { UnknownBranch } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import { stockBranchFor, type WrongBranch } from './branch-stock.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
+
 
 /** Not enough of the product at the branch (`available`: what the branch holds). */
 export type InsufficientStock = {
@@ -28,7 +31,7 @@ export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
 /** The change would take the product above MAX_STOCK units. */
 export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
 
-export interface AdjustmentCommand {
+export interface AdjustmentCommand extends ClientMade {
   readonly productId: string;
   readonly quantityChange: number;
   readonly reason: AdjustmentReason;
@@ -38,20 +41,21 @@ export interface AdjustmentCommand {
   readonly branchId?: string;
 }
 
+type AdjustmentFailure = NegativePrice | ZeroQuantityChange | NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded | UnknownBranch | WrongBranch;
+
 /**
  * Records a stock adjustment: the quantity moves in one conditional update (never below zero,
  * never a lost update under concurrency) and the ledger row is written in the same transaction.
  * The change is a whole number other than zero and the unit cost, a price, is not negative.
  */
 export const adjustStock =
-  (deps: { uow: UnitOfWork<ProductRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'>>; clock: Clock; crypto: Crypto }) =>
-  async (
-    actor: Actor,
-    cmd: AdjustmentCommand,
-  ): Promise<E.Either<NegativePrice | ZeroQuantityChange | NotFound | InsufficientStock | ServiceHasNoStock | StockLimitExceeded | UnknownBranch | WrongBranch, StockMovement>> => {
+  (deps: { uow: UnitOfWork<ProductRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'> & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, cmd: AdjustmentCommand): Promise<E.Either<AdjustmentFailure | ClientIdConflict, Replayed<StockMovement>>> => {
     const broken = checkPrices([['unitCost', cmd.unitCost]]) ?? checkQuantityChange('quantityChange', cmd.quantityChange);
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
+      const replay = (id: string) => r.stockLedger.findById(actor.businessId, id);
+      return underClientId<AdjustmentFailure, StockMovement>(deps, r, { businessId: actor.businessId, kind: 'STOCK_ADJUSTMENT', made: cmd, content: cmd, at: deps.clock.now() }, replay, async (clientId) => {
       const branch = await stockBranchFor(r, actor, cmd.branchId);
       if (E.isLeft(branch)) return branch;
       const product = await r.products.findById(actor.businessId, cmd.productId);
@@ -65,6 +69,7 @@ export const adjustStock =
         at: deps.clock.now(),
         note: cmd.note ?? null,
         unitCost: cmd.unitCost ?? null,
+        ...(clientId ? { id: clientId } : {}),
       });
       if (!moved) return E.left(notFound);
       // a refusal writes nothing (rolled back: a take from a branch without stock may have left its empty row)
@@ -74,6 +79,7 @@ export const adjustStock =
         return rollback(E.left({ _tag: 'InsufficientStock' as const, productId: cmd.productId, available: moved.available, requested: -cmd.quantityChange, branchId, branchName }));
       }
       return E.right(moved.movement);
+      });
     });
   };
 

@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { stockChanged } from '../../domain/events.js';
 import type { EventLog } from '../ports/outbox.js';
-import type { QuantityChange } from './ports.js';
+import type { QuantityChange, StockChangeOptions } from './ports.js';
 
 export interface StockMove {
   readonly productId: string;
@@ -22,11 +22,15 @@ export interface StockMove {
   readonly saleId?: string;
   /** The transfer that moves the stock (TRANSFER_OUT and TRANSFER_IN rows). */
   readonly transferId?: string;
+  /** The ledger row's id when a device made it (a client id); else a new one. */
+  readonly id?: string;
+  /** A synced offline sale: the goods already left, so the branch may go below zero (docs/adr/0034). */
+  readonly belowZero?: boolean;
 }
 
 /** The two ports a stock move writes through, named by shape so any module's repositories fit. */
 export interface StockWriters {
-  readonly products: { changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date): Promise<QuantityChange | undefined> };
+  readonly products: { changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date, options?: StockChangeOptions): Promise<QuantityChange | undefined> };
   readonly stockLedger: { add(movement: StockMovement): Promise<Date> };
   readonly events: EventLog;
 }
@@ -57,10 +61,10 @@ export const moveStocks = async (
   const movements: StockMovement[] = [];
   const totals: number[] = [];
   for (const [index, move] of moves.entries()) {
-    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.branchId, move.change, move.at);
+    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.branchId, move.change, move.at, move.belowZero ? { belowZero: true } : {});
     if (!moved?.ok) return { ok: false, index, refusal: moved };
     const movement: StockMovement = {
-      id: deps.crypto.uuid(),
+      id: move.id ?? deps.crypto.uuid(),
       businessId: actor.businessId,
       productId: move.productId,
       branchId: move.branchId,

@@ -16,6 +16,11 @@ export interface ProductFilter {
 }
 
 /** before and after: the branch's quantity; total: the product's over every branch, after the change. */
+/** `belowZero`: a synced offline sale takes what it sold even past zero (docs/adr/0034); every other move stops at zero. */
+export interface StockChangeOptions {
+  readonly belowZero?: boolean;
+}
+
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number; readonly total: number }
   /** INSUFFICIENT: the branch's would go below zero (available: the branch's); LIMIT: the product's total above MAX_STOCK. */
@@ -44,7 +49,7 @@ export interface ProductRepository {
    * lock order of every stock writer), so concurrent changes never lose one, no branch goes below
    * zero and the total stays at most MAX_STOCK. undefined when the product does not exist.
    */
-  changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date): Promise<QuantityChange | undefined>;
+  changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date, options?: StockChangeOptions): Promise<QuantityChange | undefined>;
   /**
    * Each given product's stock at every active branch of the business, default branch first (0 where
    * none is held). The caller passes its own PRODUCTs (a service keeps no stock); only the business's

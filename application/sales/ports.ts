@@ -35,6 +35,8 @@ export interface SaleRepository {
   list(businessId: string, page: PageRequest<SaleSort>, filter: SaleFilter): Promise<Page<Sale>>;
   /** Saves the void (status, when, why, by whom, refund) and clears what was owed. */
   markVoided(sale: Sale): Promise<void>;
+  /** An offline sale whose every shortfall the owner has resolved needs no more review. */
+  clearNeedsReview(businessId: string, saleId: string): Promise<void>;
   /** True when any sale was made at the branch (it must then be archived, not erased). */
   existsForBranch(businessId: string, branchId: string): Promise<boolean>;
 }

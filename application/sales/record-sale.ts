@@ -19,6 +19,8 @@ import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
 import type { SaleRepositories } from './ports.js';
+import type { SyncRepositories } from '../sync/ports.js';
+import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
 
 export interface SaleItemCommand {
   readonly productId: string;
@@ -27,7 +29,7 @@ export interface SaleItemCommand {
   readonly discount?: Kobo;
 }
 
-export interface SaleCommand {
+export interface SaleCommand extends ClientMade {
   readonly items: readonly SaleItemCommand[];
   readonly paymentMethod: PaymentMethod;
   readonly amountPaid?: Kobo;
@@ -37,12 +39,20 @@ export interface SaleCommand {
   readonly discount?: Kobo;
   readonly note?: string;
   readonly branchId?: string;
+  /**
+   * A sale a till made offline, arriving through POST /sync/batch: it takes its stock even below zero
+   * (the goods already left; each shortfall becomes a conflict for the owner) and counts toward the plan's
+   * month of its clientCreatedAt (docs/adr/0034).
+   */
+  readonly offline?: { readonly deviceId: string; readonly provisionalReceiptNumber?: string };
 }
 
 export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly indexes: number[] };
 /** Items naming an archived product: it is kept for history but no longer sold. */
 export type ArchivedProducts = { readonly _tag: 'ArchivedProducts'; readonly indexes: number[] };
 export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
+/** Another sale of the business already has this provisional receipt number. */
+export type ProvisionalReceiptNumberTaken = { readonly _tag: 'ProvisionalReceiptNumberTaken'; readonly number: string };
 export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
 export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
 /**
@@ -64,7 +74,15 @@ export type SaleFailure =
   | PricingFailure
   /** `index`: the first item of the cart naming the product. */
   | (InsufficientStock & { readonly name: string; readonly index: number })
-  | PlanGate;
+  | PlanGate
+  | ClientIdConflict
+  | ProvisionalReceiptNumberTaken;
+
+/** What a sale is made from, as the device sent it: not which device or route it came through (a retry may take another). */
+const saleContent = ({ offline, ...cmd }: SaleCommand) => ({ ...cmd, provisionalReceiptNumber: offline?.provisionalReceiptNumber });
+
+/** The month an offline sale counts in is its device's (never later than now); an online sale's is now's. */
+const planTime = (cmd: SaleCommand, now: Date): Date => (cmd.offline && cmd.clientCreatedAt && cmd.clientCreatedAt < now ? cmd.clientCreatedAt : now);
 
 /** The sale, and on a plan that caps sales a month, the month's usage including this sale. */
 export interface RecordedSale {
@@ -81,18 +99,25 @@ export interface RecordedSale {
  * is refused before anything is read.
  */
 export const recordSale =
-  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories>; clock: Clock; crypto: Crypto }) =>
-  async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, RecordedSale>> => {
+  (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
+  async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Replayed<RecordedSale>>> => {
     const broken = checkSaleAmounts(cmd);
     if (broken) return E.left(broken);
-    return deps.uow.run<E.Either<SaleFailure, RecordedSale>>(async (r) => {
+    return deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
       const now = deps.clock.now();
       const business = await r.businesses.findById(actor.businessId);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
+      const replay = async (id: string) => {
+        const sale = await r.sales.findById(actor.businessId, id);
+        return sale && { sale, monthlySales: null };
+      };
+      return underClientId<SaleFailure, RecordedSale>(deps, r, { businessId: actor.businessId, kind: 'SALE', made: cmd, content: saleContent(cmd), at: now }, replay, async (clientId) => {
       const chosen = await stockBranchFor(r, actor, cmd.branchId);
       if (E.isLeft(chosen)) return chosen;
       const branch = chosen.right;
       if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
+      const provisional = cmd.offline?.provisionalReceiptNumber;
+      if (provisional && (await r.sales.findByReceiptNumber(actor.businessId, provisional))) return E.left({ _tag: 'ProvisionalReceiptNumberTaken', number: provisional });
 
       const ids = [...new Set(cmd.items.map((i) => i.productId))];
       const products = new Map((await r.products.findMany(actor.businessId, ids)).map((p) => [p.id, p]));
@@ -120,11 +145,11 @@ export const recordSale =
       }
       if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'customer' });
 
-      const saleId = deps.crypto.uuid();
+      const saleId = clientId ?? deps.crypto.uuid();
       const wanted = new Map<string, number>();
       for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
       const taking = [...wanted.keys()].sort(); // one lock order for every writer of stock
-      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, branchId: branch.id, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId })));
+      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, branchId: branch.id, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId, belowZero: cmd.offline !== undefined })));
       if (!moved.ok) {
         const productId = taking[moved.index]!;
         if (!moved.refusal) throw new Error(`product ${productId} vanished inside the sale's transaction`);
@@ -134,13 +159,15 @@ export const recordSale =
         return rollback(E.left({ _tag: 'InsufficientStock', ...shortage }));
       }
 
+      const shortfalls = moved.movements.filter((m) => m.quantityAfter < 0).map((m) => ({ m, shortfall: Math.min(-m.quantityAfter, -m.quantityChange) }));
+
       // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
       if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'SALE', amount: priced.value.balanceDue, saleId });
 
       // Business-wide counters last: their row locks are held only until the commit just after.
       let monthlySales: MonthlySalesUsage | null = null;
       if (limitsMonthlySales(business.plan)) {
-        const count = await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7));
+        const count = await r.sales.countSaleInMonth(actor.businessId, lagosDate(planTime(cmd, now)).slice(0, 7));
         const gate = checkMonthlySale(business.plan, count);
         if (gate) return rollback(E.left(gate));
         monthlySales = monthlySalesUsage(business.plan, count);
@@ -161,6 +188,9 @@ export const recordSale =
         voidedBy: null,
         creditOutstanding: customer ? priced.value.balanceDue : kobo(0),
         refundAmount: null,
+        ...(cmd.offline
+          ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt: cmd.clientCreatedAt ?? null, needsReview: shortfalls.length > 0 } }
+          : {}),
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
       // After the receipt counter's lock, which every sale holds to its commit: credit sales to other
@@ -168,7 +198,14 @@ export const recordSale =
       if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
+      for (const { m, shortfall } of shortfalls) {
+        await r.saleConflicts.add({
+          id: deps.crypto.uuid(), businessId: actor.businessId, saleId, productId: m.productId, branchId: m.branchId, requested: -m.quantityChange,
+          available: Math.max(m.quantityBefore, 0), shortfall, status: 'OPEN', resolution: null, quantityChange: null, note: null, resolvedBy: null, resolvedAt: null, createdAt: now,
+        });
+      }
       await r.events.record(now, saleRecorded(sale));
       return E.right({ sale, monthlySales });
+      });
     });
   };

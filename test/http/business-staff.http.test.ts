@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
@@ -227,6 +228,13 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     raw?: { rawBody: string; headers: Record<string, string> };
     staff: 'allowed' | 'forbidden';
   };
+  /** A synced offline sale of a product with no stock: an open oversell conflict (docs/adr/0034). */
+  const openConflict = async () => {
+    const product = (await app.request('POST', '/products', { token: owner.accessToken, body: { name: `Oversold ${randomUUID().slice(0, 8)}`, price: 100 } })).body.data.id as string;
+    const operations = [{ op_id: randomUUID(), type: 'sale.create', payload: { payment_method: 'CASH', items: [{ product_id: product, quantity: 1 }] } }];
+    await app.request('POST', '/sync/batch', { token: owner.accessToken, body: { device_id: 'matrix', operations } });
+    return (await app.request('GET', '/sync/conflicts?status=OPEN&limit=1', { token: owner.accessToken })).body.data.content[0].id as string;
+  };
   // API-DECISIONS "Roles": staff read the business only; branches, staff and the profile are the owner's.
   const matrix: Row[] = [
     { route: 'GET /auth/me', method: 'GET', path: async () => '/auth/me', staff: 'allowed' },
@@ -284,6 +292,9 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /sales/receipts/:receipt_number', method: 'GET', path: async () => `/sales/receipts/${(await sale()).receipt_number}`, staff: 'allowed' },
     { route: 'GET /sales/:id', method: 'GET', path: async () => `/sales/${(await sale()).id}`, staff: 'allowed' },
     { route: 'GET /sales/:id/receipt', method: 'GET', path: async () => `/sales/${(await sale()).id}/receipt`, staff: 'allowed' },
+    { route: 'GET /sync/conflicts', method: 'GET', path: async () => '/sync/conflicts', staff: 'forbidden' },
+    { route: 'POST /sync/conflicts/:id/resolve', method: 'POST', path: async () => `/sync/conflicts/${await openConflict()}/resolve`, body: () => ({ resolution: 'STOCK_CORRECTION', quantity_change: 1 }), staff: 'forbidden' },
+    { route: 'POST /sync/batch', method: 'POST', path: async () => '/sync/batch', body: () => ({ device_id: 'matrix', operations: [{ op_id: randomUUID(), type: 'customer.create', payload: { name: 'Matrix' } }] }), staff: 'allowed' },
     { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
     // customers and credit payments: everyone; the aging report is a report: the owner's
     { route: 'POST /customers', method: 'POST', path: async () => '/customers', body: () => ({ name: 'Matrix Customer' }), staff: 'allowed' },

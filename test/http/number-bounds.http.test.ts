@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { jsonSchemaOf } from '../../adapters/http/codecs.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
@@ -33,7 +34,7 @@ describe('HTTP every numeric field is bounded', function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
-  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string };
+  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string };
   before(async () => {
     app = await createTestApp();
     token = (await registerOwner(app)).accessToken;
@@ -43,7 +44,12 @@ describe('HTTP every numeric field is bounded', function () {
     const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
     const main = ((await app.request('GET', '/businesses/me/branches', { token })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
     const lekki = (await app.request('POST', '/businesses/branches', { token, body: { name: 'Lekki' } })).body.data.id as string;
-    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki };
+    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki, conflict: '' };
+    // an offline sale of a product with no stock: an oversell conflict to resolve (docs/adr/0034)
+    const empty = (await app.request('POST', '/products', { token, body: { name: 'Bounds empty', price: 100 } })).body.data.id as string;
+    const operations = [{ op_id: randomUUID(), type: 'sale.create', payload: { payment_method: 'CASH', items: [{ product_id: empty, quantity: 1 }] } }];
+    await app.request('POST', '/sync/batch', { token, body: { device_id: 'bounds', operations } });
+    ids.conflict = (await app.request('GET', '/sync/conflicts?status=OPEN', { token })).body.data.content[0].id as string;
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
   });
   after(async () => app.close());
@@ -74,6 +80,12 @@ describe('HTTP every numeric field is bounded', function () {
       zeroInvalid: ['credit_reminders.days_overdue', 'credit_reminders.repeat_every_days'],
     },
     'POST /reports/loan-pack': { path: () => '/reports/loan-pack', body: () => ({ months: 6 }), zeroInvalid: ['months'] },
+    'POST /sync/conflicts/:id/resolve': {
+      path: () => `/sync/conflicts/${ids.conflict}/resolve`,
+      body: () => ({ resolution: 'STOCK_CORRECTION', quantity_change: 1 }),
+      zeroInvalid: ['quantity_change'],
+      negativeValid: ['quantity_change'],
+    },
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {

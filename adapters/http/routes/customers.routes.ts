@@ -28,6 +28,8 @@ const fieldsOf = (b: CustomerBody): Partial<CustomerFields> => {
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<CustomerFields>;
 };
 
+import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+
 const TAG = 'Customers';
 
 export const customerRoutes = (uc: CustomerUseCases) => [
@@ -38,15 +40,16 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     tag: TAG,
     summary: 'Add a customer',
     description:
-      'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null; `notifications_opt_out` (default false): true stops credit reminders and custom messages to them (receipts still go).',
+      'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null; `notifications_opt_out` (default false): true stops credit reminders and custom messages to them (receipts still go).' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },
-    body: object('CreateCustomerRequest', { name: text(1, 200) }, customerFields),
-    success: { status: 201, description: 'The customer', data: customerShape },
-    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
+    body: object('CreateCustomerRequest', { name: text(1, 200) }, { ...customerFields, ...CLIENT_FIELDS }),
+    success: { status: 201, description: 'The customer', data: customerShape, headers: REPLAYED_HEADER },
+    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
-      return created('Customer created', customerJson(successOf(await uc.createCustomer(actor!, fieldsOf(body) as CustomerFields), 'customer')));
+      const customer = successOf(await uc.createCustomer(actor!, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
+      return createdOnce('Customer created', customerJson(customer), customer.replayed);
     },
   }),
   route({
@@ -157,20 +160,20 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     operationId: 'recordCreditPayment',
     tag: 'Credit',
     summary: 'Record a payment toward what a customer owes',
-    description: 'Allocated to the oldest open debt first. More than the balance is 422 OVERPAYMENT. Honours Idempotency-Key.',
+    description: 'Allocated to the oldest open debt first. More than the balance is 422 OVERPAYMENT. Honours Idempotency-Key.' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     bodyExample: { amount: 5000, method: 'TRANSFER', note: 'Part payment' },
-    body: object('CreditPaymentRequest', { amount: positiveMoney, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500) }),
-    success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape },
-    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    body: object('CreditPaymentRequest', { amount: positiveMoney, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500), ...CLIENT_FIELDS }),
+    success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape, headers: REPLAYED_HEADER },
+    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       const paid = successOf(
-        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}) }),
+        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
         'customer',
       );
-      return created('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }));
+      return createdOnce('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }), paid.replayed);
     },
   }),
   route({

@@ -48,6 +48,8 @@ type ExpenseBody = {
   reference?: string | null;
   branch_id?: string;
 };
+import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+
 const fieldsOf = (b: ExpenseBody): Partial<ExpenseFields> => {
   const out = {
     categoryId: b.category_id,
@@ -166,15 +168,18 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     summary: 'Record an expense',
     description:
       'amount (naira) above 0 (0 or less: 422 AMOUNT_MUST_BE_POSITIVE); category_id from GET /expenses/categories (else 422 UNKNOWN_CATEGORY); spent_on a Lagos day, ' +
-      'today when left out, not after today (422 SPENT_ON_IN_FUTURE); branch_id from GET /businesses/me/branches (else 422 UNKNOWN_BRANCH), the caller\'s branch when left out. Honours Idempotency-Key.',
+      'today when left out, not after today (422 SPENT_ON_IN_FUTURE); branch_id from GET /businesses/me/branches (else 422 UNKNOWN_BRANCH), the caller\'s branch when left out. Honours Idempotency-Key.' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     bodyExample: { category_id: '0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40', amount: 15000, description: 'Diesel for the generator', payment_method: 'CASH', vendor: 'Total, Allen Avenue', spent_on: '2026-11-21' },
-    body: object('CreateExpenseRequest', expenseFields, optionalFields),
-    success: { status: 201, description: 'The expense', data: expenseShape },
-    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
-    handler: async ({ actor, body }) => created('Expense recorded', expenseJson(successOf(await uc.createExpense(actor!, fieldsOf(body) as ExpenseFields), 'expense'))),
+    body: object('CreateExpenseRequest', expenseFields, { ...optionalFields, ...CLIENT_FIELDS }),
+    success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
+    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    handler: async ({ actor, body }) => {
+      const expense = successOf(await uc.createExpense(actor!, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
+      return createdOnce('Expense recorded', expenseJson(expense), expense.replayed);
+    },
   }),
   route({
     method: 'get',

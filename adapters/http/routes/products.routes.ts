@@ -72,6 +72,8 @@ export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<ProductFields>;
 };
 
+import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+
 export const productRoutes = (uc: ProductUseCases) => [
   route({
     method: 'get',
@@ -109,7 +111,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       'takes stock) and writes a ledger row in the same transaction. Going below zero at the branch is 409 INSUFFICIENT_STOCK; a total ' +
       'above 1,000,000,000 units (the most a product holds) is 422 STOCK_LIMIT_EXCEEDED. Staff with an assigned branch adjust only ' +
       'there (403 WRONG_BRANCH). Honours Idempotency-Key. ' +
-      'Take product_id from GET /products first.',
+      'Take product_id from GET /products first.' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
@@ -117,10 +119,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     body: object(
       'StockAdjustmentRequest',
       { product_id: uuidInput, quantity_change: nonZeroInteger, reason: enumOf('reason', ADJUSTMENT_REASONS) },
-      { note: text(1, 500), unit_cost: money, branch_id: uuidInput },
+      { note: text(1, 500), unit_cost: money, branch_id: uuidInput, ...CLIENT_FIELDS },
     ),
-    success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH'],
+    success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape, headers: REPLAYED_HEADER },
+    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
       const movement = successOf(await uc.adjustStock(actor!, {
         productId: body.product_id,
@@ -129,8 +131,9 @@ export const productRoutes = (uc: ProductUseCases) => [
         ...(body.note !== undefined ? { note: body.note } : {}),
         ...(body.unit_cost !== undefined ? { unitCost: body.unit_cost } : {}),
         ...(body.branch_id !== undefined ? { branchId: body.branch_id } : {}),
+        ...clientMade(body),
       }), 'product');
-      return created('Stock adjusted', movementJson(movement));
+      return createdOnce('Stock adjusted', movementJson(movement), movement.replayed);
     },
   }),
   route({

@@ -3,8 +3,10 @@ import type { getReceipt, getSale, listSales, Receipt } from '../../../applicati
 import type { recordSale, RecordedSale } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import { SALE_SORTS } from '../../../application/sales/ports.js';
-import { PAYMENT_METHODS } from '../../../domain/sale.js';
+import { PAYMENT_METHODS, PROVISIONAL_RECEIPT_NUMBER } from '../../../domain/sale.js';
+import { problem } from '../problem.js';
 import { doc, Documented, enumOf, positiveInteger, jsonSchemaOf, money, object, text, uuidInput } from '../codecs.js';
+import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
@@ -42,7 +44,18 @@ const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
 const planHeaders = (u: RecordedSale['monthlySales']): Record<string, string> =>
   u && u.limit !== null ? { 'Plan-Sales-Limit': String(u.limit), 'Plan-Sales-Remaining': String(u.remaining) } : {};
 
-const RECEIPT_NUMBER = { receipt_number: { pattern: /^RCP-\d{6,}$/, description: 'a receipt number, e.g. RCP-000042' } };
+const RECEIPT_NUMBER = {
+  receipt_number: {
+    pattern: new RegExp(`^RCP-\\d{6,}$|${PROVISIONAL_RECEIPT_NUMBER.source}`),
+    description: "a receipt number, e.g. RCP-000042, or an offline sale's provisional number, e.g. TILL1-000042",
+  },
+};
+
+const provisionalNumber = new Documented<string>(
+  'provisional receipt number',
+  { type: 'string', maxLength: 26, pattern: PROVISIONAL_RECEIPT_NUMBER.source, description: 'an offline sale (POST /sync/batch only): `<device code>-<sequence>` as printed on its paper receipt, e.g. TILL1-000042' },
+  (u, c) => (typeof u === 'string' && PROVISIONAL_RECEIPT_NUMBER.test(u) ? t.success(u) : t.failure(u, c, 'must be <device code>-<sequence>: 2 to 16 capitals or digits (not RCP), a hyphen, 1 to 9 digits')),
+);
 
 export const salesRoutes = (uc: SaleUseCases) => [
   route({
@@ -63,14 +76,14 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'assigned branch sell only there (another branch_id is 403 WRONG_BRANCH). ' +
       'On a plan with a monthly cap (FREE: 50 a Lagos month) the answer carries Plan-Sales-Limit and Plan-Sales-Remaining, and the ' +
       'sale past the cap is 402 PLAN_LIMIT_EXCEEDED. Fetch product ids from GET /products and customer ids from GET /customers first. ' +
-      'Honours Idempotency-Key.',
+      'Honours Idempotency-Key.' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     body: object(
       'SaleRequest',
       { items, payment_method: enumOf('payment_method', PAYMENT_METHODS) },
-      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput },
+      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput, provisional_receipt_number: provisionalNumber, ...CLIENT_FIELDS },
     ),
     bodyExample: {
       items: [{ product_id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c', quantity: 2 }],
@@ -84,6 +97,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       headers: {
         'Plan-Sales-Limit': 'only on a plan with a monthly sales cap: the sales it allows in a Lagos month (e.g. 50)',
         'Plan-Sales-Remaining': 'only on a plan with a monthly sales cap: the sales left this Lagos month after this one',
+        ...REPLAYED_HEADER,
       },
     },
     errors: [
@@ -103,10 +117,17 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'AMOUNT_TOO_LARGE',
       'NEGATIVE_PRICE',
       'AMOUNT_MUST_NOT_BE_NEGATIVE',
+      'CLIENT_ID_CONFLICT',
+      'PROVISIONAL_RECEIPT_NUMBER_TAKEN',
       'IDEMPOTENCY_IN_PROGRESS',
       'IDEMPOTENCY_KEY_REUSED',
     ],
-    handler: async ({ actor, body }) => {
+    handler: async ({ actor, body, sync }) => {
+      if (body.provisional_receipt_number && !sync) {
+        throw problem('VALIDATION_FAILED', 'provisional_receipt_number is for sales a till made offline: send them through POST /sync/batch.', {
+          errors: [{ field: 'provisional_receipt_number', message: 'only through POST /sync/batch' }],
+        });
+      }
       const recorded = successOf(await uc.recordSale(actor!, {
         items: body.items.map((i) => ({
           productId: i.product_id,
@@ -121,8 +142,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...(body.discount !== undefined ? { discount: body.discount } : {}),
         ...(body.note ? { note: body.note } : {}),
         ...(body.branch_id ? { branchId: body.branch_id } : {}),
+        ...clientMade(body),
+        ...(sync ? { offline: { deviceId: sync.deviceId, ...(body.provisional_receipt_number ? { provisionalReceiptNumber: body.provisional_receipt_number } : {}) } } : {}),
       }), 'sale');
-      return { ...created('Sale recorded', saleJson(recorded.sale)), headers: planHeaders(recorded.monthlySales) };
+      return createdOnce('Sale recorded', saleJson(recorded.sale), recorded.replayed, planHeaders(recorded.monthlySales));
     },
   }),
   route({

@@ -1,7 +1,7 @@
 import type { Receipt } from '../../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 
@@ -54,6 +54,10 @@ export const saleSummary = (s: Sale) => ({
   void_reason: s.voidReason,
   credit_outstanding: nairaJson(s.creditOutstanding),
   refund_amount: nairaJson(s.refundAmount),
+  provisional_receipt_number: s.offline?.provisionalReceiptNumber ?? null,
+  device_id: s.offline?.deviceId ?? null,
+  client_created_at: s.offline?.clientCreatedAt?.toISOString() ?? null,
+  needs_review: s.offline?.needsReview ?? false,
 });
 export const saleJson = (s: Sale) => ({ ...saleSummary(s), items: s.lines.map(lineJson) });
 
@@ -84,6 +88,10 @@ const summaryProps = {
   void_reason: nullableStr,
   credit_outstanding: naira,
   refund_amount: nullableNaira,
+  provisional_receipt_number: nullableStr,
+  device_id: nullableStr,
+  client_created_at: nullableTime,
+  needs_review: bool,
 };
 /** What the money fields of a sale mean (the document's descriptions; ADR 0015). */
 const SALE_FIELD_DESCRIPTIONS: Record<string, string> = {
@@ -96,6 +104,10 @@ const SALE_FIELD_DESCRIPTIONS: Record<string, string> = {
   change_due: 'amount_tendered - amount_paid, handed back; null when amount_tendered was not sent',
   balance_due: 'what was left unpaid at the till (total - amount_paid); 0 on a voided sale, which owes nothing',
   credit_outstanding: 'what of balance_due the customer still owes after later payments; 0 once voided',
+  provisional_receipt_number: 'a sale a till made offline: the number printed on its paper receipt (`<device code>-<sequence>`); GET /sales/receipts/{number} finds the sale by either number',
+  device_id: 'a sale synced from a till (POST /sync/batch): the device that made it; null for a sale made online',
+  client_created_at: "a synced sale: when the till made it, by the till's clock",
+  needs_review: 'a synced offline sale that took more stock than its branch held: true until the owner resolves its conflicts (GET /sync/conflicts)',
   refund_amount:
     'only on a voided sale (null otherwise): what the customer had paid for it (amount_paid at the till plus later credit payments toward it), to hand back',
 };
@@ -104,6 +116,7 @@ export const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { 
 
 export const receiptJson = ({ sale, business, branch, cashier, customer }: Receipt) => ({
   receipt_number: sale.receiptNumber,
+  provisional_receipt_number: sale.offline?.provisionalReceiptNumber ?? null,
   sale_id: sale.id,
   status: sale.status,
   business: { name: business.name, address: business.address, phone: business.phone },
@@ -144,6 +157,7 @@ export const receiptShape = shape(
   'Receipt',
   {
     receipt_number: str,
+    provisional_receipt_number: nullableStr,
     sale_id: uuid,
     status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
     business: place,

@@ -93,6 +93,10 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
       addAllocations: async (paymentId, allocations) => {
         for (const a of allocations) t.creditAllocations.push({ paymentId, saleId: a.saleId, amount: a.amount });
       },
+      entryById: async (businessId, entryId) => {
+        const e = t.creditEntries.get(entryId);
+        return e && e.businessId === businessId ? copy(e) : undefined;
+      },
       allocationsOf: async (businessId, paymentId) =>
         t.creditAllocations
           .filter((a) => a.paymentId === paymentId && t.creditEntries.get(paymentId)?.businessId === businessId)

@@ -88,14 +88,14 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
         if (stored && stored.businessId === p.businessId) t.products.set(p.id, { ...copy(p), quantity: stored.quantity });
         return 'saved';
       },
-      changeQuantity: async (businessId, id, branchId, change, at) => {
+      changeQuantity: async (businessId, id, branchId, change, at, options = {}) => {
         const p = t.products.get(id);
         if (!p || p.businessId !== businessId) return undefined;
         const row = t.productStock.get(stockKey(id, branchId));
         const before = row?.quantity ?? 0;
         if (change === 0) return { ok: true, before, after: before, total: p.quantity };
         if (p.type === 'SERVICE') return { ok: false, available: 0, reason: change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
-        if (before + change < 0) return { ok: false, available: before, reason: 'INSUFFICIENT' };
+        if (before + change < (options.belowZero ? -MAX_STOCK : 0)) return { ok: false, available: before, reason: 'INSUFFICIENT' };
         if (p.quantity + change > MAX_STOCK) return { ok: false, available: before, reason: 'LIMIT' };
         t.productStock.set(stockKey(id, branchId), { businessId, productId: id, branchId, quantity: before + change });
         p.quantity += change;

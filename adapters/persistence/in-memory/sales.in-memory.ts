@@ -35,8 +35,12 @@ export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> =
         t.sales.set(draft.id, copy({ ...draft, receiptNumber }));
         return receiptNumber;
       },
+      clearNeedsReview: async (businessId, saleId) => {
+        const s = t.sales.get(saleId);
+        if (s && s.businessId === businessId && s.offline) t.sales.set(saleId, { ...s, offline: { ...s.offline, needsReview: false } });
+      },
       findById: async (businessId, id) => salesOf(t, businessId).find((x) => x.id === id),
-      findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber),
+      findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber || x.offline?.provisionalReceiptNumber === receiptNumber),
       list: async (businessId, page, filter) => {
         const page_ = keysetPageInMemory(
           salesOf(t, businessId).filter(
@@ -48,7 +52,7 @@ export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> =
               (!filter.branchId || x.branchId === filter.branchId),
           ),
           page,
-          { sortValue: (x, by) => (by === 'total' ? x.total : x.createdAt.toISOString()), id: (x) => x.id, searchText: (x) => [x.receiptNumber], date: (x) => x.createdAt },
+          { sortValue: (x, by) => (by === 'total' ? x.total : x.createdAt.toISOString()), id: (x) => x.id, searchText: (x) => [x.receiptNumber, x.offline?.provisionalReceiptNumber ?? ''], date: (x) => x.createdAt },
         );
         return { ...page_, items: page_.items.map((x) => ({ ...x, lines: [] })) }; // list items carry no lines, as in SQL
       },

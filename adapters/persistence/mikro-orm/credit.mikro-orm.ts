@@ -3,7 +3,7 @@ import type { AgingSort, CreditLedger } from '../../../application/customers/por
 import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { firstRow, type Row } from './sql.mikro-orm.js';
 
 const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, method, note, created_by, created_at';
 
@@ -70,6 +70,9 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
        values ${allocations.map(() => '((select business_id from credit_entries where id = ?), ?, ?, ?)').join(', ')}`,
       allocations.flatMap((a) => [paymentId, paymentId, a.saleId, a.amount]),
     );
+  },
+  async entryById(businessId, entryId) {
+    return firstRow(em, `select ${ENTRY_COLUMNS} from credit_entries where business_id = ? and id = ?`, [businessId, entryId], entryFromRow);
   },
   async allocationsOf(businessId, paymentId) {
     const rows = await em.execute<{ sale_id: string; amount: string }[]>(

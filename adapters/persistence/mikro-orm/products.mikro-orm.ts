@@ -110,7 +110,9 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     );
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
-  async changeQuantity(businessId, id, branchId, change, at) {
+  async changeQuantity(businessId, id, branchId, change, at, options = {}) {
+    // Zero is the floor of every move but a synced offline sale's (docs/adr/0034): the check lives here, not in the table.
+    const floor = options.belowZero ? -MAX_STOCK : 0;
     // The product's row is locked first (p), then the branch's stock row: the one order of every stock
     // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
     // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
@@ -118,14 +120,14 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     const rows = await em.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
       `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
        s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-               select ?, p.id, ?, greatest(?::integer, 0), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
+               select ?, p.id, ?, greatest(?::integer, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
              on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
-               where product_stock.quantity + ? >= 0
+               where product_stock.quantity + ? >= ?::integer
              returning quantity, (xmax = 0) as inserted),
        t as (update products set quantity = products.quantity + ?, updated_at = ? from s
-             where products.id = ? and (?::integer >= 0 or not s.inserted) returning products.quantity)
+             where products.id = ? and (?::integer >= 0 or not s.inserted or ?::boolean) returning products.quantity)
        select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
-      [businessId, id, businessId, branchId, change, at, change, MAX_STOCK, change, change, change, at, id, change],
+      [businessId, id, businessId, branchId, change, floor, at, change, MAX_STOCK, change, change, floor, change, at, id, change, options.belowZero === true],
     );
     if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
     const current = await em.execute<{ total: number; branch: number }[]>(

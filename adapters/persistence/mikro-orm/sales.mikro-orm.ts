@@ -6,7 +6,7 @@ import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlConditio
 import { optionalKobo, type Row } from './sql.mikro-orm.js';
 
 const SALE_COLUMNS =
-  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total';
+  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review';
 
 const SALES: KeysetSource<SaleSort> = {
   select: SALE_COLUMNS,
@@ -14,7 +14,7 @@ const SALES: KeysetSource<SaleSort> = {
   tenantColumn: 'business_id',
   idColumn: 'id',
   sort: { created_at: { column: 'created_at', type: 'timestamptz' }, total: { column: 'total', type: 'bigint' } },
-  search: ['receipt_number'],
+  search: ['receipt_number', "coalesce(provisional_receipt_number, '')"],
   dateColumn: 'created_at',
 };
 
@@ -43,6 +43,9 @@ const saleFromRow = (r: Row, lines: SaleLine[] = []): Sale => ({
   amountTendered: optionalKobo(r.amount_tendered),
   changeDue: optionalKobo(r.change_due),
   lineDiscountTotal: kobo(Number(r.line_discount_total ?? 0)),
+  ...(r.device_id
+    ? { offline: { deviceId: String(r.device_id), provisionalReceiptNumber: (r.provisional_receipt_number as string | null) ?? null, clientCreatedAt: asOptionalDate(r.client_created_at), needsReview: r.needs_review === true } }
+    : {}),
 });
 
 const lineFromRow = (r: Row): SaleLine => ({
@@ -99,16 +102,21 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
          )
          insert into sales (${SALE_COLUMNS}, cost_of_goods)
          select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
          from counter returning receipt_number`,
         [
           s.businessId,
           s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
           s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
-          s.amountTendered, s.changeDue, s.lineDiscountTotal, costOfGoods(s.lines),
+          s.amountTendered, s.changeDue, s.lineDiscountTotal,
+          s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
+          costOfGoods(s.lines),
         ],
       );
       return rows[0]!.receipt_number;
+    },
+    async clearNeedsReview(businessId, saleId) {
+      await em.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);
     },
     async findById(businessId, id, options = {}) {
       const rows = await em.execute<Row[]>(
@@ -118,8 +126,9 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       return withLines(rows[0]);
     },
     async findByReceiptNumber(businessId, receiptNumber) {
-      const rows = await em.execute<Row[]>(`select ${SALE_COLUMNS} from sales where business_id = ? and receipt_number = ?`, [
+      const rows = await em.execute<Row[]>(`select ${SALE_COLUMNS} from sales where business_id = ? and (receipt_number = ? or provisional_receipt_number = ?)`, [
         businessId,
+        receiptNumber,
         receiptNumber,
       ]);
       return withLines(rows[0]);

@@ -13,6 +13,7 @@ import { Migration20261127110000_notifications } from './Migration20261127110000
 import { Migration20261127200000_loan_packs } from './Migration20261127200000_loan_packs.js';
 import { Migration20261127300000_branch_stock } from './Migration20261127300000_branch_stock.js';
 import { Migration20261127700000_tenant_keys } from './Migration20261127700000_tenant_keys.js';
+import { Migration20261127800000_offline_sync } from './Migration20261127800000_offline_sync.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs },
   { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
   { name: 'Migration20261127700000_tenant_keys', class: Migration20261127700000_tenant_keys },
+  { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
 ];
