@@ -89,6 +89,8 @@ export * from './loan-packs/document.js';
 export * from './loan-packs/create-loan-pack.js';
 export * from './loan-packs/pay-loan-pack.js';
 export * from './loan-packs/read-loan-packs.js';
+export * from './partners/ports.js';
+export * from './partners/api-keys.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -103,3 +105,4 @@ export * from '../domain/expense.js';
 export * from '../domain/notification.js';
 export * from '../domain/notification-texts.js';
 export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';
+export * from '../domain/partner.js';

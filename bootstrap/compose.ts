@@ -69,6 +69,8 @@ import { getNotification, getNotificationPreferences, listNotifications, updateN
 import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
+import { partnerKeyRoutes, type PartnerKeyUseCases } from '../adapters/http/routes/partner-keys.routes.js';
+import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
 import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
@@ -83,7 +85,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -101,6 +103,7 @@ export const apiRoutes = (
   ...notificationRoutes(deps), // /notifications/preferences comes before /notifications/:id inside
   ...loanPackRoutes(deps),
   ...paymentRoutes(deps),
+  ...partnerKeyRoutes(deps),
 ];
 
 export interface Overrides {
@@ -222,9 +225,15 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,
+    clock,
+    createApiKey: createApiKey(deps),
+    listApiKeys: listApiKeys(deps),
+    revokeApiKey: revokeApiKey(deps),
+    rotateApiKey: rotateApiKey(deps),
     paging: createPaging(otpSecret),
   });
   const currentActor = resolveActor(deps);
+  const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({
     routes,
@@ -235,8 +244,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
       if (E.isRight(r)) return { ok: true, actor: r.right };
       return { ok: false, reason: REFUSAL[r.left._tag] };
     },
+    authenticatePartner: async (apiKey) => {
+      const r = await partnerOfKey(apiKey);
+      return E.isRight(r) ? { ok: true, partner: r.right } : { ok: false, reason: r.left };
+    },
     rateLimits: createRateLimits(
-      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER },
+      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER, perPartnerKey: config.RATE_LIMIT_PARTNER },
       overrides.redis,
     ),
     logger,

@@ -60,6 +60,7 @@ export const ENV = {
   RATE_LIMIT_AUTH_PER_IDENTIFIER: { codec: intFrom('limit', 1), default: '10', doc: 'auth requests a minute per phone/e-mail' },
   RATE_LIMIT_AUTH_PER_IP: { codec: intFrom('limit', 1), default: '120', doc: 'auth requests a minute per client IP' },
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
+  RATE_LIMIT_PARTNER: { codec: intFrom('limit', 1), default: '600', doc: 'partner requests a minute per API key' },
   DB_QUERY_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'the longest one database statement may take before the request is answered 503 (statement_timeout; a stuck connection is dropped)' },
   IDEMPOTENCY_LEASE_MS: { codec: intFrom('milliseconds', 1000), default: '30000', doc: 'how long an unanswered Idempotency-Key stays in progress before a retry may take it over (a crashed request)' },
   OTP_TEST_MODE: { codec: flag, default: 'false', doc: 'test mode: identifiers in OTP_TEST_IDENTIFIERS sign in with the code 000000 and nothing is sent (refused when NODE_ENV=production)' },

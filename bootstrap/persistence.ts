@@ -29,6 +29,8 @@ import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/r
 import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
 import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-packs.in-memory.js';
 import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
+import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
+import { mikroOrmPartnersModule } from '../adapters/persistence/mikro-orm/partners.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -53,6 +55,7 @@ const MODULES = [
   persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
   persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
   persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
+  persistenceModule(inMemoryPartnersModule, mikroOrmPartnersModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

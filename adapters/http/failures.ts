@@ -18,6 +18,7 @@ import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
+import { PARTNER_FAILURES, type PartnerFailure } from './partner-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -61,7 +62,8 @@ export type UseCaseFailure =
   | InvalidReportRange
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
-  | LoanPackFailure;
+  | LoanPackFailure
+  | PartnerFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -85,7 +87,8 @@ export type Subject =
   | 'expense category'
   | 'report'
   | 'notification'
-  | 'loan pack';
+  | 'loan pack'
+  | 'api key';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -119,6 +122,7 @@ const NOT_FOUND: Record<Subject, string> = {
   report: 'No such report.',
   notification: 'No such notification.',
   'loan pack': 'No such loan pack.',
+  'api key': 'No such API key.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -283,6 +287,7 @@ export const FAILURES: Mapping = {
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
+  ...PARTNER_FAILURES,
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

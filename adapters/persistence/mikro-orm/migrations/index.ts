@@ -11,6 +11,7 @@ import { Migration20261127000000_sale_cost_of_goods } from './Migration202611270
 import { Migration20261127100000_google_identity } from './Migration20261127100000_google_identity.js';
 import { Migration20261127110000_notifications } from './Migration20261127110000_notifications.js';
 import { Migration20261127200000_loan_packs } from './Migration20261127200000_loan_packs.js';
+import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity },
   { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
   { name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs },
+  { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
 ];
