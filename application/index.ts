@@ -91,6 +91,7 @@ export * from './loan-packs/pay-loan-pack.js';
 export * from './loan-packs/read-loan-packs.js';
 export * from './partners/ports.js';
 export * from './partners/api-keys.js';
+export * from './partners/network.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';

@@ -70,6 +70,8 @@ import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
 import { partnerKeyRoutes, type PartnerKeyUseCases } from '../adapters/http/routes/partner-keys.routes.js';
+import { businessPartnerRoutes, type BusinessPartnerUseCases } from '../adapters/http/routes/business-partner.routes.js';
+import { getBusinessPartner, joinPartnerNetwork, leavePartnerNetwork } from '../application/partners/network.js';
 import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
 import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
@@ -85,13 +87,14 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases & BusinessPartnerUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
   ...googleRoutes(deps),
   ...sessionRoutes(deps),
   ...staffRoutes(deps),
+  ...businessPartnerRoutes(deps), // /businesses/me/partner before the /businesses/:id patterns
   ...businessRoutes(deps),
   ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
   ...productRoutes(deps),
@@ -226,6 +229,9 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,
     clock,
+    getBusinessPartner: getBusinessPartner(deps),
+    joinPartnerNetwork: joinPartnerNetwork(deps),
+    leavePartnerNetwork: leavePartnerNetwork(deps),
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),
     revokeApiKey: revokeApiKey(deps),

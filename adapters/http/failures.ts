@@ -88,7 +88,8 @@ export type Subject =
   | 'report'
   | 'notification'
   | 'loan pack'
-  | 'api key';
+  | 'api key'
+  | 'partner network';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -123,6 +124,7 @@ const NOT_FOUND: Record<Subject, string> = {
   notification: 'No such notification.',
   'loan pack': 'No such loan pack.',
   'api key': 'No such API key.',
+  'partner network': "This business is in no partner's network.",
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */

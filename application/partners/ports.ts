@@ -25,7 +25,30 @@ export interface PartnerApiKeyRepository {
   touch(partnerId: string, keyId: string, at: Date): Promise<void>;
 }
 
+/** A business in a partner's network, since when. */
+export interface NetworkMembership {
+  readonly businessId: string;
+  readonly partnerId: string;
+  readonly joinedAt: Date;
+}
+
+/**
+ * Which partner's network each business is in (at most one), and the consent log: every join and
+ * leave with its time and the user who gave or withdrew consent (kept after leaving).
+ */
+export interface PartnerNetworkRepository {
+  /** `lock`: the business's membership cannot change until the transaction ends (join and leave race). */
+  membershipOf(businessId: string, options?: { lock?: boolean }): Promise<NetworkMembership | undefined>;
+  /** Adds the membership and logs JOINED; `already_in_network` when the business is in a network. */
+  join(m: NetworkMembership, byUserId: string): Promise<'joined' | 'already_in_network'>;
+  /** Removes the membership and logs LEFT; false when the business was in no network. */
+  leave(businessId: string, at: Date, byUserId: string): Promise<boolean>;
+  /** The consent log of a business, oldest first. */
+  consentLog(businessId: string): Promise<{ partnerId: string; kind: 'JOINED' | 'LEFT'; at: Date; byUserId: string }[]>;
+}
+
 export interface PartnerRepositories {
   readonly partners: PartnerRepository;
   readonly partnerApiKeys: PartnerApiKeyRepository;
+  readonly partnerNetwork: PartnerNetworkRepository;
 }

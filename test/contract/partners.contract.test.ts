@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { NO_BRANDING, PARTNER_SCOPES, type Partner, type PartnerApiKey } from '../../domain/partner.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
+import { seedTenant } from '../support/builders.js';
 
 // The partners port on both adapters: codes unique ignoring case, keys found by hash, every key
 // method scoped by partner (another partner's key is invisible and unchanged).
@@ -57,6 +58,27 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       await p.uow.run((r) => r.partnerApiKeys.touch(a.id, kb.id, later)); // another partner's key
       expect((await p.uow.read((r) => r.partnerApiKeys.findById(a.id, k1.id)))!.lastUsedAt).to.deep.equal(later);
       expect((await p.uow.read((r) => r.partnerApiKeys.findById(b.id, kb.id)))!.lastUsedAt).to.equal(null);
+    });
+
+    it('network: at most one partner per business; join and leave log the consent; leave of a business in no network is false', async () => {
+      const a = aPartner('NETA2345');
+      const b = aPartner('NETB2345');
+      await p.uow.run(async (r) => void (await r.partners.add(a), await r.partners.add(b)));
+      const shop = await seedTenant(p.uow);
+      const businessId = shop.business.id;
+      const userId = shop.actor.userId;
+      expect(await p.uow.read((r) => r.partnerNetwork.membershipOf(businessId))).to.equal(undefined);
+      expect(await p.uow.run((r) => r.partnerNetwork.join({ businessId, partnerId: a.id, joinedAt: at }, userId))).to.equal('joined');
+      expect(await p.uow.run((r) => r.partnerNetwork.join({ businessId, partnerId: b.id, joinedAt: at }, userId))).to.equal('already_in_network');
+      expect(await p.uow.run((r) => r.partnerNetwork.membershipOf(businessId, { lock: true }))).to.deep.equal({ businessId, partnerId: a.id, joinedAt: at });
+      const later = new Date(at.getTime() + 5000);
+      expect(await p.uow.run((r) => r.partnerNetwork.leave(businessId, later, userId))).to.equal(true);
+      expect(await p.uow.run((r) => r.partnerNetwork.leave(businessId, later, userId))).to.equal(false);
+      expect(await p.uow.read((r) => r.partnerNetwork.membershipOf(businessId))).to.equal(undefined);
+      expect(await p.uow.read((r) => r.partnerNetwork.consentLog(businessId))).to.deep.equal([
+        { partnerId: a.id, kind: 'JOINED', at, byUserId: userId },
+        { partnerId: a.id, kind: 'LEFT', at: later, byUserId: userId },
+      ]);
     });
   });
 

@@ -111,10 +111,12 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   PaymentAmountMismatch: [{ _tag: 'PaymentAmountMismatch', expected: 500_000, paid: 100, currency: 'NGN' }],
   WebhookSignatureInvalid: [{ _tag: 'WebhookSignatureInvalid' }],
   ScopeNotHeld: [{ _tag: 'ScopeNotHeld', scopes: ['keys:manage'] }],
+  UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
+  AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key'];
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network'];
 
 const produced = () => {
   const codes = new Set<ErrorCode>();

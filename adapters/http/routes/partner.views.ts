@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
-import { API_KEY_LIFETIMES, API_KEY_STATUSES, PARTNER_SCOPES, apiKeyStatus, type ApiKeyLifetime, type PartnerApiKey, type PartnerScope } from '../../../domain/partner.js';
-import { dateTime, doc, Documented, shape, str, uuid } from '../codecs.js';
+import type { BusinessPartner } from '../../../application/partners/network.js';
+import { API_KEY_LIFETIMES, API_KEY_STATUSES, PARTNER_SCOPES, apiKeyStatus, type ApiKeyLifetime, type PartnerApiKey, type PartnerBranding, type PartnerScope } from '../../../domain/partner.js';
+import { dateTime, doc, Documented, nullableStr, shape, str, uuid } from '../codecs.js';
 
 // The JSON views of the partner API (docs/adr/0033) and the request pieces they share.
 
@@ -50,4 +51,30 @@ export const newApiKeyShape = shape(
   'NewPartnerApiKey',
   { ...apiKeyProps, key: doc('api key', { type: 'string', pattern: '^pk_live_[A-Za-z0-9_-]{43}$' }) },
   { key: 'the key itself, shown this once: only its SHA-256 hash is kept' },
+);
+
+export const brandingJson = (b: PartnerBranding) => ({
+  display_name: b.displayName,
+  logo_url: b.logoUrl,
+  primary_color: b.primaryColor,
+  support_phone: b.supportPhone,
+  support_email: b.supportEmail,
+});
+export const brandingShape = shape(
+  'PartnerBranding',
+  { display_name: nullableStr, logo_url: nullableStr, primary_color: nullableStr, support_phone: nullableStr, support_email: nullableStr },
+  { logo_url: 'https', primary_color: '#RRGGBB', support_phone: 'E.164' },
+);
+
+/** The partner of a business as the merchant sees it (GET /businesses/me, POST /businesses/me/partner). */
+export const businessPartnerJson = (bp: BusinessPartner) => ({
+  id: bp.partner.id,
+  name: bp.partner.name,
+  joined_at: bp.joinedAt.toISOString(),
+  branding: brandingJson(bp.partner.branding),
+});
+export const businessPartnerShape = shape(
+  'BusinessPartner',
+  { id: uuid, name: str, joined_at: dateTime, branding: brandingShape },
+  { joined_at: "when the owner joined the partner's network (consent given)", branding: "the partner's branding, shown to its merchants; each field null until the partner sets it" },
 );

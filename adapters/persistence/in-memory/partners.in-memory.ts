@@ -1,4 +1,4 @@
-import type { PartnerRepositories } from '../../../application/partners/ports.js';
+import type { NetworkMembership, PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey } from '../../../domain/partner.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { copy, values } from './rows.js';
@@ -7,11 +7,14 @@ import { copy, values } from './rows.js';
 export interface PartnerTables {
   partners: Map<string, Partner>;
   partnerApiKeys: Map<string, PartnerApiKey>;
+  /** By business id: at most one network each. */
+  partnerMerchants: Map<string, NetworkMembership>;
+  partnerConsents: { businessId: string; partnerId: string; kind: 'JOINED' | 'LEFT'; at: Date; byUserId: string }[];
 }
 
 /** Partners in memory: the same rules as the tables' unique indexes (code ignoring case, key hash). */
 export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerRepositories> = {
-  tables: () => ({ partners: new Map(), partnerApiKeys: new Map() }),
+  tables: () => ({ partners: new Map(), partnerApiKeys: new Map(), partnerMerchants: new Map(), partnerConsents: [] }),
   repositories: (t) => {
     const ownKey = (partnerId: string, keyId: string) => {
       const k = t.partnerApiKeys.get(keyId);
@@ -44,6 +47,24 @@ export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerReposi
           const k = ownKey(partnerId, keyId);
           if (k && (!k.lastUsedAt || k.lastUsedAt < at)) t.partnerApiKeys.set(k.id, { ...k, lastUsedAt: at });
         },
+      },
+      partnerNetwork: {
+        // transactions run one at a time in memory: the lock has nothing to do
+        membershipOf: async (businessId) => copy(t.partnerMerchants.get(businessId)),
+        join: async (m, byUserId) => {
+          if (t.partnerMerchants.has(m.businessId)) return 'already_in_network';
+          t.partnerMerchants.set(m.businessId, copy(m));
+          t.partnerConsents.push({ businessId: m.businessId, partnerId: m.partnerId, kind: 'JOINED', at: m.joinedAt, byUserId });
+          return 'joined';
+        },
+        leave: async (businessId, at, byUserId) => {
+          const m = t.partnerMerchants.get(businessId);
+          if (!m) return false;
+          t.partnerMerchants.delete(businessId);
+          t.partnerConsents.push({ businessId, partnerId: m.partnerId, kind: 'LEFT', at, byUserId });
+          return true;
+        },
+        consentLog: async (businessId) => copy(t.partnerConsents.filter((c) => c.businessId === businessId).map(({ businessId: _b, ...c }) => c)),
       },
     };
   },

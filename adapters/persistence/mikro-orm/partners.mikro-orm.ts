@@ -71,4 +71,36 @@ export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories =
       await em.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
     },
   },
+  partnerNetwork: {
+    async membershipOf(businessId, options = {}) {
+      // the lock is the business row's: a join and a leave of one business run one after the other
+      const rows = await em.execute<Row[]>(
+        `select b.id as business_id, m.partner_id, m.joined_at from businesses b left join partner_merchants m on m.business_id = b.id where b.id = ?${options.lock ? ' for update of b' : ''}`,
+        [businessId],
+      );
+      const r = rows[0];
+      return r && r.partner_id !== null ? { businessId: String(r.business_id), partnerId: String(r.partner_id), joinedAt: asDate(r.joined_at) } : undefined;
+    },
+    async join(m, byUserId) {
+      const done = await unlessDuplicate(em, 'insert into partner_merchants (business_id, partner_id, joined_at) values (?, ?, ?)', [m.businessId, m.partnerId, m.joinedAt]);
+      if (done === 'duplicate') return 'already_in_network';
+      await em.execute(`insert into partner_consents (business_id, partner_id, kind, at, by_user_id) values (?, ?, 'JOINED', ?, ?)`, [m.businessId, m.partnerId, m.joinedAt, byUserId]);
+      return 'joined';
+    },
+    async leave(businessId, at, byUserId) {
+      const rows = await em.execute<Row[]>(
+        `with gone as (delete from partner_merchants where business_id = ? returning business_id, partner_id)
+         insert into partner_consents (business_id, partner_id, kind, at, by_user_id) select business_id, partner_id, 'LEFT', ?, ? from gone returning id`,
+        [businessId, at, byUserId],
+      );
+      return rows.length > 0;
+    },
+    consentLog: async (businessId) =>
+      (await em.execute<Row[]>('select partner_id, kind, at, by_user_id from partner_consents where business_id = ? order by id', [businessId])).map((r) => ({
+        partnerId: String(r.partner_id),
+        kind: r.kind as 'JOINED' | 'LEFT',
+        at: asDate(r.at),
+        byUserId: String(r.by_user_id),
+      })),
+  },
 });

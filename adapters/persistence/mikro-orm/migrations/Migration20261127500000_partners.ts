@@ -35,6 +35,23 @@ export class Migration20261127500000_partners extends Migration {
         last_used_at timestamptz
       );
       create index partner_api_keys_by_partner on partner_api_keys (partner_id, created_at desc, id desc);
+      -- a business is in at most one partner's network (the primary key)
+      create table partner_merchants (
+        business_id uuid primary key references businesses (id),
+        partner_id uuid not null references partners (id),
+        joined_at timestamptz not null
+      );
+      create index partner_merchants_by_partner on partner_merchants (partner_id, joined_at, business_id);
+      -- the consent log: every join and leave, kept after leaving
+      create table partner_consents (
+        id bigint generated always as identity primary key,
+        business_id uuid not null references businesses (id),
+        partner_id uuid not null references partners (id),
+        kind text not null check (kind in ('JOINED', 'LEFT')),
+        at timestamptz not null,
+        by_user_id uuid not null references users (id)
+      );
+      create index partner_consents_by_business on partner_consents (business_id, id);
     `);
   }
 }
