@@ -92,6 +92,7 @@ export * from './loan-packs/read-loan-packs.js';
 export * from './partners/ports.js';
 export * from './partners/api-keys.js';
 export * from './partners/network.js';
+export * from './partners/insights.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';

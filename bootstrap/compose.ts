@@ -72,6 +72,8 @@ import { composeJobs } from './jobs.js';
 import { partnerKeyRoutes, type PartnerKeyUseCases } from '../adapters/http/routes/partner-keys.routes.js';
 import { businessPartnerRoutes, type BusinessPartnerUseCases } from '../adapters/http/routes/business-partner.routes.js';
 import { getBusinessPartner, joinPartnerNetwork, leavePartnerNetwork } from '../application/partners/network.js';
+import { partnerInsightRoutes, type PartnerInsightUseCases } from '../adapters/http/routes/partner-insights.routes.js';
+import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../application/partners/insights.js';
 import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
 import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
@@ -87,7 +89,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases & BusinessPartnerUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases & BusinessPartnerUseCases & PartnerInsightUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -107,6 +109,7 @@ export const apiRoutes = (
   ...loanPackRoutes(deps),
   ...paymentRoutes(deps),
   ...partnerKeyRoutes(deps),
+  ...partnerInsightRoutes(deps),
 ];
 
 export interface Overrides {
@@ -232,6 +235,10 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getBusinessPartner: getBusinessPartner(deps),
     joinPartnerNetwork: joinPartnerNetwork(deps),
     leavePartnerNetwork: leavePartnerNetwork(deps),
+    listNetworkMerchants: listNetworkMerchants(deps),
+    getNetworkMerchant: getNetworkMerchant(deps),
+    networkAnalytics: networkAnalytics(deps),
+    setPartnerBranding: setPartnerBranding(deps),
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),
     revokeApiKey: revokeApiKey(deps),

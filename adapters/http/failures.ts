@@ -89,7 +89,9 @@ export type Subject =
   | 'notification'
   | 'loan pack'
   | 'api key'
-  | 'partner network';
+  | 'partner network'
+  | 'merchant'
+  | 'partner';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -125,6 +127,8 @@ const NOT_FOUND: Record<Subject, string> = {
   'loan pack': 'No such loan pack.',
   'api key': 'No such API key.',
   'partner network': "This business is in no partner's network.",
+  merchant: 'No such merchant in your network.',
+  partner: 'No such partner.',
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */

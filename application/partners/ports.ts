@@ -1,4 +1,8 @@
+import type { Kobo } from '../../domain/money.js';
 import type { Partner, PartnerApiKey } from '../../domain/partner.js';
+import type { Plan } from '../../domain/plan.js';
+import type { DayRange } from '../../domain/report.js';
+import type { Page, PageRequest } from '../ports/list.js';
 
 // The partners module's ports: partners and their API keys (docs/adr/0033). Every key method is
 // scoped by partner id, so one partner can never read or change another's keys.
@@ -47,8 +51,79 @@ export interface PartnerNetworkRepository {
   consentLog(businessId: string): Promise<{ partnerId: string; kind: 'JOINED' | 'LEFT'; at: Date; byUserId: string }[]>;
 }
 
+export const PARTNER_MERCHANT_SORTS = ['joined_at', 'name', 'gmv_30d'] as const;
+export type PartnerMerchantSort = (typeof PARTNER_MERCHANT_SORTS)[number];
+export const MERCHANT_ACTIVITY = ['ACTIVE', 'DORMANT'] as const;
+export type MerchantActivity = (typeof MERCHANT_ACTIVITY)[number];
+
+/** A merchant of the network with its last 30 days (the 30 x 24 h before `now`); completed sales only. */
+export interface MerchantSummary {
+  readonly businessId: string;
+  readonly name: string;
+  readonly ownerName: string | null;
+  readonly ownerPhone: string | null;
+  readonly plan: Plan;
+  readonly joinedAt: Date;
+  readonly lastSaleAt: Date | null;
+  readonly salesCount30d: number;
+  readonly gmv30d: Kobo;
+}
+
+export interface MerchantDetail extends MerchantSummary {
+  /** Each Lagos month of `months`, oldest first, empty ones too. */
+  readonly months: readonly { readonly month: string; readonly gmv: Kobo; readonly salesCount: number }[];
+  /** What the merchant's customers owe it now. */
+  readonly creditOutstanding: Kobo;
+  /** Active members with the STAFF role. */
+  readonly staffCount: number;
+}
+
+/** A list's filters beyond search and joined dates (the page request's from/to). ACTIVE: a sale in the last 30 days. */
+export interface MerchantFilter {
+  readonly plan?: Plan;
+  readonly activity?: MerchantActivity;
+}
+
+/** Sums of one period over the network's current merchants. */
+export interface NetworkPeriodSums {
+  /** Merchants that had joined by the end of the period (and are still in the network). */
+  readonly merchants: number;
+  /** Of those, with a completed sale in the period. */
+  readonly activeMerchants: number;
+  readonly gmv: Kobo;
+  readonly transactions: number;
+}
+
+export interface MerchantAtRisk {
+  readonly businessId: string;
+  readonly name: string;
+  readonly ownerPhone: string | null;
+  readonly lastSaleAt: Date;
+}
+
+export interface NetworkAnalytics {
+  readonly current: NetworkPeriodSums;
+  readonly previous: NetworkPeriodSums;
+  /** GMV and transactions per Lagos day of the current period, oldest first, empty days too. */
+  readonly daily: readonly { readonly day: string; readonly gmv: Kobo; readonly transactions: number }[];
+  /** Merchants whose last completed sale is at or before `riskSince`, most recently lapsed first (at most `riskLimit`). */
+  readonly atRisk: readonly MerchantAtRisk[];
+  readonly atRiskCount: number;
+}
+
+/**
+ * What a partner sees of its network, computed by the database. Every method takes the partner id and
+ * reads only the businesses in that partner's network now: another business does not exist for it.
+ */
+export interface PartnerInsights {
+  merchants(partnerId: string, page: PageRequest<PartnerMerchantSort>, filter: MerchantFilter, now: Date): Promise<Page<MerchantSummary>>;
+  merchant(partnerId: string, businessId: string, now: Date, months: { from: string; to: string }): Promise<MerchantDetail | undefined>;
+  analytics(partnerId: string, current: DayRange, previous: DayRange, riskSince: Date, riskLimit: number): Promise<NetworkAnalytics>;
+}
+
 export interface PartnerRepositories {
   readonly partners: PartnerRepository;
   readonly partnerApiKeys: PartnerApiKeyRepository;
   readonly partnerNetwork: PartnerNetworkRepository;
+  readonly partnerInsights: PartnerInsights;
 }

@@ -63,7 +63,7 @@ export const brandingJson = (b: PartnerBranding) => ({
 export const brandingShape = shape(
   'PartnerBranding',
   { display_name: nullableStr, logo_url: nullableStr, primary_color: nullableStr, support_phone: nullableStr, support_email: nullableStr },
-  { logo_url: 'https', primary_color: '#RRGGBB', support_phone: 'E.164' },
+  { display_name: "the partner's branding, shown to its merchants; each field null until the partner sets it", logo_url: 'https', primary_color: '#RRGGBB', support_phone: 'E.164' },
 );
 
 /** The partner of a business as the merchant sees it (GET /businesses/me, POST /businesses/me/partner). */
@@ -76,5 +76,5 @@ export const businessPartnerJson = (bp: BusinessPartner) => ({
 export const businessPartnerShape = shape(
   'BusinessPartner',
   { id: uuid, name: str, joined_at: dateTime, branding: brandingShape },
-  { joined_at: "when the owner joined the partner's network (consent given)", branding: "the partner's branding, shown to its merchants; each field null until the partner sets it" },
+  { joined_at: "when the owner joined the partner's network (consent given)" },
 );

@@ -2,6 +2,7 @@ import type { NetworkMembership, PartnerRepositories } from '../../../applicatio
 import type { Partner, PartnerApiKey } from '../../../domain/partner.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { copy, values } from './rows.js';
+import { inMemoryPartnerInsights, type InsightTables } from './partner-insights.in-memory.js';
 
 /** The partners module's tables: partners and their API keys, by id. */
 export interface PartnerTables {
@@ -13,7 +14,7 @@ export interface PartnerTables {
 }
 
 /** Partners in memory: the same rules as the tables' unique indexes (code ignoring case, key hash). */
-export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerRepositories> = {
+export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerRepositories, Omit<InsightTables, 'partnerMerchants'>> = {
   tables: () => ({ partners: new Map(), partnerApiKeys: new Map(), partnerMerchants: new Map(), partnerConsents: [] }),
   repositories: (t) => {
     const ownKey = (partnerId: string, keyId: string) => {
@@ -66,6 +67,7 @@ export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerReposi
         },
         consentLog: async (businessId) => copy(t.partnerConsents.filter((c) => c.businessId === businessId).map(({ businessId: _b, ...c }) => c)),
       },
+      partnerInsights: inMemoryPartnerInsights(t),
     };
   },
 };

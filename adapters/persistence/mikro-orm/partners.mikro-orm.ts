@@ -3,6 +3,7 @@ import type { PartnerRepositories } from '../../../application/partners/ports.js
 import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
 import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
 import { firstRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { mikroOrmPartnerInsights } from './partner-insights.mikro-orm.js';
 
 const PARTNER_COLUMNS = 'id, name, code, status, display_name, logo_url, primary_color, support_phone, support_email, created_at, updated_at';
 const KEY_COLUMNS = 'id, partner_id, name, prefix, hash, scopes, created_at, expires_at, revoked_at, last_used_at';
@@ -71,6 +72,7 @@ export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories =
       await em.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
     },
   },
+  partnerInsights: mikroOrmPartnerInsights(em),
   partnerNetwork: {
     async membershipOf(businessId, options = {}) {
       // the lock is the business row's: a join and a leave of one business run one after the other
