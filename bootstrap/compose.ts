@@ -74,6 +74,9 @@ import { businessPartnerRoutes, type BusinessPartnerUseCases } from '../adapters
 import { getBusinessPartner, joinPartnerNetwork, leavePartnerNetwork } from '../application/partners/network.js';
 import { partnerInsightRoutes, type PartnerInsightUseCases } from '../adapters/http/routes/partner-insights.routes.js';
 import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../application/partners/insights.js';
+import { partnerWebhookRoutes, type PartnerWebhookUseCases } from '../adapters/http/routes/partner-webhooks.routes.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../application/partners/manage-webhooks.js';
+import { webhookUrlRefusal } from '../adapters/webhooks/url-policy.js';
 import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
 import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
@@ -89,7 +92,7 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases & BusinessPartnerUseCases & PartnerInsightUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & PartnerKeyUseCases & BusinessPartnerUseCases & PartnerInsightUseCases & PartnerWebhookUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
@@ -110,6 +113,7 @@ export const apiRoutes = (
   ...paymentRoutes(deps),
   ...partnerKeyRoutes(deps),
   ...partnerInsightRoutes(deps),
+  ...partnerWebhookRoutes(deps),
 ];
 
 export interface Overrides {
@@ -130,7 +134,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? messageSender(config, logger).sender;
   // Subscribers and periodic tasks are listed in bootstrap/jobs.ts; `uow` delivers a change's events right after its commit.
-  const { dispatcher, jobs, uow, runScheduledNotifications } = composeJobs(config, persistence, logger, { messages, clock, crypto }, overrides);
+  const { dispatcher, jobs, uow, runScheduledNotifications, runWebhookDeliveries, webhooks } = composeJobs(config, persistence, logger, { messages, clock, crypto }, overrides);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
   // Google sign-in is on when a client id is configured (docs/adr/0027).
@@ -240,6 +244,17 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     networkAnalytics: networkAnalytics(deps),
     setPartnerBranding: setPartnerBranding(deps),
     createApiKey: createApiKey(deps),
+    ...((w) => ({
+      createWebhook: createWebhook(w),
+      listWebhooks: listWebhooks(w),
+      getWebhook: getWebhook(w),
+      updateWebhook: updateWebhook(w),
+      deleteWebhook: deleteWebhook(w),
+      rotateWebhookSecret: rotateWebhookSecret(w),
+      testWebhook: testWebhook(w),
+      listWebhookDeliveries: listWebhookDeliveries(w),
+      redeliverWebhook: redeliverWebhook(w),
+    }))({ ...deps, ...webhooks, urlRefusal: webhookUrlRefusal(config.WEBHOOKS_ALLOW_PRIVATE) }),
     listApiKeys: listApiKeys(deps),
     revokeApiKey: revokeApiKey(deps),
     rotateApiKey: rotateApiKey(deps),
@@ -275,5 +290,5 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     idempotency: persistence.idempotency,
     uow,
   });
-  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs, runScheduledNotifications };
+  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs, runScheduledNotifications, runWebhookDeliveries };
 };

@@ -18,7 +18,7 @@ import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
-import { PARTNER_FAILURES, type PartnerFailure } from './partner-failures.js';
+import { PARTNER_FAILURES, PARTNER_NOT_FOUND, type PartnerFailure, type PartnerSubject } from './partner-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -88,10 +88,7 @@ export type Subject =
   | 'report'
   | 'notification'
   | 'loan pack'
-  | 'api key'
-  | 'partner network'
-  | 'merchant'
-  | 'partner';
+  | PartnerSubject;
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -125,10 +122,7 @@ const NOT_FOUND: Record<Subject, string> = {
   report: 'No such report.',
   notification: 'No such notification.',
   'loan pack': 'No such loan pack.',
-  'api key': 'No such API key.',
-  'partner network': "This business is in no partner's network.",
-  merchant: 'No such merchant in your network.',
-  partner: 'No such partner.',
+  ...PARTNER_NOT_FOUND,
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -144,7 +138,6 @@ const unknownBranch = () =>
   problem('UNKNOWN_BRANCH', 'branch_id does not name a branch of this business.', { errors: [{ field: 'branch_id', message: 'is not a branch of this business' }] });
 const discountTooLarge = (field: string, detail: string, message: string) => problem('DISCOUNT_TOO_LARGE', detail, { errors: [{ field, message }] });
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
-
 type Mapping = { readonly [K in FailureTag]: (f: Extract<UseCaseFailure, { _tag: K }>, subject: Subject) => Problem };
 
 /** The one mapping from a use-case failure to its Problem Details (code, detail, field errors, headers). */
@@ -293,7 +286,7 @@ export const FAILURES: Mapping = {
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
-  ...PARTNER_FAILURES,
+  ...PARTNER_FAILURES, // api keys, networks, webhooks (docs/adr/0033)
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -108,7 +108,10 @@ export const register =
       if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
       // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
       const { user, businessId } = await openOwnedBusiness(deps, repos, { ...cmd, existing }, now);
-      if (partner) await repos.partnerNetwork.join({ businessId, partnerId: partner.id, joinedAt: now }, user.id);
+      if (partner) {
+        await repos.partnerNetwork.join({ businessId, partnerId: partner.id, joinedAt: now }, user.id);
+        await repos.events.record(now, { _tag: 'MerchantJoinedNetwork', businessId, partnerId: partner.id, joinedAt: now.toISOString() });
+      }
       const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));

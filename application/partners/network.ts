@@ -3,6 +3,7 @@ import type { Partner } from '../../domain/partner.js';
 import type { Actor } from '../../domain/roles.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { Clock } from '../ports/clock.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { PartnerRepositories, PartnerRepository } from './ports.js';
 
@@ -26,7 +27,7 @@ export const partnerByCode = async (partners: PartnerRepository, code: string): 
   return p?.status === 'ACTIVE' ? p : undefined;
 };
 
-type Deps = { uow: UnitOfWork<PartnerRepositories>; clock: Clock };
+type Deps = { uow: UnitOfWork<PartnerRepositories & EventRepositories>; clock: Clock };
 
 /** The partner whose network the caller's business is in, if any. */
 export const getBusinessPartner =
@@ -49,6 +50,7 @@ export const joinPartnerNetwork =
       if (current) return current.partnerId === partner.id ? E.right({ partner, joinedAt: current.joinedAt, joined: false }) : E.left({ _tag: 'AlreadyInPartnerNetwork' });
       const joinedAt = deps.clock.now();
       await r.partnerNetwork.join({ businessId: actor.businessId, partnerId: partner.id, joinedAt }, actor.userId);
+      await r.events.record(joinedAt, { _tag: 'MerchantJoinedNetwork', businessId: actor.businessId, partnerId: partner.id, joinedAt: joinedAt.toISOString() });
       return E.right({ partner, joinedAt, joined: true });
     });
 
@@ -62,5 +64,6 @@ export const leavePartnerNetwork =
       if (!current || !partner) return E.left(notFound);
       const leftAt = deps.clock.now();
       await r.partnerNetwork.leave(actor.businessId, leftAt, actor.userId);
+      await r.events.record(leftAt, { _tag: 'MerchantLeftNetwork', businessId: actor.businessId, partnerId: partner.id, leftAt: leftAt.toISOString() });
       return E.right({ partner, leftAt });
     });

@@ -113,10 +113,11 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   ScopeNotHeld: [{ _tag: 'ScopeNotHeld', scopes: ['keys:manage'] }],
   UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
   AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
+  WebhookUrlNotAllowed: [{ _tag: 'WebhookUrlNotAllowed', reason: 'must be an https URL' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner'];
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
 
 const produced = () => {
   const codes = new Set<ErrorCode>();

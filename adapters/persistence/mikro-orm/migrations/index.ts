@@ -12,6 +12,7 @@ import { Migration20261127100000_google_identity } from './Migration202611271000
 import { Migration20261127110000_notifications } from './Migration20261127110000_notifications.js';
 import { Migration20261127200000_loan_packs } from './Migration20261127200000_loan_packs.js';
 import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
+import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
   { name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs },
   { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
+  { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks },
 ];
