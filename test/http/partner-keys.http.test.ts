@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { PARTNER_SCOPES } from '../../domain/partner.js';
 import { aPartner, asPartner } from '../support/partners.js';
 import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
@@ -71,6 +72,27 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
     expect(stronger.body.error.code).to.equal('INSUFFICIENT_SCOPE');
     expect(stronger.body.error.errors).to.deep.equal([{ field: 'scopes', message: 'analytics:read not held by the calling key' }]);
     await make(manager.key, { name: 'Weaker', scopes: ['merchants:read'] });
+  });
+
+  it('every partner route: no key is 401 API_KEY_MISSING, a bearer token too, a key without the route\'s scope 403 INSUFFICIENT_SCOPE', async () => {
+    const owner = await registerOwner(app);
+    const lacking = new Map<string, string>();
+    for (const scope of PARTNER_SCOPES) {
+      lacking.set(scope, (await make(a.key, { name: `Without ${scope}`, scopes: PARTNER_SCOPES.filter((s) => s !== scope) })).key);
+    }
+    const partnerRoutes = app.routes.filter((r) => r.access !== 'public' && 'partnerScope' in r.access);
+    expect(partnerRoutes.length).to.be.greaterThan(15);
+    for (const r of partnerRoutes) {
+      const scope = (r.access as { partnerScope: string }).partnerScope;
+      const path = r.path.replace(/:\w+/g, '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f');
+      const where = `${r.method.toUpperCase()} ${r.path}`;
+      const none = await app.request(r.method.toUpperCase(), path);
+      expect([none.status, none.body.error.code], where).to.deep.equal([401, 'API_KEY_MISSING']);
+      const bearer = await app.request(r.method.toUpperCase(), path, { token: owner.accessToken });
+      expect([bearer.status, bearer.body.error.code], where).to.deep.equal([401, 'API_KEY_MISSING']);
+      const without = await asPartner(app, lacking.get(scope)!, r.method.toUpperCase(), path);
+      expect([without.status, without.body.error.code], where).to.deep.equal([403, 'INSUFFICIENT_SCOPE']);
+    }
   });
 
   it('bad bodies are 400: a lifetime other than 30/90/365/null, an unknown or repeated scope, no scopes, an unknown field', async () => {
