@@ -12,7 +12,7 @@ import { notifyOnEvents, runDueNotifications } from '../application/notification
 import type { Crypto } from '../application/ports/crypto.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
-import { deliverDueWebhooks, partnerWebhooks } from '../application/partners/deliver-webhooks.js';
+import { deliverDueWebhooks, partnerWebhooks, PASSES_AT_ONCE } from '../application/partners/deliver-webhooks.js';
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
 import type { Config } from './config.js';
@@ -116,7 +116,7 @@ export const composeJobs = (
   /** The webhook deliveries due now, as the workers' loop attempts them (tests call it after moving the clock). */
   const runWebhookDeliveries = deliverDueWebhooks(d);
   // Where the workers run, so does the webhook loop: retries, and deliveries a crashed process had claimed.
-  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, runWebhookDeliveries, (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
+  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, () => runWebhookDeliveries(undefined, PASSES_AT_ONCE), (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
   const withWebhooks: JobQueue = {
     define: (spec) => jobs.define(spec),
     every: (task) => jobs.every(task),

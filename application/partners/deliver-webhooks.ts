@@ -66,12 +66,16 @@ const BATCH = 20;
 
 const describe = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 300);
 
-/** Attempts the due deliveries (of `endpointIds` only, when given); answers how many were attempted. */
+/**
+ * Attempts the due deliveries (of `endpointIds` only, when given); answers how many were attempted.
+ * Each pass takes the head of each endpoint's queue; `maxPasses` bounds the work of a job or a request
+ * (the workers' loop does the rest), so a long backlog never outlasts a job's expiry.
+ */
 export const deliverDueWebhooks =
   (deps: WebhookDeliveryDeps) =>
-  async (endpointIds?: readonly string[]): Promise<number> => {
+  async (endpointIds?: readonly string[], maxPasses = Number.POSITIVE_INFINITY): Promise<number> => {
     let total = 0;
-    for (;;) {
+    for (let pass = 0; pass < maxPasses; pass++) {
       const now = deps.clock.now();
       const claimed = await deps.uow.run((r) => r.webhookDeliveries.claimDue(now, new Date(now.getTime() + deps.leaseMs), BATCH, endpointIds));
       await Promise.all(claimed.map((d) => attempt(deps, d)));
@@ -79,7 +83,11 @@ export const deliverDueWebhooks =
       // the heads just delivered may have successors due now: go on until nothing is due
       if (claimed.length === 0) return total;
     }
+    return total;
   };
+
+/** Passes a job or a request makes at once: each is at most one POST per endpoint (WEBHOOK_TIMEOUT_MS). */
+export const PASSES_AT_ONCE = 3;
 
 const attempt = async (deps: WebhookDeliveryDeps, d: WebhookDelivery): Promise<void> => {
   const endpoint = await deps.uow.read((r) => r.webhookEndpoints.findById(d.partnerId, d.endpointId));
@@ -154,6 +162,6 @@ export const partnerWebhooks = (deps: WebhookDeliveryDeps): Subscriber => ({
       await r.webhookDeliveries.add(subscribed.map((e) => newDelivery(deps, e, messageId, type, body, meta.id, deps.clock.now())));
       return subscribed.map((e) => e.id);
     });
-    if (endpoints.length > 0) await deliverDueWebhooks(deps)(endpoints);
+    if (endpoints.length > 0) await deliverDueWebhooks(deps)(endpoints, PASSES_AT_ONCE);
   },
 });

@@ -3,7 +3,7 @@ import type { PartnerActor } from '../../domain/partner.js';
 import { SECRET_GRACE_MS, SECRET_PREFIX, TEST_EVENT, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../domain/webhook.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { PageRequest } from '../ports/list.js';
-import { deliverDueWebhooks, newDelivery, webhookBody, type WebhookDeliveryDeps } from './deliver-webhooks.js';
+import { deliverDueWebhooks, newDelivery, PASSES_AT_ONCE, webhookBody, type WebhookDeliveryDeps } from './deliver-webhooks.js';
 
 // A partner's webhook endpoints and their deliveries (docs/adr/0033). Every lookup names the partner:
 // another partner's endpoint or delivery is 404.
@@ -69,7 +69,7 @@ export const updateWebhook =
       return next;
     });
     if (!updated) return E.left(notFound);
-    if (updated.status === 'ACTIVE') await deliverDueWebhooks(deps)([updated.id]);
+    if (updated.status === 'ACTIVE') await deliverDueWebhooks(deps)([updated.id], PASSES_AT_ONCE);
     return E.right(updated);
   };
 
@@ -131,6 +131,6 @@ export const redeliverWebhook =
   };
 
 const attemptAndRead = async (deps: Deps, partner: PartnerActor, d: WebhookDelivery): Promise<WebhookDelivery> => {
-  await deliverDueWebhooks(deps)([d.endpointId]);
+  await deliverDueWebhooks(deps)([d.endpointId], PASSES_AT_ONCE);
   return (await deps.uow.read((r) => r.webhookDeliveries.findById(partner.partnerId, d.id))) ?? d;
 };
