@@ -15,6 +15,7 @@ export * from './ports/token-issuer.js';
 export * from './ports/unit-of-work.js';
 export * from './ports/outbox.js';
 export * from './ports/job-queue.js';
+export * from './ports/webhooks.js';
 
 // what happened: the outbox's dispatcher and its subscribers
 export * from './events/dispatcher.js';
@@ -95,6 +96,13 @@ export * from './loan-packs/document.js';
 export * from './loan-packs/create-loan-pack.js';
 export * from './loan-packs/pay-loan-pack.js';
 export * from './loan-packs/read-loan-packs.js';
+export * from './partners/ports.js';
+export * from './partners/api-keys.js';
+export * from './partners/network.js';
+export * from './partners/insights.js';
+export * from './partners/webhook-ports.js';
+export * from './partners/deliver-webhooks.js';
+export * from './partners/manage-webhooks.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -109,3 +117,5 @@ export * from '../domain/expense.js';
 export * from '../domain/notification.js';
 export * from '../domain/notification-texts.js';
 export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';
+export * from '../domain/partner.js';
+export * from '../domain/webhook.js';

@@ -1,5 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { setPlan, showBusiness } from '../application/operator/plans.js';
+import { createPartner } from '../application/partners/api-keys.js';
+import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
 import { businessJson, branchJson, staffJson } from '../adapters/http/routes/views.js';
@@ -12,7 +14,8 @@ const USAGE = `usage: npm run cli -- <command>
   migrate                              apply pending database migrations (the server also does this at start)
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
   business:show <business_id>          print a business with its branches and members (JSON)
-  jobs:dead                            list the newest 50 dead jobs (no retries left), one JSON line each`;
+  jobs:dead                            list the newest 50 dead jobs (no retries left), one JSON line each
+  partner:create <name>                make a partner; prints its code (for merchants) and its first API key, once`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const clock = { now: () => new Date() };
@@ -32,6 +35,17 @@ const commands: Record<string, { args: number; check?: (args: string[]) => strin
         // the job's data stays out: an event's may name a person (its code is gone once the job died)
         console.log(JSON.stringify({ queue: j.queue, id: j.id, type: event?._tag ?? null, error: j.error, died_at: j.diedAt.toISOString() }));
       }
+      return 0;
+    },
+  },
+  'partner:create': {
+    args: 1,
+    check: ([name]) => (name!.trim().length >= 1 && name!.trim().length <= 200 ? undefined : 'expected a partner name of 1 to 200 characters'),
+    run: async (p, [name]) => {
+      // the key is random and hashed with SHA-256: the OTP secret plays no part, so none is read here
+      const r = await createPartner({ uow: p.uow, clock, crypto: nodeCrypto(Buffer.alloc(32)) })(name!.trim());
+      console.log(JSON.stringify({ id: r.partner.id, name: r.partner.name, code: r.partner.code, api_key: r.key, api_key_scopes: r.apiKey.scopes }, null, 2));
+      console.error('Store the API key now: it is not shown again (only its hash is kept).');
       return 0;
     },
   },

@@ -76,6 +76,15 @@ import { providerCallbackRoutes, type ProviderCallbackUseCases } from '../adapte
 import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
+import { partnerKeyRoutes, type PartnerKeyUseCases } from '../adapters/http/routes/partner-keys.routes.js';
+import { businessPartnerRoutes, type BusinessPartnerUseCases } from '../adapters/http/routes/business-partner.routes.js';
+import { getBusinessPartner, joinPartnerNetwork, leavePartnerNetwork } from '../application/partners/network.js';
+import { partnerInsightRoutes, type PartnerInsightUseCases } from '../adapters/http/routes/partner-insights.routes.js';
+import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../application/partners/insights.js';
+import { partnerWebhookRoutes, type PartnerWebhookUseCases } from '../adapters/http/routes/partner-webhooks.routes.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../application/partners/manage-webhooks.js';
+import { webhookUrlRefusal } from '../adapters/webhooks/url-policy.js';
+import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
 import { kobo } from '../domain/money.js';
 import type { Config } from './config.js';
 import type { Persistence } from './persistence.js';
@@ -90,13 +99,14 @@ const HEALTH_TIMEOUT_MS = 2000;
  * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
  */
 export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & StockTransferUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases,
+  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & StockTransferUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases & PartnerKeyUseCases & BusinessPartnerUseCases & PartnerInsightUseCases & PartnerWebhookUseCases,
 ): RouteDef<any, any>[] => [
   ...healthRoutes(deps),
   ...authRoutes(deps),
   ...googleRoutes(deps),
   ...sessionRoutes(deps),
   ...staffRoutes(deps),
+  ...businessPartnerRoutes(deps), // /businesses/me/partner before the /businesses/:id patterns
   ...businessRoutes(deps),
   ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
   ...stockTransferRoutes(deps), // and /products/stock-transfers
@@ -110,6 +120,9 @@ export const apiRoutes = (
   ...loanPackRoutes(deps),
   ...paymentRoutes(deps),
   ...providerCallbackRoutes(deps), // Termii's and Meta's delivery reports (docs/adr/0030)
+  ...partnerKeyRoutes(deps),
+  ...partnerInsightRoutes(deps),
+  ...partnerWebhookRoutes(deps),
 ];
 
 export interface Overrides {
@@ -130,7 +143,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);
   const messages = overrides.messages ?? messageSender(config, logger).sender;
   // Subscribers and periodic tasks are listed in bootstrap/jobs.ts; `uow` delivers a change's events right after its commit.
-  const { dispatcher, jobs, uow, runScheduledNotifications } = composeJobs(config, persistence, logger, { messages, clock, crypto }, overrides);
+  const { dispatcher, jobs, uow, runScheduledNotifications, runWebhookDeliveries, webhooks } = composeJobs(config, persistence, logger, { messages, clock, crypto }, overrides);
   const testSignIn = config.OTP_TEST_MODE ? parseTestIdentifiers(config.OTP_TEST_IDENTIFIERS) : undefined;
   if (testSignIn) logger.warn({ identifiers: config.OTP_TEST_IDENTIFIERS }, 'OTP test mode is on: these identifiers sign in with 000000 and get no message');
   // Google sign-in is on when a client id is configured (docs/adr/0027).
@@ -239,6 +252,29 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,
+    clock,
+    getBusinessPartner: getBusinessPartner(deps),
+    joinPartnerNetwork: joinPartnerNetwork(deps),
+    leavePartnerNetwork: leavePartnerNetwork(deps),
+    listNetworkMerchants: listNetworkMerchants(deps),
+    getNetworkMerchant: getNetworkMerchant(deps),
+    networkAnalytics: networkAnalytics(deps),
+    setPartnerBranding: setPartnerBranding(deps),
+    createApiKey: createApiKey(deps),
+    ...((w) => ({
+      createWebhook: createWebhook(w),
+      listWebhooks: listWebhooks(w),
+      getWebhook: getWebhook(w),
+      updateWebhook: updateWebhook(w),
+      deleteWebhook: deleteWebhook(w),
+      rotateWebhookSecret: rotateWebhookSecret(w),
+      testWebhook: testWebhook(w),
+      listWebhookDeliveries: listWebhookDeliveries(w),
+      redeliverWebhook: redeliverWebhook(w),
+    }))({ ...deps, ...webhooks, urlRefusal: webhookUrlRefusal(config.WEBHOOKS_ALLOW_PRIVATE) }),
+    listApiKeys: listApiKeys(deps),
+    revokeApiKey: revokeApiKey(deps),
+    rotateApiKey: rotateApiKey(deps),
     paging: createPaging(otpSecret),
     recordDeliveryReport: recordDeliveryReport(deps),
     providerCallbacks: {
@@ -252,6 +288,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
   const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), paging: createPaging(otpSecret) }, singleRoutes)];
   const currentActor = resolveActor(deps);
+  const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({
     routes,
@@ -262,8 +299,12 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
       if (E.isRight(r)) return { ok: true, actor: r.right };
       return { ok: false, reason: REFUSAL[r.left._tag] };
     },
+    authenticatePartner: async (apiKey) => {
+      const r = await partnerOfKey(apiKey);
+      return E.isRight(r) ? { ok: true, partner: r.right } : { ok: false, reason: r.left };
+    },
     rateLimits: createRateLimits(
-      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER },
+      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER, perPartnerKey: config.RATE_LIMIT_PARTNER },
       overrides.redis,
     ),
     logger,
@@ -276,5 +317,5 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     idempotency: persistence.idempotency,
     uow,
   });
-  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs, runScheduledNotifications };
+  return { app, router, routes, openApi, signingKey: key, dispatcher, jobs, runScheduledNotifications, runWebhookDeliveries };
 };

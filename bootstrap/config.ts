@@ -61,6 +61,10 @@ export const ENV = {
   RATE_LIMIT_AUTH_PER_IDENTIFIER: { codec: intFrom('limit', 1), default: '10', doc: 'auth requests a minute per phone/e-mail' },
   RATE_LIMIT_AUTH_PER_IP: { codec: intFrom('limit', 1), default: '120', doc: 'auth requests a minute per client IP' },
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
+  RATE_LIMIT_PARTNER: { codec: intFrom('limit', 1), default: '600', doc: 'partner requests a minute per API key' },
+  WEBHOOKS_ALLOW_PRIVATE: { codec: flag, default: 'false', doc: 'let partner webhooks go to private and loopback addresses and plain http (tests and local receivers only; refused when NODE_ENV=production)' },
+  WEBHOOK_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long a webhook receiver has to answer before the attempt fails' },
+  WEBHOOK_POLL_MS: { codec: intFrom('milliseconds', 50), default: '5000', doc: 'how often a process running workers looks for webhook deliveries due (retries, and those a crashed process left)' },
   DB_QUERY_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'the longest one database statement may take before the request is answered 503 (statement_timeout; a stuck connection is dropped)' },
   IDEMPOTENCY_LEASE_MS: { codec: intFrom('milliseconds', 1000), default: '30000', doc: 'how long an unanswered Idempotency-Key stays in progress before a retry may take it over (a crashed request)' },
   OTP_TEST_MODE: { codec: flag, default: 'false', doc: 'test mode: identifiers in OTP_TEST_IDENTIFIERS sign in with the code 000000 and nothing is sent (refused when NODE_ENV=production)' },
@@ -126,6 +130,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   if (!env.PUBLIC_BASE_URL && typeof out.PORT === 'number') out.PUBLIC_BASE_URL = `http://localhost:${out.PORT}`;
   // A fixed sign-in code on a production server would be an open door.
   if (out.OTP_TEST_MODE === true && env.NODE_ENV === 'production') problems.push('OTP_TEST_MODE=true: refused when NODE_ENV=production');
+  if (out.WEBHOOKS_ALLOW_PRIVATE === true && env.NODE_ENV === 'production') problems.push('WEBHOOKS_ALLOW_PRIVATE=true: refused when NODE_ENV=production');
   // A provider needs both halves; one alone is a typo or a forgotten variable, not "use the log".
   for (const [a, b] of [['TERMII_API_KEY', 'TERMII_SENDER_ID'], ['WHATSAPP_TOKEN', 'WHATSAPP_PHONE_NUMBER_ID'], ['SMTP_URL', 'MAIL_FROM']] as const) {
     if ((out[a] === undefined) !== (out[b] === undefined) && !problems.some((p) => p.startsWith(`${a}=`) || p.startsWith(`${b}=`))) {

@@ -12,6 +12,9 @@ import { notifyOnEvents, runDueNotifications } from '../application/notification
 import type { Crypto } from '../application/ports/crypto.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
+import { deliverDueWebhooks, partnerWebhooks, PASSES_AT_ONCE } from '../application/partners/deliver-webhooks.js';
+import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
+import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence.js';
 
@@ -22,13 +25,44 @@ export interface JobDeps {
   readonly messages: MessageSender;
   readonly clock: Clock;
   readonly crypto: Crypto;
+  /** Partners' webhooks: signed, and POSTed to their URLs (docs/adr/0033). */
+  readonly signer: WebhookSigner;
+  readonly poster: WebhookPoster;
+  readonly leaseMs: number;
 }
+
+/** A webhook delivery's claim outlasts its POST by this much. */
+const LEASE_MARGIN_MS = 5_000;
+
+/** Runs `run` every `ms` (after each run ends) between start and stop; a fault is reported and the loop goes on. */
+const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) => void) => {
+  let running = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+  const tick = async () => {
+    current = run().catch(report);
+    await current;
+    if (running) timer = setTimeout(() => void tick(), ms);
+  };
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      timer = setTimeout(() => void tick(), 0);
+    },
+    async stop() {
+      running = false;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+};
 
 /**
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
  * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
  */
-const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
+const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d), partnerWebhooks(d)];
 
 /** Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line. */
 const periodicTasks = (d: JobDeps): PeriodicTask[] => [
@@ -57,14 +91,15 @@ export const composeJobs = (
   config: Config,
   persistence: Persistence,
   logger: Logger,
-  deps: Omit<JobDeps, 'uow'>,
+  deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs'>,
   overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue } = {},
 ) => {
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
   const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), atomically: (work) => afterCommit!.atomically(work) };
-  const d: JobDeps = { ...deps, uow };
+  const poster = httpWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE });
+  const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS };
   const relays = queueSubscribers(jobs, subscribers(d), {
     retryLimit: config.JOBS_RETRY_LIMIT,
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
@@ -78,7 +113,25 @@ export const composeJobs = (
   afterCommit = deliverAfterCommit(persistence.uow, dispatcher);
   /** The scheduled notifications of a minute, as the periodic task runs them (tests call it with their clock). */
   const runScheduledNotifications = runDueNotifications(d);
-  return { dispatcher, jobs, uow, runScheduledNotifications };
+  /** The webhook deliveries due now, as the workers' loop attempts them (tests call it after moving the clock). */
+  const runWebhookDeliveries = deliverDueWebhooks(d);
+  // Where the workers run, so does the webhook loop: retries, and deliveries a crashed process had claimed.
+  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, () => runWebhookDeliveries(undefined, PASSES_AT_ONCE), (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
+  const withWebhooks: JobQueue = {
+    define: (spec) => jobs.define(spec),
+    every: (task) => jobs.every(task),
+    enqueue: (queue, list) => jobs.enqueue(queue, list),
+    dead: (limit) => jobs.dead(limit),
+    async start(options) {
+      await jobs.start(options);
+      if (options.workers) webhookLoop.start();
+    },
+    async stop() {
+      await webhookLoop.stop();
+      await jobs.stop();
+    },
+  };
+  return { dispatcher, jobs: withWebhooks, uow, runScheduledNotifications, runWebhookDeliveries, webhooks: { signer: standardWebhooksSigner, poster, leaseMs: d.leaseMs } };
 };
 
 /** The pg-boss settings of a process, from its configuration (the server's and the worker's). */

@@ -31,6 +31,10 @@ import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-
 import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
 import { mikroOrmSyncModule } from '../adapters/persistence/mikro-orm/sync.mikro-orm.js';
 import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
+import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
+import { mikroOrmPartnersModule } from '../adapters/persistence/mikro-orm/partners.mikro-orm.js';
+import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { mikroOrmWebhooksModule } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
@@ -57,6 +61,8 @@ const MODULES = [
   persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
   persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
   persistenceModule(inMemorySyncModule, mikroOrmSyncModule),
+  persistenceModule(inMemoryPartnersModule, mikroOrmPartnersModule),
+  persistenceModule(inMemoryWebhooksModule, mikroOrmWebhooksModule),
 ];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

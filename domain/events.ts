@@ -105,7 +105,35 @@ export interface VerificationCodeIssued extends Omit<SignInCodeIssued, '_tag'> {
   readonly _tag: 'VerificationCodeIssued';
 }
 
+/** A business joined a partner's network (registration with its code, or the owner's consent later). */
+export interface MerchantJoinedNetwork {
+  readonly _tag: 'MerchantJoinedNetwork';
+  readonly businessId: string;
+  readonly partnerId: string;
+  readonly joinedAt: string;
+}
+
+/** A business left a partner's network (the owner withdrew consent). */
+export interface MerchantLeftNetwork {
+  readonly _tag: 'MerchantLeftNetwork';
+  readonly businessId: string;
+  readonly partnerId: string;
+  readonly leftAt: string;
+}
+
+/** A loan pack's one-time payment was recorded. */
+export interface LoanPackPaid {
+  readonly _tag: 'LoanPackPaid';
+  readonly businessId: string;
+  readonly reference: string;
+  readonly amount: Kobo;
+  readonly paidAt: string;
+}
+
 export type DomainEvent =
+  | MerchantJoinedNetwork
+  | MerchantLeftNetwork
+  | LoanPackPaid
   | SaleRecorded
   | SaleVoided
   | StockChanged
@@ -129,6 +157,9 @@ export const EVENT_TYPES = [
   'MemberInvited',
   'SignInCodeIssued',
   'VerificationCodeIssued',
+  'MerchantJoinedNetwork',
+  'MerchantLeftNetwork',
+  'LoanPackPaid',
 ] as const satisfies readonly EventType[];
 
 /** The event as it is kept once delivered or given up: without the code a message carried. */

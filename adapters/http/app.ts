@@ -36,8 +36,9 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     ctx.set('Cache-Control', 'no-store'); // errors too: a 404 or 405 is otherwise heuristically cacheable
     for (const [k, v] of Object.entries(p.extra.headers ?? {})) ctx.set(k, v);
     // Every 401 names its scheme (RFC 7235); a refused token says why (RFC 6750), a missing one does not.
-    // A Problem that names its own challenge (a provider callback's signature) keeps it.
-    if (p.status === 401 && !p.extra.headers?.['WWW-Authenticate']) {
+    // A Problem that names its own challenge (a provider callback's signature) keeps it; a partner key's names the key.
+    if (p.status === 401 && p.code.startsWith('API_KEY_')) ctx.set('WWW-Authenticate', `ApiKey realm="bizops-partner", header="X-API-Key"`);
+    else if (p.status === 401 && !p.extra.headers?.['WWW-Authenticate']) {
       ctx.set('WWW-Authenticate', p.code === 'TOKEN_MISSING' ? 'Bearer realm="bizops"' : `Bearer realm="bizops", error="invalid_token", error_description="${p.code}"`);
     }
     ctx.body = problemBody(p, deps.errorTypeBase, ctx.path, deps.clock.now());
@@ -66,6 +67,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 10) / 10,
           business_id: ctx.state.actor?.businessId,
+          partner_id: ctx.state.partner?.partnerId,
         },
         'request',
       );
@@ -76,7 +78,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
   app.use(
     cors({
       origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
-      allowHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
+      allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
       exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Idempotent-Replayed', 'Plan-Sales-Limit', 'Plan-Sales-Remaining'],
       maxAge: 600,
     }),

@@ -21,6 +21,7 @@ import { nairaJson } from './codecs.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
 import { SYNC_FAILURES, type SyncFailure } from './sync-failures.js';
+import { PARTNER_FAILURES, PARTNER_NOT_FOUND, type PartnerFailure, type PartnerSubject } from './partner-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
 /**
@@ -68,7 +69,8 @@ export type UseCaseFailure =
   | FeatureNotAvailable
   | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
   | LoanPackFailure
-  | SyncFailure;
+  | SyncFailure
+  | PartnerFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
 
@@ -94,7 +96,8 @@ export type Subject =
   | 'expense category'
   | 'report'
   | 'notification'
-  | 'loan pack';
+  | 'loan pack'
+  | PartnerSubject;
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -130,6 +133,7 @@ const NOT_FOUND: Record<Subject, string> = {
   report: 'No such report.',
   notification: 'No such notification.',
   'loan pack': 'No such loan pack.',
+  ...PARTNER_NOT_FOUND,
 };
 
 /** Each product rule answers with the error code of its name (ADR 0013). */
@@ -147,7 +151,6 @@ const unknownBranch = (f: UnknownBranch) => {
 };
 const discountTooLarge = (field: string, detail: string, message: string) => problem('DISCOUNT_TOO_LARGE', detail, { errors: [{ field, message }] });
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(seconds) });
-
 type Mapping = { readonly [K in FailureTag]: (f: Extract<UseCaseFailure, { _tag: K }>, subject: Subject) => Problem };
 
 /** The one mapping from a use-case failure to its Problem Details (code, detail, field errors, headers). */
@@ -310,6 +313,7 @@ export const FAILURES: Mapping = {
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
   ...SYNC_FAILURES,
+  ...PARTNER_FAILURES, // api keys, networks, webhooks (docs/adr/0033)
 };
 
 /** The Problem Details of a failure of a route acting on `subject`. */

@@ -12,10 +12,12 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   if (r.path.includes(':')) codes.add('RESOURCE_NOT_FOUND');
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.rawBody) ['VALIDATION_FAILED', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
-  if (r.access !== 'public') {
+  const access = r.access;
+  if (access !== 'public' && 'roles' in access) {
     ['TOKEN_MISSING', 'TOKEN_INVALID', 'TOKEN_EXPIRED', 'SESSION_REVOKED', 'ACCOUNT_DEACTIVATED'].forEach((c) => codes.add(c as ErrorCode));
-    if (ROLES.some((role) => r.access !== 'public' && !r.access.roles.includes(role))) codes.add('INSUFFICIENT_ROLE');
+    if (ROLES.some((role) => !access.roles.includes(role))) codes.add('INSUFFICIENT_ROLE');
   }
+  if (access !== 'public' && 'partnerScope' in access) ['API_KEY_MISSING', 'API_KEY_INVALID', 'API_KEY_EXPIRED', 'INSUFFICIENT_SCOPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.rateLimit !== 'none') codes.add('RATE_LIMITED');
   codes.add('INTERNAL');
   codes.add('DATABASE_UNAVAILABLE');
@@ -84,8 +86,9 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       summary: r.summary,
       description: operationDescription(r, errorCodes),
       tags: [r.tag],
-      security: r.access === 'public' ? [] : [{ bearerAuth: [] }],
-      ...(r.access !== 'public' ? { 'x-roles': r.access.roles } : {}),
+      security: securityOf(r),
+      ...(r.access !== 'public' && 'roles' in r.access ? { 'x-roles': r.access.roles } : {}),
+      ...(r.access !== 'public' && 'partnerScope' in r.access ? { 'x-partner-scope': r.access.partnerScope } : {}),
       'x-error-codes': errorCodes,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(r.body
@@ -123,6 +126,14 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Access token from /auth/verify-otp or /auth/refresh' },
+        partnerApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            "A partner's API key (`pk_live_...`), shown once when made (operator CLI `partner:create`, or POST /partner/api-keys). " +
+            'Partner routes take only this key (a bearer token there is 401); merchant routes take only a bearer token.',
+        },
       },
       schemas,
     },
@@ -191,9 +202,13 @@ const idempotentReplayedHeader = {
   'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] }, description: 'present when this answer is the stored answer to an earlier request with the same Idempotency-Key' },
 };
 
+/** The credential an operation takes: none, a user's bearer token, or a partner's API key. */
+export const securityOf = (r: RouteDef<any, any>) => (r.access === 'public' ? [] : 'roles' in r.access ? [{ bearerAuth: [] }] : [{ partnerApiKey: [] }]);
+
 /** Who may call an operation, in words a client developer reads first. */
 const whoMayCall = (r: RouteDef<any, any>): string => {
   if (r.access === 'public') return 'Public: no token needed.';
+  if ('partnerScope' in r.access) return `Partners, with an API key (X-API-Key) holding the scope \`${r.access.partnerScope}\`; a key without it gets 403 INSUFFICIENT_SCOPE.`;
   const roles = r.access.roles;
   return ROLES.every((role) => roles.includes(role))
     ? 'Owners and staff of the business (bearer token).'

@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
-export type LimitKind = 'ip' | 'identifier' | 'user';
+export type LimitKind = 'ip' | 'identifier' | 'user' | 'partner';
 
 export interface RateLimitSettings {
   /** Auth requests a minute per phone or e-mail. */
@@ -9,6 +9,8 @@ export interface RateLimitSettings {
   readonly authPerIp: number;
   /** Authenticated requests a minute per user. */
   readonly perUser: number;
+  /** Partner requests a minute per API key. */
+  readonly perPartnerKey: number;
 }
 
 export interface LimitDecision {
@@ -29,7 +31,7 @@ const WINDOW_SECONDS = 60;
  * instances share the counters, with an in-memory insurance limiter if Redis fails), else in memory.
  */
 export const createRateLimits = (settings: RateLimitSettings, redis?: unknown): RateLimits => {
-  const points: Record<LimitKind, number> = { ip: settings.authPerIp, identifier: settings.authPerIdentifier, user: settings.perUser };
+  const points: Record<LimitKind, number> = { ip: settings.authPerIp, identifier: settings.authPerIdentifier, user: settings.perUser, partner: settings.perPartnerKey };
   const limiters = Object.fromEntries(
     (Object.keys(points) as LimitKind[]).map((kind) => {
       const options = { keyPrefix: `rl:${kind}`, points: points[kind], duration: WINDOW_SECONDS };

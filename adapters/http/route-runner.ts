@@ -1,5 +1,6 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
+import { hasScope, type PartnerActor } from '../../domain/partner.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { idempotently, type IdempotencyDeps } from './idempotency.js';
@@ -19,6 +20,8 @@ export interface RunnerDeps extends IdempotencyDeps {
     claims: Actor,
     sessionId: string,
   ) => Promise<{ ok: true; actor: Actor } | { ok: false; reason: 'ACCOUNT_DEACTIVATED' | 'TOKEN_INVALID' | 'SESSION_REVOKED' }>;
+  /** The partner an X-API-Key stands for, as it is now (revocation and expiry take effect at once). */
+  readonly authenticatePartner: (key: string) => Promise<{ ok: true; partner: PartnerActor } | { ok: false; reason: 'API_KEY_INVALID' | 'API_KEY_EXPIRED' }>;
   readonly rateLimits: RateLimits;
   readonly errorTypeBase: string;
 }
@@ -26,6 +29,7 @@ export interface RunnerDeps extends IdempotencyDeps {
 export interface State {
   requestId: string;
   actor?: Actor;
+  partner?: PartnerActor;
 }
 
 /** Why the per-request check refused a verified access token, as the client reads it. */
@@ -65,7 +69,7 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
     ctx.set('RateLimit-Reset', String(d.resetSeconds));
   };
 
-  const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user', key: string) => {
+  const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user' | 'partner', key: string) => {
     const d = await deps.rateLimits.consume(kind, key);
     setLimitHeaders(ctx, d);
     if (!d.allowed) {
@@ -87,6 +91,19 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
     const current = await deps.resolveActor(verdict.actor, verdict.sessionId);
     if (!current.ok) throw problem(current.reason, REFUSED[current.reason]);
     return { actor: current.actor, sessionId: verdict.sessionId };
+  };
+
+  /** A partner route: X-API-Key only; a bearer token is not a partner's credential. */
+  const authenticatePartner = async (ctx: Context): Promise<PartnerActor> => {
+    const key = ctx.get('x-api-key');
+    if (!key) throw problem('API_KEY_MISSING', 'This endpoint is for partners: send the API key as X-API-Key: pk_live_... (a user token is not accepted here).');
+    const verdict = key.length <= 200 ? await deps.authenticatePartner(key) : ({ ok: false, reason: 'API_KEY_INVALID' } as const);
+    if (!verdict.ok) {
+      throw verdict.reason === 'API_KEY_EXPIRED'
+        ? problem('API_KEY_EXPIRED', 'This API key has expired; make a new one (POST /partner/api-keys) with a key that is still valid.')
+        : problem('API_KEY_INVALID', 'The API key is unknown or revoked.');
+    }
+    return verdict.partner;
   };
 
   const readBody = async (ctx: Context): Promise<unknown> => {
@@ -120,7 +137,15 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
       if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
       let actor: Actor | undefined;
       let sessionId: string | undefined;
-      if (r.access !== 'public') {
+      let partner: PartnerActor | undefined;
+      if (r.access !== 'public' && 'partnerScope' in r.access) {
+        partner = await authenticatePartner(ctx);
+        ctx.state.partner = partner;
+        if (r.rateLimit === 'partner') await limit(ctx, 'partner', partner.keyId);
+        if (!hasScope(partner, r.access.partnerScope)) {
+          throw problem('INSUFFICIENT_SCOPE', `This API key lacks the scope ${r.access.partnerScope}; make a key with it (POST /partner/api-keys).`);
+        }
+      } else if (r.access !== 'public') {
         ({ actor, sessionId } = await authenticate(ctx));
         ctx.state.actor = actor;
         if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
@@ -166,7 +191,7 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
       if (alternatives.length > 0) ctx.vary('Accept');
       const mediaType = (alternatives.length > 0 && ctx.accepts('application/json', ...alternatives)) || 'application/json';
       const handle = async () => {
-        const reply: Reply = await r.handler({ body, query, actor, sessionId, params: ctx.params, mediaType, ctx });
+        const reply: Reply = await r.handler({ body, query, actor, partner, sessionId, params: ctx.params, mediaType, ctx });
         ctx.status = reply.status;
         for (const [k, v] of Object.entries(reply.headers ?? {})) ctx.set(k, v);
         if (reply.file) {

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type * as t from 'io-ts';
 import type { ParameterizedContext } from 'koa';
+import type { PartnerActor, PartnerScope } from '../../domain/partner.js';
 import type { Actor, Role } from '../../domain/roles.js';
 import type { JsonSchema } from './codecs.js';
 import type { ErrorCode } from './problem.js';
@@ -35,6 +36,8 @@ export interface HandlerInput<B, Q = unknown> {
   readonly body: B;
   readonly query: Q;
   readonly actor: Actor | undefined;
+  /** The partner of a partner route (X-API-Key), with its key's scopes. */
+  readonly partner: PartnerActor | undefined;
   /** The session (sign-in) of the access token, on routes that need one. */
   readonly sessionId: string | undefined;
   readonly params: Record<string, string>;
@@ -48,8 +51,14 @@ export interface HandlerInput<B, Q = unknown> {
   readonly sync?: { readonly deviceId: string };
 }
 
-/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; none. */
-export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'none';
+/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; partner (per API key); none. */
+export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'partner' | 'none';
+
+/**
+ * Who may call a route: `public`; the roles allowed with a bearer token (a merchant's user); or a
+ * partner's API key (X-API-Key) holding `scope` (docs/adr/0033). The two credentials never mix.
+ */
+export type Access = 'public' | { readonly roles: readonly Role[] } | { readonly partnerScope: PartnerScope };
 
 /**
  * One row of the route table: the router and the OpenAPI document are both built from it,
@@ -63,8 +72,7 @@ export interface RouteDef<B = unknown, Q = unknown> {
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
-  /** `public`, or the roles allowed with a bearer token. */
-  readonly access: 'public' | { readonly roles: readonly Role[] };
+  readonly access: Access;
   readonly body?: t.Type<B, unknown, unknown>;
   /** A valid request body for the document ("Try it out"). */
   readonly bodyExample?: unknown;

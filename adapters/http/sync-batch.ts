@@ -57,9 +57,10 @@ const canonicalJson = (v: unknown): string =>
 /** Runs one operation as its route would run it (roles, path, body, handler); failures are thrown as Problem. */
 const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefined, deviceId: string, target: RouteDef<any, any>, op: SyncOperation): Promise<Applied & { instance: string }> => {
   // the runner's order: roles, then the path, then the body
-  if (target.access !== 'public' && !hasAnyRole(actor, target.access.roles)) {
-    throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${target.access.roles.join(', ')}.`);
-  }
+  // only user routes are sync operations (OPERATION_TYPES): never a public or a partner-key route
+  const access = target.access;
+  if (access === 'public' || !('roles' in access)) throw problem('ROUTE_NOT_FOUND', 'No such operation.');
+  if (!hasAnyRole(actor, access.roles)) throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${access.roles.join(', ')}.`);
   const params: Record<string, string> = {};
   const body: Record<string, unknown> = { ...op.payload };
   for (const [field, param] of Object.entries(PATH_FIELDS[op.type] ?? {})) {
@@ -74,7 +75,7 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     const errors = fieldErrors(decoded.left);
     throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
   }
-  const reply = await target.handler({ body: decoded.right, query: undefined, actor, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
+  const reply = await target.handler({ body: decoded.right, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
   return { http_status: reply.status, data: reply.data, replayed: reply.headers?.['Idempotent-Replayed'] === 'true', instance: '' };
 };
 

@@ -99,7 +99,7 @@ class Pen {
   }
 }
 
-const draw = (doc: Doc, { sale, business, branch, cashier, customer }: Receipt): number => {
+const draw = (doc: Doc, { sale, business, branch, cashier, customer, partner }: Receipt): number => {
   const pen = new Pen(doc);
   pen.text(business.name, { font: 'bold', size: SIZE.title, align: 'center' });
   if (business.address) pen.text(business.address, { align: 'center' });
@@ -149,6 +149,14 @@ const draw = (doc: Doc, { sale, business, branch, cashier, customer }: Receipt):
 
   pen.gap(2);
   pen.text('Thank you for your patronage!', { align: 'center' });
+  if (partner) {
+    // the partner whose network the business joined (docs/adr/0033), with its support contacts
+    const b = partner.branding;
+    pen.gap(4);
+    pen.text(`In partnership with ${b.displayName ?? partner.name}`, { size: SIZE.small, align: 'center' });
+    const support = [b.supportPhone, b.supportEmail].filter((x): x is string => x !== null);
+    if (support.length > 0) pen.text(`Support: ${support.join(' | ')}`, { size: SIZE.small, align: 'center' });
+  }
   return pen.y + MARGIN;
 };
 

@@ -11,12 +11,16 @@ import { issueCode, type OtpDeps } from './otp-delivery.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 import type { AuthRepositories } from './ports.js';
 import type { BusinessRepositories } from '../business/ports.js';
+import type { PartnerRepositories } from '../partners/ports.js';
+import { partnerByCode, type UnknownPartnerCode } from '../partners/network.js';
 
 export interface RegisterCommand {
   readonly identifier: Identifier;
   readonly firstName: string;
   readonly lastName: string;
   readonly businessName: string;
+  /** A partner's code: the new business joins that partner's network (the owner's consent, logged). */
+  readonly partnerCode?: string;
 }
 
 export interface Registered {
@@ -25,7 +29,7 @@ export interface Registered {
   readonly otpExpiresAt: Date;
 }
 
-export type RegisterFailure = DuplicateIdentifier | OtpSendRefused;
+export type RegisterFailure = DuplicateIdentifier | OtpSendRefused | UnknownPartnerCode;
 
 type OpenBusinessRepos = Pick<AuthRepositories, 'users'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'>;
 
@@ -91,9 +95,11 @@ export const openOwnedBusiness = async (
  * (sent after the commit, through the outbox).
  */
 export const register =
-  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories> }) =>
+  (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories & PartnerRepositories> }) =>
   async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
     return deps.uow.run(async (repos) => {
+      const partner = cmd.partnerCode === undefined ? undefined : await partnerByCode(repos.partners, cmd.partnerCode);
+      if (cmd.partnerCode !== undefined && !partner) return E.left<RegisterFailure>({ _tag: 'UnknownPartnerCode' });
       // Two registrations of one identifier at once: the second waits here, then sees the first.
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
       const now = deps.clock.now();
@@ -102,6 +108,10 @@ export const register =
       if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
       // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
       const { user, businessId } = await openOwnedBusiness(deps, repos, { ...cmd, existing }, now);
+      if (partner) {
+        await repos.partnerNetwork.join({ businessId, partnerId: partner.id, joinedAt: now }, user.id);
+        await repos.events.record(now, { _tag: 'MerchantJoinedNetwork', businessId, partnerId: partner.id, joinedAt: now.toISOString() });
+      }
       const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));

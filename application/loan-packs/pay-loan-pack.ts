@@ -5,6 +5,7 @@ import { notFound, type NotFound } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import {
   GatewayUnavailable, type Checkout, type GatewayTransaction, type LoanPack, type LoanPackRepositories, type PaymentAudit, type PaymentGateway, type PaymentWebhook,
@@ -15,7 +16,7 @@ export type PayerEmailRequired = { readonly _tag: 'PayerEmailRequired' };
 export type PaymentGatewayUnavailable = { readonly _tag: 'PaymentGatewayUnavailable'; readonly gateway: string };
 export type PaymentAmountMismatch = { readonly _tag: 'PaymentAmountMismatch'; readonly expected: number; readonly paid: number; readonly currency: string };
 
-type PayDeps = { uow: UnitOfWork<LoanPackRepositories>; clock: Clock; crypto: Crypto; gateway: PaymentGateway; audit: PaymentAudit };
+type PayDeps = { uow: UnitOfWork<LoanPackRepositories & EventRepositories>; clock: Clock; crypto: Crypto; gateway: PaymentGateway; audit: PaymentAudit };
 
 /** Asks the gateway; an unreachable gateway is a failure the payer may retry, not a fault. */
 const askGateway = async <A>(gateway: PaymentGateway, call: () => Promise<A>): Promise<E.Either<PaymentGatewayUnavailable, A>> => {
@@ -82,12 +83,16 @@ const settle = async (deps: PayDeps, pack: LoanPack, tx: GatewayTransaction, sou
     return 'wrong_amount';
   }
   const now = deps.clock.now();
-  const outcome = await deps.uow.run((r) =>
-    r.loanPacks.markPaid({
+  const outcome = await deps.uow.run(async (r) => {
+    const paidAt = tx.paidAt ?? now;
+    const o = await r.loanPacks.markPaid({
       id: deps.crypto.uuid(), businessId: pack.businessId, reference: pack.reference, gateway: deps.gateway.name,
-      amount: pack.price, currency: tx.currency, paidAt: tx.paidAt ?? now, recordedAt: now, source,
-    }),
-  );
+      amount: pack.price, currency: tx.currency, paidAt, recordedAt: now, source,
+    });
+    // in the payment's transaction: a partner's loan_pack.paid webhook goes out once, exactly when it is recorded
+    if (o === 'paid') await r.events.record(now, { _tag: 'LoanPackPaid', businessId: pack.businessId, reference: pack.reference, amount: pack.price, paidAt: paidAt.toISOString() });
+    return o;
+  });
   if (outcome === 'paid') deps.audit.info({ reference: pack.reference, business_id: pack.businessId, gateway: deps.gateway.name, amount: pack.price, source }, 'loan pack paid');
   return outcome;
 };

@@ -10,6 +10,8 @@ import type { AuthRepositories } from '../auth/ports.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { SaleFilter, SaleRepositories, SaleSort } from './ports.js';
+import type { PartnerRepositories } from '../partners/ports.js';
+import type { PartnerBranding } from '../../domain/partner.js';
 
 export const listSales =
   (deps: { uow: UnitOfWork<SaleRepositories> }) =>
@@ -31,11 +33,15 @@ export interface Receipt {
   readonly cashier: User | undefined;
   /** The sale's customer, when it has one. */
   readonly customer: Customer | undefined;
+  /** The partner whose network the business is in, with its branding (printed at the foot of the PDF). */
+  readonly partner?: { readonly name: string; readonly branding: PartnerBranding };
 }
 
 /** A receipt by sale id or by receipt number. */
 export const getReceipt =
-  (deps: { uow: UnitOfWork<SaleRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & Pick<AuthRepositories, 'users'> & Pick<CustomerRepositories, 'customers'>> }) =>
+  (deps: {
+    uow: UnitOfWork<SaleRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & Pick<AuthRepositories, 'users'> & Pick<CustomerRepositories, 'customers'> & Pick<PartnerRepositories, 'partners' | 'partnerNetwork'>>;
+  }) =>
   (actor: Actor, by: { saleId: string } | { receiptNumber: string }): Promise<E.Either<NotFound, Receipt>> =>
     deps.uow.read(async (r) => {
       const sale = 'saleId' in by ? await r.sales.findById(actor.businessId, by.saleId) : await r.sales.findByReceiptNumber(actor.businessId, by.receiptNumber);
@@ -45,5 +51,7 @@ export const getReceipt =
       const branch = await r.branches.findById(actor.businessId, sale.branchId, { includeArchived: true });
       const cashier = await r.users.findById(sale.createdBy);
       const customer = sale.customerId ? await r.customers.findById(actor.businessId, sale.customerId) : undefined;
-      return E.right({ sale, business, branch, cashier, customer });
+      const membership = await r.partnerNetwork.membershipOf(actor.businessId);
+      const partner = membership && (await r.partners.findById(membership.partnerId));
+      return E.right({ sale, business, branch, cashier, customer, ...(partner ? { partner: { name: partner.name, branding: partner.branding } } : {}) });
     });

@@ -59,6 +59,23 @@ describe('operator CLI', () => {
     expect(help.stdout).to.contain('plan:set');
   });
 
+  it('partner:create prints the partner code and its first API key once; the key works over HTTP', async () => {
+    const env = { DATABASE_URL: app.databaseUrl!, DATA_DIR: app.config.DATA_DIR };
+    const made = await cli(['partner:create', 'Moniepoint Lagos'], env);
+    expect(made.code, made.stderr).to.equal(0);
+    const out = JSON.parse(made.stdout);
+    expect(out).to.include({ name: 'Moniepoint Lagos' });
+    expect(out.code).to.match(/^[A-HJ-NP-Z2-9]{8}$/);
+    expect(out.api_key).to.match(/^pk_live_[A-Za-z0-9_-]{43}$/);
+    expect(made.stderr).to.contain('not shown again');
+    const keys = await app.request('GET', '/partner/api-keys', { headers: { 'x-api-key': out.api_key } });
+    expect(keys.status, keys.text).to.equal(200);
+    expect(keys.body.data).to.have.length(1);
+    expect(keys.body.data[0]).to.include({ prefix: out.api_key.slice(0, 12), status: 'ACTIVE', expires_at: null });
+    expect(keys.text).to.not.contain(out.api_key);
+    expect((await cli(['partner:create', '  '], env)).code).to.equal(2);
+  });
+
   it('jobs:dead lists the dead jobs, with their queue, id, error and no data', async function () {
     this.timeout(60_000);
     const queue = pgBossJobQueue({ connectionString: app.databaseUrl!, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 60, stopTimeoutMs: 1_000 });

@@ -3,6 +3,7 @@ import { expect } from 'chai';
 import { decodeJwt } from 'jose';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 import { startGoogleIdp, type GoogleIdp } from '../support/google-idp.js';
+import { aPartner } from '../support/partners.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
 
@@ -175,6 +176,9 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   let debtor: string;
   let rentId: string;
   let dueSale: string;
+  let partnerCode: string;
+  /** The business in the partner's network (joining again changes nothing), so it can leave. */
+  const inNetwork = async () => (await app.request('POST', '/businesses/me/partner', { token: owner.accessToken, body: { partner_code: partnerCode } }), '/businesses/me/partner');
   const sale = async () =>
     (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
       .data as { id: string; receipt_number: string };
@@ -203,6 +207,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const ownSession = async () => `/auth/sessions/${await newSession([owner.to, staff.phone, owner.to][sessionPaths++ % 3]!)}`;
   before(async () => {
     productForAdjustments = await product();
+    partnerCode = (await aPartner(app)).code;
     // a pack waiting for payment, made on FREE, for the checkout and verify rows
     await putOnPlan(app, owner, 'FREE');
     pendingReference = (await app.request('POST', '/reports/loan-pack', { token: owner.accessToken, body: {} })).body.data.reference as string;
@@ -243,6 +248,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'POST /auth/google/link', method: 'POST', path: async () => '/auth/google/link', body: () => ({ id_token: googleTokens.shift() }), staff: 'allowed' },
     { route: 'GET /businesses/me', method: 'GET', path: async () => '/businesses/me', staff: 'allowed' },
     { route: 'GET /businesses/:id', method: 'GET', path: async () => `/businesses/${businessId}`, staff: 'allowed' },
+    { route: 'POST /businesses/me/partner', method: 'POST', path: async () => '/businesses/me/partner', body: () => ({ partner_code: partnerCode }), staff: 'forbidden' },
+    { route: 'DELETE /businesses/me/partner', method: 'DELETE', path: inNetwork, staff: 'forbidden' },
     { route: 'PUT /businesses/me', method: 'PUT', path: async () => '/businesses/me', body: () => ({ name: 'Renamed' }), staff: 'forbidden' },
     { route: 'POST /businesses/branches', method: 'POST', path: async () => '/businesses/branches', body: () => ({ name: 'New' }), staff: 'forbidden' },
     { route: 'GET /businesses/:id/branches', method: 'GET', path: async () => `/businesses/${businessId}/branches`, staff: 'forbidden' },
@@ -363,7 +370,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     'GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify', 'POST /webhooks/termii', 'GET /webhooks/whatsapp', 'POST /webhooks/whatsapp'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {
-    const table = app.routes.filter((r) => r.access !== 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();
+    // partner routes (X-API-Key) have their own matrix: test/http/partner-*.http.test.ts
+    const table = app.routes.filter((r) => r.access !== 'public' && 'roles' in r.access).map((r) => `${r.method.toUpperCase()} ${r.path}`).sort();
     expect(table).to.deep.equal(matrix.map((r) => r.route).sort());
     expect(app.routes.filter((r) => r.access === 'public').map((r) => `${r.method.toUpperCase()} ${r.path}`).sort()).to.deep.equal([...publicRoutes].sort());
   });

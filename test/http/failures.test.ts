@@ -11,6 +11,9 @@ const EDGE_ONLY: readonly ErrorCode[] = [
   'TOKEN_INVALID',
   'TOKEN_EXPIRED',
   'SESSION_REVOKED',
+  'API_KEY_MISSING',
+  'API_KEY_INVALID',
+  'API_KEY_EXPIRED',
   // INSUFFICIENT_ROLE: the edge's role check, and CustomMessageOwnerOnly (a CUSTOM notification from STAFF)
   'ROUTE_NOT_FOUND',
   'METHOD_NOT_ALLOWED',
@@ -118,10 +121,14 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   PaymentGatewayUnavailable: [{ _tag: 'PaymentGatewayUnavailable', gateway: 'paystack' }],
   PaymentAmountMismatch: [{ _tag: 'PaymentAmountMismatch', expected: 500_000, paid: 100, currency: 'NGN' }],
   WebhookSignatureInvalid: [{ _tag: 'WebhookSignatureInvalid' }],
+  ScopeNotHeld: [{ _tag: 'ScopeNotHeld', scopes: ['keys:manage'] }],
+  UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
+  AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
+  WebhookUrlNotAllowed: [{ _tag: 'WebhookUrlNotAllowed', reason: 'must be an https URL' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack'];
+const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
 
 const produced = () => {
   const codes = new Set<ErrorCode>();

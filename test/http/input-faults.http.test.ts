@@ -4,6 +4,7 @@ import { openOrm, redactDatabaseFault } from '../../adapters/persistence/mikro-o
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
+import { aPartner, asPartner } from '../support/partners.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 const expectProblem = (res: { status: number; body: { error?: { code: string } }; text: string }, status: number, code: string) => {
@@ -29,14 +30,18 @@ describe('HTTP input faults', () => {
     expect(lists.length).to.be.greaterThan(5);
     const businessId = (await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id as string;
     const customerId = (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Dated', phone: aPhone() } })).body.data.id as string;
+    // partner lists take the partner's key (X-API-Key), not a user token
+    const partnerKey = (await aPartner(app)).key;
+    const hookId = (await asPartner(app, partnerKey, 'POST', '/partner/webhooks', { url: 'https://hooks.example.com/x', events: ['sale.created'] })).body.data.id as string;
     for (const r of lists) {
-      const path = r.path.replace('/businesses/:id', `/businesses/${businessId}`).replace('/customers/:id', `/customers/${customerId}`);
+      const path = r.path.replace('/businesses/:id', `/businesses/${businessId}`).replace('/customers/:id', `/customers/${customerId}`).replace('/partner/webhooks/:id', `/partner/webhooks/${hookId}`);
       expect(path, 'every list path is filled in').to.not.contain(':');
+      const auth = r.access !== 'public' && 'partnerScope' in r.access ? { headers: { 'x-api-key': partnerKey } } : { token: owner.accessToken };
       for (const param of ['start_date', 'end_date']) {
-        expectProblem(await app.request('GET', `${path}?${param}=0000-01-01`, { token: owner.accessToken }), 400, 'VALIDATION_FAILED');
-        expectProblem(await app.request('GET', `${path}?${param}=0000-06-01T00:00:00Z`, { token: owner.accessToken }), 400, 'VALIDATION_FAILED');
+        expectProblem(await app.request('GET', `${path}?${param}=0000-01-01`, auth), 400, 'VALIDATION_FAILED');
+        expectProblem(await app.request('GET', `${path}?${param}=0000-06-01T00:00:00Z`, auth), 400, 'VALIDATION_FAILED');
       }
-      const edges = await app.request('GET', `${path}?start_date=0001-01-01&end_date=9999-12-31`, { token: owner.accessToken });
+      const edges = await app.request('GET', `${path}?start_date=0001-01-01&end_date=9999-12-31`, auth);
       expect(edges.status, `${r.path}: ${edges.text}`).to.equal(200);
     }
   });

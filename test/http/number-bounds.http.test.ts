@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { jsonSchemaOf } from '../../adapters/http/codecs.js';
+import { aPartner } from '../support/partners.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; oneOf?: Schema[]; minimum?: number; maximum?: number };
@@ -35,6 +36,7 @@ describe('HTTP every numeric field is bounded', function () {
   let app: TestApp;
   let token: string;
   let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string };
+  let partnerKey: string;
   before(async () => {
     app = await createTestApp();
     token = (await registerOwner(app)).accessToken;
@@ -51,11 +53,12 @@ describe('HTTP every numeric field is bounded', function () {
     await app.request('POST', '/sync/batch', { token, body: { device_id: 'bounds', operations } });
     ids.conflict = (await app.request('GET', '/sync/conflicts?status=OPEN', { token })).body.data.content[0].id as string;
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
+    partnerKey = (await aPartner(app)).key;
   });
   after(async () => app.close());
 
   /** A valid request of each operation with numeric body fields, and the fields where 0 breaks the rule. */
-  const valid: Record<string, { path: () => string; body: () => unknown; zeroInvalid: string[]; negativeValid?: string[] }> = {
+  const valid: Record<string, { path: () => string; body: () => unknown; zeroInvalid: string[]; negativeValid?: string[]; partner?: true }> = {
     'POST /products': { path: () => '/products', body: () => ({ name: 'N', price: 10, cost_price: 5, quantity: 1, low_stock_threshold: 1 }), zeroInvalid: [] },
     'PUT /products/:id': { path: () => `/products/${ids.product}`, body: () => ({ price: 10, cost_price: 5, quantity: 900, low_stock_threshold: 1 }), zeroInvalid: [] },
     'POST /products/stock-adjustment': { path: () => '/products/stock-adjustment', body: () => ({ product_id: ids.product, quantity_change: 1, reason: 'RESTOCK', unit_cost: 5 }), zeroInvalid: ['quantity_change'], negativeValid: ['quantity_change'] },
@@ -86,6 +89,7 @@ describe('HTTP every numeric field is bounded', function () {
       zeroInvalid: ['quantity_change'],
       negativeValid: ['quantity_change'],
     },
+    'POST /partner/api-keys': { path: () => '/partner/api-keys', body: () => ({ name: 'Bounds', scopes: ['merchants:read'], expires_in_days: 30 }), zeroInvalid: ['expires_in_days'], partner: true },
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {
@@ -105,14 +109,15 @@ describe('HTTP every numeric field is bounded', function () {
     it(`${operation}: -1, fractions, huge values (and 0 where it breaks the rule; a huge negative where negatives are allowed) are 4xx in every numeric field`, async () => {
       const route = app.routes.find((r) => `${r.method.toUpperCase()} ${r.path}` === operation)!;
       const method = route.method.toUpperCase();
-      const ok = await app.request(method, request.path(), { token, body: request.body() });
+      const auth = request.partner ? { headers: { 'x-api-key': partnerKey } } : { token };
+      const ok = await app.request(method, request.path(), { ...auth, body: request.body() });
       expect(ok.status, `the valid body: ${ok.text}`).to.be.within(200, 299);
       for (const leaf of numericLeaves(jsonSchemaOf(route.body!) as Schema)) {
         const field = leaf.path.join('.');
         const bad = [...(request.negativeValid?.includes(field) ? [-(2 ** 53)] : [-1]), 1.5, 0.001, 1e300, 2 ** 53, ...(request.zeroInvalid.includes(field) ? [0] : [])];
         for (const value of bad) {
           if (value === 1.5 && leaf.schema.type !== 'integer' && ![leaf.schema.type].flat().includes('integer')) continue; // 1.50 naira is money
-          const res = await app.request(method, request.path(), { token, body: setAt(request.body(), leaf.path, value) });
+          const res = await app.request(method, request.path(), { ...auth, body: setAt(request.body(), leaf.path, value) });
           expect(res.status, `${operation} ${field}=${value}: ${res.text}`).to.be.within(400, 499);
         }
       }

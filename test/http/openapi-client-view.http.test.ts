@@ -91,6 +91,7 @@ describe('HTTP OpenAPI as a generated client sees it', () => {
       expect(op.description!.split('**Who may call it:**')[0]!.trim(), `${where} has a text of its own`).to.not.equal('');
       for (const code of errorCodesOf(r)) expect(op.description, `${where} names ${code}`).to.include(code);
       if (r.access === 'public') expect(op.description, where).to.include('Public');
+      else if ('partnerScope' in r.access) expect(op.description, where).to.include('X-API-Key').and.include(r.access.partnerScope);
       else if (!r.access.roles.includes('STAFF')) expect(op.description, where).to.include('Owners only');
       else expect(op.description, where).to.include('Owners and staff');
     }

@@ -59,10 +59,9 @@ const disagreements = (stack: Parameters<typeof routerOperations>[0], doc: Doc) 
 /** The statuses a route's kind and its own errors imply, besides its success status. */
 const impliedStatuses = (r: RouteDef<any, any>): number[] => {
   const s = new Set<number>([500, 503, ...r.errors.map((c) => ERROR_CODES[c])]);
-  if (r.access !== 'public') {
-    s.add(401);
-    if (!ROLES.every((role) => (r.access as { roles: readonly string[] }).roles.includes(role))) s.add(403);
-  }
+  if (r.access !== 'public') s.add(401);
+  if (r.access !== 'public' && 'roles' in r.access && !ROLES.every((role) => (r.access as { roles: readonly string[] }).roles.includes(role))) s.add(403);
+  if (r.access !== 'public' && 'partnerScope' in r.access) s.add(403); // INSUFFICIENT_SCOPE
   if (r.body || r.rawBody) [400, 413, 415].forEach((x) => s.add(x)); // a raw body (an upload) too
   if (r.query) s.add(400); // bad query parameters
   if (r.path.includes(':')) s.add(404); // a malformed or foreign id
@@ -187,7 +186,7 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
           expect(op.tags, where).to.be.an('array').that.is.not.empty;
           for (const tag of op.tags!) expect(declaredTags, `${where} tag ${tag}`).to.include(tag);
           expect(op.security, `${where} has a security entry`).to.be.an('array');
-          expect(op.security, where).to.deep.equal(r.access === 'public' ? [] : [{ bearerAuth: [] }]);
+          expect(op.security, where).to.deep.equal(r.access === 'public' ? [] : 'roles' in r.access ? [{ bearerAuth: [] }] : [{ partnerApiKey: [] }]);
           for (const requirement of op.security!) for (const name of Object.keys(requirement)) expect(schemes, `${where} scheme ${name}`).to.include(name);
 
           const named = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
@@ -197,6 +196,7 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
         }
       }
       expect(doc.components.securitySchemes.bearerAuth).to.deep.include({ type: 'http', scheme: 'bearer' });
+      expect(doc.components.securitySchemes.partnerApiKey).to.deep.include({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
     });
 
     it('each operation documents its success and every status its errors imply, and no other', () => {
@@ -217,7 +217,11 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
           }
         }
         // The descriptions name the codes a client can switch on.
-        if (r.access !== 'public') expect(op.responses['401']!.description).to.include('TOKEN_MISSING').and.include('TOKEN_EXPIRED');
+        if (r.access !== 'public' && 'roles' in r.access) expect(op.responses['401']!.description).to.include('TOKEN_MISSING').and.include('TOKEN_EXPIRED');
+        if (r.access !== 'public' && 'partnerScope' in r.access) {
+          expect(op.responses['401']!.description).to.include('API_KEY_MISSING').and.include('API_KEY_EXPIRED').and.not.include('TOKEN_');
+          expect(op.responses['403']!.description).to.include('INSUFFICIENT_SCOPE');
+        }
         if (r.body) expect(op.responses['400']!.description).to.include('VALIDATION_FAILED').and.include('MALFORMED_JSON');
         for (const code of r.errors) expect(op.responses[String(ERROR_CODES[code])]!.description, `${where} names ${code}`).to.include(code);
         if (r.rateLimit !== 'none') expect(op.responses['429']!.headers, `${where} 429`).to.have.property('Retry-After');

@@ -65,6 +65,8 @@ export interface TestApp {
   readonly persistence: Persistence;
   /** The scheduled notifications (daily summaries, credit reminders) at a time the test picks. */
   readonly runScheduledNotifications: Awaited<ReturnType<typeof compose>>['runScheduledNotifications'];
+  /** The webhook deliveries due now (their retries), as the periodic task attempts them. */
+  readonly runWebhookDeliveries: Awaited<ReturnType<typeof compose>>['runWebhookDeliveries'];
   request(method: string, path: string, options?: { body?: unknown; token?: string; headers?: Record<string, string>; rawBody?: string | Uint8Array }): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -106,7 +108,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications, runWebhookDeliveries } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -122,6 +124,7 @@ export const createTestApp = async (
     signingKey,
     dispatcher,
     runScheduledNotifications,
+    runWebhookDeliveries,
     persistence,
     databaseUrl,
     logLines,

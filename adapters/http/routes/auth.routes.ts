@@ -58,20 +58,23 @@ export const authRoutes = (uc: AuthUseCases) => [
     summary: 'Register a business and its owner',
     description:
       'Creates the user, the business (plan FREE, Africa/Lagos, NGN), its default branch and the owner membership, ' +
-      'then sends a 6-digit code by SMS (phone) or e-mail. Give exactly one of phone or email. Verify with /auth/verify-otp.',
+      'then sends a 6-digit code by SMS (phone) or e-mail. Give exactly one of phone or email. Verify with /auth/verify-otp. ' +
+      "partner_code (optional, from a partner such as your bank or POS provider): the business joins that partner's network, which lets the partner see its figures " +
+      '(not its sales, customers or products); an unknown code is 422 UNKNOWN_PARTNER_CODE. Leave a network with DELETE /businesses/me/partner.',
     access: 'public',
     rateLimit: 'identifier',
     bodyExample: { first_name: 'Ada', last_name: 'Okafor', business_name: 'Ada Stores', phone: '+2348031234567' },
     body: object(
       'RegisterRequest',
       { first_name: text(1, 100), last_name: text(1, 100), business_name: text(1, 120) },
-      identifierFields,
+      { ...identifierFields, partner_code: text(1, 20, "a partner's code, ignoring case") },
     ),
     success: { status: 201, description: 'Registered; a code was sent', data: shape('Registration', { user_id: uuid, ...identifierDocs, otp_expires_at: dateTime }) },
-    errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT'],
+    errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT', 'UNKNOWN_PARTNER_CODE'],
     handler: async ({ body }) => {
       const identifier = identifierOf(body);
-      const r = successOf(await uc.register({ identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name }), 'sign-in');
+      const cmd = { identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name, ...(body.partner_code !== undefined ? { partnerCode: body.partner_code } : {}) };
+      const r = successOf(await uc.register(cmd), 'sign-in');
       return created('Registration successful; a verification code was sent', {
         user_id: r.userId,
         ...identifierJson(r.identifier),

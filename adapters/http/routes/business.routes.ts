@@ -1,4 +1,6 @@
 import type { getBusiness } from '../../../application/business/get-business.js';
+import type { getBusinessPartner } from '../../../application/partners/network.js';
+import { businessPartnerJson, businessPartnerShape } from './partner.views.js';
 import type { getPlanUsage, PlanUsage } from '../../../application/business/plan-usage.js';
 import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
@@ -14,6 +16,7 @@ import { jsonSchemaOf } from '../codecs.js';
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
   readonly getPlanUsage: ReturnType<typeof getPlanUsage>;
+  readonly getBusinessPartner: ReturnType<typeof getBusinessPartner>;
   readonly updateBusiness: ReturnType<typeof updateBusiness>;
   readonly createBranch: ReturnType<typeof createBranch>;
   readonly listBranches: ReturnType<typeof listBranches>;
@@ -56,8 +59,12 @@ const planUsageShape = shape(
 /** The Business shape with `plan_usage`. */
 const businessWithUsage = doc('BusinessWithPlanUsage', {
   ...businessShape.schema,
-  properties: { ...(businessShape.schema.properties as object), plan_usage: planUsageShape.schema },
-  required: [...(businessShape.schema.required as string[]), 'plan_usage'],
+  properties: {
+    ...(businessShape.schema.properties as object),
+    plan_usage: planUsageShape.schema,
+    partner: { oneOf: [businessPartnerShape.schema, { type: 'null' }], description: "the partner whose network the business is in (it sees the business's figures), or null" },
+  },
+  required: [...(businessShape.schema.required as string[]), 'plan_usage', 'partner'],
 });
 
 const planUsageJson = (u: PlanUsage) => ({
@@ -77,6 +84,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
   const withUsage = async (actor: Parameters<BusinessUseCases['getPlanUsage']>[0], b: Business) => ({
     ...businessJson(b),
     plan_usage: planUsageJson(await uc.getPlanUsage(actor, b.plan)),
+    partner: await uc.getBusinessPartner(actor).then((p) => (p ? businessPartnerJson(p) : null)),
   });
   return [
   route({
@@ -85,7 +93,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     operationId: 'getMyBusiness',
     tag: TAG,
     summary: "The caller's business",
-    description: 'Any member (owner or staff) may call it.' + PLAN_USAGE_DESCRIPTION,
+    description: 'Any member (owner or staff) may call it.' + PLAN_USAGE_DESCRIPTION + " `partner`: the partner whose network the business is in, with its branding, or null.",
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },

@@ -1,0 +1,87 @@
+import type { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../../application/partners/api-keys.js';
+import type { Clock } from '../../../application/ports/clock.js';
+import { doc, jsonSchemaOf, object, text } from '../codecs.js';
+import { successOf } from '../failures.js';
+import { created, ok, route } from '../route.js';
+import { apiKeyJson, apiKeyShape, lifetimeInput, newApiKeyShape, scopesInput } from './partner.views.js';
+
+export interface PartnerKeyUseCases {
+  readonly createApiKey: ReturnType<typeof createApiKey>;
+  readonly listApiKeys: ReturnType<typeof listApiKeys>;
+  readonly revokeApiKey: ReturnType<typeof revokeApiKey>;
+  readonly rotateApiKey: ReturnType<typeof rotateApiKey>;
+  readonly clock: Clock;
+}
+
+const TAG = 'Partner';
+
+/** A partner's own API keys (scope keys:manage): make, list, revoke, rotate (docs/adr/0033). */
+export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
+  route({
+    method: 'post',
+    path: '/partner/api-keys',
+    operationId: 'createPartnerApiKey',
+    tag: TAG,
+    summary: 'Make an API key',
+    description:
+      'A new key (`pk_live_` and 32 random bytes, base64url) answered this once in `key`: only its SHA-256 hash and prefix are kept. ' +
+      'scopes: among those the calling key holds (a key cannot make a stronger one: 403 INSUFFICIENT_SCOPE). expires_in_days: 30, 90, 365, or null / left out for no expiry.',
+    access: { partnerScope: 'keys:manage' },
+    rateLimit: 'partner',
+    bodyExample: { name: 'Reporting dashboard', scopes: ['merchants:read', 'analytics:read'], expires_in_days: 90 },
+    body: object('CreatePartnerApiKeyRequest', { name: text(1, 100, 'what the key is for'), scopes: scopesInput }, { expires_in_days: lifetimeInput }),
+    success: { status: 201, description: 'The key, shown once', data: newApiKeyShape },
+    errors: [],
+    handler: async ({ partner, body }) => {
+      const issued = successOf(await uc.createApiKey(partner!, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
+      return created('API key made; store it now: it is not shown again', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/partner/api-keys',
+    operationId: 'listPartnerApiKeys',
+    tag: TAG,
+    summary: 'API keys',
+    description: "Every key of the partner, newest first, with its status (ACTIVE, REVOKED, EXPIRED); never the key itself. Not paged (a partner has a handful).",
+    access: { partnerScope: 'keys:manage' },
+    rateLimit: 'partner',
+    success: { status: 200, description: 'The keys', data: doc('PartnerApiKeyList', { type: 'array', items: jsonSchemaOf(apiKeyShape) }) },
+    errors: [],
+    handler: async ({ partner }) => {
+      const now = uc.clock.now();
+      return ok('API keys', (await uc.listApiKeys(partner!)).map((k) => apiKeyJson(k, now)));
+    },
+  }),
+  route({
+    method: 'post',
+    path: '/partner/api-keys/:id/revoke',
+    operationId: 'revokePartnerApiKey',
+    tag: TAG,
+    summary: 'Revoke an API key',
+    description: 'The key stops working at once (its next request is 401 API_KEY_INVALID). Revoking a revoked key answers it again. Another partner\'s key is 404.',
+    access: { partnerScope: 'keys:manage' },
+    rateLimit: 'partner',
+    success: { status: 200, description: 'The revoked key', data: apiKeyShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner!, params.id!), 'api key'), uc.clock.now())),
+  }),
+  route({
+    method: 'post',
+    path: '/partner/api-keys/:id/rotate',
+    operationId: 'rotatePartnerApiKey',
+    tag: TAG,
+    summary: 'Rotate an API key',
+    description:
+      'A new key with the same name, scopes and lifetime, shown once; the old key keeps working for 24 hours (its expires_at is brought forward), then is EXPIRED. ' +
+      'A revoked or expired key cannot be rotated (404).',
+    access: { partnerScope: 'keys:manage' },
+    rateLimit: 'partner',
+    success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
+    errors: ['RESOURCE_NOT_FOUND'],
+    handler: async ({ partner, params }) => {
+      const issued = successOf(await uc.rotateApiKey(partner!, params.id!), 'api key');
+      return created('API key rotated; the old key works for 24 more hours', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
+    },
+  }),
+];

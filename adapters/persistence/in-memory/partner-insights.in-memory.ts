@@ -1,0 +1,110 @@
+import type { MerchantSummary, NetworkMembership, NetworkPeriodSums, PartnerInsights } from '../../../application/partners/ports.js';
+import { lagosDate, lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
+import { kobo } from '../../../domain/money.js';
+import { addDays, type DayRange } from '../../../domain/report.js';
+import type { Sale } from '../../../domain/sale.js';
+import type { AuthTables } from './auth.in-memory.js';
+import type { BusinessTables } from './business.in-memory.js';
+import type { CustomerTables } from './customers.in-memory.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
+import { values } from './rows.js';
+import type { SaleTables } from './sales.in-memory.js';
+
+// The partner's view of its network over the in-memory tables: the same figures as the SQL adapter's
+// statements (partner-insights.mikro-orm.ts), always starting from the partner's memberships.
+
+/** The partners module's memberships (its own table) and the tables of other modules the figures read. */
+export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> } & BusinessTables & Pick<AuthTables, 'users'> & SaleTables & Pick<CustomerTables, 'customers'>;
+
+const DAY_MS = 86_400_000;
+const sum = (sales: readonly Sale[]) => sales.reduce((t, s) => t + s.total, 0);
+
+export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
+  const completed = (businessId: string) => values(t.sales).filter((s) => s.businessId === businessId && s.status === 'COMPLETED');
+  const owner = (businessId: string) => {
+    const m = values(t.memberships)
+      .filter((x) => x.businessId === businessId && x.role === 'BUSINESS_OWNER' && x.status === 'ACTIVE')
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))[0];
+    return m ? t.users.get(m.userId) : undefined;
+  };
+  const network = (partnerId: string) => values(t.partnerMerchants).filter((m) => m.partnerId === partnerId);
+  const lastSale = (businessId: string) => completed(businessId).reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null);
+
+  const summary = (businessId: string, joinedAt: Date, now: Date): MerchantSummary => {
+    const b = t.businesses.get(businessId)!;
+    const u = owner(businessId);
+    const since = new Date(now.getTime() - 30 * DAY_MS);
+    const upToNow = completed(businessId).filter((s) => s.createdAt <= now);
+    const recent = upToNow.filter((s) => s.createdAt >= since);
+    return {
+      businessId,
+      name: b.name,
+      ownerName: u ? `${u.firstName} ${u.lastName}`.trim() : null,
+      ownerPhone: u?.phone ?? null,
+      plan: b.plan,
+      joinedAt,
+      lastSaleAt: upToNow.reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null),
+      salesCount30d: recent.length,
+      gmv30d: kobo(sum(recent)),
+    };
+  };
+
+  const period = (partnerId: string, r: DayRange): NetworkPeriodSums => {
+    const from = lagosDayStart(r.from);
+    const to = lagosDayEnd(r.to);
+    const members = network(partnerId).filter((m) => m.joinedAt < to);
+    const sales = members.flatMap((m) => completed(m.businessId).filter((s) => s.createdAt >= from && s.createdAt < to));
+    return { merchants: members.length, activeMerchants: new Set(sales.map((s) => s.businessId)).size, gmv: kobo(sum(sales)), transactions: sales.length };
+  };
+
+  return {
+    async merchants(partnerId, page, filter, now) {
+      const rows = network(partnerId)
+        .map((m) => summary(m.businessId, m.joinedAt, now))
+        .filter((m) => !filter.plan || m.plan === filter.plan)
+        .filter((m) => !filter.activity || (filter.activity === 'ACTIVE') === m.salesCount30d > 0);
+      return keysetPageInMemory(rows, page, {
+        sortValue: (m, by) => (by === 'joined_at' ? m.joinedAt.toISOString() : by === 'name' ? m.name : m.gmv30d),
+        id: (m) => m.businessId,
+        searchText: (m) => [m.name, m.ownerPhone],
+        date: (m) => m.joinedAt,
+      });
+    },
+    async merchant(partnerId, businessId, now, months) {
+      const m = network(partnerId).find((x) => x.businessId === businessId);
+      if (!m) return undefined;
+      const sales = completed(businessId);
+      const list: { month: string; gmv: ReturnType<typeof kobo>; salesCount: number }[] = [];
+      for (let start = lagosDayStart(`${months.from}-01`); lagosDate(start).slice(0, 7) <= months.to; start = lagosNextMonthStart(start)) {
+        const end = lagosNextMonthStart(start);
+        const inMonth = sales.filter((s) => s.createdAt >= start && s.createdAt < end);
+        list.push({ month: lagosDate(start).slice(0, 7), gmv: kobo(sum(inMonth)), salesCount: inMonth.length });
+      }
+      return {
+        ...summary(businessId, m.joinedAt, now),
+        months: list,
+        creditOutstanding: kobo(values(t.customers).filter((c) => c.businessId === businessId).reduce((n, c) => n + c.creditBalance, 0)),
+        staffCount: values(t.memberships).filter((x) => x.businessId === businessId && x.role === 'STAFF' && x.status === 'ACTIVE').length,
+      };
+    },
+    async analytics(partnerId, current, previous, riskSince, riskLimit) {
+      const members = network(partnerId);
+      const daily: { day: string; gmv: ReturnType<typeof kobo>; transactions: number }[] = [];
+      for (let day = current.from; day <= current.to; day = addDays(day, 1)) {
+        const sales = members.flatMap((m) => completed(m.businessId).filter((s) => lagosDate(s.createdAt) === day));
+        daily.push({ day, gmv: kobo(sum(sales)), transactions: sales.length });
+      }
+      const lapsed = members
+        .map((m) => ({ businessId: m.businessId, lastSaleAt: lastSale(m.businessId) }))
+        .filter((x): x is { businessId: string; lastSaleAt: Date } => x.lastSaleAt !== null && x.lastSaleAt <= riskSince)
+        .sort((a, b) => b.lastSaleAt.getTime() - a.lastSaleAt.getTime() || (a.businessId < b.businessId ? -1 : 1));
+      return {
+        current: period(partnerId, current),
+        previous: period(partnerId, previous),
+        daily,
+        atRisk: lapsed.slice(0, riskLimit).map((x) => ({ ...x, name: t.businesses.get(x.businessId)!.name, ownerPhone: owner(x.businessId)?.phone ?? null })),
+        atRiskCount: lapsed.length,
+      };
+    },
+  };
+};

@@ -1,0 +1,108 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { PartnerRepositories } from '../../../application/partners/ports.js';
+import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
+import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
+import { firstRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { mikroOrmPartnerInsights } from './partner-insights.mikro-orm.js';
+
+const PARTNER_COLUMNS = 'id, name, code, status, display_name, logo_url, primary_color, support_phone, support_email, created_at, updated_at';
+const KEY_COLUMNS = 'id, partner_id, name, prefix, hash, scopes, created_at, expires_at, revoked_at, last_used_at';
+
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+
+export const partnerFromRow = (r: Row): Partner => ({
+  id: String(r.id),
+  name: String(r.name),
+  code: String(r.code),
+  status: r.status as PartnerStatus,
+  branding: { displayName: text(r.display_name), logoUrl: text(r.logo_url), primaryColor: text(r.primary_color), supportPhone: text(r.support_phone), supportEmail: text(r.support_email) },
+  createdAt: asDate(r.created_at),
+  updatedAt: asDate(r.updated_at),
+});
+
+const keyFromRow = (r: Row): PartnerApiKey => ({
+  id: String(r.id),
+  partnerId: String(r.partner_id),
+  name: String(r.name),
+  prefix: String(r.prefix),
+  hash: String(r.hash),
+  scopes: r.scopes as PartnerScope[],
+  createdAt: asDate(r.created_at),
+  expiresAt: asOptionalDate(r.expires_at),
+  revokedAt: asOptionalDate(r.revoked_at),
+  lastUsedAt: asOptionalDate(r.last_used_at),
+});
+
+const partnerValues = (p: Partner) => [
+  p.id, p.name, p.code, p.status, p.branding.displayName, p.branding.logoUrl, p.branding.primaryColor, p.branding.supportPhone, p.branding.supportEmail, p.createdAt, p.updatedAt,
+];
+
+/** Partners and their API keys over SQL; every key statement names its partner. */
+export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories => ({
+  partners: {
+    async add(p) {
+      const done = await unlessDuplicate(em, `insert into partners (${PARTNER_COLUMNS}) values (${PARTNER_COLUMNS.split(',').map(() => '?').join(', ')})`, partnerValues(p));
+      return done === 'done' ? 'added' : 'duplicate_code';
+    },
+    findById: (id) => firstRow(em, `select ${PARTNER_COLUMNS} from partners where id = ?`, [id], partnerFromRow),
+    findByCode: (code) => firstRow(em, `select ${PARTNER_COLUMNS} from partners where upper(code) = upper(?)`, [code], partnerFromRow),
+    async save(p) {
+      await em.execute(
+        `update partners set status = ?, display_name = ?, logo_url = ?, primary_color = ?, support_phone = ?, support_email = ?, updated_at = ? where id = ?`,
+        [p.status, p.branding.displayName, p.branding.logoUrl, p.branding.primaryColor, p.branding.supportPhone, p.branding.supportEmail, p.updatedAt, p.id],
+      );
+    },
+  },
+  partnerApiKeys: {
+    async add(k) {
+      // scopes travel as one comma-joined string: the driver would spread a JS array into several parameters
+      await em.execute(
+        `insert into partner_api_keys (${KEY_COLUMNS}) values (?, ?, ?, ?, ?, string_to_array(?, ','), ?, ?, ?, ?)`,
+        [k.id, k.partnerId, k.name, k.prefix, k.hash, k.scopes.join(','), k.createdAt, k.expiresAt, k.revokedAt, k.lastUsedAt],
+      );
+    },
+    findByHash: (hash) => firstRow(em, `select ${KEY_COLUMNS} from partner_api_keys where hash = ?`, [hash], keyFromRow),
+    findById: (partnerId, keyId) => firstRow(em, `select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? and id = ?`, [partnerId, keyId], keyFromRow),
+    list: async (partnerId) =>
+      (await em.execute<Row[]>(`select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? order by created_at desc, id desc`, [partnerId])).map(keyFromRow),
+    async save(k) {
+      await em.execute('update partner_api_keys set expires_at = ?, revoked_at = ? where partner_id = ? and id = ?', [k.expiresAt, k.revokedAt, k.partnerId, k.id]);
+    },
+    async touch(partnerId, keyId, at) {
+      await em.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
+    },
+  },
+  partnerInsights: mikroOrmPartnerInsights(em),
+  partnerNetwork: {
+    async membershipOf(businessId, options = {}) {
+      // the lock is the business row's: a join and a leave of one business run one after the other
+      const rows = await em.execute<Row[]>(
+        `select b.id as business_id, m.partner_id, m.joined_at from businesses b left join partner_merchants m on m.business_id = b.id where b.id = ?${options.lock ? ' for update of b' : ''}`,
+        [businessId],
+      );
+      const r = rows[0];
+      return r && r.partner_id !== null ? { businessId: String(r.business_id), partnerId: String(r.partner_id), joinedAt: asDate(r.joined_at) } : undefined;
+    },
+    async join(m, byUserId) {
+      const done = await unlessDuplicate(em, 'insert into partner_merchants (business_id, partner_id, joined_at) values (?, ?, ?)', [m.businessId, m.partnerId, m.joinedAt]);
+      if (done === 'duplicate') return 'already_in_network';
+      await em.execute(`insert into partner_consents (business_id, partner_id, kind, at, by_user_id) values (?, ?, 'JOINED', ?, ?)`, [m.businessId, m.partnerId, m.joinedAt, byUserId]);
+      return 'joined';
+    },
+    async leave(businessId, at, byUserId) {
+      const rows = await em.execute<Row[]>(
+        `with gone as (delete from partner_merchants where business_id = ? returning business_id, partner_id)
+         insert into partner_consents (business_id, partner_id, kind, at, by_user_id) select business_id, partner_id, 'LEFT', ?, ? from gone returning id`,
+        [businessId, at, byUserId],
+      );
+      return rows.length > 0;
+    },
+    consentLog: async (businessId) =>
+      (await em.execute<Row[]>('select partner_id, kind, at, by_user_id from partner_consents where business_id = ? order by id', [businessId])).map((r) => ({
+        partnerId: String(r.partner_id),
+        kind: r.kind as 'JOINED' | 'LEFT',
+        at: asDate(r.at),
+        byUserId: String(r.by_user_id),
+      })),
+  },
+});

@@ -1,0 +1,167 @@
+import type { DomainEvent, EventType } from '../../domain/events.js';
+import { koboToNaira } from '../../domain/money.js';
+import { afterAttempt, RETRY_FOR_MS, retryDelayMs, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../domain/webhook.js';
+import type { BusinessRepositories } from '../business/ports.js';
+import type { Clock } from '../ports/clock.js';
+import type { Crypto } from '../ports/crypto.js';
+import type { Subscriber } from '../ports/outbox.js';
+import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { WebhookPoster, WebhookSigner } from '../ports/webhooks.js';
+import type { PartnerRepositories } from './ports.js';
+import type { NewDelivery, WebhookRepositories } from './webhook-ports.js';
+
+// Webhook delivery (docs/adr/0033): the subscriber turns an outbox event into a delivery per
+// endpoint of the merchant's partner, then deliveries are attempted, in order per endpoint, signed,
+// retried with exponential backoff for 72 h. No network call is made inside a transaction.
+
+export interface WebhookDeliveryDeps {
+  readonly uow: UnitOfWork<WebhookRepositories & Pick<PartnerRepositories, 'partnerNetwork'> & Pick<BusinessRepositories, 'businesses'>>;
+  readonly clock: Clock;
+  readonly crypto: Crypto;
+  readonly signer: WebhookSigner;
+  readonly poster: WebhookPoster;
+  /** How long a claimed delivery is kept from other workers: longer than one attempt (the POST's timeout), so a crashed worker's claim soon lapses. */
+  readonly leaseMs: number;
+}
+
+/** The webhook event of a domain event, and the business it is about. */
+const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
+  MerchantJoinedNetwork: 'merchant.joined',
+  MerchantLeftNetwork: 'merchant.left',
+  SaleRecorded: 'sale.created',
+  SaleVoided: 'sale.voided',
+  CreditPaymentRecorded: 'credit.payment_received',
+  LoanPackPaid: 'loan_pack.paid',
+};
+export const WEBHOOK_SOURCE_EVENTS = Object.keys(WEBHOOK_OF) as EventType[];
+
+const naira = (k: number) => koboToNaira(k as never);
+
+/** What the partner is told: ids, amounts in naira and times; never a customer, a product or a person. */
+const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string, unknown> | undefined => {
+  const merchant = { merchant_id: e.businessId, merchant_name: merchantName };
+  switch (e._tag) {
+    case 'MerchantJoinedNetwork':
+      return { ...merchant, joined_at: e.joinedAt };
+    case 'MerchantLeftNetwork':
+      return { ...merchant, left_at: e.leftAt };
+    case 'SaleRecorded':
+      return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, total: naira(e.total), amount_paid: naira(e.amountPaid), payment_method: e.paymentMethod, created_at: at };
+    case 'SaleVoided':
+      return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, refund_amount: naira(e.refundAmount), voided_at: at };
+    case 'CreditPaymentRecorded':
+      return { ...merchant, payment_id: e.entryId, amount: naira(e.amount), method: e.method, received_at: at };
+    case 'LoanPackPaid':
+      return { ...merchant, reference: e.reference, amount: naira(e.amount), paid_at: e.paidAt };
+    default:
+      return undefined;
+  }
+};
+
+export const webhookBody = (messageId: string, type: string, at: Date, partnerId: string, data: Record<string, unknown>) =>
+  JSON.stringify({ id: messageId, type, timestamp: at.toISOString(), partner_id: partnerId, data });
+
+/** How many deliveries one pass attempts at most (one per endpoint). */
+const BATCH = 20;
+
+const describe = (e: unknown) => (e instanceof Error ? e.message : String(e)).slice(0, 300);
+
+/**
+ * Attempts the due deliveries (of `endpointIds` only, when given); answers how many were attempted.
+ * Each pass takes the head of each endpoint's queue; `maxPasses` bounds the work of a job or a request
+ * (the workers' loop does the rest), so a long backlog never outlasts a job's expiry.
+ */
+export const deliverDueWebhooks =
+  (deps: WebhookDeliveryDeps) =>
+  async (endpointIds?: readonly string[], maxPasses = Number.POSITIVE_INFINITY): Promise<number> => {
+    let total = 0;
+    for (let pass = 0; pass < maxPasses; pass++) {
+      const now = deps.clock.now();
+      const claimed = await deps.uow.run((r) => r.webhookDeliveries.claimDue(now, new Date(now.getTime() + deps.leaseMs), BATCH, endpointIds));
+      await Promise.all(claimed.map((d) => attempt(deps, d)));
+      total += claimed.length;
+      // the heads just delivered may have successors due now: go on until nothing is due
+      if (claimed.length === 0) return total;
+    }
+    return total;
+  };
+
+/** Passes a job or a request makes at once: each is at most one POST per endpoint (WEBHOOK_TIMEOUT_MS). */
+export const PASSES_AT_ONCE = 3;
+
+const attempt = async (deps: WebhookDeliveryDeps, d: WebhookDelivery): Promise<void> => {
+  const endpoint = await deps.uow.read((r) => r.webhookEndpoints.findById(d.partnerId, d.endpointId));
+  if (!endpoint) return; // deleted meanwhile: its deliveries went with it
+  const at = deps.clock.now();
+  const signatures = [deps.signer.sign(endpoint.secret, d.messageId, at, d.payload)];
+  if (endpoint.previousSecret && endpoint.previousSecretUntil && endpoint.previousSecretUntil > at) signatures.push(deps.signer.sign(endpoint.previousSecret, d.messageId, at, d.payload));
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'BizOps-Webhooks/1',
+    'webhook-id': d.messageId,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signatures.join(' '),
+  };
+  const outcome = await deps.poster.post(endpoint.url, headers, d.payload).catch((e) => ({ status: null, durationMs: 0, error: describe(e) }));
+  const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const error = ok ? null : (outcome.error ?? `the receiver answered ${outcome.status}`);
+  const now = deps.clock.now();
+  const attempts = d.attempts + 1;
+  const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
+  const done: WebhookDelivery = {
+    ...d,
+    attempts,
+    lastAttemptAt: at,
+    responseCode: outcome.status,
+    durationMs: outcome.durationMs,
+    lastError: error,
+    status: ok ? 'SUCCEEDED' : retryAt.getTime() - d.createdAt.getTime() > RETRY_FOR_MS ? 'FAILED' : 'PENDING',
+    nextAttemptAt: ok ? null : retryAt,
+  };
+  await deps.uow.run(async (r) => {
+    await r.webhookDeliveries.saveAttempt(done.status === 'PENDING' ? done : { ...done, nextAttemptAt: null });
+    const current = await r.webhookEndpoints.findById(d.partnerId, d.endpointId);
+    if (current) await r.webhookEndpoints.save({ ...afterAttempt(current, ok, error, now), updatedAt: current.updatedAt });
+  });
+};
+
+/** A delivery of `body` to `endpoint`, due now. */
+export const newDelivery = (deps: Pick<WebhookDeliveryDeps, 'crypto'>, endpoint: WebhookEndpoint, messageId: string, event: string, body: string, outboxId: string | null, at: Date): NewDelivery => ({
+  id: deps.crypto.uuid(), partnerId: endpoint.partnerId, endpointId: endpoint.id, messageId, event, payload: body, status: 'PENDING', attempts: 0,
+  nextAttemptAt: at, lastAttemptAt: null, responseCode: null, durationMs: null, lastError: null, createdAt: at, outboxId,
+});
+
+/**
+ * The outbox's subscriber: an event about a merchant becomes a delivery to each endpoint of the
+ * merchant's partner that takes it (the partner it is in at the event's time, or the one it joined or
+ * left), then those endpoints' due deliveries are attempted. Kept off the request's path (background).
+ */
+export const partnerWebhooks = (deps: WebhookDeliveryDeps): Subscriber => ({
+  name: 'partner-webhooks',
+  handles: WEBHOOK_SOURCE_EVENTS,
+  background: true,
+  async handle(event, meta) {
+    const type = WEBHOOK_OF[event._tag];
+    if (!type || !event.businessId) return;
+    const businessId = event.businessId;
+    const endpoints = await deps.uow.run(async (r) => {
+      let partnerId: string | undefined;
+      if (event._tag === 'MerchantJoinedNetwork' || event._tag === 'MerchantLeftNetwork') partnerId = event.partnerId;
+      else {
+        // only a partner whose network held the merchant when it happened (and holds it still) hears of it
+        const m = await r.partnerNetwork.membershipOf(businessId);
+        if (m && m.joinedAt.getTime() <= meta.occurredAt.getTime()) partnerId = m.partnerId;
+      }
+      if (!partnerId) return [];
+      const subscribed = await r.webhookEndpoints.subscribed(partnerId, type);
+      const business = await r.businesses.findById(businessId);
+      const data = dataOf(event, business?.name ?? '', meta.occurredAt.toISOString());
+      if (subscribed.length === 0 || !data) return [];
+      const messageId = `msg_${meta.id}`;
+      const body = webhookBody(messageId, type, meta.occurredAt, partnerId, data);
+      await r.webhookDeliveries.add(subscribed.map((e) => newDelivery(deps, e, messageId, type, body, meta.id, deps.clock.now())));
+      return subscribed.map((e) => e.id);
+    });
+    if (endpoints.length > 0) await deliverDueWebhooks(deps)(endpoints, PASSES_AT_ONCE);
+  },
+});
