@@ -14,6 +14,7 @@ import { Migration20261127200000_loan_packs } from './Migration20261127200000_lo
 import { Migration20261127300000_branch_stock } from './Migration20261127300000_branch_stock.js';
 import { Migration20261127700000_tenant_keys } from './Migration20261127700000_tenant_keys.js';
 import { Migration20261127800000_offline_sync } from './Migration20261127800000_offline_sync.js';
+import { Migration20261127900000_partner_consent_key } from './Migration20261127900000_partner_consent_key.js';
 import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
 import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
 
@@ -33,8 +34,9 @@ export const migrationsList = [
   { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
   { name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs },
   { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
-  { name: 'Migration20261127700000_tenant_keys', class: Migration20261127700000_tenant_keys },
-  { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
   { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
   { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks },
+  { name: 'Migration20261127700000_tenant_keys', class: Migration20261127700000_tenant_keys },
+  { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
+  { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key },
 ];
