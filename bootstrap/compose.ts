@@ -258,7 +258,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     leavePartnerNetwork: leavePartnerNetwork(deps),
     listNetworkMerchants: listNetworkMerchants(deps),
     getNetworkMerchant: getNetworkMerchant(deps),
-    networkAnalytics: networkAnalytics(deps),
+    networkAnalytics: networkAnalytics(reportDeps), // on the reports connection (a replica) when there is one, as reports are
     setPartnerBranding: setPartnerBranding(deps),
     createApiKey: createApiKey(deps),
     ...((w) => ({
