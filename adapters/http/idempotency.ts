@@ -13,7 +13,7 @@ export interface IdempotencyDeps {
 }
 
 /** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
-const canonicalJson = (v: unknown): string =>
+export const canonicalJson = (v: unknown): string =>
   Array.isArray(v)
     ? `[${v.map(canonicalJson).join(',')}]`
     : v && typeof v === 'object'

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
-import type { IdempotencyDeps } from './idempotency.js';
+import { canonicalJson, type IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, Problem } from './problem.js';
 import { API_BASE } from './app.js';
 import type { RouteDef } from './route.js';
@@ -46,13 +46,6 @@ interface Applied {
   /** The record was already there (its client id), made by an earlier operation or request. */
   readonly replayed: boolean;
 }
-
-const canonicalJson = (v: unknown): string =>
-  Array.isArray(v)
-    ? `[${v.map(canonicalJson).join(',')}]`
-    : v && typeof v === 'object'
-      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
-      : JSON.stringify(v);
 
 /** Runs one operation as its route would run it (roles, path, body, handler); failures are thrown as Problem. */
 const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefined, deviceId: string, target: RouteDef<any, any>, op: SyncOperation): Promise<Applied & { instance: string }> => {
