@@ -1,3 +1,4 @@
+import type { Kobo } from '../../domain/money.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
 // The offline-sync module's port: client-made ids claimed once, with what they were made with (docs/adr/0034).
@@ -91,9 +92,9 @@ export interface ChangePosition {
 }
 
 export type ChangeData =
-  | { readonly kind: 'product'; readonly id: string; readonly name: string; readonly sku: string; readonly price: number; readonly type: string; readonly category: string | null; readonly barcode: string | null; readonly unit: string | null; readonly lowStockThreshold: number | null }
+  | { readonly kind: 'product'; readonly id: string; readonly name: string; readonly sku: string; readonly price: Kobo; readonly type: string; readonly category: string | null; readonly barcode: string | null; readonly unit: string | null; readonly lowStockThreshold: number | null }
   | { readonly kind: 'stock'; readonly productId: string; readonly branchId: string; readonly quantity: number }
-  | { readonly kind: 'customer'; readonly id: string; readonly name: string; readonly phone: string | null; readonly creditLimit: number | null; readonly creditBalance: number }
+  | { readonly kind: 'customer'; readonly id: string; readonly name: string; readonly phone: string | null; readonly creditLimit: Kobo | null; readonly creditBalance: Kobo }
   | { readonly kind: 'sale'; readonly id: string; readonly receiptNumber: string; readonly status: 'VOIDED'; readonly voidedAt: Date };
 
 /** One row of the feed: its current state, or a tombstone (`data` null) when it no longer exists for the till. */

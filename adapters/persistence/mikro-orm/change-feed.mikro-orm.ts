@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Change, ChangeData, ChangeFeed, ChangeKind } from '../../../application/sync/ports.js';
 import { asDate } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { kobo } from '../../../domain/money.js';
+import { optionalKobo, type Row } from './sql.mikro-orm.js';
 
 // The change feed over SQL (docs/adr/0034 addendum): rows whose change_xid (the transaction that last
 // changed them) is at or above the till's version, in (change_xid, kind, key) order.
@@ -14,13 +15,13 @@ const dataOf = (kind: ChangeKind, id: string, d: Row | null): ChangeData | null 
   switch (kind) {
     case 'product':
       return {
-        kind, id, name: String(d.name), sku: String(d.sku), price: num(d.price), type: String(d.type), category: (d.category as string | null) ?? null,
+        kind, id, name: String(d.name), sku: String(d.sku), price: kobo(num(d.price)), type: String(d.type), category: (d.category as string | null) ?? null,
         barcode: (d.barcode as string | null) ?? null, unit: (d.unit as string | null) ?? null, lowStockThreshold: orNum(d.low_stock_threshold),
       };
     case 'stock':
       return { kind, productId: id, branchId: String(d.branch_id), quantity: num(d.quantity) };
     case 'customer':
-      return { kind, id, name: String(d.name), phone: (d.phone as string | null) ?? null, creditLimit: orNum(d.credit_limit), creditBalance: num(d.credit_balance) };
+      return { kind, id, name: String(d.name), phone: (d.phone as string | null) ?? null, creditLimit: optionalKobo(d.credit_limit), creditBalance: kobo(num(d.credit_balance)) };
     case 'sale':
       return { kind, id, receiptNumber: String(d.receipt_number), status: 'VOIDED', voidedAt: asDate(d.voided_at) };
   }
