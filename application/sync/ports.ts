@@ -104,7 +104,10 @@ export interface Change extends ChangePosition {
 }
 
 export interface ChangeQuery {
-  /** Changes with a version at or above this one (at least once: a row may come again). */
+  /**
+   * A snapshot (`xmin:xmax:xip,…`, as PostgreSQL writes pg_snapshot): the changes it did not see, those
+   * in flight when it was taken or made after it (at least once: a row may come again).
+   */
   readonly since: string;
   /** Only those after this place (paging within a pull). */
   readonly after: ChangePosition | null;
@@ -116,8 +119,8 @@ export interface ChangeQuery {
 /** The business's changed rows, for tills that keep a local catalogue (GET /sync/changes). */
 export interface ChangeFeed {
   /**
-   * A version below which every change is committed and visible to reads made from now on: where
-   * the next pull may start without missing a change that commits late.
+   * The snapshot of now (`xmin:xmax:xip,…`): every change it sees is committed and visible to reads
+   * made from now on, so the next pull asks for what it did not see and misses no change that commits late.
    */
   horizon(): Promise<string>;
   /** The rows changed since `query.since`, after `query.after`, ordered by position, at most `limit`. */

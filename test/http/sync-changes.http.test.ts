@@ -71,8 +71,9 @@ describe('HTTP offline sync: GET /sync/changes', () => {
   it('refuses a cursor it did not make and a limit out of 1..500 (400)', async () => {
     const owner = await registerOwner(app);
     const made = (await call(owner, 'GET', '/sync/changes')).cursor as string;
-    const forged = Buffer.from('1|12|x|||').toString('base64url');
-    for (const since of ['not a cursor!', 'AAAA', forged, made.slice(0, -2), 'x'.repeat(401)]) {
+    const forged = (text: string) => Buffer.from(text).toString('base64url');
+    // not base64url, not ours, a version that is no number, a snapshot PostgreSQL would refuse (xmin after xmax, an id outside), a position without its pull
+    for (const since of ['not a cursor!', 'AAAA', forged('1|12:12:|x|||'), forged('1|5:3:||||'), forged('1|3:5:7||||'), forged(`1|3:9:4||9|product|${'0'.repeat(36)}`), made.slice(0, -2), 'x'.repeat(2001)]) {
       const res = await app.request('GET', `/sync/changes?since=${encodeURIComponent(since)}`, { token: owner.accessToken });
       expect(res.status, since).to.equal(400);
       expect(res.body.error.code).to.equal('VALIDATION_FAILED');

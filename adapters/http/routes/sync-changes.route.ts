@@ -81,7 +81,7 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
       'make is 400. See docs/offline-sync.md.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    query: object('SyncChangesQuery', {}, { since: text(1, 400, 'the cursor of the last pull; omit for everything'), limit: changesLimit }),
+    query: object('SyncChangesQuery', {}, { since: text(1, 2000, 'the cursor of the last pull; omit for everything'), limit: changesLimit }),
     success: { status: 200, description: 'A page of changes and where to go on from', data: changesPage },
     errors: [],
     handler: async ({ actor, query }) => {

@@ -67,14 +67,18 @@ const compare = (a: Change, b: { version: string; kind: string; key: string }): 
 export const inMemoryChangeFeed = (t: ChangeFeedTables & FeedSources): ChangeFeed => ({
   horizon: async () => {
     stamp(t);
-    return String((t.changeCounter.get('last') ?? 0) + 1);
+    // nothing is ever in flight here: every version below the next one is seen
+    const next = (t.changeCounter.get('last') ?? 0) + 1;
+    return `${next}:${next}:`;
   },
   changes: async (businessId, q) => {
     const versions = stamp(t);
+    const [xmin, xmax, xip] = q.since.split(':') as [string, string, string];
+    const unseen = (v: bigint) => v >= BigInt(xmax) || (xip !== '' && xip.split(',').map(BigInt).includes(v));
     return current(t)
       .filter((r) => r.businessId === businessId && (r.kind !== 'stock' || !q.branchId || r.branchId === q.branchId))
       .map((r): Change => ({ kind: r.kind, id: r.id, key: r.key, version: String(versions.get(`${r.kind}:${r.key}`)!), data: structuredClone(r.data) }))
-      .filter((c) => BigInt(c.version) >= BigInt(q.since) && (!q.after || compare(c, q.after) > 0))
+      .filter((c) => BigInt(c.version) >= BigInt(xmin) && unseen(BigInt(c.version)) && (!q.after || compare(c, q.after) > 0))
       .sort(compare)
       .slice(0, q.limit);
   },
