@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 // Issue 18, the pull side: GET /sync/changes gives a till what changed since its cursor (docs/offline-sync.md).
 
@@ -66,6 +66,22 @@ describe('HTTP offline sync: GET /sync/changes', () => {
     await call(owner, 'DELETE', `/products/${product.id}`);
     const archived = await pull(owner, next.cursor);
     expect(find(archived.changes, 'product', product.id)).to.deep.equal([{ type: 'product', id: product.id, deleted: true }]);
+  });
+
+  it("a staff member with a branch pulls that branch's stock; the owner every branch's", async () => {
+    const owner = await registerOwner(app);
+    const branches = (await call(owner, 'GET', '/businesses/me/branches')).content as { id: string; is_default: boolean }[];
+    const main = branches.find((b) => b.is_default)!.id;
+    const lekki = (await call(owner, 'POST', '/businesses/branches', { name: 'Lekki' })).id as string;
+    const product = await call(owner, 'POST', '/products', { name: 'Peak Milk 400g', price: 1500, quantity: 10 });
+    await call(owner, 'POST', '/products/stock-transfers', { from_branch_id: main, to_branch_id: lekki, items: [{ product_id: product.id, quantity: 4 }] });
+    const phone = aPhone();
+    expect((await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Bola', last_name: 'Ade', branch_id: lekki } })).status).to.equal(201);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const staff = { accessToken: (await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } })).body.data.access_token } as Owner;
+    const stock = async (who: Owner) => Object.fromEntries((await pull(who, undefined, 500)).changes.filter((c) => c.type === 'stock').map((c) => [c.data.branch_id, c.data.quantity]));
+    expect(await stock(owner)).to.deep.equal({ [main]: 6, [lekki]: 4 });
+    expect(await stock(staff)).to.deep.equal({ [lekki]: 4 });
   });
 
   it('refuses a cursor it did not make and a limit out of 1..500 (400)', async () => {
