@@ -81,6 +81,7 @@ export * from './expenses/manage-categories.js';
 export * from './sync/ports.js';
 export * from './sync/client-id.js';
 export * from './sync/conflicts.js';
+export * from './sync/changes.js';
 // reports
 export * from './reports/ports.js';
 export * from './reports/reports.js';

@@ -17,6 +17,7 @@ import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js
 import { createApp } from '../adapters/http/app.js';
 import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
 import { listConflicts, resolveConflict } from '../application/sync/conflicts.js';
+import { pullChanges } from '../application/sync/changes.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
 import type { RouteDef } from '../adapters/http/route.js';
@@ -286,7 +287,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   });
   // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
   const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
-  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), paging: createPaging(otpSecret) }, singleRoutes)];
+  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), pullChanges: pullChanges(deps), paging: createPaging(otpSecret) }, singleRoutes)];
   const currentActor = resolveActor(deps);
   const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });

@@ -1,3 +1,4 @@
+import type { Kobo } from '../../domain/money.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
 // The offline-sync module's port: client-made ids claimed once, with what they were made with (docs/adr/0034).
@@ -76,7 +77,58 @@ export interface SaleConflictRepository {
   openOfSale(businessId: string, saleId: string): Promise<number>;
 }
 
+/** What the change feed carries: a product (archived: a tombstone), one branch's stock of one, a customer, a voided sale. */
+export const CHANGE_KINDS = ['customer', 'product', 'sale', 'stock'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/**
+ * A change's place in the feed: `version` (a transaction id on SQL, a counter in memory, a decimal
+ * string) then kind then key. Versions grow with time but may commit out of order (docs/adr/0034).
+ */
+export interface ChangePosition {
+  readonly version: string;
+  readonly kind: ChangeKind;
+  readonly key: string;
+}
+
+export type ChangeData =
+  | { readonly kind: 'product'; readonly id: string; readonly name: string; readonly sku: string; readonly price: Kobo; readonly type: string; readonly category: string | null; readonly barcode: string | null; readonly unit: string | null; readonly lowStockThreshold: number | null }
+  | { readonly kind: 'stock'; readonly productId: string; readonly branchId: string; readonly quantity: number }
+  | { readonly kind: 'customer'; readonly id: string; readonly name: string; readonly phone: string | null; readonly creditLimit: Kobo | null; readonly creditBalance: Kobo }
+  | { readonly kind: 'sale'; readonly id: string; readonly receiptNumber: string; readonly status: 'VOIDED'; readonly voidedAt: Date };
+
+/** One row of the feed: its current state, or a tombstone (`data` null) when it no longer exists for the till. */
+export interface Change extends ChangePosition {
+  readonly id: string;
+  readonly data: ChangeData | null;
+}
+
+export interface ChangeQuery {
+  /**
+   * A snapshot (`xmin:xmax:xip,…`, as PostgreSQL writes pg_snapshot): the changes it did not see, those
+   * in flight when it was taken or made after it (at least once: a row may come again).
+   */
+  readonly since: string;
+  /** Only those after this place (paging within a pull). */
+  readonly after: ChangePosition | null;
+  /** Stock of this branch only; null: every branch. */
+  readonly branchId: string | null;
+  readonly limit: number;
+}
+
+/** The business's changed rows, for tills that keep a local catalogue (GET /sync/changes). */
+export interface ChangeFeed {
+  /**
+   * The snapshot of now (`xmin:xmax:xip,…`): every change it sees is committed and visible to reads
+   * made from now on, so the next pull asks for what it did not see and misses no change that commits late.
+   */
+  horizon(): Promise<string>;
+  /** The rows changed since `query.since`, after `query.after`, ordered by position, at most `limit`. */
+  changes(businessId: string, query: ChangeQuery): Promise<Change[]>;
+}
+
 export interface SyncRepositories {
   readonly clientIds: ClientIdRegistry;
   readonly saleConflicts: SaleConflictRepository;
+  readonly changeFeed: ChangeFeed;
 }

@@ -299,6 +299,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /sales/receipts/:receipt_number', method: 'GET', path: async () => `/sales/receipts/${(await sale()).receipt_number}`, staff: 'allowed' },
     { route: 'GET /sales/:id', method: 'GET', path: async () => `/sales/${(await sale()).id}`, staff: 'allowed' },
     { route: 'GET /sales/:id/receipt', method: 'GET', path: async () => `/sales/${(await sale()).id}/receipt`, staff: 'allowed' },
+    { route: 'GET /sync/changes', method: 'GET', path: async () => '/sync/changes', staff: 'allowed' },
     { route: 'GET /sync/conflicts', method: 'GET', path: async () => '/sync/conflicts', staff: 'forbidden' },
     { route: 'POST /sync/conflicts/:id/resolve', method: 'POST', path: async () => `/sync/conflicts/${await openConflict()}/resolve`, body: () => ({ resolution: 'STOCK_CORRECTION', quantity_change: 1 }), staff: 'forbidden' },
     { route: 'POST /sync/batch', method: 'POST', path: async () => '/sync/batch', body: () => ({ device_id: 'matrix', operations: [{ op_id: randomUUID(), type: 'customer.create', payload: { name: 'Matrix' } }] }), staff: 'allowed' },

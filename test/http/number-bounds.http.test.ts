@@ -129,5 +129,11 @@ describe('HTTP every numeric field is bounded', function () {
       const res = await app.request('GET', `/products?limit=${value}`, { token });
       expect(res.status, `limit=${value}`).to.equal(400);
     }
+    // the change feed pages by up to 500
+    for (const value of ['0', '-1', '1.5', '501', '1e300', String(2 ** 53)]) {
+      const res = await app.request('GET', `/sync/changes?limit=${value}`, { token });
+      expect(res.status, `sync limit=${value}`).to.equal(400);
+    }
+    expect((await app.request('GET', '/sync/changes?limit=500', { token })).status).to.equal(200);
   });
 });

@@ -6,6 +6,8 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, OWNER_ONLY, route, type RouteDef } from '../route.js';
+import type { pullChanges } from '../../../application/sync/changes.js';
+import { syncChangesRoute } from './sync-changes.route.js';
 import { runSyncBatch, SYNC_OPERATION_TYPES, SYNC_TARGETS, type SyncBatchDeps, type SyncOperationType } from '../sync-batch.js';
 
 // Offline sync (docs/adr/0034, docs/offline-sync.md): a till's queued operations, applied in order.
@@ -14,6 +16,7 @@ export interface SyncUseCases {
   readonly sync: SyncBatchDeps;
   readonly listConflicts: ReturnType<typeof listConflicts>;
   readonly resolveConflict: ReturnType<typeof resolveConflict>;
+  readonly pullChanges: ReturnType<typeof pullChanges>;
   readonly paging: Paging;
 }
 
@@ -88,6 +91,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
   ) as Record<SyncOperationType, RouteDef<any, any>>;
   const run = runSyncBatch(uc.sync, targets);
   return [
+    syncChangesRoute(uc.pullChanges),
     route({
       method: 'post',
       path: '/sync/batch',

@@ -4,6 +4,8 @@ import type { Sale } from '../../../domain/sale.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, values } from './rows.js';
+import { inMemoryChangeFeed, type ChangeFeedTables } from './change-feed.in-memory.js';
+import type { ProductStockRow } from './products.in-memory.js';
 
 interface ClientRecordRow {
   readonly id: string;
@@ -14,7 +16,7 @@ interface ClientRecordRow {
   readonly createdAt: Date;
 }
 
-export interface SyncTables {
+export interface SyncTables extends ChangeFeedTables {
   clientRecords: Map<string, ClientRecordRow>;
   saleConflicts: Map<string, NewSaleConflict>;
 }
@@ -23,6 +25,7 @@ export interface SyncTables {
 interface RecordTables {
   sales: Map<string, Sale>;
   products: Map<string, Product>;
+  productStock: Map<string, ProductStockRow>;
   customers: Map<string, unknown>;
   creditEntries: Map<string, unknown>;
   expenses: Map<string, unknown>;
@@ -42,9 +45,9 @@ const withNames = (t: SyncTables & RecordTables, c: NewSaleConflict): SaleConfli
   return { ...copy(c), productName: t.products.get(c.productId)!.name, receiptNumber: sale.receiptNumber, provisionalReceiptNumber: sale.offline?.provisionalReceiptNumber ?? null };
 };
 
-/** The offline-sync module in memory: client ids and oversell conflicts. */
+/** The offline-sync module in memory: client ids, oversell conflicts and the change feed. */
 export const inMemorySyncModule: InMemoryModule<SyncTables, SyncRepositories, RecordTables> = {
-  tables: () => ({ clientRecords: new Map(), saleConflicts: new Map() }),
+  tables: () => ({ clientRecords: new Map(), saleConflicts: new Map(), changeVersions: new Map(), changeCounter: new Map() }),
   repositories: (t) => ({
     clientIds: {
       claim: async (q) => {
@@ -83,5 +86,6 @@ export const inMemorySyncModule: InMemoryModule<SyncTables, SyncRepositories, Re
       },
       openOfSale: async (businessId, saleId) => values(t.saleConflicts).filter((c) => c.businessId === businessId && c.saleId === saleId && c.status === 'OPEN').length,
     },
+    changeFeed: inMemoryChangeFeed(t),
   }),
 };

@@ -3,6 +3,7 @@ import type { ClientIdClaim, ClientIdClaimRequest, ClientRecordKind, SyncReposit
 import { asDate } from './keyset.mikro-orm.js';
 import { firstRow } from './sql.mikro-orm.js';
 import { mikroOrmSaleConflicts } from './sale-conflicts.mikro-orm.js';
+import { mikroOrmChangeFeed } from './change-feed.mikro-orm.js';
 
 /** The table each kind of client-made record lives in (an id the server made there is taken too). */
 const TABLES: Record<ClientRecordKind, string> = {
@@ -28,7 +29,7 @@ const claim = async (em: EntityManager, q: ClientIdClaimRequest): Promise<Client
   return row && row.kind === q.kind && row.fingerprint === q.fingerprint ? 'same' : 'different';
 };
 
-/** The offline-sync module over SQL: client ids in client_records, oversell conflicts in sale_conflicts. */
+/** The offline-sync module over SQL: client ids in client_records, oversell conflicts in sale_conflicts, the change feed. */
 export const mikroOrmSyncModule = (em: EntityManager): SyncRepositories => ({
   clientIds: {
     claim: (q) => claim(em, q),
@@ -36,4 +37,5 @@ export const mikroOrmSyncModule = (em: EntityManager): SyncRepositories => ({
       (await firstRow(em, 'select client_created_at from client_records where business_id = ? and id = ?', [businessId, id], (r) => (r.client_created_at ? asDate(r.client_created_at) : null))) ?? null,
   },
   saleConflicts: mikroOrmSaleConflicts(em),
+  changeFeed: mikroOrmChangeFeed(em),
 });
