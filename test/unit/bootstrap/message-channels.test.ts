@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
 import { loadConfig } from '../../../bootstrap/config.js';
+import { configError } from '../../support/config-error.js';
 import { messageSender } from '../../../bootstrap/messaging.js';
 import { fakeProvider, type FakeProvider } from '../../support/fake-provider.js';
 
@@ -15,14 +16,6 @@ const capture = () => {
   return { logger, lines, raw: () => lines.map((l) => JSON.stringify(l)).join('\n') };
 };
 
-const configError = (env: Record<string, string>): string => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected loadConfig to refuse the configuration');
-};
 
 describe('message channels: chosen by configuration', () => {
   describe('with nothing configured', () => {

@@ -1,16 +1,9 @@
 import { expect } from 'chai';
 import pino from 'pino';
 import { loadConfig } from '../../../bootstrap/config.js';
+import { configError } from '../../support/config-error.js';
 import { paymentGateway } from '../../../bootstrap/payments.js';
 
-const configError = (env: Record<string, string>): string => {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected loadConfig to refuse the configuration');
-};
 const clock = { now: () => new Date('2026-11-21T12:00:00Z') };
 const silent = pino({ level: 'silent' });
 
