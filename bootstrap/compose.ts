@@ -3,7 +3,6 @@ import { checkVerificationCode } from '../application/auth/check-verification-co
 import { getMe } from '../application/auth/get-me.js';
 import { linkGoogleIdentity, signInWithGoogle } from '../application/auth/google-sign-in.js';
 import { joseGoogleVerifier } from '../adapters/auth/google-id-token.js';
-import { googleRoutes, type GoogleUseCases } from '../adapters/http/routes/google.routes.js';
 import { endSession, listSessions, logout } from '../application/auth/manage-sessions.js';
 import { refreshSession } from '../application/auth/refresh-session.js';
 import { register } from '../application/auth/register.js';
@@ -16,30 +15,18 @@ import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFr
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { createApp } from '../adapters/http/app.js';
 import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
+import { apiRoutes } from './routes.js';
 import { listConflicts, resolveConflict } from '../application/sync/conflicts.js';
 import { pullChanges } from '../application/sync/changes.js';
 import { buildOpenApi } from '../adapters/http/openapi.js';
 import { createRateLimits } from '../adapters/http/rate-limit.js';
-import type { RouteDef } from '../adapters/http/route.js';
-import { authRoutes, type AuthUseCases } from '../adapters/http/routes/auth.routes.js';
-import { sessionRoutes, type SessionUseCases } from '../adapters/http/routes/sessions.routes.js';
-import { businessRoutes, type BusinessUseCases } from '../adapters/http/routes/business.routes.js';
 import { parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
-import { healthRoutes, type HealthDeps } from '../adapters/http/routes/health.routes.js';
-import { staffRoutes, type StaffUseCases } from '../adapters/http/routes/staff.routes.js';
-import { productRoutes, type ProductUseCases } from '../adapters/http/routes/products.routes.js';
-import { productCsvRoutes, type ProductCsvUseCases } from '../adapters/http/routes/products-csv.routes.js';
-import { stockTransferRoutes, type StockTransferUseCases } from '../adapters/http/routes/stock-transfers.routes.js';
 import { getStockTransfer, listStockTransfers, transferStock } from '../application/products/transfer-stock.js';
 import { productsWithStock } from '../application/products/branch-stock.js';
 import { exportProducts } from '../application/products/export-products.js';
 import { importProducts } from '../application/products/import-products.js';
-import { salesRoutes, type SaleUseCases } from '../adapters/http/routes/sales.routes.js';
-import { customerRoutes, type CustomerUseCases } from '../adapters/http/routes/customers.routes.js';
-import { expenseRoutes, type ExpenseUseCases } from '../adapters/http/routes/expenses.routes.js';
 import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../application/expenses/manage-expenses.js';
 import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../application/expenses/manage-categories.js';
-import { reportRoutes, type ReportUseCases } from '../adapters/http/routes/reports.routes.js';
 import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../application/reports/reports.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../application/customers/manage-customers.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../application/customers/credit.js';
@@ -47,7 +34,6 @@ import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
 import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
-import { reportExportRoutes, type ReportExportUseCases } from '../adapters/http/routes/report-exports.routes.js';
 import { exportCashFlow } from '../application/report-exports/export-cash-flow.js';
 import { exportInventory, exportProfitLoss } from '../application/report-exports/export-reports.js';
 import { exportSales } from '../application/report-exports/export-sales.js';
@@ -61,28 +47,20 @@ import { updateBusiness } from '../application/business/update-business.js';
 import { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../application/branches/manage-branches.js';
 import { deactivateStaffMember, getStaffMember, inviteStaff, listStaff, updateStaffMember } from '../application/staff/manage-staff.js';
 import * as E from 'fp-ts/lib/Either.js';
-import { loanPackRoutes, type LoanPackUseCases } from '../adapters/http/routes/loan-packs.routes.js';
-import { paymentRoutes, type PaymentUseCases } from '../adapters/http/routes/payments.routes.js';
 import { createLoanPack } from '../application/loan-packs/create-loan-pack.js';
 import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../application/loan-packs/pay-loan-pack.js';
 import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../application/loan-packs/read-loan-packs.js';
 import { renderLoanPackPdf } from '../adapters/loan-packs/pdf-loan-pack.js';
 import { paymentGateway } from './payments.js';
 import { messageSender } from './messaging.js';
-import { notificationRoutes, type NotificationUseCases } from '../adapters/http/routes/notifications.routes.js';
 import { sendNotification } from '../application/notifications/send-notification.js';
 import { getNotification, getNotificationPreferences, listNotifications, updateNotificationPreferences } from '../application/notifications/manage-notifications.js';
 import { recordDeliveryReport } from '../application/notifications/deliver-notifications.js';
-import { providerCallbackRoutes, type ProviderCallbackUseCases } from '../adapters/http/routes/provider-callbacks.routes.js';
 import type { DispatcherOptions } from '../application/events/dispatcher.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { composeJobs } from './jobs.js';
-import { partnerKeyRoutes, type PartnerKeyUseCases } from '../adapters/http/routes/partner-keys.routes.js';
-import { businessPartnerRoutes, type BusinessPartnerUseCases } from '../adapters/http/routes/business-partner.routes.js';
 import { getBusinessPartner, joinPartnerNetwork, leavePartnerNetwork } from '../application/partners/network.js';
-import { partnerInsightRoutes, type PartnerInsightUseCases } from '../adapters/http/routes/partner-insights.routes.js';
 import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../application/partners/insights.js';
-import { partnerWebhookRoutes, type PartnerWebhookUseCases } from '../adapters/http/routes/partner-webhooks.routes.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../application/partners/manage-webhooks.js';
 import { webhookUrlRefusal } from '../adapters/webhooks/url-policy.js';
 import { authenticatePartnerKey, createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../application/partners/api-keys.js';
@@ -94,37 +72,6 @@ export const VERSION = '0.1.0';
 /** Why the per-request check refused a token, as the HTTP edge's error code. */
 const REFUSAL = { AccountDeactivated: 'ACCOUNT_DEACTIVATED', SessionRevoked: 'SESSION_REVOKED', StaleToken: 'TOKEN_INVALID' } as const;
 const HEALTH_TIMEOUT_MS = 2000;
-
-/**
- * The whole route table, in the order the document lists it. Literal paths come before the
- * `/businesses/:id` pattern they would otherwise fall into (GET /businesses/staff).
- */
-export const apiRoutes = (
-  deps: AuthUseCases & GoogleUseCases & SessionUseCases & HealthDeps & BusinessUseCases & StaffUseCases & ProductUseCases & ProductCsvUseCases & StockTransferUseCases & SaleUseCases & CustomerUseCases & ReportExportUseCases & ExpenseUseCases & ReportUseCases & NotificationUseCases & LoanPackUseCases & PaymentUseCases & ProviderCallbackUseCases & PartnerKeyUseCases & BusinessPartnerUseCases & PartnerInsightUseCases & PartnerWebhookUseCases,
-): RouteDef<any, any>[] => [
-  ...healthRoutes(deps),
-  ...authRoutes(deps),
-  ...googleRoutes(deps),
-  ...sessionRoutes(deps),
-  ...staffRoutes(deps),
-  ...businessPartnerRoutes(deps), // /businesses/me/partner before the /businesses/:id patterns
-  ...businessRoutes(deps),
-  ...productCsvRoutes(deps), // before GET /products/:id, which would take /products/export
-  ...stockTransferRoutes(deps), // and /products/stock-transfers
-  ...productRoutes(deps),
-  ...salesRoutes(deps),
-  ...customerRoutes(deps),
-  ...reportExportRoutes(deps),
-  ...expenseRoutes(deps), // /expenses/categories and /expenses/summary come before /expenses/:id inside
-  ...reportRoutes(deps),
-  ...notificationRoutes(deps), // /notifications/preferences comes before /notifications/:id inside
-  ...loanPackRoutes(deps),
-  ...paymentRoutes(deps),
-  ...providerCallbackRoutes(deps), // Termii's and Meta's delivery reports (docs/adr/0030)
-  ...partnerKeyRoutes(deps),
-  ...partnerInsightRoutes(deps),
-  ...partnerWebhookRoutes(deps),
-];
 
 export interface Overrides {
   readonly clock?: Clock;
@@ -157,6 +104,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   // Reports and exports read from REPORTS_DATABASE_URL when set (a replica; docs/adr/0035), never write there.
   const reportDeps = persistence.reports ? { ...deps, uow: persistence.reports.uow } : deps;
   const dataAsOf = persistence.reports ? persistence.reports.dataAsOf : async () => null;
+  const paging = createPaging(otpSecret);
+  const webhookDeps = { ...deps, ...webhooks, urlRefusal: webhookUrlRefusal(config.WEBHOOKS_ALLOW_PRIVATE) };
 
   const singleRoutes = apiRoutes({
     register: register(deps),
@@ -262,21 +211,19 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     networkAnalytics: networkAnalytics(reportDeps), // on the reports connection (a replica) when there is one, as reports are
     setPartnerBranding: setPartnerBranding(deps),
     createApiKey: createApiKey(deps),
-    ...((w) => ({
-      createWebhook: createWebhook(w),
-      listWebhooks: listWebhooks(w),
-      getWebhook: getWebhook(w),
-      updateWebhook: updateWebhook(w),
-      deleteWebhook: deleteWebhook(w),
-      rotateWebhookSecret: rotateWebhookSecret(w),
-      testWebhook: testWebhook(w),
-      listWebhookDeliveries: listWebhookDeliveries(w),
-      redeliverWebhook: redeliverWebhook(w),
-    }))({ ...deps, ...webhooks, urlRefusal: webhookUrlRefusal(config.WEBHOOKS_ALLOW_PRIVATE) }),
+    createWebhook: createWebhook(webhookDeps),
+    listWebhooks: listWebhooks(webhookDeps),
+    getWebhook: getWebhook(webhookDeps),
+    updateWebhook: updateWebhook(webhookDeps),
+    deleteWebhook: deleteWebhook(webhookDeps),
+    rotateWebhookSecret: rotateWebhookSecret(webhookDeps),
+    testWebhook: testWebhook(webhookDeps),
+    listWebhookDeliveries: listWebhookDeliveries(webhookDeps),
+    redeliverWebhook: redeliverWebhook(webhookDeps),
     listApiKeys: listApiKeys(deps),
     revokeApiKey: revokeApiKey(deps),
     rotateApiKey: rotateApiKey(deps),
-    paging: createPaging(otpSecret),
+    paging,
     recordDeliveryReport: recordDeliveryReport(deps),
     providerCallbacks: {
       ...(config.TERMII_SECRET_KEY ? { termiiSecretKey: config.TERMII_SECRET_KEY } : {}),
@@ -287,7 +234,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   });
   // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
   const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
-  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), pullChanges: pullChanges(deps), paging: createPaging(otpSecret) }, singleRoutes)];
+  const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), pullChanges: pullChanges(deps), paging }, singleRoutes)];
   const currentActor = resolveActor(deps);
   const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });

@@ -3,11 +3,8 @@ import type { AccountDeactivated, DuplicateIdentifier, InvalidOtp, InvitationExp
 import type { AlreadyMember, CannotDeactivateSelf, DefaultBranchProtected, LastOwner, NotFound, UnknownBranch } from '../../application/business/errors.js';
 import type { Overpayment } from '../../application/customers/credit.js';
 import type { DuplicatePhone } from '../../application/customers/manage-customers.js';
-import type { CategoryInUse, DuplicateCategory } from '../../application/expenses/manage-categories.js';
-import type { UnknownCategory } from '../../application/expenses/manage-expenses.js';
 import type { InsufficientStock, ServiceHasNoStock, StockLimitExceeded } from '../../application/products/adjust-stock.js';
 import type { DuplicateSku, ProductRulesBroken } from '../../application/products/manage-products.js';
-import type { SendFailure } from '../../application/notifications/send-notification.js';
 import type { BranchHasStock, WrongBranch } from '../../application/products/branch-stock.js';
 import type { TransferFailure } from '../../application/products/transfer-stock.js';
 import type { SaleFailure } from '../../application/sales/record-sale.js';
@@ -15,11 +12,12 @@ import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
-import type { SpentOnInFuture } from '../../domain/expense.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaJson } from './codecs.js';
+import { EXPENSE_FAILURES, type ExpenseFailure } from './expense-failures.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
+import { NOTIFICATION_FAILURES, type NotificationFailure } from './notification-failures.js';
 import { SYNC_FAILURES, type SyncFailure } from './sync-failures.js';
 import { PARTNER_FAILURES, PARTNER_NOT_FOUND, type PartnerFailure, type PartnerSubject } from './partner-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
@@ -61,13 +59,10 @@ export type UseCaseFailure =
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
-  | UnknownCategory
-  | DuplicateCategory
-  | CategoryInUse
-  | SpentOnInFuture
+  | ExpenseFailure
   | InvalidReportRange
   | FeatureNotAvailable
-  | Exclude<SendFailure, { _tag: 'UnknownCustomer' }>
+  | NotificationFailure
   | LoanPackFailure
   | SyncFailure
   | PartnerFailure;
@@ -283,31 +278,10 @@ export const FAILURES: Mapping = {
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),
 
-  UnknownCategory: () =>
-    problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {
-      errors: [{ field: 'category_id', message: 'is not an expense category of this business' }],
-    }),
-  SpentOnInFuture: (f) =>
-    problem('SPENT_ON_IN_FUTURE', `spent_on (${f.spentOn}) is after today in Lagos (${f.today}); record an expense once it is spent.`, {
-      errors: [{ field: 'spent_on', message: `must not be after ${f.today}` }],
-    }),
-  DuplicateCategory: (f) =>
-    problem('DUPLICATE_CATEGORY', `This business already has an expense category named "${f.name}" (names ignore case).`, { errors: [{ field: 'name', message: 'is already used' }] }),
-  CategoryInUse: () =>
-    problem('CATEGORY_IN_USE', 'Expenses are filed under this category (deleted ones too: the audit trail keeps them); move them to another category, or rename it instead.'),
+  ...EXPENSE_FAILURES,
 
   InvalidReportRange: (f) => problem('VALIDATION_FAILED', `The query is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
-  UnknownSale: () => problem('UNKNOWN_SALE', 'sale_id names no sale of this business.', { errors: [{ field: 'sale_id', message: 'is not a sale of this business' }] }),
-  CustomerHasNoPhone: () =>
-    problem('CUSTOMER_HAS_NO_PHONE', 'This customer has no phone number; add one (PUT /customers/{id}) or send to a number with `to`.', {
-      errors: [{ field: 'customer_id', message: 'has no phone number' }],
-    }),
-  CustomerOptedOut: () =>
-    problem('CUSTOMER_OPTED_OUT', 'This customer opted out of reminders and messages (notifications_opt_out); only receipts go to them.', {
-      errors: [{ field: 'template', message: 'only RECEIPT goes to a customer who opted out' }],
-    }),
-  NothingOwed: () => problem('NOTHING_OWED', 'This customer owes nothing: there is nothing to remind them of.', { errors: [{ field: 'customer_id', message: 'owes nothing' }] }),
-  CustomMessageOwnerOnly: () => problem('INSUFFICIENT_ROLE', 'Only the business owner may send a CUSTOM message; staff may send receipts and credit reminders.'),
+  ...NOTIFICATION_FAILURES,
 
   FeatureNotAvailable: (f) =>
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),

@@ -1,7 +1,8 @@
 import { bodyParser } from '@koa/bodyparser';
 import type { Context, Middleware } from 'koa';
+import type * as t from 'io-ts';
 import { hasScope, type PartnerActor } from '../../domain/partner.js';
-import { hasAnyRole, type Actor } from '../../domain/roles.js';
+import { hasAnyRole, type Actor, type Role } from '../../domain/roles.js';
 import { fieldErrors } from './codecs.js';
 import { idempotently, type IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, type Problem } from './problem.js';
@@ -59,6 +60,19 @@ const depthOver = (value: unknown, max: number): boolean => {
  * body decoding, the handler, and the envelope (under an Idempotency-Key when the route honours one).
  * Problems are thrown; the app renders them.
  */
+/** 403 INSUFFICIENT_ROLE unless the actor holds one of `roles`. */
+export const requireRole = (actor: Actor, roles: readonly Role[]): void => {
+  if (!hasAnyRole(actor, roles)) throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${roles.join(', ')}.`);
+};
+
+/** A body or query decoded by its codec, or the 400 VALIDATION_FAILED naming every field that broke it. */
+export const decodedOrProblem = (codec: t.Decoder<unknown, unknown>, value: unknown, what: 'request' | 'query'): unknown => {
+  const decoded = codec.decode(value);
+  if (decoded._tag === 'Right') return decoded.right;
+  const errors = fieldErrors(decoded.left);
+  throw problem('VALIDATION_FAILED', `The ${what} is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
+};
+
 export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem) => void) => {
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
   const underKey = idempotently(deps, render);
@@ -149,21 +163,14 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
         ({ actor, sessionId } = await authenticate(ctx));
         ctx.state.actor = actor;
         if (r.rateLimit === 'user') await limit(ctx, 'user', actor.userId);
-        if (!hasAnyRole(actor, r.access.roles)) {
-          throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${r.access.roles.join(', ')}.`);
-        }
+        requireRole(actor, r.access.roles);
       }
       for (const [name, value] of Object.entries((ctx.params ?? {}) as Record<string, string>)) {
         if (!(r.pathParams?.[name]?.pattern ?? UUID).test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
       }
       let query: unknown = undefined;
       if (r.query) {
-        const decoded = r.query.decode(ctx.query);
-        if (decoded._tag === 'Left') {
-          const errors = fieldErrors(decoded.left);
-          throw problem('VALIDATION_FAILED', `The query is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
-        }
-        query = decoded.right;
+        query = decodedOrProblem(r.query, ctx.query, 'query');
       }
       if (r.rawBody) {
         // The handler streams the body itself; only its presence and media type are checked here.
@@ -174,12 +181,7 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
       }
       let body: unknown = undefined;
       if (r.body) {
-        const decoded = r.body.decode(await readBody(ctx));
-        if (decoded._tag === 'Left') {
-          const errors = fieldErrors(decoded.left);
-          throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
-        }
-        body = decoded.right;
+        body = decodedOrProblem(r.body, await readBody(ctx), 'request');
         if (r.rateLimit === 'identifier') {
           const { phone, email } = body as { phone?: string; email?: string };
           const key = phone ?? email;

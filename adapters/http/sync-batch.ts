@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
-import { hasAnyRole, type Actor } from '../../domain/roles.js';
-import { fieldErrors } from './codecs.js';
+import type { Actor } from '../../domain/roles.js';
+import { decodedOrProblem, requireRole } from './route-runner.js';
 import { canonicalJson, type IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, Problem } from './problem.js';
 import { API_BASE } from './app.js';
@@ -53,7 +53,7 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
   // only user routes are sync operations (OPERATION_TYPES): never a public or a partner-key route
   const access = target.access;
   if (access === 'public' || !('roles' in access)) throw problem('ROUTE_NOT_FOUND', 'No such operation.');
-  if (!hasAnyRole(actor, access.roles)) throw problem('INSUFFICIENT_ROLE', `This action needs one of the roles ${access.roles.join(', ')}.`);
+  requireRole(actor, access.roles);
   const params: Record<string, string> = {};
   const body: Record<string, unknown> = { ...op.payload };
   for (const [field, param] of Object.entries(PATH_FIELDS[op.type] ?? {})) {
@@ -63,12 +63,8 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     if (!UUID.test(value)) throw problem('RESOURCE_NOT_FOUND', 'No such resource.');
     params[param] = value.toLowerCase();
   }
-  const decoded = target.body!.decode(body);
-  if (decoded._tag === 'Left') {
-    const errors = fieldErrors(decoded.left);
-    throw problem('VALIDATION_FAILED', `The request is invalid: ${errors.map((e) => `${e.field} ${e.message}`).join('; ')}.`, { errors });
-  }
-  const reply = await target.handler({ body: decoded.right, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
+  const decoded = decodedOrProblem(target.body!, body, 'request');
+  const reply = await target.handler({ body: decoded, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
   return { http_status: reply.status, data: reply.data, replayed: reply.headers?.['Idempotent-Replayed'] === 'true', instance: '' };
 };
 

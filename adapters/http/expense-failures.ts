@@ -1,0 +1,22 @@
+import type { CategoryInUse, DuplicateCategory } from '../../application/expenses/manage-categories.js';
+import type { UnknownCategory } from '../../application/expenses/manage-expenses.js';
+import type { SpentOnInFuture } from '../../domain/expense.js';
+import { problem, type Problem } from './problem.js';
+
+/** The failures of expenses and their categories (docs/adr/0022); part of failures.ts's one mapping. */
+export type ExpenseFailure = UnknownCategory | DuplicateCategory | CategoryInUse | SpentOnInFuture;
+
+export const EXPENSE_FAILURES: { readonly [K in ExpenseFailure['_tag']]: (f: Extract<ExpenseFailure, { _tag: K }>) => Problem } = {
+  UnknownCategory: () =>
+    problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {
+      errors: [{ field: 'category_id', message: 'is not an expense category of this business' }],
+    }),
+  SpentOnInFuture: (f) =>
+    problem('SPENT_ON_IN_FUTURE', `spent_on (${f.spentOn}) is after today in Lagos (${f.today}); record an expense once it is spent.`, {
+      errors: [{ field: 'spent_on', message: `must not be after ${f.today}` }],
+    }),
+  DuplicateCategory: (f) =>
+    problem('DUPLICATE_CATEGORY', `This business already has an expense category named "${f.name}" (names ignore case).`, { errors: [{ field: 'name', message: 'is already used' }] }),
+  CategoryInUse: () =>
+    problem('CATEGORY_IN_USE', 'Expenses are filed under this category (deleted ones too: the audit trail keeps them); move them to another category, or rename it instead.'),
+};
