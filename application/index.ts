@@ -10,6 +10,7 @@ export * from './ports/clock.js';
 export * from './ports/crypto.js';
 export * from './ports/idempotency-store.js';
 export * from './ports/list.js';
+export * from './ports/member-cache.js';
 export * from './ports/message-sender.js';
 export * from './ports/token-issuer.js';
 export * from './ports/unit-of-work.js';

@@ -18,7 +18,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
 import type { PageRequest } from '../application/ports/list.js';
 import type { ProductFilter, ProductSort } from '../application/products/ports.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
@@ -258,7 +258,8 @@ const listSql = async (businessId: string, req: PageRequest<ProductSort>, filter
       captured = { sql, params };
       return [];
     },
-  } as unknown as EntityManager;
+    afterCommit: () => undefined,
+  } as unknown as Sql;
   await mikroOrmProducts(em).list(businessId, req, filter);
   let n = 0;
   // the list's SQL holds no literal `?`: each is a binding, numbered as knex does for pg

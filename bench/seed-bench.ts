@@ -29,8 +29,9 @@ import { seedProducts } from './seed-products.js';
 /** Runs one statement (no parameters) and returns its rows. */
 export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
-/** 2: expenses and the default expense categories (issue 13). 4: stock per branch and a second branch, Lekki (issue 17). */
-export const SEED_VERSION = 4;
+/** 2: expenses and the default expense categories (issue 13). 4: stock per branch and a second branch, Lekki (issue 17).
+ * 5: credit allocations carry business_id (the tenant keys of issue 20). */
+export const SEED_VERSION = 5;
 
 export interface SeedSize {
   readonly products: number;
@@ -275,7 +276,7 @@ select sale_id, customer_id, payment_id, paid_at, paying, greatest(0, least(bala
     await query(`update sales s set credit_outstanding = s.credit_outstanding - a.amount
       from b_alloc a where s.business_id = ${lb}::uuid and s.id = a.sale_id and a.amount > 0`);
     await query(`
-insert into credit_allocations (payment_id, sale_id, amount) select payment_id, sale_id, amount from b_alloc where amount > 0`);
+insert into credit_allocations (payment_id, sale_id, business_id, amount) select payment_id, sale_id, ${lb}::uuid, amount from b_alloc where amount > 0`);
     // The ledger: a SALE entry for every sale to a customer (its unpaid part), a PAYMENT entry for
     // each payment, balance_after running per customer in time order.
     await query(`

@@ -11,7 +11,7 @@ import { sendVerificationCode } from '../application/auth/send-verification-code
 import { verifySignInCode } from '../application/auth/verify-sign-in-code.js';
 import type { Clock } from '../application/ports/clock.js';
 import type { MessageSender } from '../application/ports/message-sender.js';
-import { joseTokenIssuer, joseTokenVerifier, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../adapters/auth/jose-tokens.js';
+import { joseTokenIssuer, joseTokenVerifier, rememberingVerifier, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../adapters/auth/jose-tokens.js';
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { createApp } from '../adapters/http/app.js';
 import { syncRoutes } from '../adapters/http/routes/sync.routes.js';
@@ -235,13 +235,13 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   // The batch runs the single endpoints' routes, so an operation answers exactly as its endpoint would.
   const sync = { idempotency: persistence.idempotency, uow, clock, errorTypeBase: config.ERROR_TYPE_BASE };
   const routes = [...singleRoutes, ...syncRoutes({ sync, listConflicts: listConflicts(deps), resolveConflict: resolveConflict(deps), pullChanges: pullChanges(deps), paging }, singleRoutes)];
-  const currentActor = resolveActor(deps);
+  const currentActor = resolveActor({ ...deps, ...(persistence.memberCache ? { memberCache: persistence.memberCache } : {}) });
   const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
   const { app, router } = createApp({
     routes,
     openApi,
-    verifyToken: joseTokenVerifier(key, tokenSettings),
+    verifyToken: rememberingVerifier(joseTokenVerifier(key, tokenSettings), { max: 10_000 }),
     resolveActor: async (claims, sessionId) => {
       const r = await currentActor(claims, sessionId);
       if (E.isRight(r)) return { ok: true, actor: r.right };

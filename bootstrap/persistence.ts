@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import type { Outbox } from '../application/ports/outbox.js';
@@ -36,12 +35,15 @@ import { mikroOrmPartnersModule } from '../adapters/persistence/mikro-orm/partne
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
 import { mikroOrmWebhooksModule } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
+import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 import { openReportsDatabase, type ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
+import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
+import { listeningMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
+import type { MemberCache } from '../application/ports/member-cache.js';
 
 /** One module's repositories on each adapter: the same ports, in memory and over SQL. */
-const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (em: EntityManager) => R) => ({ inMemory, sql });
+const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (db: Sql) => R) => ({ inMemory, sql });
 
 /**
  * Every module's repositories. A new module adds its line here and nothing else outside its own
@@ -70,7 +72,7 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
 /** Every module's repositories together: what the unit of work hands out (each use case names the few it uses). */
 export type AppRepositories = Intersection<ReturnType<(typeof MODULES)[number]['sql']>>;
 
-const sqlRepositories = (em: EntityManager): AppRepositories => Object.assign({}, ...MODULES.map((m) => m.sql(em)));
+const sqlRepositories = (db: Sql): AppRepositories => Object.assign({}, ...MODULES.map((m) => m.sql(db)));
 
 /** Every module's repositories in memory, in one store (unit tests, embedders). */
 export const inMemoryUnitOfWork = (): UnitOfWork<AppRepositories> => inMemoryStore(MODULES.map((m) => m.inMemory));
@@ -83,6 +85,8 @@ export interface Persistence {
   readonly outbox: Outbox;
   /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
   readonly jobs?: JobQueue;
+  /** The member check's reads remembered while a connection LISTENs for changes (docs/adr/0036): PostgreSQL servers only. */
+  readonly memberCache?: MemberCache;
   /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
   readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
@@ -137,6 +141,11 @@ export const openPostgres = async (options: {
       throw e;
     }
     const url = options.databaseUrl ?? embedded!.url;
+    // PGlite (ours, or one served at a URL, as the tests' is) serves every connection from one session:
+    // a statement name one connection prepares is taken for the others, and a notice reaches whichever
+    // connection is running a statement, not the one that listens.
+    const oneSession = embedded !== undefined || (await isPglite(orm));
+    const db = database(orm, { prepare: !oneSession });
     const reports = options.reportsDatabaseUrl
       ? await openReportsDatabase({ ...options, databaseUrl: options.reportsDatabaseUrl, repositories: sqlRepositories }).catch(async (e) => {
           await orm.close();
@@ -144,13 +153,16 @@ export const openPostgres = async (options: {
         })
       : undefined;
     const jobs = options.jobs ? pgBossJobQueue({ ...options.jobs, connectionString: url }) : undefined;
+    const memberCache = oneSession ? undefined : listeningMemberCache({ connectionString: url, log: (message, error) => options.log(`${message}: ${error instanceof Error ? error.message : String(error)}`) });
+    await memberCache?.ready;
     return {
+      ...(memberCache ? { memberCache } : {}),
       embedded: embedded !== undefined,
       ...(jobs ? { jobs } : {}),
       ...(reports ? { reports } : {}),
-      uow: mikroOrmUnitOfWork(orm, sqlRepositories),
-      idempotency: mikroOrmIdempotencyStore(() => orm.em.fork(), { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
-      outbox: mikroOrmOutbox(() => orm.em.fork()),
+      uow: mikroOrmUnitOfWork(db, sqlRepositories),
+      idempotency: mikroOrmIdempotencyStore(db.pooled, { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      outbox: mikroOrmOutbox(db.pooled),
       ping: async (timeoutMs) => {
         const answer = await pingDatabase(orm, timeoutMs);
         // PGlite runs in this process and one statement at a time: a ping queued behind another
@@ -160,6 +172,7 @@ export const openPostgres = async (options: {
       isUnavailable: isDatabaseUnavailable,
       redact: redactDatabaseFault,
       async close() {
+        await memberCache?.close();
         await jobs?.stop();
         await reports?.close();
         await orm.close();

@@ -5,6 +5,7 @@ import { openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { ownerWithReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { Sql } from '../../adapters/persistence/mikro-orm/sql-session.js';
 
 // Issue 20 (docs/adr/0035): REPORTS_DATABASE_URL. Reports and exports read there, nothing is written
 // there, and an answer read from a replica says how stale it may be (data_as_of).
@@ -59,7 +60,7 @@ describe('REPORTS_DATABASE_URL: the same database (read-only sessions)', functio
 
   // PGlite serves every connection from one session, so it ignores per-session settings (and has no replica).
   if (process.env.TEST_DATABASE_URL) it('every session there is read-only', async () => {
-    const direct = await openReportsDatabase({ databaseUrl: url, poolMax: 1, log: () => undefined, repositories: (em) => em });
+    const direct = await openReportsDatabase({ databaseUrl: url, poolMax: 1, log: () => undefined, repositories: (sql: Sql) => sql });
     try {
       expect(await rejection(direct.uow.read((em) => em.execute('create table not_here (id int)')))).to.match(/read-only/);
       expect(await direct.dataAsOf()).to.equal(null);

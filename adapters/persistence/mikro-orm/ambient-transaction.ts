@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { OpenTransaction } from './sql-session.js';
 
 /**
  * The transaction a request runs in when its units of work must commit together with something
@@ -9,16 +9,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
  * else holds no transaction open (PGlite runs one at a time).
  */
 export class AmbientTransaction {
-  private opening: Promise<EntityManager> | undefined;
-  constructor(private readonly fork: () => EntityManager) {}
+  private opening: Promise<OpenTransaction> | undefined;
+  constructor(private readonly begin: () => Promise<OpenTransaction>) {}
 
-  /** The transaction's EntityManager, begun on first use. */
-  manager(): Promise<EntityManager> {
-    return (this.opening ??= (async () => {
-      const em = this.fork();
-      await em.begin();
-      return em;
-    })());
+  /** The transaction, begun on first use. */
+  transaction(): Promise<OpenTransaction> {
+    return (this.opening ??= this.begin());
   }
 
   async commit(): Promise<void> {
@@ -26,8 +22,8 @@ export class AmbientTransaction {
   }
 
   async rollback(): Promise<void> {
-    const em = await this.opening?.catch(() => undefined);
-    await em?.rollback();
+    const tx = await this.opening?.catch(() => undefined);
+    await tx?.rollback();
   }
 }
 
@@ -36,8 +32,8 @@ const ambient = new AsyncLocalStorage<AmbientTransaction>();
 export const ambientTransaction = (): AmbientTransaction | undefined => ambient.getStore();
 
 /** Runs `work` in a new ambient transaction: committed when it returns, rolled back when it throws. */
-export const inAmbientTransaction = async <A>(fork: () => EntityManager, work: () => Promise<A>): Promise<A> => {
-  const tx = new AmbientTransaction(fork);
+export const inAmbientTransaction = async <A>(begin: () => Promise<OpenTransaction>, work: () => Promise<A>): Promise<A> => {
+  const tx = new AmbientTransaction(begin);
   try {
     const result = await ambient.run(tx, work);
     await tx.commit();

@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
+import { memberChangedHere } from './member-cache.js';
 import type { AuthRepositories, GoogleIdentity, GoogleIdentityRepository, OtpRepository, RefreshToken, RefreshTokenRepository, UserRepository } from '../../../application/auth/ports.js';
 import type { User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
@@ -23,14 +24,14 @@ const userFromRow = (r: Row): User => ({
   updatedAt: asDate(r.updated_at),
 });
 
-const mikroOrmUsers = (em: EntityManager): UserRepository => {
-  const findWhere = (column: 'id' | 'phone' | 'email', value: string) => firstRow(em, `select ${USER_COLUMNS} from users where ${column} = ?`, [value], userFromRow);
+const mikroOrmUsers = (db: Sql): UserRepository => {
+  const findWhere = (column: 'id' | 'phone' | 'email', value: string) => firstRow(db, `select ${USER_COLUMNS} from users where ${column} = ?`, [value], userFromRow);
   return {
     findById: (id) => findWhere('id', id),
     findByIdentifier: (identifier) => findWhere(identifier.kind === 'phone' ? 'phone' : 'email', identifier.value),
-    add: (u) => insertRow(em, 'users', USER_COLUMNS, [u.id, u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.createdAt, u.updatedAt]),
+    add: (u) => insertRow(db, 'users', USER_COLUMNS, [u.id, u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.createdAt, u.updatedAt]),
     save: async (u) => {
-      await em.execute('update users set phone = ?, email = ?, first_name = ?, last_name = ?, verified_at = ?, updated_at = ? where id = ?', [
+      await db.execute('update users set phone = ?, email = ?, first_name = ?, last_name = ?, verified_at = ?, updated_at = ? where id = ?', [
         u.phone, u.email, u.firstName, u.lastName, u.verifiedAt, u.updatedAt, u.id,
       ]);
     },
@@ -50,18 +51,18 @@ const otpFromRow = (r: Row): OtpCode => ({
   expiresAt: asDate(r.expires_at),
 });
 
-const mikroOrmOtps = (em: EntityManager): OtpRepository => ({
+const mikroOrmOtps = (db: Sql): OtpRepository => ({
   lockIdentifier: async (key) => {
-    await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+    await db.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   },
   createdSince: async (key, since) =>
-    (await em.execute<Row[]>(`select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and created_at > ? order by created_at`, [key, since])).map(otpFromRow),
+    (await db.execute<Row[]>(`select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and created_at > ? order by created_at`, [key, since])).map(otpFromRow),
   latest: (key, purpose) =>
-    firstRow(em, `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`, [key, purpose], otpFromRow),
-  add: (c) => insertRow(em, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt]),
+    firstRow(db, `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`, [key, purpose], otpFromRow),
+  add: (c) => insertRow(db, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt]),
   // Only the tries and the use of a code change.
   save: async (c) => {
-    await em.execute('update otp_codes set wrong_tries = ?, consumed_at = ? where id = ?', [c.wrongTries, c.consumedAt, c.id]);
+    await db.execute('update otp_codes set wrong_tries = ?, consumed_at = ? where id = ?', [c.wrongTries, c.consumedAt, c.id]);
   },
 });
 
@@ -79,37 +80,41 @@ const tokenFromRow = (r: Row): RefreshToken => ({
 });
 
 /** Ends the matching sessions and their refresh tokens at `at` (those already ended keep their time). */
-const revokeWhere = async (em: EntityManager, column: 'family_id' | 'user_id', value: string, at: Date) => {
-  await em.execute(`update refresh_tokens set revoked_at = ? where ${column} = ? and revoked_at is null`, [at, value]);
-  await em.execute(`update sessions set revoked_at = ? where ${column === 'family_id' ? 'id' : 'user_id'} = ? and revoked_at is null`, [at, value]);
+const revokeWhere = async (db: Sql, column: 'family_id' | 'user_id', value: string, at: Date) => {
+  await db.execute(`update refresh_tokens set revoked_at = ? where ${column} = ? and revoked_at is null`, [at, value]);
+  const ended = await db.execute<Row[]>(
+    `update sessions set revoked_at = ? where ${column === 'family_id' ? 'id' : 'user_id'} = ? and revoked_at is null returning user_id`,
+    [at, value],
+  );
+  for (const { user_id } of ended) db.afterCommit(() => memberChangedHere(String(user_id)));
 };
 
-const mikroOrmRefreshTokens = (em: EntityManager): RefreshTokenRepository => ({
-  findByHashForUpdate: (tokenHash) => firstRow(em, `select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash], tokenFromRow),
-  add: (t) => insertRow(em, 'refresh_tokens', TOKEN_COLUMNS, [t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt]),
+const mikroOrmRefreshTokens = (db: Sql): RefreshTokenRepository => ({
+  findByHashForUpdate: (tokenHash) => firstRow(db, `select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash], tokenFromRow),
+  add: (t) => insertRow(db, 'refresh_tokens', TOKEN_COLUMNS, [t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt]),
   // Only the rotation and the revocation of a token change.
   save: async (t) => {
-    await em.execute('update refresh_tokens set rotated_at = ?, revoked_at = ? where id = ?', [t.rotatedAt, t.revokedAt, t.id]);
+    await db.execute('update refresh_tokens set rotated_at = ?, revoked_at = ? where id = ?', [t.rotatedAt, t.revokedAt, t.id]);
   },
-  revokeFamily: (familyId, at) => revokeWhere(em, 'family_id', familyId, at),
-  revokeAllForUser: (userId, at) => revokeWhere(em, 'user_id', userId, at),
+  revokeFamily: (familyId, at) => revokeWhere(db, 'family_id', familyId, at),
+  revokeAllForUser: (userId, at) => revokeWhere(db, 'user_id', userId, at),
 });
 
 const GOOGLE_COLUMNS = 'subject, user_id, email, linked_at';
 
 const googleFromRow = (r: Row): GoogleIdentity => ({ subject: String(r.subject), userId: String(r.user_id), email: String(r.email), linkedAt: asDate(r.linked_at) });
 
-const mikroOrmGoogleIdentities = (em: EntityManager): GoogleIdentityRepository => ({
-  findBySubject: (subject) => firstRow(em, `select ${GOOGLE_COLUMNS} from google_identities where subject = ?`, [subject], googleFromRow),
-  findByUser: (userId) => firstRow(em, `select ${GOOGLE_COLUMNS} from google_identities where user_id = ?`, [userId], googleFromRow),
-  add: (g) => insertRow(em, 'google_identities', GOOGLE_COLUMNS, [g.subject, g.userId, g.email, g.linkedAt]),
+const mikroOrmGoogleIdentities = (db: Sql): GoogleIdentityRepository => ({
+  findBySubject: (subject) => firstRow(db, `select ${GOOGLE_COLUMNS} from google_identities where subject = ?`, [subject], googleFromRow),
+  findByUser: (userId) => firstRow(db, `select ${GOOGLE_COLUMNS} from google_identities where user_id = ?`, [userId], googleFromRow),
+  add: (g) => insertRow(db, 'google_identities', GOOGLE_COLUMNS, [g.subject, g.userId, g.email, g.linkedAt]),
 });
 
-/** The auth module over one transaction's EntityManager: users, sign-in codes, refresh tokens, sessions and linked Google accounts. */
-export const mikroOrmAuthModule = (em: EntityManager): AuthRepositories => ({
-  users: mikroOrmUsers(em),
-  otps: mikroOrmOtps(em),
-  refreshTokens: mikroOrmRefreshTokens(em),
-  sessions: mikroOrmSessions(em),
-  googleIdentities: mikroOrmGoogleIdentities(em),
+/** The auth module over one transaction's Sql: users, sign-in codes, refresh tokens, sessions and linked Google accounts. */
+export const mikroOrmAuthModule = (db: Sql): AuthRepositories => ({
+  users: mikroOrmUsers(db),
+  otps: mikroOrmOtps(db),
+  refreshTokens: mikroOrmRefreshTokens(db),
+  sessions: mikroOrmSessions(db),
+  googleIdentities: mikroOrmGoogleIdentities(db),
 });

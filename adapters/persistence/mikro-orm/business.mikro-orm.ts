@@ -1,24 +1,25 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { BranchSort, BusinessRepositories, StaffMember, StaffSort } from '../../../application/business/ports.js';
 import type { Branch, Business, Membership } from '../../../domain/business.js';
 import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
+import { memberChangedHere } from './member-cache.js';
 
 /**
- * The business module over one transaction's EntityManager: businesses, branches and memberships.
+ * The business module over one transaction's Sql: businesses, branches and memberships.
  * Businesses and branches are read on every sale and memberships on every request: plain rows,
  * written with immediate SQL (docs/adr/0019), so the next read of the same unit of work sees them.
  */
-export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories => ({
+export const mikroOrmBusinessModule = (db: Sql): BusinessRepositories => ({
   businesses: {
-    findById: (id) => firstRow(em, `select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id], businessFromRow),
+    findById: (id) => firstRow(db, `select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id], businessFromRow),
     add: (b) =>
-      insertRow(em, 'businesses', BUSINESS_COLUMNS, [
+      insertRow(db, 'businesses', BUSINESS_COLUMNS, [
         b.id, b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.currency, b.timezone, b.createdAt, b.updatedAt,
       ]),
     save: async (b) => {
-      await em.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
+      await db.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
         b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.id,
       ]);
     },
@@ -26,28 +27,28 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
   branches: {
     findById: (businessId, id, options = {}) =>
       firstRow(
-        em,
+        db,
         `select ${BRANCHES.select} from branches where business_id = ? and id = ?${options.includeArchived ? '' : ' and archived_at is null'}${BRANCH_LOCKS[options.lock ?? 'none']}`,
         [businessId, id],
         branchFromRow,
       ),
     findDefault: async (businessId) => {
-      const rows = await em.execute<Row[]>(
+      const rows = await db.execute<Row[]>(
         `select ${BRANCHES.select} from branches where business_id = ? and is_default and archived_at is null`,
         [businessId],
       );
       if (!rows[0]) throw new Error(`business ${businessId} has no default branch`);
       return branchFromRow(rows[0]);
     },
-    list: (businessId, page) => keysetPage(em, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
-    add: (b) => insertRow(em, 'branches', BRANCHES.select, [b.id, b.businessId, b.name, b.address, b.phone, b.isDefault, b.archivedAt, b.createdAt, b.updatedAt]),
+    list: (businessId, page) => keysetPage(db, BRANCHES, businessId, page, [{ sql: 'archived_at is null', params: [] }], branchFromRow),
+    add: (b) => insertRow(db, 'branches', BRANCHES.select, [b.id, b.businessId, b.name, b.address, b.phone, b.isDefault, b.archivedAt, b.createdAt, b.updatedAt]),
     save: async (b) => {
-      await em.execute('update branches set name = ?, address = ?, phone = ?, archived_at = ?, updated_at = ? where business_id = ? and id = ?', [
+      await db.execute('update branches set name = ?, address = ?, phone = ?, archived_at = ?, updated_at = ? where business_id = ? and id = ?', [
         b.name, b.address, b.phone, b.archivedAt, b.updatedAt, b.businessId, b.id,
       ]);
     },
     isReferenced: async (businessId, id) => {
-      const rows = await em.execute<{ referenced: boolean }[]>(
+      const rows = await db.execute<{ referenced: boolean }[]>(
         `select exists (select 1 from memberships where business_id = ? and branch_id = ?)
              or exists (select 1 from sales where business_id = ? and branch_id = ?)
              or exists (select 1 from expenses where business_id = ? and branch_id = ?)
@@ -58,24 +59,24 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
       return rows[0]!.referenced === true;
     },
     holdsStock: async (businessId, id) => {
-      const rows = await em.execute<unknown[]>('select 1 from product_stock where business_id = ? and branch_id = ? and quantity > 0 limit 1', [businessId, id]);
+      const rows = await db.execute<unknown[]>('select 1 from product_stock where business_id = ? and branch_id = ? and quantity > 0 limit 1', [businessId, id]);
       return rows.length > 0;
     },
     remove: async (businessId, id) => {
-      await em.execute('delete from branches where business_id = ? and id = ?', [businessId, id]);
+      await db.execute('delete from branches where business_id = ? and id = ?', [businessId, id]);
     },
   },
   memberships: {
     findByUser: (userId) =>
       firstRow(
-        em,
+        db,
         `select ${MEMBERSHIP_COLUMNS} from memberships where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
         [userId],
         membershipFromRow,
       ),
     // The hot path: the membership and the session in one round trip (a primary-key probe).
     findByUserInSession: async (userId, sessionId) => {
-      const rows = await em.execute<Row[]>(
+      const rows = await db.execute<Row[]>(
         `select ${MEMBERSHIP_COLUMNS}, not exists (select 1 from sessions s where s.id = ? and s.user_id = m.user_id and s.revoked_at is null) as session_revoked ` +
           `from memberships m where user_id = ? order by status = 'DEACTIVATED', updated_at desc limit 1`,
         [sessionId, userId],
@@ -83,28 +84,33 @@ export const mikroOrmBusinessModule = (em: EntityManager): BusinessRepositories 
       return rows[0] ? { membership: membershipFromRow(rows[0]), sessionRevoked: rows[0].session_revoked === true } : undefined;
     },
     findById: (businessId, id) =>
-      firstRow(em, `select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id], membershipFromRow),
+      firstRow(db, `select ${MEMBERSHIP_COLUMNS} from memberships where business_id = ? and id = ?`, [businessId, id], membershipFromRow),
     findStaffMember: (businessId, id) =>
-      firstRow(em, `select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id], staffFromRow),
+      firstRow(db, `select ${STAFF.select} from ${STAFF.from} where m.business_id = ? and m.id = ?`, [businessId, id], staffFromRow),
     list: (businessId, page, filter) =>
-      keysetPage(em, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
+      keysetPage(db, STAFF, businessId, page, filter.status ? [{ sql: 'm.status = ?', params: [filter.status] }] : [], staffFromRow),
     // FOR UPDATE in id order: two owners removing each other at once serialise here, and the second
     // re-reads the first's change (READ COMMITTED re-checks the WHERE of a locked row).
     countActiveOwnersLocked: async (businessId) =>
       (
-        await em.execute<Row[]>(
+        await db.execute<Row[]>(
           `select id from memberships where business_id = ? and role = 'BUSINESS_OWNER' and status = 'ACTIVE' order by id for update`,
           [businessId],
         )
       ).length,
     moveBranch: async (businessId, from, to) => {
-      await em.execute('update memberships set branch_id = ? where business_id = ? and branch_id = ?', [to, businessId, from]);
+      await db.execute('update memberships set branch_id = ? where business_id = ? and branch_id = ?', [to, businessId, from]);
+      db.afterCommit(() => memberChangedHere(undefined));
     },
-    add: (m) => insertRow(em, 'memberships', MEMBERSHIP_COLUMNS, [m.id, m.businessId, m.userId, m.role, m.branchId, m.status, m.createdAt, m.updatedAt]),
+    add: async (m) => {
+      await insertRow(db, 'memberships', MEMBERSHIP_COLUMNS, [m.id, m.businessId, m.userId, m.role, m.branchId, m.status, m.createdAt, m.updatedAt]);
+      db.afterCommit(() => memberChangedHere(m.userId));
+    },
     save: async (m) => {
-      await em.execute('update memberships set role = ?, branch_id = ?, status = ?, updated_at = ? where business_id = ? and id = ?', [
+      await db.execute('update memberships set role = ?, branch_id = ?, status = ?, updated_at = ? where business_id = ? and id = ?', [
         m.role, m.branchId, m.status, m.updatedAt, m.businessId, m.id,
       ]);
+      db.afterCommit(() => memberChangedHere(m.userId));
     },
   },
 });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { Change, ChangeData, ChangeFeed, ChangeKind } from '../../../application/sync/ports.js';
 import { asDate } from './keyset.mikro-orm.js';
 import { MAX_IN_FLIGHT } from '../../../application/sync/changes.js';
@@ -28,10 +28,10 @@ const dataOf = (kind: ChangeKind, id: string, d: Row | null): ChangeData | null 
   }
 };
 
-export const mikroOrmChangeFeed = (em: EntityManager): ChangeFeed => ({
+export const mikroOrmChangeFeed = (db: Sql): ChangeFeed => ({
   horizon: async () => {
     // a snapshot naming too many in-flight transactions keeps only its xmin: more comes again, nothing is missed
-    const [row] = await em.execute<{ snapshot: string }[]>(
+    const [row] = await db.execute<{ snapshot: string }[]>(
       `select case when (select count(*) from pg_snapshot_xip(s)) <= ? then s::text
         else pg_snapshot_xmin(s)::text || ':' || pg_snapshot_xmin(s)::text || ':' end as snapshot from pg_current_snapshot() s`,
       [MAX_IN_FLIGHT],
@@ -46,7 +46,7 @@ export const mikroOrmChangeFeed = (em: EntityManager): ChangeFeed => ({
     if (q.branchId) params.push(q.branchId);
     if (q.after) params.push(q.after.version, q.after.kind, q.after.key);
     params.push(q.limit);
-    const rows = await em.execute<{ kind: ChangeKind; id: string; key: string; version: string; data: Row | null }[]>(
+    const rows = await db.execute<{ kind: ChangeKind; id: string; key: string; version: string; data: Row | null }[]>(
       `select c.kind, c.id, c.key, c.version::text as version, c.data from (
         select 'customer' as kind, c.id::text as id, c.id::text as key, c.change_xid as version,
           json_build_object('name', c.name, 'phone', c.phone, 'credit_limit', c.credit_limit, 'credit_balance', c.credit_balance) as data

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { AgingSort, CreditLedger } from '../../../application/customers/ports.js';
 import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
 import { kobo } from '../../../domain/money.js';
@@ -51,10 +51,10 @@ const agingFromRow = (r: Row): AgingRow => ({
 });
 
 /** The credit ledger as plain rows; open debts are the `credit_outstanding` of the sales. */
-export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
+export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
   async add(e) {
     // The customer's row is locked by the caller, so the previous entry's time is settled.
-    const rows = await em.execute<{ created_at: unknown }[]>(
+    const rows = await db.execute<{ created_at: unknown }[]>(
       `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
          greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from credit_entries where business_id = ? and customer_id = ?)))
        returning created_at`,
@@ -64,7 +64,7 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
   },
   async addAllocations(paymentId, allocations) {
     if (allocations.length === 0) return;
-    await em.execute(
+    await db.execute(
       // business_id from the payment: the row lives beside its payment and sale (docs/adr/0035)
       `insert into credit_allocations (business_id, payment_id, sale_id, amount)
        values ${allocations.map(() => '((select business_id from credit_entries where id = ?), ?, ?, ?)').join(', ')}`,
@@ -72,10 +72,10 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
     );
   },
   async entryById(businessId, entryId) {
-    return firstRow(em, `select ${ENTRY_COLUMNS} from credit_entries where business_id = ? and id = ?`, [businessId, entryId], entryFromRow);
+    return firstRow(db, `select ${ENTRY_COLUMNS} from credit_entries where business_id = ? and id = ?`, [businessId, entryId], entryFromRow);
   },
   async allocationsOf(businessId, paymentId) {
-    const rows = await em.execute<{ sale_id: string; amount: string }[]>(
+    const rows = await db.execute<{ sale_id: string; amount: string }[]>(
       `select a.sale_id, a.amount from credit_allocations a join credit_entries e on e.id = a.payment_id
        join sales s on s.id = a.sale_id where e.business_id = ? and a.payment_id = ? order by s.created_at, s.id`,
       [businessId, paymentId],
@@ -92,17 +92,17 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
       search: ['note'],
       dateColumn: 'created_at',
     };
-    return keysetPage(em, source, businessId, page, [{ sql: 'customer_id = ?', params: [customerId] }], entryFromRow);
+    return keysetPage(db, source, businessId, page, [{ sql: 'customer_id = ?', params: [customerId] }], entryFromRow);
   },
   async lastPaymentAt(businessId, customerId) {
-    const rows = await em.execute<{ at: unknown }[]>(
+    const rows = await db.execute<{ at: unknown }[]>(
       "select max(created_at) as at from credit_entries where business_id = ? and customer_id = ? and kind = 'PAYMENT'",
       [businessId, customerId],
     );
     return rows[0]?.at ? asDate(rows[0].at) : undefined;
   },
   async openDebts(businessId, customerId, options = {}) {
-    const rows = await em.execute<{ id: string; credit_outstanding: string; created_at: unknown }[]>(
+    const rows = await db.execute<{ id: string; credit_outstanding: string; created_at: unknown }[]>(
       `select id, credit_outstanding, created_at from sales where business_id = ? and customer_id = ? and credit_outstanding > 0
        order by created_at, id${options.forUpdate ? ' for update' : ''}`,
       [businessId, customerId],
@@ -110,7 +110,7 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
     return rows.map((r) => ({ saleId: r.id, outstanding: kobo(Number(r.credit_outstanding)), createdAt: asDate(r.created_at) }));
   },
   async reduceOutstanding(businessId, saleId, amount) {
-    await em.execute('update sales set credit_outstanding = credit_outstanding - ? where business_id = ? and id = ?', [amount, businessId, saleId]);
+    await db.execute('update sales set credit_outstanding = credit_outstanding - ? where business_id = ? and id = ?', [amount, businessId, saleId]);
   },
   aging(businessId, today, page) {
     const source: KeysetSource<AgingSort> = {
@@ -122,10 +122,10 @@ export const mikroOrmCreditLedger = (em: EntityManager): CreditLedger => ({
       search: ['name', "coalesce(phone, '')"],
       dateColumn: 'oldest',
     };
-    return keysetPage(em, source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]);
+    return keysetPage(db, source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]);
   },
   async agingTotals(businessId, today) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select count(*) as customers, sum(days_0_30) as days_0_30, sum(days_31_60) as days_31_60, sum(days_61_90) as days_61_90,
        sum(days_over_90) as days_over_90, sum(total) as total from (${AGING_SELECT}) aging`,
       [today, today, today, today, businessId],

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { CustomerRepositories, CustomerRepository, CustomerSort } from '../../../application/customers/ports.js';
 import type { Customer } from '../../../domain/customer.js';
 import { kobo } from '../../../domain/money.js';
@@ -38,23 +38,23 @@ const customerFromRow = (r: Row): Customer => ({
 });
 
 /** Customers as plain rows; the balance moves only with the credit ledger (see credit.mikro-orm.ts). */
-export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
+export const mikroOrmCustomers = (db: Sql): CustomerRepository => ({
   async exists(businessId, id) {
-    const rows = await em.execute<unknown[]>('select 1 from customers where business_id = ? and id = ?', [businessId, id]);
+    const rows = await db.execute<unknown[]>('select 1 from customers where business_id = ? and id = ?', [businessId, id]);
     return rows.length > 0;
   },
   async findById(businessId, id, options = {}) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ${CUSTOMER_COLUMNS} from customers where business_id = ? and id = ?${options.forUpdate ? ' for update' : ''}`,
       [businessId, id],
     );
     return rows[0] ? customerFromRow(rows[0]) : undefined;
   },
   list(businessId, page, filter) {
-    return keysetPage(em, CUSTOMERS, businessId, page, filter.hasBalance ? [{ sql: 'credit_balance > 0', params: [] }] : [], customerFromRow);
+    return keysetPage(db, CUSTOMERS, businessId, page, filter.hasBalance ? [{ sql: 'credit_balance > 0', params: [] }] : [], customerFromRow);
   },
   async add(c) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       `insert into customers (${CUSTOMER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (business_id, phone) where phone is not null do nothing returning id`,
       [c.id, c.businessId, c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.creditBalance, c.notificationsOptOut, c.createdAt, c.updatedAt],
@@ -63,7 +63,7 @@ export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
   },
   async save(c) {
     const saved = await unlessDuplicate(
-      em,
+      db,
       'update customers set name = ?, phone = ?, email = ?, address = ?, notes = ?, credit_limit = ?, notifications_opt_out = ?, updated_at = ? where business_id = ? and id = ?',
       [c.name, c.phone, c.email, c.address, c.notes, c.creditLimit, c.notificationsOptOut, c.updatedAt, c.businessId, c.id],
     );
@@ -71,16 +71,16 @@ export const mikroOrmCustomers = (em: EntityManager): CustomerRepository => ({
   },
   async totalOwedExceeds(businessId, limit) {
     // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact
-    const rows = await em.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
+    const rows = await db.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
       String(limit),
       businessId,
     ]);
     return rows[0]!.over === true;
   },
   async setBalance(businessId, id, balance, at) {
-    await em.execute('update customers set credit_balance = ?, updated_at = ? where business_id = ? and id = ?', [balance, at, businessId, id]);
+    await db.execute('update customers set credit_balance = ?, updated_at = ? where business_id = ? and id = ?', [balance, at, businessId, id]);
   },
 });
 
-/** The customers module over one transaction's EntityManager: customers and the credit ledger. */
-export const mikroOrmCustomersModule = (em: EntityManager): CustomerRepositories => ({ customers: mikroOrmCustomers(em), credit: mikroOrmCreditLedger(em) });
+/** The customers module over one transaction's Sql: customers and the credit ledger. */
+export const mikroOrmCustomersModule = (db: Sql): CustomerRepositories => ({ customers: mikroOrmCustomers(db), credit: mikroOrmCreditLedger(db) });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { ExpenseCategoryRepository, ExpenseFilter, ExpenseRepositories, ExpenseRepository, ExpenseSort } from '../../../application/expenses/ports.js';
 import type { Expense, ExpenseCategory, ExpensePaymentMethod, ExpenseSummaryGroupBy } from '../../../domain/expense.js';
 import { kobo } from '../../../domain/money.js';
@@ -72,28 +72,28 @@ const GROUPS: Record<ExpenseSummaryGroupBy, { key: string; label: string; by: st
 };
 
 /** Expenses as plain rows, never deleted from the table (deleted_at, deleted_by). */
-export const mikroOrmExpenses = (em: EntityManager): ExpenseRepository => ({
+export const mikroOrmExpenses = (db: Sql): ExpenseRepository => ({
   findById: (businessId, id, options = {}) =>
     firstRow(
-      em,
+      db,
       `select ${EXPENSE_SELECT} from ${EXPENSE_FROM} where e.business_id = ? and e.id = ? and e.deleted_at is null${options.forUpdate ? ' for update of e' : ''}`,
       [businessId, id],
       expenseFromRow,
     ),
-  list: (businessId, page, filter) => keysetPage(em, EXPENSES, businessId, page, conditions(filter), expenseFromRow),
+  list: (businessId, page, filter) => keysetPage(db, EXPENSES, businessId, page, conditions(filter), expenseFromRow),
   add: (x) =>
-    insertRow(em, 'expenses', EXPENSE_COLUMNS, [
+    insertRow(db, 'expenses', EXPENSE_COLUMNS, [
       x.id, x.businessId, x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.createdBy, x.createdAt, x.updatedAt,
     ]),
   async save(x) {
-    await em.execute(
+    await db.execute(
       `update expenses set branch_id = ?, category_id = ?, amount = ?, description = ?, vendor = ?, payment_method = ?, spent_on = ?, reference = ?, updated_at = ?
        where business_id = ? and id = ? and deleted_at is null`,
       [x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.updatedAt, x.businessId, x.id],
     );
   },
   async softDelete(businessId, id, userId, at) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       'update expenses set deleted_at = ?, deleted_by = ? where business_id = ? and id = ? and deleted_at is null returning id',
       [at, userId, businessId, id],
     );
@@ -103,7 +103,7 @@ export const mikroOrmExpenses = (em: EntityManager): ExpenseRepository => ({
     const g = GROUPS[groupBy];
     const where = conditions(filter);
     // sum() of bigint is numeric: exact however many expenses; read as text into bigint
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ${g.key} as key, ${g.label} as label, coalesce(sum(e.amount), 0)::text as total, count(*)::int as count, grouping(${g.by}) <> 0 as overall
        from ${EXPENSE_FROM} where e.business_id = ? and ${where.map((c) => c.sql).join(' and ')}
        group by grouping sets ((${g.by}), ()) order by overall, ${g.order}`,
@@ -121,32 +121,32 @@ export const mikroOrmExpenses = (em: EntityManager): ExpenseRepository => ({
 const CATEGORY_LOCKS = { none: '', use: ' for key share', change: ' for update' } as const;
 
 /** Expense categories as plain rows; the unique index on (business_id, lower(name)) refuses a second name. */
-export const mikroOrmExpenseCategories = (em: EntityManager): ExpenseCategoryRepository => ({
+export const mikroOrmExpenseCategories = (db: Sql): ExpenseCategoryRepository => ({
   findById: (businessId, id, options = {}) =>
-    firstRow(em, `select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? and id = ?${CATEGORY_LOCKS[options.lock ?? 'none']}`, [businessId, id], categoryFromRow),
+    firstRow(db, `select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? and id = ?${CATEGORY_LOCKS[options.lock ?? 'none']}`, [businessId, id], categoryFromRow),
   async list(businessId) {
-    const rows = await em.execute<Row[]>(`select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? order by lower(name) collate "C", id`, [businessId]);
+    const rows = await db.execute<Row[]>(`select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? order by lower(name) collate "C", id`, [businessId]);
     return rows.map(categoryFromRow);
   },
   async add(c) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       `insert into expense_categories (${CATEGORY_COLUMNS}) values (?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,
       [c.id, c.businessId, c.name, c.isDefault, c.createdAt, c.updatedAt],
     );
     return rows.length === 1 ? 'added' : 'duplicate_name';
   },
   async save(c) {
-    const saved = await unlessDuplicate(em, 'update expense_categories set name = ?, updated_at = ? where business_id = ? and id = ?', [c.name, c.updatedAt, c.businessId, c.id]);
+    const saved = await unlessDuplicate(db, 'update expense_categories set name = ?, updated_at = ? where business_id = ? and id = ?', [c.name, c.updatedAt, c.businessId, c.id]);
     return saved === 'done' ? 'saved' : 'duplicate_name';
   },
   async isInUse(businessId, id) {
-    const rows = await em.execute<{ used: boolean }[]>('select exists (select 1 from expenses where business_id = ? and category_id = ?) as used', [businessId, id]);
+    const rows = await db.execute<{ used: boolean }[]>('select exists (select 1 from expenses where business_id = ? and category_id = ?) as used', [businessId, id]);
     return rows[0]!.used === true;
   },
   async remove(businessId, id) {
-    await em.execute('delete from expense_categories where business_id = ? and id = ?', [businessId, id]);
+    await db.execute('delete from expense_categories where business_id = ? and id = ?', [businessId, id]);
   },
 });
 
-/** The expenses module over one transaction's EntityManager: expenses and their categories. */
-export const mikroOrmExpensesModule = (em: EntityManager): ExpenseRepositories => ({ expenses: mikroOrmExpenses(em), expenseCategories: mikroOrmExpenseCategories(em) });
+/** The expenses module over one transaction's Sql: expenses and their categories. */
+export const mikroOrmExpensesModule = (db: Sql): ExpenseRepositories => ({ expenses: mikroOrmExpenses(db), expenseCategories: mikroOrmExpenseCategories(db) });

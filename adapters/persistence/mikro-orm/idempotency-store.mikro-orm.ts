@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import { ambientTransaction } from './ambient-transaction.js';
 
@@ -9,28 +9,27 @@ const KEY_TTL_MS = 24 * 3_600_000;
  * Idempotency keys in PostgreSQL. `claim` and `release` are short statements of their own; `complete`
  * runs in the ambient transaction when there is one, so the answer commits with the work.
  */
-export const mikroOrmIdempotencyStore = (fork: () => EntityManager, options: { leaseMs: number }): IdempotencyStore => ({
+export const mikroOrmIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): IdempotencyStore => ({
   async claim(businessId, key, requestHash, now) {
-    const em = fork();
     const token = randomUUID();
     const leaseUntil = new Date(now.getTime() + options.leaseMs);
     // An expired key is forgotten first, so it can be claimed again.
-    await em.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
-    const inserted = await em.execute<unknown[]>(
+    await pooled.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
+    const inserted = await pooled.execute<unknown[]>(
       `insert into idempotency_keys (business_id, key, request_hash, created_at, lease_until, claim_token)
        values (?, ?, ?, ?, ?, ?) on conflict do nothing returning key`,
       [businessId, key, requestHash, now, leaseUntil, token],
     );
     if (inserted.length === 1) return { state: 'claimed', token };
     // A claim whose lease ran out without an answer (its process died) is taken over.
-    const takenOver = await em.execute<unknown[]>(
+    const takenOver = await pooled.execute<unknown[]>(
       `update idempotency_keys set lease_until = ?, claim_token = ?
         where business_id = ? and key = ? and request_hash = ? and response_status is null and (lease_until is null or lease_until < ?)
         returning key`,
       [leaseUntil, token, businessId, key, requestHash, now],
     );
     if (takenOver.length === 1) return { state: 'claimed', token };
-    const rows = await em.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
+    const rows = await pooled.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
       'select request_hash, response_status, response_body from idempotency_keys where business_id = ? and key = ?',
       [businessId, key],
     );
@@ -43,7 +42,7 @@ export const mikroOrmIdempotencyStore = (fork: () => EntityManager, options: { l
   },
   async complete(businessId, key, token, response) {
     const tx = ambientTransaction();
-    const updated = await (tx ? await tx.manager() : fork()).execute<unknown[]>(
+    const updated = await (tx ? await tx.transaction() : pooled).execute<unknown[]>(
       `update idempotency_keys set response_status = ?, response_body = ?, lease_until = null
         where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`,
       [response.status, JSON.stringify(response.body), businessId, key, token],
@@ -51,6 +50,6 @@ export const mikroOrmIdempotencyStore = (fork: () => EntityManager, options: { l
     return updated.length === 1;
   },
   async release(businessId, key, token) {
-    await fork().execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
+    await pooled.execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
   },
 });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { Page, PageRequest, SortValue } from '../../../application/ports/list.js';
 
 /** How one list reads its rows: the tables, the tenant column, sortable columns, searchable columns. */
@@ -29,7 +29,7 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * written with millisecond precision, so the cursor's ISO value compares exactly.
  */
 export const keysetPage = async <S extends string, Row>(
-  em: EntityManager,
+  db: Sql,
   source: KeysetSource<S>,
   businessId: string,
   req: PageRequest<S>,
@@ -66,7 +66,7 @@ export const keysetPage = async <S extends string, Row>(
     `select ${source.select}, ${sort.column} as "__sort", ${source.idColumn} as "__id" from ${source.from} ` +
     `where ${where.join(' and ')} order by ${sort.column} ${dir}, ${source.idColumn} ${dir} limit ?`;
   params.push(req.limit + 1);
-  const rows = await em.execute<Record<string, unknown>[]>(sql, params);
+  const rows = await db.execute<Record<string, unknown>[]>(sql, params);
   const hasNext = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];

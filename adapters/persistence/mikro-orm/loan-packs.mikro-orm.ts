@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { LoanPack, LoanPackPayment, LoanPackRepositories, LoanPackRepository } from '../../../application/loan-packs/ports.js';
 import type { LoanPackMonths, LoanPackStatus } from '../../../domain/loan-pack.js';
 import { kobo } from '../../../domain/money.js';
@@ -47,7 +47,7 @@ const paymentFromRow = (r: Row): LoanPackPayment => ({
 });
 
 /** Loan packs over SQL. */
-export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
+export const mikroOrmLoanPacks = (db: Sql): LoanPackRepository => ({
   async add(p) {
     const values = [
       p.id, p.businessId, p.reference, p.status, p.months, p.periodStart, p.periodEnd, p.price, p.currency, p.purpose, p.lenderName, p.document, p.sha256,
@@ -55,15 +55,15 @@ export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
     ];
     // loan_pack_references keeps a reference unique across businesses (docs/adr/0035)
     const sql = `with ref as (insert into loan_pack_references (reference) values (?)) insert into loan_packs (${COLUMNS}) values (${values.map(() => '?').join(', ')})`;
-    const done = await unlessDuplicate(em, sql, [p.reference, ...values]);
+    const done = await unlessDuplicate(db, sql, [p.reference, ...values]);
     return done === 'done' ? 'added' : 'duplicate_reference';
   },
-  findByReference: (businessId, reference) => firstRow(em, `select ${SELECT} from loan_packs where business_id = ? and reference = ?`, [businessId, reference], packFromRow),
-  findAnyByReference: (reference) => firstRow(em, `select ${SELECT} from loan_packs where reference = ?`, [reference], packFromRow),
-  list: (businessId, page) => keysetPage(em, PACKS, businessId, page, [], packFromRow),
+  findByReference: (businessId, reference) => firstRow(db, `select ${SELECT} from loan_packs where business_id = ? and reference = ?`, [businessId, reference], packFromRow),
+  findAnyByReference: (reference) => firstRow(db, `select ${SELECT} from loan_packs where reference = ?`, [reference], packFromRow),
+  list: (businessId, page) => keysetPage(db, PACKS, businessId, page, [], packFromRow),
   async saveCheckout(businessId, reference, checkout) {
     // The first checkout kept wins: a second one started at the same time reads it back.
-    const [row] = await em.execute<Row[]>(
+    const [row] = await db.execute<Row[]>(
       `update loan_packs set checkout_url = coalesce(checkout_url, ?), checkout_access_code = coalesce(checkout_access_code, ?)
        where business_id = ? and reference = ? returning checkout_url, checkout_access_code`,
       [checkout.authorizationUrl, checkout.accessCode, businessId, reference],
@@ -73,7 +73,7 @@ export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
   async markPaid(p) {
     // One statement: the conditional update takes the row lock, so of two racing calls the second
     // re-reads the row after the first commits, finds it READY, updates nothing and inserts nothing.
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `with paid as (
          update loan_packs set status = 'READY', paid_at = ?
          where business_id = ? and reference = ? and status = 'PENDING_PAYMENT' returning id, business_id
@@ -86,7 +86,7 @@ export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
   },
   paymentOf: (businessId, reference) =>
     firstRow(
-      em,
+      db,
       `select y.id, y.business_id, p.reference, y.gateway, y.amount, y.currency, y.paid_at, y.recorded_at, y.source
        from loan_pack_payments y join loan_packs p on p.business_id = y.business_id and p.id = y.loan_pack_id
        where y.business_id = ? and p.reference = ?`,
@@ -95,4 +95,4 @@ export const mikroOrmLoanPacks = (em: EntityManager): LoanPackRepository => ({
     ),
 });
 
-export const mikroOrmLoanPacksModule = (em: EntityManager): LoanPackRepositories => ({ loanPacks: mikroOrmLoanPacks(em) });
+export const mikroOrmLoanPacksModule = (db: Sql): LoanPackRepositories => ({ loanPacks: mikroOrmLoanPacks(db) });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { NotificationFilter, NotificationRepositories, NotificationRepository, NotificationSettings, NotificationSort } from '../../../application/notifications/ports.js';
 import { kobo } from '../../../domain/money.js';
 import { DEFAULT_PREFERENCES, type Notification, type NotificationChannel, type NotificationPreferences, type NotificationStatus, type NotificationTemplate } from '../../../domain/notification.js';
@@ -52,9 +52,9 @@ const conditions = (f: NotificationFilter): SqlCondition[] => [
 ];
 
 /** Notifications as plain rows; every change of status is conditional on the status it leaves. */
-export const mikroOrmNotifications = (em: EntityManager): NotificationRepository => ({
+export const mikroOrmNotifications = (db: Sql): NotificationRepository => ({
   async add(n) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       `insert into notifications (${COLUMNS}) values (${COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (source_event_id, business_id) do nothing returning id`,
       [
         n.id, n.businessId, n.channel, n.to, n.template, n.customerId, n.saleId, n.productId, n.message, n.summaryDate, n.status, n.attempts,
@@ -63,10 +63,10 @@ export const mikroOrmNotifications = (em: EntityManager): NotificationRepository
     );
     return rows.length === 1 ? 'added' : 'duplicate';
   },
-  findById: (businessId, id) => firstRow(em, `select ${SELECT} from notifications where business_id = ? and id = ?`, [businessId, id], fromRow),
-  list: (businessId, page, filter) => keysetPage(em, NOTIFICATIONS, businessId, page, conditions(filter), fromRow),
+  findById: (businessId, id) => firstRow(db, `select ${SELECT} from notifications where business_id = ? and id = ?`, [businessId, id], fromRow),
+  list: (businessId, page, filter) => keysetPage(db, NOTIFICATIONS, businessId, page, conditions(filter), fromRow),
   async countAttempt(businessId, id, at) {
-    const rows = await em.execute<{ attempts: number }[]>(
+    const rows = await db.execute<{ attempts: number }[]>(
       "update notifications set attempts = attempts + 1, updated_at = ? where business_id = ? and id = ? and status = 'QUEUED' returning attempts",
       [at, businessId, id],
     );
@@ -75,18 +75,18 @@ export const mikroOrmNotifications = (em: EntityManager): NotificationRepository
   async settle(businessId, id, o) {
     const rows =
       o.status === 'SENT'
-        ? await em.execute<unknown[]>(
+        ? await db.execute<unknown[]>(
             "update notifications set status = 'SENT', provider_message_id = ?, text = ?, sent_at = ?, updated_at = ? where business_id = ? and id = ? and status = 'QUEUED' returning id",
             [o.providerMessageId, o.text, o.at, o.at, businessId, id],
           )
-        : await em.execute<unknown[]>(
+        : await db.execute<unknown[]>(
             "update notifications set status = 'FAILED', failure_reason = ?, updated_at = ? where business_id = ? and id = ? and status = 'QUEUED' returning id",
             [o.reason, o.at, businessId, id],
           );
     return rows.length === 1;
   },
   async applyDeliveryReport(providerMessageId, report) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       "update notifications set status = ?, failure_reason = ?, updated_at = ? where provider_message_id = ? and status = 'SENT' returning id",
       [report.status, report.reason, report.at, providerMessageId],
     );
@@ -100,12 +100,12 @@ const prefsOf = (v: unknown): NotificationPreferences => {
 };
 
 /** Preferences (one jsonb row, with the columns the scheduler filters on beside it) and the scheduler's marks. */
-export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSettings => ({
+export const mikroOrmNotificationSettings = (db: Sql): NotificationSettings => ({
   async get(businessId) {
-    return (await firstRow(em, 'select preferences from notification_preferences where business_id = ?', [businessId], (r) => prefsOf(r.preferences))) ?? DEFAULT_PREFERENCES;
+    return (await firstRow(db, 'select preferences from notification_preferences where business_id = ?', [businessId], (r) => prefsOf(r.preferences))) ?? DEFAULT_PREFERENCES;
   },
   async save(businessId, p, at) {
-    await em.execute(
+    await db.execute(
       `insert into notification_preferences (business_id, preferences, daily_summary_enabled, daily_summary_time, credit_reminders_enabled, updated_at)
        values (?, ?::jsonb, ?, ?, ?, ?)
        on conflict (business_id) do update set preferences = excluded.preferences, daily_summary_enabled = excluded.daily_summary_enabled,
@@ -114,7 +114,7 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     );
   },
   async dueDailySummaries(day, time, limit) {
-    const rows = await em.execute<{ business_id: string }[]>(
+    const rows = await db.execute<{ business_id: string }[]>(
       `select business_id from notification_preferences
        where daily_summary_enabled and daily_summary_time <= ? and (daily_summary_sent_on is null or daily_summary_sent_on < ?::date)
        order by business_id limit ?`,
@@ -123,21 +123,21 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     return rows.map((r) => String(r.business_id));
   },
   async claimDailySummary(businessId, day) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       'update notification_preferences set daily_summary_sent_on = ?::date where business_id = ? and (daily_summary_sent_on is null or daily_summary_sent_on < ?::date) returning business_id',
       [day, businessId, day],
     );
     return rows.length === 1;
   },
   async remindingBusinesses(limit, afterBusinessId) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select business_id, preferences from notification_preferences where credit_reminders_enabled${afterBusinessId ? ' and business_id > ?' : ''} order by business_id limit ?`,
       afterBusinessId ? [afterBusinessId, limit] : [limit],
     );
     return rows.map((r) => ({ businessId: String(r.business_id), preferences: prefsOf(r.preferences) }));
   },
   async reminderCandidates(businessId, debtBefore, remindedBefore, limit) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select c.id, c.name, c.phone, c.email, c.credit_balance from customers c
        left join customer_reminders r on r.customer_id = c.id
        where c.business_id = ? and c.credit_balance > 0 and not c.notifications_opt_out
@@ -149,7 +149,7 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     return rows.map((r) => ({ customerId: String(r.id), name: String(r.name), phone: orNull(r.phone), email: orNull(r.email), balance: kobo(Number(r.credit_balance)) }));
   },
   async claimReminder(businessId, customerId, at, remindedBefore) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       `insert into customer_reminders (customer_id, business_id, last_reminded_at) values (?, ?, ?)
        on conflict (customer_id, business_id) do update set last_reminded_at = excluded.last_reminded_at
        where customer_reminders.business_id = excluded.business_id and customer_reminders.last_reminded_at <= ? returning customer_id`,
@@ -158,21 +158,21 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     return rows.length === 1;
   },
   async isLowStockAlerted(businessId, productId) {
-    const rows = await em.execute<unknown[]>('select 1 from low_stock_alerts where business_id = ? and product_id = ?', [businessId, productId]);
+    const rows = await db.execute<unknown[]>('select 1 from low_stock_alerts where business_id = ? and product_id = ?', [businessId, productId]);
     return rows.length > 0;
   },
   async claimLowStockAlert(businessId, productId, at) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       'insert into low_stock_alerts (product_id, business_id, alerted_at) values (?, ?, ?) on conflict (product_id, business_id) do nothing returning product_id',
       [productId, businessId, at],
     );
     return rows.length === 1;
   },
   async clearLowStockAlert(businessId, productId) {
-    await em.execute('delete from low_stock_alerts where business_id = ? and product_id = ?', [businessId, productId]);
+    await db.execute('delete from low_stock_alerts where business_id = ? and product_id = ?', [businessId, productId]);
   },
   async isOptedOut(businessId, contact) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       'select 1 from customers where business_id = ? and notifications_opt_out and (phone = ? or lower(email) = lower(?)) limit 1',
       [businessId, contact, contact],
     );
@@ -180,7 +180,7 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
   },
   ownerContact: (businessId) =>
     firstRow(
-      em,
+      db,
       `select u.phone, u.email from memberships m join users u on u.id = m.user_id
        where m.business_id = ? and m.role = 'BUSINESS_OWNER' and m.status = 'ACTIVE' order by m.created_at, m.id limit 1`,
       [businessId],
@@ -188,8 +188,8 @@ export const mikroOrmNotificationSettings = (em: EntityManager): NotificationSet
     ),
 });
 
-/** The notifications module over one transaction's EntityManager. */
-export const mikroOrmNotificationsModule = (em: EntityManager): NotificationRepositories => ({
-  notifications: mikroOrmNotifications(em),
-  notificationSettings: mikroOrmNotificationSettings(em),
+/** The notifications module over one transaction's Sql. */
+export const mikroOrmNotificationsModule = (db: Sql): NotificationRepositories => ({
+  notifications: mikroOrmNotifications(db),
+  notificationSettings: mikroOrmNotificationSettings(db),
 });

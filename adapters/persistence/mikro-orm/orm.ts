@@ -89,6 +89,12 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
 export const migrate = async (orm: MikroORM): Promise<string[]> =>
   (await orm.getMigrator().up()).map((m) => m.name);
 
+/** True when the server is PGlite (one session behind a socket), not a PostgreSQL server. */
+export const isPglite = async (orm: MikroORM): Promise<boolean> => {
+  const rows = await orm.em.getConnection().execute<{ version: string }[]>('select version() as version');
+  return /PGlite/.test(rows[0]?.version ?? '');
+};
+
 /** `select 1` with a deadline; false when the database does not answer in time. */
 export const pingDatabase = async (orm: MikroORM, timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string }> => {
   const started = performance.now();

@@ -1,17 +1,17 @@
 import type { EventRepositories } from '../../../application/ports/outbox.js';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { DomainEvent } from '../../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
 import { asDate } from './keyset.mikro-orm.js';
 
 /** The event log inside the unit of work's transaction: one INSERT for all the events a use case records. */
-export const mikroOrmEventLog = (em: EntityManager): EventLog => ({
+export const mikroOrmEventLog = (db: Sql): EventLog => ({
   async record(at, ...events) {
     if (events.length === 0) return [];
     const ids = events.map(() => randomUUID());
     const nextAttempt = new Date(at.getTime() + FIRST_ATTEMPT_GRACE_MS);
-    await em.execute(
+    await db.execute(
       `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${events.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`,
       events.flatMap((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt]),
     );
@@ -39,15 +39,15 @@ const claimSql = (chosen: string) => `
   returning o.id, o.payload, o.occurred_at, o.attempts, o.delivered_to`;
 
 /** The dispatcher's side of the outbox, each call on its own connection (never a request's transaction). */
-export const mikroOrmOutbox = (fork: () => EntityManager): Outbox => ({
+export const mikroOrmOutbox = (pooled: Sql): Outbox => ({
   async claim({ now, leaseUntil, limit, ids }) {
     if (ids && ids.length === 0) return [];
     const rows = ids
-      ? await fork().execute<Record<string, unknown>[]>(
+      ? await pooled.execute<Record<string, unknown>[]>(
           claimSql(`select id from outbox where id in (${ids.map(() => '?').join(', ')}) and attempts = 0 and delivered_at is null and next_attempt_at is not null limit ?`),
           [...ids, limit, leaseUntil],
         )
-      : await fork().execute<Record<string, unknown>[]>(
+      : await pooled.execute<Record<string, unknown>[]>(
           claimSql('select id from outbox where next_attempt_at <= ? and delivered_at is null order by next_attempt_at, id limit ?'),
           [now, limit, leaseUntil],
         );
@@ -64,7 +64,7 @@ export const mikroOrmOutbox = (fork: () => EntityManager): Outbox => ({
       error: s.outcome === 'delivered' ? null : s.error,
       delivered_to: s.outcome === 'delivered' ? null : s.deliveredTo,
     }));
-    await fork().execute(
+    await pooled.execute(
       `update outbox o set
          delivered_at = case when d.delivered then ?::timestamptz else null end,
          next_attempt_at = d.retry_at,
@@ -79,4 +79,4 @@ export const mikroOrmOutbox = (fork: () => EntityManager): Outbox => ({
 });
 
 /** The events module over SQL: the outbox table, written in the unit of work's transaction. */
-export const mikroOrmEventsModule = (em: EntityManager): EventRepositories => ({ events: mikroOrmEventLog(em) });
+export const mikroOrmEventsModule = (db: Sql): EventRepositories => ({ events: mikroOrmEventLog(db) });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { MerchantDetail, MerchantSummary, NetworkPeriodSums, PartnerInsights, PartnerMerchantSort } from '../../../application/partners/ports.js';
 import { lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
@@ -105,15 +105,15 @@ const AT_RISK_SQL = `
 
 const sums = (r: Row, p: 'c' | 'p'): NetworkPeriodSums => ({ merchants: n(r[`${p}_merchants`]), activeMerchants: n(r[`${p}_active`]), gmv: k(r[`${p}_gmv`]), transactions: n(r[`${p}_tx`]) });
 
-export const mikroOrmPartnerInsights = (em: EntityManager): PartnerInsights => ({
+export const mikroOrmPartnerInsights = (db: Sql): PartnerInsights => ({
   merchants(partnerId, page, filter, now) {
     const conditions: SqlCondition[] = [];
     if (filter.plan) conditions.push({ sql: 'pm.plan = ?', params: [filter.plan] });
     if (filter.activity) conditions.push({ sql: filter.activity === 'ACTIVE' ? 'pm.sales_count_30d > 0' : 'pm.sales_count_30d = 0', params: [] });
-    return keysetPage(em, SOURCE, partnerId, page, conditions, summaryFromRow, merchantParams(now));
+    return keysetPage(db, SOURCE, partnerId, page, conditions, summaryFromRow, merchantParams(now));
   },
   async merchant(partnerId, businessId, now, months) {
-    const [row] = await em.execute<Row[]>(
+    const [row] = await db.execute<Row[]>(
       `select ${MERCHANT_COLUMNS},
          (select coalesce(sum(c.credit_balance), 0) from customers c where c.business_id = pm.id) as credit_outstanding,
          (select count(*) from memberships ms where ms.business_id = pm.id and ms.role = 'STAFF' and ms.status = 'ACTIVE') as staff_count
@@ -123,7 +123,7 @@ export const mikroOrmPartnerInsights = (em: EntityManager): PartnerInsights => (
     if (!row) return undefined;
     const start = lagosDayStart(`${months.from}-01`);
     const end = lagosNextMonthStart(lagosDayStart(`${months.to}-01`));
-    const monthRows = await em.execute<Row[]>(MONTHS_SQL, [`${months.from}-01`, `${months.to}-01`, businessId, start, end]);
+    const monthRows = await db.execute<Row[]>(MONTHS_SQL, [`${months.from}-01`, `${months.to}-01`, businessId, start, end]);
     const detail: MerchantDetail = {
       ...summaryFromRow(row),
       months: monthRows.map((m) => ({ month: String(m.month), gmv: k(m.gmv), salesCount: n(m.sales_count) })),
@@ -133,11 +133,11 @@ export const mikroOrmPartnerInsights = (em: EntityManager): PartnerInsights => (
     return detail;
   },
   async analytics(partnerId, current, previous, riskSince, riskLimit) {
-    const [periods] = await em.execute<Row[]>(PERIODS_SQL, [
+    const [periods] = await db.execute<Row[]>(PERIODS_SQL, [
       partnerId, lagosDayStart(current.from), lagosDayEnd(current.to), lagosDayStart(previous.from), lagosDayEnd(previous.to),
     ]);
-    const daily = await em.execute<Row[]>(DAILY_SQL, [current.from, current.to, lagosDayStart(current.from), lagosDayEnd(current.to), partnerId]);
-    const risk = await em.execute<Row[]>(AT_RISK_SQL, [riskSince, partnerId, riskLimit]);
+    const daily = await db.execute<Row[]>(DAILY_SQL, [current.from, current.to, lagosDayStart(current.from), lagosDayEnd(current.to), partnerId]);
+    const risk = await db.execute<Row[]>(AT_RISK_SQL, [riskSince, partnerId, riskLimit]);
     return {
       current: sums(periods!, 'c'),
       previous: sums(periods!, 'p'),

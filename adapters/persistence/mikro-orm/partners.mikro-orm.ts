@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
 import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
@@ -38,16 +38,16 @@ const partnerValues = (p: Partner) => [
 ];
 
 /** Partners and their API keys over SQL; every key statement names its partner. */
-export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories => ({
+export const mikroOrmPartnersModule = (db: Sql): PartnerRepositories => ({
   partners: {
     async add(p) {
-      const done = await unlessDuplicate(em, `insert into partners (${PARTNER_COLUMNS}) values (${PARTNER_COLUMNS.split(',').map(() => '?').join(', ')})`, partnerValues(p));
+      const done = await unlessDuplicate(db, `insert into partners (${PARTNER_COLUMNS}) values (${PARTNER_COLUMNS.split(',').map(() => '?').join(', ')})`, partnerValues(p));
       return done === 'done' ? 'added' : 'duplicate_code';
     },
-    findById: (id) => firstRow(em, `select ${PARTNER_COLUMNS} from partners where id = ?`, [id], partnerFromRow),
-    findByCode: (code) => firstRow(em, `select ${PARTNER_COLUMNS} from partners where upper(code) = upper(?)`, [code], partnerFromRow),
+    findById: (id) => firstRow(db, `select ${PARTNER_COLUMNS} from partners where id = ?`, [id], partnerFromRow),
+    findByCode: (code) => firstRow(db, `select ${PARTNER_COLUMNS} from partners where upper(code) = upper(?)`, [code], partnerFromRow),
     async save(p) {
-      await em.execute(
+      await db.execute(
         `update partners set status = ?, display_name = ?, logo_url = ?, primary_color = ?, support_phone = ?, support_email = ?, updated_at = ? where id = ?`,
         [p.status, p.branding.displayName, p.branding.logoUrl, p.branding.primaryColor, p.branding.supportPhone, p.branding.supportEmail, p.updatedAt, p.id],
       );
@@ -56,27 +56,27 @@ export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories =
   partnerApiKeys: {
     async add(k) {
       // scopes travel as one comma-joined string: the driver would spread a JS array into several parameters
-      await em.execute(
+      await db.execute(
         `insert into partner_api_keys (${KEY_COLUMNS}) values (?, ?, ?, ?, ?, string_to_array(?, ','), ?, ?, ?, ?)`,
         [k.id, k.partnerId, k.name, k.prefix, k.hash, k.scopes.join(','), k.createdAt, k.expiresAt, k.revokedAt, k.lastUsedAt],
       );
     },
-    findByHash: (hash) => firstRow(em, `select ${KEY_COLUMNS} from partner_api_keys where hash = ?`, [hash], keyFromRow),
-    findById: (partnerId, keyId) => firstRow(em, `select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? and id = ?`, [partnerId, keyId], keyFromRow),
+    findByHash: (hash) => firstRow(db, `select ${KEY_COLUMNS} from partner_api_keys where hash = ?`, [hash], keyFromRow),
+    findById: (partnerId, keyId) => firstRow(db, `select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? and id = ?`, [partnerId, keyId], keyFromRow),
     list: async (partnerId) =>
-      (await em.execute<Row[]>(`select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? order by created_at desc, id desc`, [partnerId])).map(keyFromRow),
+      (await db.execute<Row[]>(`select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? order by created_at desc, id desc`, [partnerId])).map(keyFromRow),
     async save(k) {
-      await em.execute('update partner_api_keys set expires_at = ?, revoked_at = ? where partner_id = ? and id = ?', [k.expiresAt, k.revokedAt, k.partnerId, k.id]);
+      await db.execute('update partner_api_keys set expires_at = ?, revoked_at = ? where partner_id = ? and id = ?', [k.expiresAt, k.revokedAt, k.partnerId, k.id]);
     },
     async touch(partnerId, keyId, at) {
-      await em.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
+      await db.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
     },
   },
-  partnerInsights: mikroOrmPartnerInsights(em),
+  partnerInsights: mikroOrmPartnerInsights(db),
   partnerNetwork: {
     async membershipOf(businessId, options = {}) {
       // the lock is the business row's: a join and a leave of one business run one after the other
-      const rows = await em.execute<Row[]>(
+      const rows = await db.execute<Row[]>(
         `select b.id as business_id, m.partner_id, m.joined_at from businesses b left join partner_merchants m on m.business_id = b.id where b.id = ?${options.lock ? ' for update of b' : ''}`,
         [businessId],
       );
@@ -84,13 +84,13 @@ export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories =
       return r && r.partner_id !== null ? { businessId: String(r.business_id), partnerId: String(r.partner_id), joinedAt: asDate(r.joined_at) } : undefined;
     },
     async join(m, byUserId) {
-      const done = await unlessDuplicate(em, 'insert into partner_merchants (business_id, partner_id, joined_at) values (?, ?, ?)', [m.businessId, m.partnerId, m.joinedAt]);
+      const done = await unlessDuplicate(db, 'insert into partner_merchants (business_id, partner_id, joined_at) values (?, ?, ?)', [m.businessId, m.partnerId, m.joinedAt]);
       if (done === 'duplicate') return 'already_in_network';
-      await em.execute(`insert into partner_consents (business_id, partner_id, kind, at, by_user_id) values (?, ?, 'JOINED', ?, ?)`, [m.businessId, m.partnerId, m.joinedAt, byUserId]);
+      await db.execute(`insert into partner_consents (business_id, partner_id, kind, at, by_user_id) values (?, ?, 'JOINED', ?, ?)`, [m.businessId, m.partnerId, m.joinedAt, byUserId]);
       return 'joined';
     },
     async leave(businessId, at, byUserId) {
-      const rows = await em.execute<Row[]>(
+      const rows = await db.execute<Row[]>(
         `with gone as (delete from partner_merchants where business_id = ? returning business_id, partner_id)
          insert into partner_consents (business_id, partner_id, kind, at, by_user_id) select business_id, partner_id, 'LEFT', ?, ? from gone returning id`,
         [businessId, at, byUserId],
@@ -98,7 +98,7 @@ export const mikroOrmPartnersModule = (em: EntityManager): PartnerRepositories =
       return rows.length > 0;
     },
     consentLog: async (businessId) =>
-      (await em.execute<Row[]>('select partner_id, kind, at, by_user_id from partner_consents where business_id = ? order by id', [businessId])).map((r) => ({
+      (await db.execute<Row[]>('select partner_id, kind, at, by_user_id from partner_consents where business_id = ? order by id', [businessId])).map((r) => ({
         partnerId: String(r.partner_id),
         kind: r.kind as 'JOINED' | 'LEFT',
         at: asDate(r.at),

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, StockLedger } from '../../../application/products/ports.js';
 import { MAX_STOCK, type BranchStock, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { mikroOrmStockTransfers } from './stock-transfers.mikro-orm.js';
@@ -51,21 +51,21 @@ export const productFromRow = (r: Row): Product => ({
   updatedAt: asDate(r.updated_at),
 });
 
-export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
+export const mikroOrmProducts = (db: Sql): ProductRepository => ({
   async findById(businessId, id) {
-    const rows = await em.execute<Row[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
+    const rows = await db.execute<Row[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? productFromRow(rows[0]) : undefined;
   },
   async findMany(businessId, ids) {
     if (ids.length === 0) return [];
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ${PRODUCT_COLUMNS} from products where business_id = ? and id in (${ids.map(() => '?').join(', ')})`,
       [businessId, ...ids],
     );
     return rows.map(productFromRow);
   },
   async findBySku(businessId, sku) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ${PRODUCT_COLUMNS} from products where business_id = ? and lower(sku) = lower(?)`,
       [businessId, sku],
     );
@@ -73,7 +73,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   },
   async lockBySkus(businessId, skus) {
     if (skus.length === 0) return;
-    await em.execute(`select id from products where business_id = ? and lower(sku) in (${skus.map(() => '?').join(', ')}) order by id for update`, [
+    await db.execute(`select id from products where business_id = ? and lower(sku) in (${skus.map(() => '?').join(', ')}) order by id for update`, [
       businessId,
       ...skus.map((s) => s.toLowerCase()),
     ]);
@@ -83,10 +83,10 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     if (filter.category !== undefined) conditions.push({ sql: 'lower(category) = lower(?)', params: [filter.category] });
     if (filter.type) conditions.push({ sql: 'type = ?', params: [filter.type] });
     if (filter.lowStock) conditions.push({ sql: "type = 'PRODUCT' and low_stock_threshold is not null and quantity <= low_stock_threshold", params: [] });
-    return keysetPage(em, PRODUCTS, businessId, page, conditions, productFromRow);
+    return keysetPage(db, PRODUCTS, businessId, page, conditions, productFromRow);
   },
   async categories(businessId) {
-    const rows = await em.execute<{ name: string; product_count: string }[]>(
+    const rows = await db.execute<{ name: string; product_count: string }[]>(
       `select min(category) as name, count(*) as product_count from products
        where business_id = ? and category is not null and archived_at is null group by lower(category) order by lower(category)`,
       [businessId],
@@ -94,7 +94,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     return rows.map((r) => ({ name: r.name, productCount: Number(r.product_count) }));
   },
   async add(p) {
-    const rows = await em.execute<unknown[]>(
+    const rows = await db.execute<unknown[]>(
       `insert into products (${PRODUCT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (business_id, lower(sku)) do nothing returning id`,
       [p.id, p.businessId, p.name, p.sku, p.price, p.costPrice, p.quantity, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.createdAt, p.updatedAt, p.archivedAt],
@@ -103,7 +103,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
   },
   async save(p) {
     const saved = await unlessDuplicate(
-      em,
+      db,
       `update products set name = ?, sku = ?, price = ?, cost_price = ?, category = ?, type = ?, low_stock_threshold = ?,
        barcode = ?, unit = ?, updated_at = ?, archived_at = ? where business_id = ? and id = ?`,
       [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.businessId, p.id],
@@ -117,7 +117,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
     // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
     // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
-    const rows = await em.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
+    const rows = await db.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
       `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
        s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
                select ?, p.id, ?, greatest(?::integer, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
@@ -130,7 +130,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
       [businessId, id, businessId, branchId, change, floor, at, change, MAX_STOCK, change, change, floor, change, at, id, change, options.belowZero === true],
     );
     if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
-    const current = await em.execute<{ total: number; branch: number }[]>(
+    const current = await db.execute<{ total: number; branch: number }[]>(
       `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = ?), 0) as branch
        from products p where p.business_id = ? and p.id = ?`,
       [branchId, businessId, id],
@@ -146,7 +146,7 @@ export const mikroOrmProducts = (em: EntityManager): ProductRepository => ({
     if (ids.length === 0) return out;
     // The branches with the stock rows of these products: two tables, not three (the products are
     // the caller's, already read), which halves the planning of this per-page query.
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
        from branches b left join product_stock ps
          on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${ids.map(() => '?').join(', ')})
@@ -195,10 +195,10 @@ const movementFromRow = (r: Row): StockMovement => ({
   transferId: (r.transfer_id as string | null) ?? null,
 });
 
-export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
+export const mikroOrmStockLedger = (db: Sql): StockLedger => ({
   async add(m) {
     // The product's row is locked by the caller (its quantity just moved), so the previous movement's time is settled.
-    const rows = await em.execute<{ created_at: unknown }[]>(
+    const rows = await db.execute<{ created_at: unknown }[]>(
       `insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
          greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?, ?, ?)
        returning created_at`,
@@ -210,7 +210,7 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     return asDate(rows[0]!.created_at);
   },
   async findById(businessId, id) {
-    const rows = await em.execute<Row[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
+    const rows = await db.execute<Row[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? movementFromRow(rows[0]) : undefined;
   },
   list(businessId, page, filter) {
@@ -218,10 +218,10 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
     if (filter.productId) conditions.push({ sql: 'product_id = ?', params: [filter.productId] });
     if (filter.reason) conditions.push({ sql: 'reason = ?', params: [filter.reason] });
     if (filter.branchId) conditions.push({ sql: 'branch_id = ?', params: [filter.branchId] });
-    return keysetPage(em, MOVEMENTS, businessId, page, conditions, movementFromRow);
+    return keysetPage(db, MOVEMENTS, businessId, page, conditions, movementFromRow);
   },
   async forSale(businessId, saleId) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and sale_id = ? order by product_id`,
       [businessId, saleId],
     );
@@ -229,9 +229,9 @@ export const mikroOrmStockLedger = (em: EntityManager): StockLedger => ({
   },
 });
 
-/** The products module over one transaction's EntityManager: the catalogue, the stock ledger and the transfers. */
-export const mikroOrmProductsModule = (em: EntityManager): ProductRepositories => ({
-  products: mikroOrmProducts(em),
-  stockLedger: mikroOrmStockLedger(em),
-  stockTransfers: mikroOrmStockTransfers(em),
+/** The products module over one transaction's Sql: the catalogue, the stock ledger and the transfers. */
+export const mikroOrmProductsModule = (db: Sql): ProductRepositories => ({
+  products: mikroOrmProducts(db),
+  stockLedger: mikroOrmStockLedger(db),
+  stockTransfers: mikroOrmStockTransfers(db),
 });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
@@ -107,20 +107,20 @@ const cashFlowDay = (r: Row): CashFlowDay => {
 const YEAR_ONE = Date.parse('0001-01-01T00:00:00.000Z');
 const sqlInstant = (d: Date) => (d.getTime() < YEAR_ONE ? new Date(YEAR_ONE) : d);
 
-/** The report-exports module over one EntityManager (each call one statement). */
-export const mikroOrmReportExportsModule = (em: EntityManager): ReportExportRepositories => ({
+/** The report-exports module over one Sql (each call one statement). */
+export const mikroOrmReportExportsModule = (db: Sql): ReportExportRepositories => ({
   reportExports: {
     async salesBatch(businessId, range, after, limit) {
       const [from, to] = [sqlInstant(range.from), sqlInstant(range.to)];
       const rows = after
-        ? await em.execute<Row[]>(`${SALES_BATCH} and (s.created_at, s.id) > (?, ?) order by s.created_at, s.id limit ?`, [businessId, from, to, after.createdAt, after.id, limit])
-        : await em.execute<Row[]>(`${SALES_BATCH} order by s.created_at, s.id limit ?`, [businessId, from, to, limit]);
+        ? await db.execute<Row[]>(`${SALES_BATCH} and (s.created_at, s.id) > (?, ?) order by s.created_at, s.id limit ?`, [businessId, from, to, after.createdAt, after.id, limit])
+        : await db.execute<Row[]>(`${SALES_BATCH} order by s.created_at, s.id limit ?`, [businessId, from, to, limit]);
       return rows.map(saleRow);
     },
     async cashFlow(businessId, start, end) {
       const from = sqlInstant(lagosDayStart(start));
       const to = lagosDayEnd(end);
-      const rows = await em.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end]);
+      const rows = await db.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end]);
       return rows.map(cashFlowDay);
     },
   },

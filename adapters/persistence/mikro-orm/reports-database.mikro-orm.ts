@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { openOrm } from './orm.js';
+import { database, type Sql } from './sql-session.js';
 
 /** The reports' own connection (REPORTS_DATABASE_URL, typically a streaming replica; docs/adr/0035). */
 export interface ReportsDatabase<R> {
@@ -24,7 +24,9 @@ export const openReportsDatabase = async <R>(options: {
   poolMax: number;
   queryTimeoutMs?: number;
   log: (message: string) => void;
-  repositories: (em: EntityManager) => R;
+  repositories: (sql: Sql) => R;
+  /** See DatabaseOptions.prepare (default true: a replica is a PostgreSQL server). */
+  prepare?: boolean;
 }): Promise<ReportsDatabase<R>> => {
   const orm = await openOrm({
     databaseUrl: options.databaseUrl,
@@ -33,10 +35,11 @@ export const openReportsDatabase = async <R>(options: {
     readOnly: true,
     ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
   });
+  const db = database(orm, { prepare: options.prepare ?? true });
   return {
-    uow: { run: refuse, atomically: refuse, read: (work) => work(options.repositories(orm.em.fork())) },
+    uow: { run: refuse, atomically: refuse, read: (work) => work(options.repositories(db.pooled)) },
     async dataAsOf() {
-      const rows = await orm.em.fork().execute<{ recovery: boolean; replayed: Date | string | null }[]>(
+      const rows = await db.pooled.execute<{ recovery: boolean; replayed: Date | string | null }[]>(
         'select pg_is_in_recovery() as recovery, pg_last_xact_replay_timestamp() as replayed',
       );
       const row = rows[0]!;

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { CategoryAmount, DaySums, MethodSum, PeriodSums, ReportQueries, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
@@ -56,13 +56,13 @@ const profitLossSql = `
       sum(s.discount + s.line_discount_total) as discounts, sum(s.cost_of_goods) as cogs
     from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
   ),
-  em as (
+  db as (
     select to_char(e.spent_on, 'YYYY-MM') as month, sum(e.amount) as expenses from expenses e
     where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date group by 1
   )
   select m.month, coalesce(sum(sm.revenue), 0) as revenue, coalesce(sum(sm.discounts), 0) as discounts, coalesce(sum(sm.cogs), 0) as cogs,
-    coalesce(sum(em.expenses), 0) as expenses
-  from m left join sm on sm.month = m.month left join em on em.month = m.month
+    coalesce(sum(db.expenses), 0) as expenses
+  from m left join sm on sm.month = m.month left join db on db.month = m.month
   group by grouping sets ((m.month), ()) order by grouping(m.month), m.month`;
 
 const expensesByCategorySql = `
@@ -106,18 +106,18 @@ const alertItem = (r: Row): StockAlertItem => ({
 const methodSum = <M extends string>(r: Row): MethodSum<M> => ({ method: r.method as M, count: n(r.count), total: k(r.total) });
 
 /** The report queries over SQL. */
-export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
+export const mikroOrmReports = (db: Sql): ReportQueries => ({
   async periodSums(businessId, current, previous) {
-    const [row] = await em.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
+    const [row] = await db.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
     const sales = (typeof row!.sales === 'string' ? JSON.parse(row!.sales) : row!.sales) as SalesJson;
     return { current: periodOf(sales.c, row!.c_cogs, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_cogs, row!.p_collected, row!.p_expenses) };
   },
   async creditOutstanding(businessId) {
-    const [row] = await em.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
+    const [row] = await db.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
     return k(row!.owed);
   },
   async topProducts(businessId, range, type, limit) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       // Lines are summed per product first and only the leaders (ties kept) are joined to products for
       // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
       `with t as (
@@ -135,8 +135,8 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   },
   async profitLoss(businessId, range) {
     const [from, to] = instants(range);
-    const lines = await em.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
-    const byCategory = await em.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
+    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
+    const byCategory = await db.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
     const expensesOf = (month: string | null): CategoryAmount[] =>
       byCategory
         .filter((r) => (month === null ? n(r.whole_range) === 1 : n(r.whole_range) === 0 && r.month === month))
@@ -147,7 +147,7 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
     });
   },
   async stockValue(businessId) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select category, count(*) as products, coalesce(sum(quantity), 0) as units,
          sum(quantity::bigint * coalesce(cost_price, 0)) as at_cost, sum(quantity::bigint * price) as at_price
        from products where ${GOODS} group by category order by category nulls last`,
@@ -156,12 +156,12 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
     return rows.map((r) => ({ category: (r.category as string | null) ?? null, products: n(r.products), units: n(r.units), atCost: k(r.at_cost), atPrice: k(r.at_price) }));
   },
   async stockAlerts(businessId, limit) {
-    const [counts] = await em.execute<Row[]>(
+    const [counts] = await db.execute<Row[]>(
       `select count(*) filter (where quantity <= low_stock_threshold) as low, count(*) filter (where quantity = 0) as out from products where ${GOODS}`,
       [businessId],
     );
     const list = async (where: string) =>
-      limit === 0 ? [] : (await em.execute<Row[]>(`select ${ALERT_COLUMNS} from products where ${GOODS} and ${where} order by quantity, name, id limit ?`, [businessId, limit])).map(alertItem);
+      limit === 0 ? [] : (await db.execute<Row[]>(`select ${ALERT_COLUMNS} from products where ${GOODS} and ${where} order by quantity, name, id limit ?`, [businessId, limit])).map(alertItem);
     return {
       lowStockCount: n(counts!.low),
       outOfStockCount: n(counts!.out),
@@ -171,7 +171,7 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   },
   async daySums(businessId, day) {
     const [from, to] = instants({ from: day, to: day });
-    const sales = await em.execute<Row[]>(
+    const sales = await db.execute<Row[]>(
       `select payment_method as method, count(*) filter (where status = 'COMPLETED') as count, coalesce(sum(total) filter (where status = 'COMPLETED'), 0) as total,
          count(*) filter (where status = 'VOIDED') as voids, coalesce(sum(total) filter (where status = 'VOIDED'), 0) as voided,
          coalesce(sum(discount + line_discount_total) filter (where status = 'COMPLETED'), 0) as discounts,
@@ -183,12 +183,12 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
       [businessId, from, to],
     );
     const day_ = sales.find((r) => n(r.whole_day) === 1)!;
-    const expenses = await em.execute<Row[]>(
+    const expenses = await db.execute<Row[]>(
       `select payment_method as method, count(*) as count, sum(amount) as total from expenses
        where business_id = ? and deleted_at is null and spent_on = ?::date group by payment_method order by payment_method`,
       [businessId, day],
     );
-    const collected = await em.execute<Row[]>(
+    const collected = await db.execute<Row[]>(
       `select method, count(*) as count, -sum(amount) as total from credit_entries
        where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by method order by method`,
       [businessId, from, to],
@@ -204,7 +204,7 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
     } satisfies DaySums;
   },
   async salesByCategory(businessId, range) {
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select p.category, sum(i.line_total) as revenue, sum(i.quantity) as units, sum(${LINE_COST}) as cogs,
          sum(i.line_total) - sum(${LINE_COST}) as gross,
          round(sum(i.line_total) * 100.0 / nullif(sum(sum(i.line_total)) over (), 0), 2) as share
@@ -220,7 +220,7 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
     }));
   },
   async monthActivity(businessId, range) {
-    const rows = await em.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range)]);
+    const rows = await db.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range)]);
     return rows.map((r) => ({
       month: String(r.month), salesCount: n(r.sales), salesTotal: k(r.sales_total), voidedCount: n(r.voided),
       transferCount: n(r.transfers), transferTotal: k(r.transfer_total), cardCount: n(r.cards), cardTotal: k(r.card_total), daysWithSales: n(r.days),
@@ -228,4 +228,4 @@ export const mikroOrmReports = (em: EntityManager): ReportQueries => ({
   },
 });
 
-export const mikroOrmReportsModule = (em: EntityManager): ReportRepositories => ({ reports: mikroOrmReports(em) });
+export const mikroOrmReportsModule = (db: Sql): ReportRepositories => ({ reports: mikroOrmReports(db) });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { ConflictResolution, ConflictSort, SaleConflict, SaleConflictRepository } from '../../../application/sync/ports.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
 import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
@@ -41,28 +41,28 @@ const fromRow = (r: Row): SaleConflict => ({
 });
 
 /** Oversell conflicts as plain rows, read with their product's name and sale's numbers. */
-export const mikroOrmSaleConflicts = (em: EntityManager): SaleConflictRepository => ({
+export const mikroOrmSaleConflicts = (db: Sql): SaleConflictRepository => ({
   async add(c) {
-    await insertRow(em, 'sale_conflicts', COLUMNS, [
+    await insertRow(db, 'sale_conflicts', COLUMNS, [
       c.id, c.businessId, c.saleId, c.productId, c.branchId, c.requested, c.available, c.shortfall, c.status, c.resolution, c.quantityChange, c.note, c.resolvedBy, c.resolvedAt, c.createdAt,
     ]);
   },
   findById: (businessId, id, options = {}) =>
-    firstRow(em, `select ${SELECT} from ${FROM} where c.business_id = ? and c.id = ?${options.forUpdate ? ' for update of c' : ''}`, [businessId, id], fromRow),
+    firstRow(db, `select ${SELECT} from ${FROM} where c.business_id = ? and c.id = ?${options.forUpdate ? ' for update of c' : ''}`, [businessId, id], fromRow),
   list(businessId, page, filter) {
     const conditions: SqlCondition[] = filter.status ? [{ sql: 'c.status = ?', params: [filter.status] }] : [];
-    return keysetPage(em, CONFLICTS, businessId, page, conditions, fromRow);
+    return keysetPage(db, CONFLICTS, businessId, page, conditions, fromRow);
   },
   async resolve(businessId, target, d) {
     const [column, value] = 'conflictId' in target ? ['id', target.conflictId] : ['sale_id', target.saleId];
-    await em.execute(
+    await db.execute(
       `update sale_conflicts set status = 'RESOLVED', resolution = ?, quantity_change = ?, note = ?, resolved_by = ?, resolved_at = ?
        where business_id = ? and ${column} = ? and status = 'OPEN'`,
       [d.resolution, d.quantityChange, d.note, d.resolvedBy, d.resolvedAt, businessId, value],
     );
   },
   async openOfSale(businessId, saleId) {
-    const rows = await em.execute<{ n: string }[]>("select count(*) as n from sale_conflicts where business_id = ? and sale_id = ? and status = 'OPEN'", [businessId, saleId]);
+    const rows = await db.execute<{ n: string }[]>("select count(*) as n from sale_conflicts where business_id = ? and sale_id = ? and status = 'OPEN'", [businessId, saleId]);
     return Number(rows[0]!.n);
   },
 });

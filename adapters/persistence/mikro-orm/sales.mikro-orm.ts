@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { SaleRepositories, SaleRepository, SaleSort } from '../../../application/sales/ports.js';
 import { kobo } from '../../../domain/money.js';
 import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus } from '../../../domain/sale.js';
@@ -60,10 +60,10 @@ const lineFromRow = (r: Row): SaleLine => ({
 });
 
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
-export const mikroOrmSales = (em: EntityManager): SaleRepository => {
+export const mikroOrmSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
-    const lines = await em.execute<Row[]>(
+    const lines = await db.execute<Row[]>(
       'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where sale_id = ? order by position',
       [row.id],
     );
@@ -71,7 +71,7 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
   };
   return {
     async countSaleInMonth(businessId, month) {
-      const rows = await em.execute<{ count: number }[]>(
+      const rows = await db.execute<{ count: number }[]>(
         `insert into monthly_sale_counts (business_id, month, count) values (?, ?, 1)
          on conflict (business_id, month) do update set count = monthly_sale_counts.count + 1 returning count`,
         [businessId, month],
@@ -79,11 +79,11 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       return Number(rows[0]!.count);
     },
     async monthlySaleCount(businessId, month) {
-      const rows = await em.execute<{ count: number }[]>('select count from monthly_sale_counts where business_id = ? and month = ?', [businessId, month]);
+      const rows = await db.execute<{ count: number }[]>('select count from monthly_sale_counts where business_id = ? and month = ?', [businessId, month]);
       return Number(rows[0]?.count ?? 0);
     },
     async countCreatedBetween(businessId, from, to) {
-      const rows = await em.execute<{ n: string }[]>('select count(*) as n from sales where business_id = ? and created_at >= ? and created_at < ?', [businessId, from, to]);
+      const rows = await db.execute<{ n: string }[]>('select count(*) as n from sales where business_id = ? and created_at >= ? and created_at < ?', [businessId, from, to]);
       return Number(rows[0]!.n);
     },
     async add(s) {
@@ -91,11 +91,11 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       // the business's receipt counter lock is the last one before the commit.
       const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const params = s.lines.flatMap((l, i) => [s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice]);
-      await em.execute(
+      await db.execute(
         `insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${values}`,
         params,
       );
-      const rows = await em.execute<{ receipt_number: string }[]>(
+      const rows = await db.execute<{ receipt_number: string }[]>(
         `with counter as (
            insert into receipt_counters (business_id, value) values (?, 1)
            on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
@@ -116,17 +116,17 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       return rows[0]!.receipt_number;
     },
     async clearNeedsReview(businessId, saleId) {
-      await em.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);
+      await db.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);
     },
     async findById(businessId, id, options = {}) {
-      const rows = await em.execute<Row[]>(
+      const rows = await db.execute<Row[]>(
         `select ${SALE_COLUMNS} from sales where business_id = ? and id = ?${options.forUpdate ? ' for update' : ''}`,
         [businessId, id],
       );
       return withLines(rows[0]);
     },
     async findByReceiptNumber(businessId, receiptNumber) {
-      const rows = await em.execute<Row[]>(`select ${SALE_COLUMNS} from sales where business_id = ? and (receipt_number = ? or provisional_receipt_number = ?)`, [
+      const rows = await db.execute<Row[]>(`select ${SALE_COLUMNS} from sales where business_id = ? and (receipt_number = ? or provisional_receipt_number = ?)`, [
         businessId,
         receiptNumber,
         receiptNumber,
@@ -140,20 +140,20 @@ export const mikroOrmSales = (em: EntityManager): SaleRepository => {
       if (filter.customerId) conditions.push({ sql: 'customer_id = ?', params: [filter.customerId] });
       if (filter.createdBy) conditions.push({ sql: 'created_by = ?', params: [filter.createdBy] });
       if (filter.branchId) conditions.push({ sql: 'branch_id = ?', params: [filter.branchId] });
-      return keysetPage(em, SALES, businessId, page, conditions, (r) => saleFromRow(r));
+      return keysetPage(db, SALES, businessId, page, conditions, (r) => saleFromRow(r));
     },
     async markVoided(s) {
-      await em.execute(
+      await db.execute(
         'update sales set status = ?, voided_at = ?, void_reason = ?, voided_by = ?, refund_amount = ?, credit_outstanding = ?, balance_due = ? where business_id = ? and id = ?',
         [s.status, s.voidedAt, s.voidReason, s.voidedBy, s.refundAmount, s.creditOutstanding, s.balanceDue, s.businessId, s.id],
       );
     },
     async existsForBranch(businessId, branchId) {
-      const rows = await em.execute<unknown[]>('select 1 from sales where business_id = ? and branch_id = ? limit 1', [businessId, branchId]);
+      const rows = await db.execute<unknown[]>('select 1 from sales where business_id = ? and branch_id = ? limit 1', [businessId, branchId]);
       return rows.length > 0;
     },
   };
 };
 
-/** The sales module over one transaction's EntityManager. */
-export const mikroOrmSalesModule = (em: EntityManager): SaleRepositories => ({ sales: mikroOrmSales(em) });
+/** The sales module over one transaction's Sql. */
+export const mikroOrmSalesModule = (db: Sql): SaleRepositories => ({ sales: mikroOrmSales(db) });

@@ -1,4 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
+import { memberChangedHere } from './member-cache.js';
 import type { Session, SessionRepository, SessionSort } from '../../../application/auth/ports.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 
@@ -27,27 +28,28 @@ const sessionFromRow = (r: Record<string, unknown>): Session => ({
 });
 
 /** Sessions as plain rows (the per-request check reads them with the membership, see memberships.findByUserInSession). */
-export const mikroOrmSessions = (em: EntityManager): SessionRepository => ({
+export const mikroOrmSessions = (db: Sql): SessionRepository => ({
   add: async (s) => {
-    await em.execute(`insert into sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
+    await db.execute(`insert into sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
       s.id, s.userId, s.createdAt, s.lastUsedAt, s.expiresAt, s.userAgent, s.ip, s.revokedAt,
     ]);
   },
   touch: async (userId, id, at, expiresAt, device) => {
-    await em.execute(
+    await db.execute(
       'update sessions set last_used_at = ?, expires_at = ?, user_agent = coalesce(?, user_agent), ip = coalesce(?, ip) where user_id = ? and id = ?',
       [at, expiresAt, device.userAgent, device.ip, userId, id],
     );
   },
   list: (userId, now, page) =>
-    keysetPage(em, SESSIONS, userId, page, [{ sql: 'revoked_at is null and expires_at > ?', params: [now] }], sessionFromRow),
+    keysetPage(db, SESSIONS, userId, page, [{ sql: 'revoked_at is null and expires_at > ?', params: [now] }], sessionFromRow),
   revoke: async (userId, id, at) => {
-    const rows = await em.execute<Record<string, unknown>[]>(
+    const rows = await db.execute<Record<string, unknown>[]>(
       'update sessions set revoked_at = ? where user_id = ? and id = ? and revoked_at is null and expires_at > ? returning id',
       [at, userId, id, at],
     );
     if (rows.length === 0) return false;
-    await em.execute('update refresh_tokens set revoked_at = ? where family_id = ? and user_id = ? and revoked_at is null', [at, id, userId]);
+    db.afterCommit(() => memberChangedHere(userId));
+    await db.execute('update refresh_tokens set revoked_at = ? where family_id = ? and user_id = ? and revoked_at is null', [at, id, userId]);
     return true;
   },
 });

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 
 // Helpers every SQL repository shares: reading plain rows, and a write that may hit a unique index.
@@ -16,26 +16,26 @@ export const isUniqueViolation = (e: unknown): boolean =>
  * Runs one statement inside a savepoint: 'duplicate' when it breaks a unique index (the surrounding
  * transaction stays usable), else 'done'.
  */
-export const unlessDuplicate = async (em: EntityManager, sql: string, params: readonly unknown[]): Promise<'done' | 'duplicate'> => {
-  await em.execute('savepoint unless_duplicate');
+export const unlessDuplicate = async (db: Sql, sql: string, params: readonly unknown[]): Promise<'done' | 'duplicate'> => {
+  await db.execute('savepoint unless_duplicate');
   try {
-    await em.execute(sql, params as unknown[]);
+    await db.execute(sql, params as unknown[]);
   } catch (e) {
     if (!isUniqueViolation(e)) throw e;
-    await em.execute('rollback to savepoint unless_duplicate');
+    await db.execute('rollback to savepoint unless_duplicate');
     return 'duplicate';
   }
-  await em.execute('release savepoint unless_duplicate');
+  await db.execute('release savepoint unless_duplicate');
   return 'done';
 };
 
 /** Inserts one row: `columns` as the adapter lists them (`'id, name, …'`), `values` in that order. */
-export const insertRow = async (em: EntityManager, table: string, columns: string, values: readonly unknown[]): Promise<void> => {
-  await em.execute(`insert into ${table} (${columns}) values (${values.map(() => '?').join(', ')})`, values as unknown[]);
+export const insertRow = async (db: Sql, table: string, columns: string, values: readonly unknown[]): Promise<void> => {
+  await db.execute(`insert into ${table} (${columns}) values (${values.map(() => '?').join(', ')})`, values as unknown[]);
 };
 
 /** The first row `sql` answers, mapped; undefined when none. */
-export const firstRow = async <T>(em: EntityManager, sql: string, params: readonly unknown[], map: (row: Row) => T): Promise<T | undefined> => {
-  const rows = await em.execute<Row[]>(sql, params as unknown[]);
+export const firstRow = async <T>(db: Sql, sql: string, params: readonly unknown[], map: (row: Row) => T): Promise<T | undefined> => {
+  const rows = await db.execute<Row[]>(sql, params as unknown[]);
   return rows[0] ? map(rows[0]) : undefined;
 };

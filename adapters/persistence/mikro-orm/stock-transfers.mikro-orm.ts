@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { StockTransferRepository, TransferSort } from '../../../application/products/ports.js';
 import type { StockTransfer } from '../../../domain/product.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
@@ -30,11 +30,11 @@ const headerFromRow = (r: Row): Header => ({
   createdAt: asDate(r.created_at),
 });
 
-export const mikroOrmStockTransfers = (em: EntityManager): StockTransferRepository => {
+export const mikroOrmStockTransfers = (db: Sql): StockTransferRepository => {
   /** The headers with their lines, in one query for all of them. */
   const withItems = async (businessId: string, headers: Header[]): Promise<StockTransfer[]> => {
     if (headers.length === 0) return [];
-    const rows = await em.execute<Row[]>(
+    const rows = await db.execute<Row[]>(
       `select transfer_id, product_id, -quantity_change as quantity from stock_movements
        where business_id = ? and reason = 'TRANSFER_OUT' and transfer_id in (${headers.map(() => '?').join(', ')}) order by product_id`,
       [businessId, ...headers.map((h) => h.id)],
@@ -46,18 +46,18 @@ export const mikroOrmStockTransfers = (em: EntityManager): StockTransferReposito
   };
   return {
     async add(t) {
-      await em.execute(`insert into stock_transfers (${TRANSFER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`, [
+      await db.execute(`insert into stock_transfers (${TRANSFER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?)`, [
         t.id, t.businessId, t.fromBranchId, t.toBranchId, t.note, t.createdBy, t.createdAt,
       ]);
     },
     async findById(businessId, id) {
-      const rows = await em.execute<Row[]>(`select ${TRANSFER_COLUMNS} from stock_transfers where business_id = ? and id = ?`, [businessId, id]);
+      const rows = await db.execute<Row[]>(`select ${TRANSFER_COLUMNS} from stock_transfers where business_id = ? and id = ?`, [businessId, id]);
       return rows[0] ? (await withItems(businessId, [headerFromRow(rows[0])]))[0] : undefined;
     },
     async list(businessId, page, filter) {
       const conditions: SqlCondition[] = [];
       if (filter.branchId) conditions.push({ sql: '(from_branch_id = ? or to_branch_id = ?)', params: [filter.branchId, filter.branchId] });
-      const headers = await keysetPage(em, TRANSFERS, businessId, page, conditions, headerFromRow);
+      const headers = await keysetPage(db, TRANSFERS, businessId, page, conditions, headerFromRow);
       return { ...headers, items: await withItems(businessId, headers.items) };
     },
   };

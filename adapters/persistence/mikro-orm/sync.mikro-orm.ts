@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { ClientIdClaim, ClientIdClaimRequest, ClientRecordKind, SyncRepositories } from '../../../application/sync/ports.js';
 import { asDate } from './keyset.mikro-orm.js';
 import { firstRow } from './sql.mikro-orm.js';
@@ -14,28 +14,28 @@ const TABLES: Record<ClientRecordKind, string> = {
   STOCK_ADJUSTMENT: 'stock_movements',
 };
 
-const claim = async (em: EntityManager, q: ClientIdClaimRequest): Promise<ClientIdClaim> => {
-  const serverMade = await firstRow(em, `select 1 as one from ${TABLES[q.kind]} where id = ? and not exists (select 1 from client_records where id = ?)`, [q.id, q.id], () => true);
+const claim = async (db: Sql, q: ClientIdClaimRequest): Promise<ClientIdClaim> => {
+  const serverMade = await firstRow(db, `select 1 as one from ${TABLES[q.kind]} where id = ? and not exists (select 1 from client_records where id = ?)`, [q.id, q.id], () => true);
   if (serverMade) return 'different';
   // Another business's id is checked, not constrained: the key is (id, business_id) for Citus (docs/adr/0035).
-  if (await firstRow(em, 'select 1 as one from client_records where id = ? and business_id <> ?', [q.id, q.businessId], () => true)) return 'different';
+  if (await firstRow(db, 'select 1 as one from client_records where id = ? and business_id <> ?', [q.id, q.businessId], () => true)) return 'different';
   // The insert waits for a concurrent claim of the same id to end, then either takes the id or sees the committed row.
-  const inserted = await em.execute<{ id: string }[]>(
+  const inserted = await db.execute<{ id: string }[]>(
     'insert into client_records (id, business_id, kind, fingerprint, client_created_at, created_at) values (?, ?, ?, ?, ?, ?) on conflict (id, business_id) do nothing returning id',
     [q.id, q.businessId, q.kind, q.fingerprint, q.clientCreatedAt, q.at],
   );
   if (inserted.length > 0) return 'claimed';
-  const row = await firstRow(em, 'select kind, fingerprint from client_records where id = ? and business_id = ?', [q.id, q.businessId], (r) => r);
+  const row = await firstRow(db, 'select kind, fingerprint from client_records where id = ? and business_id = ?', [q.id, q.businessId], (r) => r);
   return row && row.kind === q.kind && row.fingerprint === q.fingerprint ? 'same' : 'different';
 };
 
 /** The offline-sync module over SQL: client ids in client_records, oversell conflicts in sale_conflicts, the change feed. */
-export const mikroOrmSyncModule = (em: EntityManager): SyncRepositories => ({
+export const mikroOrmSyncModule = (db: Sql): SyncRepositories => ({
   clientIds: {
-    claim: (q) => claim(em, q),
+    claim: (q) => claim(db, q),
     clientCreatedAt: async (businessId, id) =>
-      (await firstRow(em, 'select client_created_at from client_records where business_id = ? and id = ?', [businessId, id], (r) => (r.client_created_at ? asDate(r.client_created_at) : null))) ?? null,
+      (await firstRow(db, 'select client_created_at from client_records where business_id = ? and id = ?', [businessId, id], (r) => (r.client_created_at ? asDate(r.client_created_at) : null))) ?? null,
   },
-  saleConflicts: mikroOrmSaleConflicts(em),
-  changeFeed: mikroOrmChangeFeed(em),
+  saleConflicts: mikroOrmSaleConflicts(db),
+  changeFeed: mikroOrmChangeFeed(db),
 });

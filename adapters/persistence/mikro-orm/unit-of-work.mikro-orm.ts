@@ -1,6 +1,6 @@
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Rollback, type UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { ambientTransaction, inAmbientTransaction, isRetryableConflict } from './ambient-transaction.js';
+import type { Database, Sql, SqlTransaction } from './sql-session.js';
 
 class RollbackSignal {
   constructor(readonly value: unknown) {}
@@ -22,21 +22,20 @@ const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => 
 };
 
 /**
- * One forked EntityManager and one database transaction per unit of work; inside `atomically`, a
- * savepoint of the ambient transaction instead. `repositories` builds every module's repositories
- * over the transaction's EntityManager.
+ * One database transaction per unit of work; inside `atomically`, a savepoint of the ambient
+ * transaction instead. `repositories` builds every module's repositories over the transaction.
  */
-export const mikroOrmUnitOfWork = <R>(orm: MikroORM, repositories: (em: EntityManager) => R): UnitOfWork<R> => ({
+export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => R): UnitOfWork<R> => ({
   async run(work) {
     const outer = ambientTransaction();
+    const inTransaction = async (tx: SqlTransaction) => {
+      const result = await work(repositories(tx));
+      if (result instanceof Rollback) throw new RollbackSignal(result.value);
+      return result;
+    };
     const once = async () => {
       try {
-        const base = outer ? await outer.manager() : orm.em.fork();
-        return await base.transactional(async (em) => {
-          const result = await work(repositories(em));
-          if (result instanceof Rollback) throw new RollbackSignal(result.value);
-          return result;
-        });
+        return outer ? await (await outer.transaction()).savepoint(inTransaction) : await db.transaction(inTransaction);
       } catch (e) {
         if (e instanceof RollbackSignal) return e.value as never;
         throw e;
@@ -47,7 +46,7 @@ export const mikroOrmUnitOfWork = <R>(orm: MikroORM, repositories: (em: EntityMa
   },
   async read(work) {
     const outer = ambientTransaction();
-    return work(repositories(outer ? await outer.manager() : orm.em.fork()));
+    return work(repositories(outer ? await outer.transaction() : db.pooled));
   },
-  atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => orm.em.fork(), work))),
+  atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => db.begin(), work))),
 });

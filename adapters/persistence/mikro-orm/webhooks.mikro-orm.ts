@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Sql } from './sql-session.js';
 import type { WebhookRepositories } from '../../../application/partners/webhook-ports.js';
 import type { DeliveryStatus, EndpointStatus, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../../domain/webhook.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
@@ -46,46 +46,46 @@ const CLAIM_SQL = (only: boolean) => `
   update webhook_deliveries w set locked_until = ? from due where w.id = due.id returning ${DELIVERY_COLUMNS.split(', ').map((c) => `w.${c}`).join(', ')}`;
 
 /** Webhook endpoints and deliveries over SQL; events travel as a comma-joined string (the driver spreads arrays). */
-export const mikroOrmWebhooksModule = (em: EntityManager): WebhookRepositories => ({
+export const mikroOrmWebhooksModule = (db: Sql): WebhookRepositories => ({
   webhookEndpoints: {
     async add(e) {
-      await em.execute(
+      await db.execute(
         `insert into webhook_endpoints (${ENDPOINT_COLUMNS}) values (?, ?, ?, ?, string_to_array(?, ','), ?, ?, ?, ?, ?, ?, ?, ?)`,
         [e.id, e.partnerId, e.url, e.description, e.events.join(','), e.secret, e.previousSecret, e.previousSecretUntil, e.status, e.failingSince, e.lastError, e.createdAt, e.updatedAt],
       );
     },
-    findById: (partnerId, id) => firstRow(em, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? and id = ?`, [partnerId, id], endpointFromRow),
-    list: async (partnerId) => (await em.execute<Row[]>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? order by created_at, id`, [partnerId])).map(endpointFromRow),
+    findById: (partnerId, id) => firstRow(db, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? and id = ?`, [partnerId, id], endpointFromRow),
+    list: async (partnerId) => (await db.execute<Row[]>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? order by created_at, id`, [partnerId])).map(endpointFromRow),
     async save(e) {
-      await em.execute(
+      await db.execute(
         `update webhook_endpoints set url = ?, description = ?, events = string_to_array(?, ','), secret = ?, previous_secret = ?, previous_secret_until = ?, status = ?,
            failing_since = ?, last_error = ?, updated_at = ? where partner_id = ? and id = ?`,
         [e.url, e.description, e.events.join(','), e.secret, e.previousSecret, e.previousSecretUntil, e.status, e.failingSince, e.lastError, e.updatedAt, e.partnerId, e.id],
       );
     },
-    remove: async (partnerId, id) => (await em.execute<Row[]>('delete from webhook_endpoints where partner_id = ? and id = ? returning id', [partnerId, id])).length > 0,
+    remove: async (partnerId, id) => (await db.execute<Row[]>('delete from webhook_endpoints where partner_id = ? and id = ? returning id', [partnerId, id])).length > 0,
     subscribed: async (partnerId, event) =>
-      (await em.execute<Row[]>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? and status <> 'DISABLED' and ? = any(events) order by created_at, id`, [partnerId, event])).map(endpointFromRow),
+      (await db.execute<Row[]>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? and status <> 'DISABLED' and ? = any(events) order by created_at, id`, [partnerId, event])).map(endpointFromRow),
   },
   webhookDeliveries: {
     async add(ds) {
       for (const d of ds) {
-        await em.execute(
+        await db.execute(
           `insert into webhook_deliveries (${DELIVERY_COLUMNS}, outbox_id) values (${[...DELIVERY_COLUMNS.split(', '), 'outbox_id'].map(() => '?').join(', ')}) on conflict (endpoint_id, outbox_id) do nothing`,
           [d.id, d.partnerId, d.endpointId, d.messageId, d.event, d.payload, d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.createdAt, d.outboxId],
         );
       }
     },
-    findById: (partnerId, id) => firstRow(em, `select ${DELIVERY_COLUMNS} from webhook_deliveries where partner_id = ? and id = ?`, [partnerId, id], deliveryFromRow),
-    list: (partnerId, endpointId, page) => keysetPage(em, DELIVERIES, partnerId, page, [{ sql: 'endpoint_id = ?', params: [endpointId] }], deliveryFromRow),
+    findById: (partnerId, id) => firstRow(db, `select ${DELIVERY_COLUMNS} from webhook_deliveries where partner_id = ? and id = ?`, [partnerId, id], deliveryFromRow),
+    list: (partnerId, endpointId, page) => keysetPage(db, DELIVERIES, partnerId, page, [{ sql: 'endpoint_id = ?', params: [endpointId] }], deliveryFromRow),
     async claimDue(now, leaseUntil, limit, endpointIds) {
       const only = endpointIds !== undefined;
       if (only && endpointIds.length === 0) return [];
-      const rows = await em.execute<Row[]>(CLAIM_SQL(only), [...(only ? [endpointIds.join(',')] : []), now, now, limit, leaseUntil]);
+      const rows = await db.execute<Row[]>(CLAIM_SQL(only), [...(only ? [endpointIds.join(',')] : []), now, now, limit, leaseUntil]);
       return rows.map(deliveryFromRow);
     },
     async saveAttempt(d) {
-      await em.execute(
+      await db.execute(
         `update webhook_deliveries set status = ?, attempts = ?, next_attempt_at = ?, last_attempt_at = ?, response_code = ?, duration_ms = ?, last_error = ?, locked_until = null
          where partner_id = ? and id = ?`,
         [d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.partnerId, d.id],

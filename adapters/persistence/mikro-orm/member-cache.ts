@@ -1,0 +1,141 @@
+import pg from 'pg';
+import type { MemberCache } from '../../../application/ports/member-cache.js';
+
+/** What the member_changes trigger notifies (Migration20261201000000_member_change_notices). */
+const CHANNEL = 'member_changes';
+
+/**
+ * Changes this process committed, said at once after COMMIT: the very next request to this instance
+ * sees them without waiting for PostgreSQL's notice. Every cache in the process hears them (several
+ * apps in one test process forget a little more than they must, never less).
+ */
+const heardHere = new Set<(userId: string | undefined) => void>();
+
+/** A membership or session of `userId` changed and committed here; `undefined`: of anyone. */
+export const memberChangedHere = (userId: string | undefined): void => {
+  for (const forget of heardHere) forget(userId);
+};
+
+export interface ListeningMemberCache extends MemberCache {
+  /** Resolves once the first LISTEN is in place (or failed: the cache then reads through until it is). */
+  readonly ready: Promise<void>;
+  /** True while the LISTEN connection is up: only then is anything remembered. */
+  listening(): boolean;
+  close(): Promise<void>;
+}
+
+export interface MemberCacheOptions {
+  readonly connectionString: string;
+  /** At most this many remembered checks (default 50,000); past it all are forgotten. */
+  readonly max?: number;
+  /** A remembered check is read again after this long regardless (default 30 s): a bound if a notice were ever lost. */
+  readonly maxAgeMs?: number;
+  /** The LISTEN connection is checked this often (default 5 s); a failed check drops it and everything remembered. */
+  readonly heartbeatMs?: number;
+  /** Wait before connecting again after the LISTEN connection was lost (default 1 s). */
+  readonly reconnectMs?: number;
+  readonly log: (message: string, error?: unknown) => void;
+  readonly now?: () => number;
+}
+
+/**
+ * The member check's reads remembered per user and session while a connection LISTENs on
+ * `member_changes` (docs/adr/0036). Nothing is remembered while that connection is down, and all is
+ * forgotten whenever it goes down or comes back, so a change can only be missed while it is being
+ * delivered. A read that a change overtook (a notice heard while it was under way) is not kept.
+ */
+export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemberCache => {
+  const max = options.max ?? 50_000;
+  const maxAgeMs = options.maxAgeMs ?? 30_000;
+  const now = options.now ?? Date.now;
+  const byUser = new Map<string, Map<string, { value: unknown; at: number }>>();
+  let size = 0;
+  let generation = 0; // moves on every forgetting: a read that began before it is not kept
+  let client: pg.Client | undefined;
+  let up = false;
+  let closed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const forget = (userId: string | undefined) => {
+    generation++;
+    if (userId === undefined) {
+      byUser.clear();
+      size = 0;
+      return;
+    }
+    const sessions = byUser.get(userId);
+    if (sessions) {
+      size -= sessions.size;
+      byUser.delete(userId);
+    }
+  };
+  heardHere.add(forget);
+
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5000, query_timeout: 5000 });
+    client = c;
+    const down = (why: unknown) => {
+      if (client !== c) return;
+      client = undefined;
+      up = false;
+      forget(undefined);
+      clearInterval(heartbeat);
+      c.removeAllListeners('notification');
+      void c.end().catch(() => undefined);
+      if (closed) return;
+      options.log('member cache: the LISTEN connection is down; member checks read the database until it is back', why);
+      retry = setTimeout(() => void connect(), options.reconnectMs ?? 1000);
+    };
+    c.on('error', down);
+    c.on('end', () => down(new Error('the connection ended')));
+    c.on('notification', (n) => {
+      if (n.channel === CHANNEL) forget(n.payload || undefined);
+    });
+    try {
+      await c.connect();
+      await c.query(`listen ${CHANNEL}`);
+    } catch (e) {
+      return down(e);
+    }
+    if (client !== c) return;
+    forget(undefined); // whatever changed while nobody listened
+    up = true;
+    heartbeat = setInterval(() => {
+      c.query('select 1').catch(down);
+    }, options.heartbeatMs ?? 5000);
+    heartbeat.unref();
+  };
+
+  const ready = connect();
+
+  return {
+    ready,
+    listening: () => up,
+    async find<T>(userId: string, sessionId: string, read: () => Promise<T>): Promise<T> {
+      if (!up) return read();
+      const known = byUser.get(userId)?.get(sessionId);
+      if (known && now() - known.at < maxAgeMs) return known.value as T;
+      const before = generation;
+      const value = await read();
+      if (up && generation === before) {
+        if (size >= max) forget(undefined);
+        let sessions = byUser.get(userId);
+        if (!sessions) byUser.set(userId, (sessions = new Map()));
+        if (!sessions.has(sessionId)) size++;
+        sessions.set(sessionId, { value, at: now() });
+      }
+      return value;
+    },
+    async close() {
+      closed = true;
+      heardHere.delete(forget);
+      clearTimeout(retry);
+      clearInterval(heartbeat);
+      const c = client;
+      client = undefined;
+      up = false;
+      await c?.end().catch(() => undefined);
+    },
+  };
+};

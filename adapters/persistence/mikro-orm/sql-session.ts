@@ -1,0 +1,215 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+
+/**
+ * Where the repositories' SQL runs (docs/adr/0036). MikroORM owns the schema (migrations), the
+ * connection pool and its settings; a statement goes straight to one of the pool's `pg` connections
+ * with its values bound as parameters (`$1`), not written into the text, and a transaction is that
+ * connection between BEGIN and COMMIT. The ORM's per-statement path (its query formatting, knex's
+ * runner and transaction objects) cost a third of a sale's CPU; this is the driver's own path.
+ */
+
+/** A row as the driver answers it. */
+export type Row = Record<string, unknown>;
+
+/** What `execute(…, 'run')` answers: how many rows the statement touched, and any it returned. */
+export interface RunResult {
+  readonly affectedRows: number;
+  readonly rows: Row[];
+  readonly row?: Row;
+}
+
+/** One connection's statements, in a transaction or each on its own. `?` marks a value. */
+export interface Sql {
+  execute<T = Row[]>(sql: string, params?: readonly unknown[], method?: 'all' | 'get' | 'run'): Promise<T>;
+  /**
+   * Runs `fn` once what this session wrote is committed: at once outside a transaction (each
+   * statement commits on its own), after COMMIT in one, never after a rollback.
+   */
+  afterCommit(fn: () => void): void;
+}
+
+/** A transaction on one connection. */
+export interface SqlTransaction extends Sql {
+  /** `work` inside a savepoint: rolled back to it when `work` throws, the transaction going on. */
+  savepoint<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A>;
+}
+
+export interface OpenTransaction extends SqlTransaction {
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
+/** The parts of a `pg` client this module uses. */
+interface PgClient {
+  query(config: { text: string; values?: unknown[]; name?: string }, callback: (error: Error | null, result: PgResult | PgResult[]) => void): void;
+}
+interface PgResult {
+  rows: Row[];
+  rowCount: number | null;
+}
+
+export interface DatabaseOptions {
+  /**
+   * Statements as named prepared statements, parsed once per connection (PostgreSQL). Not on PGlite:
+   * its connections share one session, where a name prepared by one is taken for the others.
+   */
+  readonly prepare: boolean;
+}
+
+/**
+ * The text with `$1…` for its `?` marks (`\?` is a literal question mark), and a statement name,
+ * kept per text. Texts built per call (an IN list a length) are few; past the bound a new text is
+ * numbered afresh each time and sent unnamed, so no connection collects prepared statements for ever.
+ */
+const numbered = new Map<string, { text: string; name?: string }>();
+const NUMBERED_MAX = 2000;
+const numberedText = (sql: string): { text: string; name?: string } => {
+  const found = numbered.get(sql);
+  if (found) return found;
+  let n = 0;
+  const text = sql.replace(/\\\?|\?/g, (mark) => (mark === '?' ? `$${++n}` : '?'));
+  if (numbered.size >= NUMBERED_MAX) return { text };
+  const made = { text, name: `bizops_${numbered.size + 1}` };
+  numbered.set(sql, made);
+  return made;
+};
+
+const toResult = (result: PgResult, method: 'all' | 'get' | 'run'): unknown =>
+  method === 'all' ? result.rows : method === 'get' ? result.rows[0] : { affectedRows: result.rowCount ?? 0, rows: result.rows, row: result.rows[0] };
+
+/**
+ * Callback form on purpose: the pool wraps a connection's callback `query` to close a connection
+ * whose answer never came (orm.ts).
+ */
+const run = <T>(client: PgClient, sql: string, params: readonly unknown[], method: 'all' | 'get' | 'run', prepare: boolean): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    // Without values the text goes as one simple query (several statements allowed, `?` left alone).
+    let config: { text: string; values?: unknown[]; name?: string };
+    if (params.length === 0) config = { text: sql };
+    else {
+      const { text, name } = numberedText(sql);
+      config = prepare && name ? { text, values: params as unknown[], name } : { text, values: params as unknown[] };
+    }
+    client.query(config, (error, result) => {
+      if (error) {
+        // The statement names itself in the message, as MikroORM's did; its values are parameters, not in the text.
+        if ('code' in error) error.message = `${config.text} - ${error.message}`;
+        return reject(error);
+      }
+      resolve((Array.isArray(result) ? result.map((r) => toResult(r, method)) : toResult(result, method)) as T);
+    });
+  });
+
+/** The ORM's connection pool, as knex keeps it. */
+interface Pool {
+  acquireConnection(): Promise<PgClient>;
+  releaseConnection(client: PgClient): Promise<void>;
+}
+
+class Transaction implements OpenTransaction {
+  private readonly committed: (() => void)[] = [];
+  private savepoints = 0;
+  private done = false;
+
+  constructor(
+    private readonly client: PgClient,
+    private readonly pool: Pool,
+    private readonly prepare: boolean,
+  ) {}
+
+  execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all'): Promise<T> {
+    if (this.done) return Promise.reject(new Error('the transaction has ended'));
+    return run<T>(this.client, sql, params, method, this.prepare);
+  }
+
+  afterCommit(fn: () => void): void {
+    this.committed.push(fn);
+  }
+
+  async savepoint<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A> {
+    const name = `sp_${++this.savepoints}`;
+    await this.execute(`savepoint ${name}`);
+    const before = this.committed.length;
+    try {
+      const result = await work(this);
+      await this.execute(`release savepoint ${name}`);
+      return result;
+    } catch (e) {
+      this.committed.length = before; // what the savepoint wrote is undone
+      await this.execute(`rollback to savepoint ${name}`);
+      throw e;
+    }
+  }
+
+  async commit(): Promise<void> {
+    try {
+      await this.execute('commit');
+    } finally {
+      await this.end();
+    }
+    for (const fn of this.committed) fn();
+  }
+
+  async rollback(): Promise<void> {
+    try {
+      await this.execute('rollback');
+    } finally {
+      await this.end();
+    }
+  }
+
+  private async end(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    await this.pool.releaseConnection(this.client);
+  }
+}
+
+export interface Database {
+  /** Each statement on a free connection of the pool, committed on its own (reads outside a transaction). */
+  readonly pooled: Sql;
+  /** A transaction on a connection of its own; the caller commits or rolls back. */
+  begin(): Promise<OpenTransaction>;
+  /** `work` in a transaction: committed when it returns, rolled back when it throws. */
+  transaction<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A>;
+}
+
+export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
+  const pool = orm.em.getConnection().getKnex().client as unknown as Pool;
+  const begin = async (): Promise<OpenTransaction> => {
+    const client = await pool.acquireConnection();
+    try {
+      await run(client, 'begin', [], 'all', false);
+    } catch (e) {
+      await pool.releaseConnection(client);
+      throw e;
+    }
+    return new Transaction(client, pool, options.prepare);
+  };
+  return {
+    pooled: {
+      async execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all'): Promise<T> {
+        const client = await pool.acquireConnection();
+        try {
+          return await run<T>(client, sql, params, method, options.prepare);
+        } finally {
+          await pool.releaseConnection(client);
+        }
+      },
+      afterCommit: (fn) => fn(),
+    },
+    begin,
+    async transaction(work) {
+      const tx = await begin();
+      let result;
+      try {
+        result = await work(tx);
+      } catch (e) {
+        await tx.rollback().catch(() => undefined);
+        throw e;
+      }
+      await tx.commit();
+      return result;
+    },
+  };
+};
