@@ -47,7 +47,7 @@ const MOVEMENT_COLUMNS =
 const CHANGE_STOCK = `with p as (select id, quantity, type from products where business_id = $1 and id = $2 for update),
   s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
           select $1, p.id, $3, greatest($4::integer, 0), $5 from p where p.type = 'PRODUCT' and p.quantity + $4 <= $6
-        on conflict (product_id, branch_id) do update set quantity = product_stock.quantity + $4, updated_at = excluded.updated_at
+        on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + $4, updated_at = excluded.updated_at
           where product_stock.quantity + $4 >= 0
         returning quantity, (xmax = 0) as inserted),
   t as (update products set quantity = products.quantity + $4, updated_at = $5 from s
@@ -314,39 +314,52 @@ const main = async () => {
           randomUUID(), BUSINESS_ID, productId, -q, after + q, after, 'SALE', null, null, USER_ID, now, saleId, branch.id,
         ]);
       }
-      const month = new Date(now.getTime() + 3_600_000).toISOString().slice(0, 7);
-      const count = (
-        await sql(client, 
-          `insert into monthly_sale_counts (business_id, month, count) values ($1, $2, 1)
-           on conflict (business_id, month) do update set count = monthly_sale_counts.count + 1 returning count`,
-          [BUSINESS_ID, month],
-        )
-      ).rows[0].count;
-      if (business.plan === 'FREE' && Number(count) > 50) return fail(new HttpError(402, 'PLAN_LIMIT_EXCEEDED', 'plan limit'));
-      const receipt = (
-        await sql(client, 
-          `insert into receipt_counters (business_id, value) values ($1, 1)
-           on conflict (business_id) do update set value = receipt_counters.value + 1 returning value`,
-          [BUSINESS_ID],
-        )
-      ).rows[0].value;
-      const receiptNumber = `RCP-${String(receipt).padStart(6, '0')}`;
+      // The API's order: the stock events in the outbox, then (FREE plan only) the month's counter,
+      // the lines, and the receipt counter with the sale in one statement right before the commit.
+      const outbox = (type: string, payload: unknown) =>
+        sql(client, 'insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ($1, $2, $3, $4::jsonb, $5, $6)', [
+          randomUUID(), type, BUSINESS_ID, JSON.stringify(payload), now, new Date(now.getTime() + 5000),
+        ]);
+      if (wanted.size > 0) await outbox('StockChanged', { saleId, products: [...wanted.keys()] });
+      if (business.plan === 'FREE') {
+        const month = new Date(now.getTime() + 3_600_000).toISOString().slice(0, 7);
+        const count = (
+          await sql(client,
+            `insert into monthly_sale_counts (business_id, month, count) values ($1, $2, 1)
+             on conflict (business_id, month) do update set count = monthly_sale_counts.count + 1 returning count`,
+            [BUSINESS_ID, month],
+          )
+        ).rows[0].count;
+        if (Number(count) > 50) return fail(new HttpError(402, 'PLAN_LIMIT_EXCEEDED', 'plan limit'));
+      }
+      const costOfGoods = lines.reduce((n, l) => n + (l.p.cost_price === null ? 0 : Number(l.p.cost_price) * l.quantity), 0);
       const sale = {
-        id: saleId, business_id: BUSINESS_ID, branch_id: branch.id, receipt_number: receiptNumber, customer_id: cart.customer_id ?? null,
+        id: saleId, business_id: BUSINESS_ID, branch_id: branch.id, receipt_number: '', customer_id: cart.customer_id ?? null,
         payment_method: cart.payment_method, subtotal: total, discount: 0, total, amount_paid: paid, balance_due: total - paid, status: 'COMPLETED',
         note: null, created_by: USER_ID, created_at: now, voided_at: null, void_reason: null, voided_by: null,
         credit_outstanding: customer ? total - paid : 0, refund_amount: null,
       };
-      await sql(client, 
-        `insert into sales (${SALE_COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
-        Object.values(sale),
-      );
-      await sql(client, 
+      await sql(client,
         `insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${lines
           .map((_, i) => `(${Array.from({ length: 11 }, (_, j) => `$${i * 11 + j + 1}`).join(', ')})`)
           .join(', ')}`,
         lines.flatMap((l, i) => [saleId, i, BUSINESS_ID, l.p.id, l.p.name, l.p.sku, l.quantity, l.unitPrice, 0, l.lineTotal, l.p.cost_price]),
       );
+      const { receipt_number: receiptNumber } = (
+        await sql(client,
+          `with counter as (
+             insert into receipt_counters (business_id, value) values ($1, 1)
+             on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+           )
+           insert into sales (${SALE_COLUMNS}, cost_of_goods)
+           select $2, $1, $3, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+             $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20
+           from counter returning receipt_number`,
+          [BUSINESS_ID, saleId, branch.id, sale.customer_id, sale.payment_method, sale.subtotal, sale.discount, sale.total, sale.amount_paid, sale.balance_due,
+            sale.status, sale.note, sale.created_by, sale.created_at, sale.voided_at, sale.void_reason, sale.voided_by, sale.credit_outstanding, sale.refund_amount, costOfGoods],
+        )
+      ).rows[0] as { receipt_number: string };
+      sale.receipt_number = receiptNumber;
       if (customer) {
         const balanceAfter = Number(customer.credit_balance) + (total - paid);
         await sql(client, 
@@ -357,6 +370,7 @@ const main = async () => {
           await sql(client, 'update customers set credit_balance = $1, updated_at = $2 where business_id = $3 and id = $4', [balanceAfter, now, BUSINESS_ID, customer.id]);
         }
       }
+      await outbox('SaleRecorded', { saleId, receiptNumber });
       return done({
         ...saleJson(sale),
         items: lines.map((l) => ({

@@ -14,7 +14,7 @@
  *
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
- * start the API (`node --import tsx bootstrap/main.ts`, LOG_LEVEL=warn, rate limits raised) as a child
+ * start the API (`node --import tsx bootstrap/main.ts`, LOG_LEVEL=warn, rate limits raised, WORKERS=off) as a child
  * process and drive it with autocannon, scenario by scenario; then the same against the baseline
  * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
  * every unit sold accounted for, the hot product at exactly 0); print the table and write
@@ -229,6 +229,11 @@ const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
   // Each run signs the owner in once; the OTP rules allow only so many codes an hour per phone, so the
   // owner's earlier codes (this database is the benchmark's own) are forgotten first.
   await db.query('delete from otp_codes where identifier_key = $1', [`phone:${seed.ownerPhone}`]);
+  // The measured API runs no job workers (WORKERS=off, as beside `npm run worker` processes): the
+  // baseline has no background work, and a backlog left by earlier runs' sales would otherwise be
+  // worked through during the next run's read scenarios. That backlog (jobs not yet run) is deleted.
+  const [queue] = await db.query<{ exists: boolean }>("select to_regclass('pgboss.job') is not null as exists");
+  if (queue?.exists) await db.query(`delete from pgboss.job where state in ('created', 'retry')`);
   await db.query('drop table if exists bench_run_snapshot');
   if (!/^[0-9a-f-]{36}$/.test(b)) throw new Error(`not a uuid: ${b}`);
   await db.query(`create table bench_run_snapshot as select id, quantity from products where business_id = '${b}'`); // no parameters in CREATE TABLE AS
@@ -416,8 +421,9 @@ const startServer = async (name: string, args: string[], env: Record<string, str
   return server;
 };
 
-const apiEnv = (dataDir: string, otpSecret: string, logLevel: string, jwtKey = ''): Record<string, string> => ({
+const apiEnv = (dataDir: string, otpSecret: string, logLevel: string, jwtKey = '', workers: 'on' | 'off' = 'off'): Record<string, string> => ({
   DATABASE_URL: EMBEDDED ? '' : DATABASE_URL,
+  WORKERS: workers,
   DATA_DIR: dataDir,
   DB_POOL_MAX: String(POOL_MAX),
   LOG_LEVEL: logLevel,
@@ -431,11 +437,11 @@ const apiEnv = (dataDir: string, otpSecret: string, logLevel: string, jwtKey = '
   RATE_LIMIT_USER: '1000000000',
 });
 
-const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string, jwtKey = '') =>
+const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string, jwtKey = '', workers: 'on' | 'off' = 'off') =>
   startServer(
     'API',
     [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'bootstrap/main.ts'],
-    apiEnv(dataDir, otpSecret, logLevel, jwtKey),
+    apiEnv(dataDir, otpSecret, logLevel, jwtKey, workers),
     '/api/v1/actuator/health',
   );
 
@@ -1175,7 +1181,8 @@ const main = async () => {
   let checks: CheckResult | undefined;
   try {
     // 1. sign in (the code is logged at info), then the measured API at warn
-    let api: Server = await startApi(dataDir, otpSecret, 'info', undefined, jwtKey);
+    // (its workers on: the sign-in code is sent by a job)
+    let api: Server = await startApi(dataDir, otpSecret, 'info', undefined, jwtKey, 'on');
     const token = await signIn(api, seed.ownerPhone);
     await api.stop();
     log('signed in as the large business owner through /auth/login + /auth/verify-otp');

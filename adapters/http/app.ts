@@ -4,7 +4,8 @@ import cors from '@koa/cors';
 import Router from '@koa/router';
 import Koa, { type Context } from 'koa';
 import compress from 'koa-compress';
-import helmet from 'koa-helmet';
+import { Stream } from 'node:stream';
+import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsMiddleware } from './docs.js';
 import { problem, Problem, problemBody } from './problem.js';
@@ -83,7 +84,11 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       maxAge: 600,
     }),
   );
-  app.use(helmet());
+  const security = securityHeaders();
+  app.use((ctx, next) => {
+    for (const name in security) ctx.res.setHeader(name, security[name]!);
+    return next();
+  });
   app.use(
     compress({
       threshold: 1024,
@@ -91,6 +96,13 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
       gzip: { flush: zlib.Z_SYNC_FLUSH },
     }),
   );
+  // A JSON body is written out here, once: compression asks its length, and Koa would stringify it
+  // for that and again to send it.
+  app.use(async (ctx, next) => {
+    await next();
+    const body: unknown = ctx.body;
+    if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) ctx.body = JSON.stringify(body);
+  });
 
   // Faults are caught once, here: Problems are rendered; anything else is logged with the request id.
   app.use(async (ctx, next) => {
@@ -126,4 +138,24 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     }
   });
   return { app, router };
+};
+
+/**
+ * Helmet's headers, worked out once: with its defaults they are the same for every response (no
+ * per-request nonce), so running its ten middlewares per request would only redo the same work.
+ */
+const securityHeaders = (): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  const res = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void (headers[name] = String(value)),
+    removeHeader: (name: string) => void delete headers[name],
+    getHeader: (name: string) => headers[name],
+  };
+  let called = false;
+  helmet()({ headers: {} } as never, res as never, (error?: unknown) => {
+    if (error) throw error;
+    called = true;
+  });
+  if (!called) throw new Error('helmet did not answer synchronously: check securityHeaders');
+  return headers;
 };
