@@ -14,7 +14,7 @@
  *
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
- * start the API (`node --import tsx bootstrap/main.ts`, LOG_LEVEL=warn, rate limits raised, WORKERS=off) as a child
+ * start the API (`node dist/bootstrap/main.js`, built as `npm start` builds it, LOG_LEVEL=warn, rate limits raised, WORKERS=off) as a child
  * process and drive it with autocannon, scenario by scenario; then the same against the baseline
  * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
  * every unit sold accounted for, the hot product at exactly 0); print the table and write
@@ -23,7 +23,7 @@
  * more (a PDF of 200,000 sales takes 40 to 60 s). Only 127.0.0.1 is targeted; every other scenario has a
  * fixed duration; the servers are stopped at the end, also on error or Ctrl-C.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
@@ -440,7 +440,8 @@ const apiEnv = (dataDir: string, otpSecret: string, logLevel: string, jwtKey = '
 const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string, jwtKey = '', workers: 'on' | 'off' = 'off') =>
   startServer(
     'API',
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'bootstrap/main.ts'],
+    // What `npm start` runs: the compiled JavaScript (built once per run, see main), not tsx.
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/bootstrap/main.js'],
     apiEnv(dataDir, otpSecret, logLevel, jwtKey, workers),
     '/api/v1/actuator/health',
   );
@@ -1161,6 +1162,7 @@ const main = async () => {
     `bench on ${DATABASE}${EMBEDDED ? ` (${PGLITE_DIR})` : ` (${DATABASE_URL.replace(/:[^:@/]*@/, ':***@')})`}, ${QUICK ? 'quick' : 'full'} run, ` +
       `${cpus().length} CPUs, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}, ${CONNECTIONS} connections, pool ${POOL_MAX}`,
   );
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], { stdio: 'inherit' }); // as `npm start` does
   let { db, seed, seeded } = await ensureSeed();
   const data = await prepareRun(db, seed);
   DATA = data;
