@@ -84,6 +84,8 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
     return boss;
   };
   const wake = (queue: string) => [...(wakers.get(queue) ?? [])].forEach((w) => w());
+  type Turn = { rows: { name: string; id: string; data: JobData }[]; queues: Set<string>; waiting: { resolve(): void; reject(e: unknown): void }[] };
+  let turn: Turn | undefined;
   const pause = (queue: string, ms: number) =>
     new Promise<void>((resolve) => {
       const set = wakers.get(queue) ?? new Set();
@@ -158,12 +160,29 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
     every(task) {
       tasks.push(task);
     },
-    async enqueue(queue, jobs) {
-      if (jobs.length === 0) return;
+    enqueue(queue, jobs) {
+      if (jobs.length === 0) return Promise.resolve();
       // pg-boss inserts with ON CONFLICT DO NOTHING on (queue, id): a job already there is not added again.
       // The id rides in the data too: pg-boss's dead-letter copy gets an id of its own.
-      await started().insert(jobs.map((j) => ({ name: queue, id: j.id, data: { ...j.data, jobId: j.id } })));
-      wake(queue);
+      const rows = jobs.map((j) => ({ name: queue, id: j.id, data: { ...j.data, jobId: j.id } }));
+      // What is enqueued in one turn of the event loop (the dispatcher relays a batch of events at
+      // once, one job per event and subscriber) goes in one INSERT, not one statement a job.
+      if (!turn) {
+        const batch: Turn = (turn = { rows: [], queues: new Set(), waiting: [] });
+        setImmediate(() => {
+          turn = undefined;
+          Promise.resolve()
+            .then(() => started().insert(batch.rows))
+            .then(() => {
+              batch.queues.forEach(wake);
+              batch.waiting.forEach((w) => w.resolve());
+            })
+            .catch((e: unknown) => batch.waiting.forEach((w) => w.reject(e)));
+        });
+      }
+      turn.rows.push(...rows);
+      turn.queues.add(queue);
+      return new Promise<void>((resolve, reject) => turn!.waiting.push({ resolve, reject }));
     },
     async start({ workers }) {
       if (boss) return;

@@ -147,6 +147,27 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
     t.messages.set(async () => undefined);
   });
 
+  it('jobs enqueued in one turn of the event loop go in one INSERT, to their own queues; a refused batch fails every caller', async () => {
+    const q = pgBossJobQueue({ connectionString: (await testDatabase()).url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 1_000 });
+    for (const queue of ['turn-a', 'turn-b']) q.define({ queue, retryLimit: 0, retryDelaySeconds: 1, expireInSeconds: 30, handle: async () => undefined });
+    await q.start({ workers: false });
+    try {
+      const insert = q.boss().insert.bind(q.boss());
+      let inserts = 0;
+      q.boss().insert = (async (jobs: Parameters<typeof insert>[0]) => (inserts++, insert(jobs))) as typeof insert;
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      await Promise.all([q.enqueue('turn-a', [{ id: ids[0]!, data: {} }]), q.enqueue('turn-b', [{ id: ids[1]!, data: {} }]), q.enqueue('turn-a', [{ id: ids[2]!, data: {} }])]);
+      expect(inserts).to.equal(1);
+      const rows = (await q.boss().getDb().executeSql('select id::text, name from pgboss.job where id = any($1::uuid[]) order by name, id', [ids])).rows;
+      expect(rows.map((r: { id: string; name: string }) => `${r.name} ${r.id}`).sort()).to.deep.equal([`turn-a ${ids[0]}`, `turn-a ${ids[2]}`, `turn-b ${ids[1]}`].sort());
+      const outcomes = await Promise.allSettled([q.enqueue('turn-a', [{ id: randomUUID(), data: {} }]), q.enqueue('turn-b', [{ id: 'not-a-uuid', data: {} }])]);
+      expect(inserts).to.equal(2);
+      expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
+    } finally {
+      await q.stop();
+    }
+  });
+
   it('a dead job is told to its queue once (onDead): after the last retry, and at once for a permanent failure', async () => {
     const q = pgBossJobQueue({ connectionString: (await testDatabase()).url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 1_000 });
     const runs = new Map<string, number>();
