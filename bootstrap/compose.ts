@@ -33,7 +33,6 @@ import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPaym
 import { recordSale } from '../application/sales/record-sale.js';
 import { voidSale } from '../application/sales/void-sale.js';
 import { getReceipt, getSale, listSales } from '../application/sales/read-sales.js';
-import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
 import { exportCashFlow } from '../application/report-exports/export-cash-flow.js';
 import { exportInventory, exportProfitLoss } from '../application/report-exports/export-reports.js';
 import { exportSales } from '../application/report-exports/export-sales.js';
@@ -50,7 +49,6 @@ import * as E from 'fp-ts/lib/Either.js';
 import { createLoanPack } from '../application/loan-packs/create-loan-pack.js';
 import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../application/loan-packs/pay-loan-pack.js';
 import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../application/loan-packs/read-loan-packs.js';
-import { renderLoanPackPdf } from '../adapters/loan-packs/pdf-loan-pack.js';
 import { paymentGateway } from './payments.js';
 import { messageSender } from './messaging.js';
 import { sendNotification } from '../application/notifications/send-notification.js';
@@ -156,7 +154,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getSale: getSale(deps),
     voidSale: voidSale(deps),
     getReceipt: getReceipt(deps),
-    renderReceiptPdf,
+    // pdfkit, fontkit and qrcode load with the first PDF, not at start (docs/adr/0036).
+    renderReceiptPdf: async (receipt) => (await import('../adapters/receipts/pdf-receipt.js')).renderReceiptPdf(receipt),
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),
     getCustomer: getCustomer(deps),
@@ -198,7 +197,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     verifyLoanPackPayment: verifyLoanPackPayment({ ...deps, ...payments }),
     downloadLoanPack: downloadLoanPack(deps),
     verifyLoanPackDocument: verifyLoanPackDocument(deps),
-    renderLoanPackPdf,
+    renderLoanPackPdf: async (pack, verifyUrl) => (await import('../adapters/loan-packs/pdf-loan-pack.js')).renderLoanPackPdf(pack, verifyUrl),
     loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,

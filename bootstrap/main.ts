@@ -1,7 +1,6 @@
 import { answerClientErrorsAsProblems } from '../adapters/http/client-error.js';
 import { createServer } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
-import { Redis } from 'ioredis';
 import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { loadConfig } from './config.js';
 import { stopOnSignals } from './stop-on-signals.js';
@@ -31,7 +30,8 @@ const main = async () => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
     throw e;
   });
-  const redis = config.REDIS_URL ? new Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
+  // ioredis is loaded only when a Redis is configured.
+  const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
   const { app, dispatcher, jobs } = await (await composing).compose(config, persistence, logger, { redis });
   // WORKERS=off: this process only enqueues; `npm run worker` processes run the jobs (docs/adr/0029).

@@ -29,12 +29,12 @@ export const nairaToKobo = (naira: number): { ok: true; value: Kobo } | { ok: fa
   return { ok: true, value: (naira < 0 ? -magnitude : magnitude) as Kobo };
 };
 
-/** Kobo to a naira JSON number (exact for every value up to MAX_KOBO). */
-export const koboToNaira = (amount: Kobo): number => {
-  const sign = amount < 0 ? '-' : '';
-  const abs = Math.abs(amount);
-  return Number(`${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`);
-};
+/**
+ * Kobo to a naira JSON number: the double nearest to amount / 100. IEEE division rounds the exact
+ * quotient to the nearest double, as parsing its decimal text ("123.45") does, so this is the same
+ * number the text would give, for every integer kobo (test/unit/domain/money.test.ts checks it).
+ */
+export const koboToNaira = (amount: Kobo): number => amount / 100;
 
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
 export const formatNaira = (k: Kobo | number): string => {

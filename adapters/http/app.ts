@@ -59,21 +59,24 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: Router<Sta
     try {
       await next();
     } finally {
-      const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
-      deps.logger.info(
-        {
-          req_id: ctx.state.requestId,
-          method: ctx.method,
-          route: typeof route === 'string' ? route : ctx.path.startsWith(`${API_BASE}/swagger-ui/`) ? `${API_BASE}/swagger-ui/*` : '(unmatched)',
-          status: ctx.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-          business_id: ctx.state.actor?.businessId,
-          partner_id: ctx.state.partner?.partnerId,
-        },
-        'request',
-      );
+      if (deps.logger.isLevelEnabled('info')) logRequest(ctx, started);
     }
   });
+  const logRequest = (ctx: Context, started: number) => {
+    const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+    deps.logger.info(
+      {
+        req_id: ctx.state.requestId,
+        method: ctx.method,
+        route: typeof route === 'string' ? route : ctx.path.startsWith(`${API_BASE}/swagger-ui/`) ? `${API_BASE}/swagger-ui/*` : '(unmatched)',
+        status: ctx.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        business_id: ctx.state.actor?.businessId,
+        partner_id: ctx.state.partner?.partnerId,
+      },
+      'request',
+    );
+  };
 
   const anyOrigin = deps.corsOrigins.includes('*');
   app.use(

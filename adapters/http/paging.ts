@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import * as t from 'io-ts';
 import type { Page, PageRequest, SortDir, SortValue } from '../../application/ports/list.js';
 import { lagosDayEnd, lagosDayStart } from '../../domain/lagos-time.js';
@@ -87,7 +87,8 @@ interface CursorPayload {
  * query) and renders the page object `{content, cursor, has_next, limit}`.
  */
 export const createPaging = (secret: Uint8Array) => {
-  const key = createHmac('sha256', secret).update('list-cursor').digest();
+  // A KeyObject made once: an HMAC keyed with raw bytes imports them again on every call.
+  const key = createSecretKey(createHmac('sha256', secret).update('list-cursor').digest());
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
   const fingerprint = (list: string, query: Record<string, unknown>, sortBy: string, sortDir: SortDir) => {
     // bound to the list and the effective sort and direction, so naming the default or leaving it out

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { MessageRejected, type MessagePurpose, type MessageSender } from '../../application/ports/message-sender.js';
 import { ProviderFault, redact } from './provider-http.js';
 
@@ -40,17 +40,22 @@ const AUTH_FAILED = new Set([530, 534, 535, 538]);
 
 export const smtpEmail = (settings: SmtpSettings): MessageSender => {
   // The URL's host, port, TLS and login, plus our timeouts (nodemailer merges `url` into the options).
-  const transport = nodemailer.createTransport({
-    url: settings.url,
-    connectionTimeout: settings.timeoutMs,
-    greetingTimeout: settings.timeoutMs,
-    socketTimeout: settings.timeoutMs,
-  });
+  // nodemailer is loaded with the first message, not at start: most servers send no e-mail.
+  let transport: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: settings.url,
+        connectionTimeout: settings.timeoutMs,
+        greetingTimeout: settings.timeoutMs,
+        socketTimeout: settings.timeoutMs,
+      }),
+    ));
   const secrets = secretsOf(settings.url);
   return {
     async send(message) {
       try {
-        const info = await transport.sendMail({
+        const info = await (await transporter()).sendMail({
           from: settings.from,
           to: message.to,
           subject: message.subject ?? SUBJECTS[message.purpose ?? 'CUSTOM'],

@@ -1,9 +1,8 @@
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import type { PGlite } from '@electric-sql/pglite';
+import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
   /** A postgres:// URL the ordinary `pg` driver connects to. */
@@ -90,6 +89,12 @@ const keepExtendedQueriesWhole = (server: PGLiteSocketServer, db: PGlite) => {
 export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> => {
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
+    // Loaded here, not at start: a server on PostgreSQL never pays for PGlite's modules.
+    const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('@electric-sql/pglite/contrib/pg_trgm'),
+      import('@electric-sql/pglite-socket'),
+    ]);
     const extensions = { pg_trgm }; // product search uses trigram indexes
     const db = await PGlite.create(options.dataDir ? { dataDir: join(options.dataDir, 'pgdata'), extensions } : { extensions });
     // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.

@@ -14,6 +14,17 @@ describe('money: naira <-> kobo', () => {
     );
   });
 
+  it('gives the very number its 2-decimal text would (the JSON a client reads), for every kobo amount, negative ones too', () => {
+    const asText = (k: number) => Number(`${k < 0 ? '-' : ''}${Math.floor(Math.abs(k) / 100)}.${String(Math.abs(k) % 100).padStart(2, '0')}`);
+    fc.assert(
+      fc.property(fc.oneof(fc.integer({ min: -MAX_KOBO, max: MAX_KOBO }), fc.integer({ min: -10_000, max: 10_000 })), (k) => Object.is(koboToNaira(k as never), asText(k))),
+      { numRuns: 20_000 },
+    );
+    for (const k of [0, 1, 5, 10, 99, 100, 101, 12345, 3333, 999_999_999_99, MAX_KOBO, -1, -5, -12345, -MAX_KOBO]) expect(koboToNaira(k as never), String(k)).to.equal(asText(k));
+    expect(JSON.stringify(koboToNaira(12345 as never))).to.equal('123.45');
+    expect(JSON.stringify(koboToNaira(10 as never))).to.equal('0.1');
+  });
+
   it('reads amounts written with 0, 1 or 2 decimals exactly', () => {
     expect(nairaToKobo(1500)).to.deep.equal({ ok: true, value: 150000 });
     expect(nairaToKobo(1500.5)).to.deep.equal({ ok: true, value: 150050 });
