@@ -39,6 +39,8 @@ import { exportSales } from '../application/report-exports/export-sales.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../application/products/manage-products.js';
 import { adjustStock, getStockMovement, listStockMovements } from '../application/products/adjust-stock.js';
 import { createPaging } from '../adapters/http/paging.js';
+import { renderReceiptPdf } from '../adapters/receipts/pdf-receipt.js';
+import { renderLoanPackPdf } from '../adapters/loan-packs/pdf-loan-pack.js';
 import { resolveActor } from '../application/auth/resolve-actor.js';
 import { getBusiness } from '../application/business/get-business.js';
 import { getPlanUsage } from '../application/business/plan-usage.js';
@@ -154,8 +156,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     getSale: getSale(deps),
     voidSale: voidSale(deps),
     getReceipt: getReceipt(deps),
-    // pdfkit, fontkit and qrcode load with the first PDF, not at start (docs/adr/0036).
-    renderReceiptPdf: async (receipt) => (await import('../adapters/receipts/pdf-receipt.js')).renderReceiptPdf(receipt),
+    renderReceiptPdf,
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),
     getCustomer: getCustomer(deps),
@@ -197,7 +198,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     verifyLoanPackPayment: verifyLoanPackPayment({ ...deps, ...payments }),
     downloadLoanPack: downloadLoanPack(deps),
     verifyLoanPackDocument: verifyLoanPackDocument(deps),
-    renderLoanPackPdf: async (pack, verifyUrl) => (await import('../adapters/loan-packs/pdf-loan-pack.js')).renderLoanPackPdf(pack, verifyUrl),
+    renderLoanPackPdf,
     loanPackVerifyUrl: (pack) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
     receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
     sandbox: payments.sandbox,

@@ -2,6 +2,8 @@ import type { Readable } from 'node:stream';
 import type { Report } from '../../application/report-exports/report.js';
 import { csvReport } from './csv-report.js';
 import type { ReportFormat } from './formats.js';
+import { pdfReport } from './pdf-report.js';
+import { xlsxReport } from './xlsx-report.js';
 
 export { REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from './formats.js';
 
@@ -9,9 +11,5 @@ export { REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat
  * Any report in any format, as a stream of the file's bytes pulled as the client reads. `onError` is told
  * when reading the rows or writing fails midway (the download is then cut off, never ended as if whole).
  */
-export const renderReport = async (format: ReportFormat, report: Report, onError: (e: Error) => void): Promise<Readable> => {
-  // The xlsx and pdf writers (exceljs, pdfkit) are loaded with their first download, not at start:
-  // together they hold about 50 MB, which a server that never exports them need not carry.
-  const writer = { csv: async () => csvReport, xlsx: async () => (await import('./xlsx-report.js')).xlsxReport, pdf: async () => (await import('./pdf-report.js')).pdfReport }[format];
-  return (await writer())(report, onError);
-};
+export const renderReport = async (format: ReportFormat, report: Report, onError: (e: Error) => void): Promise<Readable> =>
+  ({ csv: csvReport, xlsx: xlsxReport, pdf: pdfReport })[format](report, onError);
