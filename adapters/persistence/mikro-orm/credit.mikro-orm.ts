@@ -1,4 +1,4 @@
-import type { Sql } from './sql-session.js';
+import { plannedEachTime, type Sql } from './sql-session.js';
 import type { AgingSort, CreditLedger } from '../../../application/customers/ports.js';
 import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
 import { kobo } from '../../../domain/money.js';
@@ -122,13 +122,15 @@ export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
       search: ['name', "coalesce(phone, '')"],
       dateColumn: 'oldest',
     };
-    return keysetPage(db, source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]);
+    return keysetPage(plannedEachTime(db), source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]); // a report: planned each time
   },
   async agingTotals(businessId, today) {
     const rows = await db.execute<Row[]>(
       `select count(*) as customers, sum(days_0_30) as days_0_30, sum(days_31_60) as days_31_60, sum(days_61_90) as days_61_90,
        sum(days_over_90) as days_over_90, sum(total) as total from (${AGING_SELECT}) aging`,
       [today, today, today, today, businessId],
+      'all',
+      true, // a report: planned for its values (Sql.execute)
     );
     const r = rows[0] ?? {};
     return {

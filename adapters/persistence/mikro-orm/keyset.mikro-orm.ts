@@ -66,7 +66,8 @@ export const keysetPage = async <S extends string, Row>(
     `select ${source.select}, ${sort.column} as "__sort", ${source.idColumn} as "__id" from ${source.from} ` +
     `where ${where.join(' and ')} order by ${sort.column} ${dir}, ${source.idColumn} ${dir} limit ?`;
   params.push(req.limit + 1);
-  const rows = await db.execute<Record<string, unknown>[]>(sql, params);
+  // A search pattern or a date range is planned for its values (Sql.execute); a plain page is prepared.
+  const rows = await db.execute<Record<string, unknown>[]>(sql, params, 'all', Boolean(req.search || req.from || req.to));
   const hasNext = rows.length > req.limit;
   const pageRows = rows.slice(0, req.limit);
   const last = pageRows[pageRows.length - 1];

@@ -1,4 +1,4 @@
-import type { Sql } from './sql-session.js';
+import { plannedEachTime, type Sql } from './sql-session.js';
 import type { PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
 import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
@@ -72,7 +72,7 @@ export const mikroOrmPartnersModule = (db: Sql): PartnerRepositories => ({
       await db.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
     },
   },
-  partnerInsights: mikroOrmPartnerInsights(db),
+  partnerInsights: mikroOrmPartnerInsights(plannedEachTime(db)), // analytics over date ranges: planned each time
   partnerNetwork: {
     async membershipOf(businessId, options = {}) {
       // the lock is the business row's: a join and a leave of one business run one after the other

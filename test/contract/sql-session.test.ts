@@ -1,0 +1,67 @@
+import { expect } from 'chai';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
+import { database, plannedEachTime, type Database } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import { freshDatabaseUrl } from '../support/database.js';
+
+describe('sql session: statements on the pool’s connections, values bound', () => {
+  let orm: MikroORM;
+  let db: Database;
+  // Named statements only on a PostgreSQL server: PGlite's connections share one session.
+  const prepare = Boolean(process.env.TEST_DATABASE_URL);
+  before(async () => {
+    orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 1, log: () => undefined });
+    db = database(orm, { prepare });
+  });
+  after(() => orm.close());
+
+  const prepared = async () =>
+    (await db.pooled.execute<{ statement: string }[]>('select statement from pg_prepared_statements order by prepare_time')).map((r) => r.statement);
+
+  it('binds values as parameters: none is written into the text, \\? stays a question mark', async () => {
+    const [row] = await db.pooled.execute<{ a: string; b: number; q: string }[]>("select ?::text as a, ?::int as b, '\\?' as q", ["it's; drop table x --", 7]);
+    expect(row).to.deep.equal({ a: "it's; drop table x --", b: 7, q: '?' });
+    const run = await db.pooled.execute<{ affectedRows: number }>('select 1 where ? = ?', [1, 1], 'run');
+    expect(run.affectedRows).to.equal(1);
+  });
+
+  if (prepare) {
+    it('prepares a statement once per connection, but not one planned each time (a search, a report)', async () => {
+      await db.pooled.execute('select ?::int + 1 as prepared_probe', [1]);
+      await db.pooled.execute('select ?::int + 2 as unnamed_probe', [1], 'all', true);
+      await plannedEachTime(db.pooled).execute('select ?::int + 3 as report_probe', [1]);
+      const texts = await prepared();
+      expect(texts.some((t) => t.includes('prepared_probe') && t.includes('$1'))).to.equal(true);
+      expect(texts.some((t) => t.includes('unnamed_probe') || t.includes('report_probe'))).to.equal(false);
+    });
+  }
+
+  it('commits a transaction’s work and runs afterCommit then; a rollback undoes both', async () => {
+    await db.pooled.execute('create table if not exists session_probe (n int)');
+    const heard: string[] = [];
+    await db.transaction(async (tx) => {
+      await tx.execute('insert into session_probe values (?)', [1]);
+      tx.afterCommit(() => heard.push('committed'));
+      expect(heard).to.deep.equal([]);
+    });
+    expect(heard).to.deep.equal(['committed']);
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.execute('insert into session_probe values (?)', [2]);
+        tx.afterCommit(() => heard.push('rolled back'));
+        throw new Error('no');
+      })
+      .catch((e: Error) => e.message);
+    expect(failed).to.equal('no');
+    await db.transaction(async (tx) => {
+      await tx.savepoint(async (inner) => inner.execute('insert into session_probe values (?)', [3]));
+      await tx.savepoint(async (inner) => {
+        await inner.execute('insert into session_probe values (?)', [4]);
+        inner.afterCommit(() => heard.push('savepoint rolled back'));
+        throw new Error('undo 4');
+      }).catch(() => undefined);
+    });
+    expect((await db.pooled.execute<{ n: number }[]>('select n from session_probe order by n')).map((r) => r.n)).to.deep.equal([1, 3]);
+    expect(heard).to.deep.equal(['committed']);
+  });
+});
