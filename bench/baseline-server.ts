@@ -40,6 +40,8 @@ const PRODUCT_COLUMNS =
 const PRODUCT_SEARCH = "(name || ' ' || sku || ' ' || coalesce(category, '') || ' ' || coalesce(barcode, ''))";
 const SALE_COLUMNS =
   'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount';
+/** The columns the API's sales list reads (sales.mikro-orm.ts SALE_COLUMNS): the page answers what the API's does. */
+const SALE_LIST_COLUMNS = `${SALE_COLUMNS}, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review`;
 const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, created_at, updated_at';
 const MOVEMENT_COLUMNS =
   'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id';
@@ -171,14 +173,18 @@ const main = async () => {
     created_at: iso(p.created_at),
     updated_at: iso(p.updated_at),
   });
+  /** The API's sale summary, field for field (sales.views.ts saleSummary). */
   const saleJson = (s: Record<string, unknown>) => ({
     id: s.id,
     receipt_number: s.receipt_number,
     subtotal: naira(s.subtotal),
     discount: naira(s.discount),
+    line_discount_total: naira(s.line_discount_total ?? 0),
     total: naira(s.total),
     payment_method: s.payment_method,
     amount_paid: naira(s.amount_paid),
+    amount_tendered: naira(s.amount_tendered),
+    change_due: naira(s.change_due),
     balance_due: naira(s.balance_due),
     customer_id: s.customer_id,
     status: s.status,
@@ -190,6 +196,10 @@ const main = async () => {
     void_reason: s.void_reason,
     credit_outstanding: naira(s.credit_outstanding),
     refund_amount: naira(s.refund_amount),
+    provisional_receipt_number: s.provisional_receipt_number ?? null,
+    device_id: s.device_id ?? null,
+    client_created_at: iso(s.client_created_at),
+    needs_review: s.needs_review ?? false,
   });
 
   const aging = async (ctx: Context) => {
@@ -421,7 +431,7 @@ const main = async () => {
     try {
       const path = ctx.path.replace(/^\/api\/v1/, '');
       if (ctx.method === 'GET' && path === '/products') return await page(ctx, 'products', PRODUCT_COLUMNS, PRODUCT_SEARCH, productJson);
-      if (ctx.method === 'GET' && path === '/sales') return await page(ctx, 'sales', SALE_COLUMNS, 'receipt_number', saleJson);
+      if (ctx.method === 'GET' && path === '/sales') return await page(ctx, 'sales', SALE_LIST_COLUMNS, 'receipt_number', saleJson);
       if (ctx.method === 'GET' && path === '/credit/aging-report') return await aging(ctx);
       if (ctx.method === 'POST' && path === '/sales') {
         const sale = await recordSale((await readJson(ctx)) as Cart);
