@@ -38,7 +38,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persis
 import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 import { openReportsDatabase, type ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
-import { database, plannedEachTime, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
+import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
 import { listeningMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
 import type { MemberCache } from '../application/ports/member-cache.js';
 
@@ -58,9 +58,8 @@ const MODULES = [
   persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
   persistenceModule(inMemoryExpensesModule, mikroOrmExpensesModule),
   persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
-  // Reports aggregate over date ranges: planned for their values every time (docs/adr/0036).
-  persistenceModule(inMemoryReportExportsModule, (db) => mikroOrmReportExportsModule(plannedEachTime(db))),
-  persistenceModule(inMemoryReportsModule, (db) => mikroOrmReportsModule(plannedEachTime(db))),
+  persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
+  persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
   persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
   persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
   persistenceModule(inMemorySyncModule, mikroOrmSyncModule),

@@ -11,5 +11,5 @@ export { REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat
  * Any report in any format, as a stream of the file's bytes pulled as the client reads. `onError` is told
  * when reading the rows or writing fails midway (the download is then cut off, never ended as if whole).
  */
-export const renderReport = async (format: ReportFormat, report: Report, onError: (e: Error) => void): Promise<Readable> =>
+export const renderReport = (format: ReportFormat, report: Report, onError: (e: Error) => void): Readable =>
   ({ csv: csvReport, xlsx: xlsxReport, pdf: pdfReport })[format](report, onError);

@@ -90,7 +90,7 @@ export const reportExportRoute = (def: {
       const chosen: ReportFormat = query.format ?? 'csv';
       const answer = await def.run(actor!, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
       const report = await primed(successOf(answer, 'business'));
-      const body = await renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
+      const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
       return {
         status: 200,
         message: `${report.title} export`,

@@ -125,12 +125,10 @@ export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
     return keysetPage(plannedEachTime(db), source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]); // a report: planned each time
   },
   async agingTotals(businessId, today) {
-    const rows = await db.execute<Row[]>(
+    const rows = await plannedEachTime(db).execute<Row[]>( // a report: planned for its values
       `select count(*) as customers, sum(days_0_30) as days_0_30, sum(days_31_60) as days_31_60, sum(days_61_90) as days_61_90,
        sum(days_over_90) as days_over_90, sum(total) as total from (${AGING_SELECT}) aging`,
       [today, today, today, today, businessId],
-      'all',
-      true, // a report: planned for its values (Sql.execute)
     );
     const r = rows[0] ?? {};
     return {

@@ -1,4 +1,4 @@
-import type { Sql } from './sql-session.js';
+import { plannedEachTime, type Sql } from './sql-session.js';
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
@@ -107,8 +107,10 @@ const cashFlowDay = (r: Row): CashFlowDay => {
 const YEAR_ONE = Date.parse('0001-01-01T00:00:00.000Z');
 const sqlInstant = (d: Date) => (d.getTime() < YEAR_ONE ? new Date(YEAR_ONE) : d);
 
-/** The report-exports module over one Sql (each call one statement). */
-export const mikroOrmReportExportsModule = (db: Sql): ReportExportRepositories => ({
+/** The report-exports module over one Sql (each call one statement): batches over a date range, every statement planned for its values (docs/adr/0036). */
+export const mikroOrmReportExportsModule = (session: Sql): ReportExportRepositories => reportExportsOver(plannedEachTime(session));
+
+const reportExportsOver = (db: Sql): ReportExportRepositories => ({
   reportExports: {
     async salesBatch(businessId, range, after, limit) {
       const [from, to] = [sqlInstant(range.from), sqlInstant(range.to)];

@@ -1,4 +1,4 @@
-import type { Sql } from './sql-session.js';
+import { plannedEachTime, type Sql } from './sql-session.js';
 import type { CategoryAmount, DaySums, MethodSum, PeriodSums, ReportQueries, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
@@ -228,4 +228,5 @@ export const mikroOrmReports = (db: Sql): ReportQueries => ({
   },
 });
 
-export const mikroOrmReportsModule = (db: Sql): ReportRepositories => ({ reports: mikroOrmReports(db) });
+// Reports aggregate over date ranges: every statement planned for its values (docs/adr/0036).
+export const mikroOrmReportsModule = (db: Sql): ReportRepositories => ({ reports: mikroOrmReports(plannedEachTime(db)) });

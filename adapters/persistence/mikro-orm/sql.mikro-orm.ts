@@ -1,10 +1,9 @@
-import type { Sql } from './sql-session.js';
+import type { Row, Sql } from './sql-session.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 
 // Helpers every SQL repository shares: reading plain rows, and a write that may hit a unique index.
 
-/** A row as the driver answers it. */
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** A nullable bigint column as kobo. */
 export const optionalKobo = (v: unknown): Kobo | null => (v === null || v === undefined ? null : kobo(Number(v)));
