@@ -90,12 +90,21 @@ export const createPaging = (secret: Uint8Array) => {
   // A KeyObject made once: an HMAC keyed with raw bytes imports them again on every call.
   const key = createSecretKey(createHmac('sha256', secret).update('list-cursor').digest());
   const sign = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16);
+  // Most pages are of a few queries (a list's first page, its usual filters): their fingerprints are
+  // remembered, so a page signs one HMAC (its cursor), not two. Bounded: searches are user text.
+  const fingerprints = new Map<string, string>();
   const fingerprint = (list: string, query: Record<string, unknown>, sortBy: string, sortDir: SortDir) => {
     // bound to the list and the effective sort and direction, so naming the default or leaving it out
     // is the same query, and a cursor of one list is refused by another
     const { cursor: _c, limit: _l, sort_by: _s, sort_dir: _d, ...rest } = query;
     const bound = JSON.stringify([list, sortBy, sortDir, Object.entries(rest).sort(([a], [b]) => a.localeCompare(b))]);
-    return createHmac('sha256', key).update(bound).digest('base64url').slice(0, 16);
+    let tag = fingerprints.get(bound);
+    if (tag === undefined) {
+      tag = createHmac('sha256', key).update(bound).digest('base64url').slice(0, 16);
+      if (fingerprints.size >= 1000) fingerprints.clear();
+      fingerprints.set(bound, tag);
+    }
+    return tag;
   };
   const badCursor = (message: string) =>
     problem('VALIDATION_FAILED', `The cursor ${message}; start again without a cursor.`, { errors: [{ field: 'cursor', message }] });

@@ -77,10 +77,11 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
   const parseJson = bodyParser({ enableTypes: ['json'], jsonLimit: BODY_LIMIT, jsonStrict: true, encoding: 'utf-8' });
   const underKey = idempotently(deps, render);
 
+  // Headers of every request go to the response directly: Koa's ctx.set builds three arrays a call.
   const setLimitHeaders = (ctx: Context, d: { limit: number; remaining: number; resetSeconds: number }) => {
-    ctx.set('RateLimit-Limit', String(d.limit));
-    ctx.set('RateLimit-Remaining', String(d.remaining));
-    ctx.set('RateLimit-Reset', String(d.resetSeconds));
+    ctx.res.setHeader('RateLimit-Limit', String(d.limit));
+    ctx.res.setHeader('RateLimit-Remaining', String(d.remaining));
+    ctx.res.setHeader('RateLimit-Reset', String(d.resetSeconds));
   };
 
   const limit = async (ctx: Context, kind: 'ip' | 'identifier' | 'user' | 'partner', key: string) => {
@@ -147,7 +148,7 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
   const runner =
     (r: RouteDef<any, any>): Middleware<State> =>
     async (ctx) => {
-      ctx.set('Cache-Control', 'no-store');
+      ctx.res.setHeader('Cache-Control', 'no-store');
       if (r.rateLimit === 'identifier' || r.rateLimit === 'ip') await limit(ctx, 'ip', ctx.ip);
       let actor: Actor | undefined;
       let sessionId: string | undefined;
