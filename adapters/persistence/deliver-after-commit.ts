@@ -39,6 +39,7 @@ export const deliverAfterCommit = <R extends EventRepositories>(inner: UnitOfWor
       return result;
     },
     read: (work) => inner.read(work),
+    readInTurn: (work) => inner.readInTurn(work),
     async atomically(work) {
       if (pendingOfAtomically.getStore()) return inner.atomically(work);
       let pending: string[] = [];

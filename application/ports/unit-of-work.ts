@@ -12,6 +12,12 @@ export interface UnitOfWork<R = unknown> {
   /** Runs reads outside a transaction (no BEGIN/COMMIT round trips): lists, lookups, the per-request actor check. */
   read<A>(work: (repos: R) => Promise<A>): Promise<A>;
   /**
+   * Like `read`, for reads that follow one another (a page, then its products' stock): the adapter
+   * may run them on one connection, so a later read does not wait again for a free one. `work` runs
+   * its reads one at a time and opens no unit of work of its own.
+   */
+  readInTurn<A>(work: (repos: R) => Promise<A>): Promise<A>;
+  /**
    * Runs `work` so that every unit of work, read and idempotent answer inside it commits together,
    * or not at all. A deadlock or serialization failure runs `work` once more.
    */

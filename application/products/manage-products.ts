@@ -8,6 +8,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import { moveStock } from './move-stock.js';
+import { withBranchStock, type ProductWithStock } from './branch-stock.js';
 import type { ProductFilter, ProductRepositories, ProductSort } from './ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import type { BusinessRepositories } from '../business/ports.js';
@@ -88,10 +89,14 @@ export const getProduct =
     return p ? E.right(p) : E.left(notFound);
   };
 
+/** A page of products with their stock at every active branch; the stock is read right after the page, in turn. */
 export const listProducts =
   (deps: { uow: UnitOfWork<Products> }) =>
-  (actor: Actor, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<Product>> =>
-    deps.uow.read((r) => r.products.list(actor.businessId, page, filter));
+  (actor: Actor, page: PageRequest<ProductSort>, filter: ProductFilter): Promise<Page<ProductWithStock>> =>
+    deps.uow.readInTurn(async (r) => {
+      const found = await r.products.list(actor.businessId, page, filter);
+      return { ...found, items: await withBranchStock(r, actor.businessId, found.items) };
+    });
 
 export const listCategories =
   (deps: { uow: UnitOfWork<Products> }) =>

@@ -223,8 +223,7 @@ export const productRoutes = (uc: ProductUseCases) => [
         ...(query.low_stock ? { lowStock: true } : {}),
         ...(query.archived ? { archived: true } : {}),
       });
-      const items = await uc.productsWithStock(actor!, page.items);
-      return ok('Products', uc.paging.render('listProducts', query, req, { ...page, items }, productJson));
+      return ok('Products', uc.paging.render('listProducts', query, req, page, productJson));
     },
   }),
   route({

@@ -73,5 +73,5 @@ export const inMemoryStore = <R>(modules: readonly InMemoryModule<any, any, any>
       }
     });
   };
-  return { run, read, atomically };
+  return { run, read, readInTurn: read, atomically };
 };

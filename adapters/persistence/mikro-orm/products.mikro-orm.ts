@@ -154,13 +154,23 @@ export const mikroOrmProducts = (db: Sql): ProductRepository => ({
        order by b.is_default desc, b.created_at, b.id`,
       [...ids, businessId],
     );
-    const branches = new Map<string, string>();
-    const held = new Map<string, number>();
+    // Built with few objects: this runs on every products page. The rows come branch by branch (the
+    // order by), so a branch is new when it differs from the one before.
+    const branches: { readonly id: string; readonly name: string }[] = [];
+    const held = new Map<string, Map<string, number>>(); // product -> branch -> quantity
     for (const r of rows) {
-      branches.set(String(r.branch_id), String(r.branch_name));
-      if (r.product_id !== null && r.product_id !== undefined) held.set(`${String(r.product_id)}:${String(r.branch_id)}`, int(r.quantity));
+      const branchId = String(r.branch_id);
+      if (branches.length === 0 || branches[branches.length - 1]!.id !== branchId) branches.push({ id: branchId, name: String(r.branch_name) });
+      if (r.product_id === null || r.product_id === undefined) continue;
+      const productId = String(r.product_id);
+      let atBranch = held.get(productId);
+      if (!atBranch) held.set(productId, (atBranch = new Map()));
+      atBranch.set(branchId, int(r.quantity));
     }
-    for (const id of ids) out.set(id, [...branches].map(([branchId, branchName]) => ({ branchId, branchName, quantity: held.get(`${id}:${branchId}`) ?? 0 })));
+    for (const id of ids) {
+      const atBranch = held.get(id);
+      out.set(id, branches.map((b) => ({ branchId: b.id, branchName: b.name, quantity: atBranch?.get(b.id) ?? 0 })));
+    }
     return out;
   },
 });

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 /**
@@ -171,8 +172,16 @@ class Transaction implements OpenTransaction {
 }
 
 export interface Database {
-  /** Each statement on a free connection of the pool, committed on its own (reads outside a transaction). */
+  /**
+   * Each statement on a free connection of the pool, committed on its own (reads outside a
+   * transaction); inside `inTurn`, on that call's connection.
+   */
   readonly pooled: Sql;
+  /**
+   * `work` with the `pooled` statements it runs on one connection, held until it returns: a statement
+   * that follows another does not queue again for a free connection behind other requests.
+   */
+  inTurn<A>(work: () => Promise<A>): Promise<A>;
   /** A transaction on a connection of its own; the caller commits or rolls back. */
   begin(): Promise<OpenTransaction>;
   /** `work` in a transaction: committed when it returns, rolled back when it throws. */
@@ -191,9 +200,14 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
     }
     return new Transaction(client, pool, options.prepare);
   };
+  // The connection an `inTurn` call holds, found by its statements however deep in the call they run.
+  // `released` guards a statement started after `work` returned (e.g. one left running without await).
+  const held = new AsyncLocalStorage<{ readonly client: PgClient; released: boolean }>();
   return {
     pooled: {
       async execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> {
+        const mine = held.getStore();
+        if (mine && !mine.released) return run<T>(mine.client, sql, params, method, options.prepare && !planEachTime);
         const client = await pool.acquireConnection();
         try {
           return await run<T>(client, sql, params, method, options.prepare && !planEachTime);
@@ -202,6 +216,15 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
         }
       },
       afterCommit: (fn) => fn(),
+    },
+    async inTurn(work) {
+      const mine = { client: await pool.acquireConnection(), released: false };
+      try {
+        return await held.run(mine, work);
+      } finally {
+        mine.released = true;
+        await pool.releaseConnection(mine.client);
+      }
     },
     begin,
     async transaction(work) {

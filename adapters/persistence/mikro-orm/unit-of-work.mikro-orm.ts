@@ -52,6 +52,11 @@ export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => 
     const outer = ambientTransaction();
     return work(outer ? repositories(await outer.transaction()) : (pooled ??= repositories(db.pooled)));
   },
+  async readInTurn(work) {
+    const outer = ambientTransaction();
+    if (outer) return work(repositories(await outer.transaction()));
+    return db.inTurn(() => work((pooled ??= repositories(db.pooled))));
+  },
   atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => db.begin(), work))),
   };
 };

@@ -38,7 +38,7 @@ describe('segmentRouter (one @koa/router per first path segment)', () => {
   before(async () => {
     const single = new Router({ prefix: '/api/v1' });
     for (const r of table) single[r.method](r.operationId, r.path, answer(r));
-    one = await serve(single.routes(), single.allowedMethods());
+    one = await serve(single.routes() as Middleware, single.allowedMethods() as Middleware);
     split = await serve(bySegment.routes(), bySegment.allowedMethods());
   });
   after(() => {
