@@ -5,7 +5,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { stockChanged } from '../../domain/events.js';
 import type { EventLog } from '../ports/outbox.js';
-import type { QuantityChange, StockChangeOptions } from './ports.js';
+import type { ProductRepository, QuantityChange, StockLedger } from './ports.js';
 
 export interface StockMove {
   readonly productId: string;
@@ -30,8 +30,8 @@ export interface StockMove {
 
 /** The two ports a stock move writes through, named by shape so any module's repositories fit. */
 export interface StockWriters {
-  readonly products: { changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date, options?: StockChangeOptions): Promise<QuantityChange | undefined> };
-  readonly stockLedger: { add(movement: StockMovement): Promise<Date> };
+  readonly products: Pick<ProductRepository, 'changeQuantities'>;
+  readonly stockLedger: Pick<StockLedger, 'addMany'>;
   readonly events: EventLog;
 }
 
@@ -45,12 +45,35 @@ export type StockMovesResult =
   | { readonly ok: false; readonly index: number; readonly refusal: StockMoveRefused | undefined };
 
 /**
+ * The moves in runs that one statement each can make: consecutive moves at the same branch and time,
+ * with the same floor, each product once (a transfer's out and in of one product are two runs).
+ */
+const runsOf = (moves: readonly StockMove[]): { start: number; moves: StockMove[] }[] => {
+  const runs: { start: number; moves: StockMove[] }[] = [];
+  let products = new Set<string>();
+  for (const [index, move] of moves.entries()) {
+    const run = runs[runs.length - 1];
+    const first = run?.moves[0];
+    if (run && first!.branchId === move.branchId && first!.at.getTime() === move.at.getTime() && (first!.belowZero === true) === (move.belowZero === true) && !products.has(move.productId)) {
+      run.moves.push(move);
+    } else {
+      runs.push({ start: index, moves: [move] });
+      products = new Set();
+    }
+    products.add(move.productId);
+  }
+  return runs;
+};
+
+/**
  * Every change of a product's stock, inside the caller's transaction: each quantity moves in one
  * conditional update (never below zero nor above MAX_STOCK, never a lost update) and exactly one
  * ledger row is written, timed after that update holds the product's row lock so the ledger's times
- * follow its chain. The moves' StockChanged events are recorded together in one write (a sale of many
- * products costs one outbox insert, not one a product). Stops at the first refusal (nothing recorded
- * for it) or product the business does not have (refusal undefined).
+ * follow its chain. A run of moves at one branch (a sale's lines) moves in one statement and writes
+ * its ledger rows in one more. The moves' StockChanged events are recorded together in one write (a
+ * sale of many products costs one outbox insert, not one a product). Stops at the first run with a
+ * refusal and answers its first refused move (by its index) or product the business does not have
+ * (refusal undefined); the caller rolls back whatever the moves wrote.
  */
 export const moveStocks = async (
   deps: { clock: Clock; crypto: Crypto },
@@ -60,27 +83,35 @@ export const moveStocks = async (
 ): Promise<StockMovesResult> => {
   const movements: StockMovement[] = [];
   const totals: number[] = [];
-  for (const [index, move] of moves.entries()) {
-    const moved = await r.products.changeQuantity(actor.businessId, move.productId, move.branchId, move.change, move.at, move.belowZero ? { belowZero: true } : {});
-    if (!moved?.ok) return { ok: false, index, refusal: moved };
-    const movement: StockMovement = {
-      id: move.id ?? deps.crypto.uuid(),
-      businessId: actor.businessId,
-      productId: move.productId,
-      branchId: move.branchId,
-      quantityChange: move.change,
-      quantityBefore: moved.before,
-      quantityAfter: moved.after,
-      reason: move.reason,
-      note: move.note ?? null,
-      unitCost: move.unitCost ?? null,
-      createdBy: actor.userId,
-      createdAt: deps.clock.now(),
-      ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
-      ...(move.transferId !== undefined ? { transferId: move.transferId } : {}),
-    };
-    movements.push({ ...movement, createdAt: await r.stockLedger.add(movement) });
-    totals.push(moved.total);
+  for (const run of runsOf(moves)) {
+    const first = run.moves[0]!;
+    const changes = run.moves.map((m) => ({ productId: m.productId, change: m.change }));
+    const moved = await r.products.changeQuantities(actor.businessId, first.branchId, changes, first.at, first.belowZero ? { belowZero: true } : {});
+    const refused = moved.findIndex((m) => !m?.ok);
+    if (refused >= 0) return { ok: false, index: run.start + refused, refusal: moved[refused] as StockMoveRefused | undefined };
+    const createdAt = deps.clock.now();
+    const written: StockMovement[] = run.moves.map((move, i) => {
+      const m = moved[i] as Extract<QuantityChange, { ok: true }>;
+      return {
+        id: move.id ?? deps.crypto.uuid(),
+        businessId: actor.businessId,
+        productId: move.productId,
+        branchId: move.branchId,
+        quantityChange: move.change,
+        quantityBefore: m.before,
+        quantityAfter: m.after,
+        reason: move.reason,
+        note: move.note ?? null,
+        unitCost: move.unitCost ?? null,
+        createdBy: actor.userId,
+        createdAt,
+        ...(move.saleId !== undefined ? { saleId: move.saleId } : {}),
+        ...(move.transferId !== undefined ? { transferId: move.transferId } : {}),
+      };
+    });
+    const times = await r.stockLedger.addMany(written);
+    written.forEach((m, i) => movements.push({ ...m, createdAt: times[i]! }));
+    totals.push(...moved.map((m) => (m as Extract<QuantityChange, { ok: true }>).total));
   }
   if (movements.length > 0) await r.events.record(movements[movements.length - 1]!.createdAt, ...movements.map((m, i) => stockChanged(m, totals[i]!)));
   return { ok: true, movements, totals };

@@ -21,6 +21,12 @@ export interface StockChangeOptions {
   readonly belowZero?: boolean;
 }
 
+/** One product's change in `changeQuantities`. */
+export interface QuantityChangeOf {
+  readonly productId: string;
+  readonly change: number;
+}
+
 export type QuantityChange =
   | { readonly ok: true; readonly before: number; readonly after: number; readonly total: number }
   /** INSUFFICIENT: the branch's would go below zero (available: the branch's); LIMIT: the product's total above MAX_STOCK. */
@@ -51,6 +57,13 @@ export interface ProductRepository {
    */
   changeQuantity(businessId: string, productId: string, branchId: string, change: number, at: Date, options?: StockChangeOptions): Promise<QuantityChange | undefined>;
   /**
+   * `changeQuantity` for several distinct products at one branch, in one statement where the store
+   * can (a sale of three products: one round trip, not three), with the same lock order: every
+   * product's row in id order, then its stock row. Answers in the order of `changes`. Every change
+   * that can be made is made, so a caller that meets a refusal rolls its transaction back.
+   */
+  changeQuantities(businessId: string, branchId: string, changes: readonly QuantityChangeOf[], at: Date, options?: StockChangeOptions): Promise<(QuantityChange | undefined)[]>;
+  /**
    * Each given product's stock at every active branch of the business, default branch first (0 where
    * none is held). The caller passes its own PRODUCTs (a service keeps no stock); only the business's
    * stock rows are read, so another business's id reads as 0 everywhere.
@@ -68,6 +81,8 @@ export interface StockLedger {
    * movement when the clock has not passed it, so the ledger ordered by time reads as a chain.
    */
   add(movement: StockMovement): Promise<Date>;
+  /** `add` for movements of distinct products, in one statement where the store can; the times in their order. */
+  addMany(movements: readonly StockMovement[]): Promise<Date[]>;
   findById(businessId: string, movementId: string): Promise<StockMovement | undefined>;
   list(businessId: string, page: PageRequest<MovementSort>, filter: MovementFilter): Promise<Page<StockMovement>>;
   /** The rows a sale wrote (what its void must give back). */

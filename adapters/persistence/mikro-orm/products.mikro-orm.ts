@@ -1,5 +1,5 @@
 import type { Sql } from './sql-session.js';
-import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, StockLedger } from '../../../application/products/ports.js';
+import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, QuantityChange, StockChangeOptions, StockLedger } from '../../../application/products/ports.js';
 import { MAX_STOCK, type BranchStock, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
 import { mikroOrmStockTransfers } from './stock-transfers.mikro-orm.js';
 import { kobo } from '../../../domain/money.js';
@@ -50,6 +50,44 @@ export const productFromRow = (r: Row): Product => ({
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
+
+/** Why a change was not made (read after its statement wrote nothing): undefined for an unknown product. */
+const notChanged = async (db: Sql, businessId: string, id: string, branchId: string, change: number): Promise<QuantityChange | undefined> => {
+  const current = await db.execute<{ total: number; branch: number }[]>(
+    `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = ?), 0) as branch
+     from products p where p.business_id = ? and p.id = ?`,
+    [branchId, businessId, id],
+  );
+  if (!current[0]) return undefined;
+  const available = int(current[0].branch);
+  // a service keeps no stock rows: a change of nothing is still answered
+  if (change === 0) return { ok: true, before: available, after: available, total: int(current[0].total) };
+  return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
+};
+
+/** ProductRepository.changeQuantity. */
+const changeQuantityIn = async (db: Sql, businessId: string, id: string, branchId: string, change: number, at: Date, options: StockChangeOptions): Promise<QuantityChange | undefined> => {
+  // Zero is the floor of every move but a synced offline sale's (docs/adr/0034): the check lives here, not in the table.
+  const floor = options.belowZero ? -MAX_STOCK : 0;
+  // The product's row is locked first (p), then the branch's stock row: the one order of every stock
+  // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
+  // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
+  // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
+  const rows = await db.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
+    `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
+     s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+             select ?, p.id, ?, greatest(?::integer, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
+           on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
+             where product_stock.quantity + ? >= ?::integer
+           returning quantity, (xmax = 0) as inserted),
+     t as (update products set quantity = products.quantity + ?, updated_at = ? from s
+           where products.id = ? and (?::integer >= 0 or not s.inserted or ?::boolean) returning products.quantity)
+     select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
+    [businessId, id, businessId, branchId, change, floor, at, change, MAX_STOCK, change, change, floor, change, at, id, change, options.belowZero === true],
+  );
+  if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
+  return notChanged(db, businessId, id, branchId, change);
+};
 
 export const mikroOrmProducts = (db: Sql): ProductRepository => ({
   async findById(businessId, id) {
@@ -110,36 +148,38 @@ export const mikroOrmProducts = (db: Sql): ProductRepository => ({
     );
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
-  async changeQuantity(businessId, id, branchId, change, at, options = {}) {
-    // Zero is the floor of every move but a synced offline sale's (docs/adr/0034): the check lives here, not in the table.
+  changeQuantity: (businessId, id, branchId, change, at, options = {}) => changeQuantityIn(db, businessId, id, branchId, change, at, options),
+  async changeQuantities(businessId, branchId, changes, at, options = {}) {
+    if (changes.length === 1) return [await changeQuantityIn(db, businessId, changes[0]!.productId, branchId, changes[0]!.change, at, options)];
+    if (new Set(changes.map((c) => c.productId)).size !== changes.length) throw new Error('changeQuantities takes each product once');
+    if (changes.length === 0) return [];
     const floor = options.belowZero ? -MAX_STOCK : 0;
-    // The product's row is locked first (p), then the branch's stock row: the one order of every stock
-    // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
-    // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
-    // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
-    const rows = await db.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
-      `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
+    // changeQuantity's statement over a set: the products locked in id order (the sort runs below the
+    // lock), then each one's stock row, then its total. The change of a stock row that exists comes from
+    // w: the upsert's excluded row holds the inserted quantity, not the change.
+    const rows = await db.execute<{ product_id: string; branch: number; total: number | null }[]>(
+      `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
+       p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
+             where products.business_id = ? order by products.id for update of products),
        s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-               select ?, p.id, ?, greatest(?::integer, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
-             on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
-               where product_stock.quantity + ? >= ?::integer
-             returning quantity, (xmax = 0) as inserted),
-       t as (update products set quantity = products.quantity + ?, updated_at = ? from s
-             where products.id = ? and (?::integer >= 0 or not s.inserted or ?::boolean) returning products.quantity)
-       select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
-      [businessId, id, businessId, branchId, change, floor, at, change, MAX_STOCK, change, change, floor, change, at, id, change, options.belowZero === true],
+               select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
+             on conflict (product_id, branch_id, business_id) do update
+               set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
+               where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
+             returning product_id, quantity, (xmax = 0) as inserted),
+       t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
+             where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
+             returning products.id, products.quantity)
+       select s.product_id, s.quantity as branch, t.quantity as total from s left join t on t.id = s.product_id`,
+      [changes.map((c) => c.productId), changes.map((c) => c.change), businessId, businessId, branchId, floor, at, MAX_STOCK, floor, at, businessId, options.belowZero === true],
     );
-    if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
-    const current = await db.execute<{ total: number; branch: number }[]>(
-      `select p.quantity as total, coalesce((select quantity from product_stock where product_id = p.id and branch_id = ?), 0) as branch
-       from products p where p.business_id = ? and p.id = ?`,
-      [branchId, businessId, id],
-    );
-    if (!current[0]) return undefined;
-    const available = int(current[0].branch);
-    // a service keeps no stock rows: a change of nothing is still answered
-    if (change === 0) return { ok: true, before: available, after: available, total: int(current[0].total) };
-    return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
+    const moved = new Map(rows.filter((r) => r.total !== null).map((r) => [String(r.product_id), r]));
+    const out: (QuantityChange | undefined)[] = [];
+    for (const c of changes) {
+      const r = moved.get(c.productId);
+      out.push(r ? { ok: true, before: int(r.branch) - c.change, after: int(r.branch), total: int(r.total) } : await notChanged(db, businessId, c.productId, branchId, c.change));
+    }
+    return out;
   },
   async stockOf(businessId, ids) {
     const out = new Map<string, BranchStock[]>();
@@ -218,6 +258,28 @@ export const mikroOrmStockLedger = (db: Sql): StockLedger => ({
       ],
     );
     return asDate(rows[0]!.created_at);
+  },
+  async addMany(movements) {
+    if (new Set(movements.map((m) => m.productId)).size !== movements.length) throw new Error('addMany takes each product once');
+    if (movements.length === 0) return [];
+    // add's statement over a set, in a statement of its own after the stock moved: its snapshot then sees
+    // every earlier movement of these (locked) products, so each time follows its product's chain.
+    const column = <K extends keyof StockMovement>(k: K) => movements.map((m) => m[k] ?? null);
+    const rows = await db.execute<{ id: string; created_at: unknown }[]>(
+      `insert into stock_movements (${MOVEMENT_COLUMNS})
+       select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
+         greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
+         m.sale_id, m.branch_id, m.transfer_id
+       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
+         as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
+       returning id, created_at`,
+      [
+        column('id'), column('businessId'), column('productId'), column('quantityChange'), column('quantityBefore'), column('quantityAfter'), column('reason'),
+        column('note'), column('unitCost'), column('createdBy'), column('createdAt'), column('saleId'), column('branchId'), column('transferId'),
+      ],
+    );
+    const times = new Map(rows.map((r) => [String(r.id), asDate(r.created_at)]));
+    return movements.map((m) => times.get(m.id)!);
   },
   async findById(businessId, id) {
     const rows = await db.execute<Row[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
