@@ -67,6 +67,25 @@ const contract = (name: string, open: () => Promise<{ p: Persistence; rows: () =
       expect(claimed[0]!.deliveredTo).to.deep.equal([]);
     });
 
+    it('keeps every record of a transaction, in order, with its own time; a unit of work rolled back inside it keeps none of its own', async () => {
+      const first = customerCreated();
+      const second = [codeIssued(), customerCreated()];
+      const inner = customerCreated();
+      const ids = await p.uow.atomically(async () => {
+        const kept = await p.uow.run(async (r) => [...(await r.events.record(NOW, first)), ...(await r.events.record(at(5), ...second))]);
+        await p.uow.run(async (r) => {
+          await r.events.record(NOW, inner);
+          throw new Error('undone');
+        }).catch(() => undefined);
+        return kept;
+      });
+      const claimed = await claim(LATER + 5);
+      expect(claimed.map((e) => e.id)).to.have.members(ids);
+      const byId = new Map(claimed.map((e) => [e.id, e]));
+      expect(ids.map((id) => byId.get(id)!.event)).to.deep.equal([first, ...second]);
+      expect(ids.map((id) => byId.get(id)!.occurredAt.getTime())).to.deep.equal([NOW.getTime(), at(5).getTime(), at(5).getTime()]);
+    });
+
     it('leaves a fresh entry to its own request for the grace period; the first attempt by id takes it at once, once', async () => {
       const [id] = await record(customerCreated());
       expect(await claim(LATER - 2)).to.deep.equal([]);

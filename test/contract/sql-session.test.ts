@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
-import { database, plannedEachTime, type Database } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import { database, plannedEachTime, type Database, type Sql } from '../../adapters/persistence/mikro-orm/sql-session.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 describe('sql session: statements on the pool’s connections, values bound', () => {
@@ -63,6 +63,40 @@ describe('sql session: statements on the pool’s connections, values bound', ()
     });
     expect((await db.pooled.execute<{ n: number }[]>('select n from session_probe order by n')).map((r) => r.n)).to.deep.equal([1, 3]);
     expect(heard).to.deep.equal(['committed']);
+  });
+
+  it('runs beforeCommit writes inside the transaction just before COMMIT, drops them with a rollback, and rolls back when one fails', async () => {
+    await db.pooled.execute('create table if not exists before_probe (n int primary key)');
+    const seen: number[][] = [];
+    const rows = async (tx: Sql) => (await tx.execute<{ n: number }[]>('select n from before_probe order by n')).map((r) => r.n);
+    await db.transaction(async (tx) => {
+      await tx.beforeCommit(async () => {
+        await tx.execute('insert into before_probe values (?)', [10]);
+        seen.push(await rows(tx));
+      });
+      seen.push(await rows(tx)); // not written yet
+      await tx.savepoint(async (inner) => inner.beforeCommit(() => inner.execute('insert into before_probe values (?)', [11]).then(() => undefined)));
+      await tx.savepoint(async (inner) => {
+        await inner.beforeCommit(() => inner.execute('insert into before_probe values (?)', [12]).then(() => undefined));
+        throw new Error('undo 12');
+      }).catch(() => undefined);
+    });
+    expect(seen).to.deep.equal([[], [10]]);
+    await db.transaction(async (tx) => {
+      await tx.beforeCommit(() => tx.execute('insert into before_probe values (?)', [13]).then(() => undefined));
+      throw new Error('no');
+    }).catch(() => undefined);
+    // a failing write: the transaction's own rows are rolled back too, and its connection is usable again
+    const failed = await db
+      .transaction(async (tx) => {
+        await tx.execute('insert into before_probe values (?)', [14]);
+        await tx.beforeCommit(() => tx.execute('insert into before_probe values (?)', [10]).then(() => undefined));
+      })
+      .catch((e: Error) => e.message);
+    expect(failed).to.match(/duplicate key/);
+    // outside a transaction the write is made at once
+    await db.pooled.beforeCommit(() => db.pooled.execute('insert into before_probe values (?)', [15]).then(() => undefined));
+    expect(await rows(db.pooled)).to.deep.equal([10, 11, 15]);
   });
 });
 

@@ -5,19 +5,33 @@ import type { DomainEvent } from '../../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
 import { asDate } from './keyset.mikro-orm.js';
 
-/** The event log inside the unit of work's transaction: one INSERT for all the events a use case records. */
-export const mikroOrmEventLog = (db: Sql): EventLog => ({
-  async record(at, ...events) {
-    if (events.length === 0) return [];
-    const ids = events.map(() => randomUUID());
-    const nextAttempt = new Date(at.getTime() + FIRST_ATTEMPT_GRACE_MS);
-    await db.execute(
-      `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${events.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`,
-      events.flatMap((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt]),
-    );
-    return ids;
-  },
-});
+/**
+ * The event log inside the unit of work's transaction: the events a transaction records go to the
+ * outbox in one INSERT just before its COMMIT (a sale's stock events and its SaleRecorded: one
+ * statement, not two); outside a transaction, at once.
+ */
+export const mikroOrmEventLog = (db: Sql): EventLog => {
+  let pending: unknown[][] | undefined;
+  return {
+    async record(at, ...events) {
+      if (events.length === 0) return [];
+      const ids = events.map(() => randomUUID());
+      const nextAttempt = new Date(at.getTime() + FIRST_ATTEMPT_GRACE_MS);
+      const rows = events.map((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt]);
+      if (pending) {
+        pending.push(...rows);
+        return ids;
+      }
+      pending = rows;
+      await db.beforeCommit(async () => {
+        const all = pending!;
+        pending = undefined;
+        await db.execute(`insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`, all.flat());
+      });
+      return ids;
+    },
+  };
+};
 
 const entryFromRow = (r: Record<string, unknown>): OutboxEntry => ({
   id: String(r.id),

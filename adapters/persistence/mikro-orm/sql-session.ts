@@ -32,6 +32,12 @@ export interface Sql {
    * statement commits on its own), after COMMIT in one, never after a rollback.
    */
   afterCommit(fn: () => void): void;
+  /**
+   * Writes `write` does once, just before COMMIT, inside the transaction (what a transaction gathers,
+   * e.g. its outbox rows, goes in one statement); at once outside a transaction. Dropped with a
+   * rollback, and with a savepoint rolled back. A failed write rolls the transaction back.
+   */
+  beforeCommit(write: () => Promise<void>): Promise<void>;
 }
 
 /** A transaction on one connection. */
@@ -114,6 +120,7 @@ interface Pool {
 
 class Transaction implements OpenTransaction {
   private readonly committed: (() => void)[] = [];
+  private readonly writes: (() => Promise<void>)[] = [];
   private savepoints = 0;
   private done = false;
 
@@ -132,22 +139,34 @@ class Transaction implements OpenTransaction {
     this.committed.push(fn);
   }
 
+  async beforeCommit(write: () => Promise<void>): Promise<void> {
+    this.writes.push(write);
+  }
+
   async savepoint<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A> {
     const name = `sp_${++this.savepoints}`;
     await this.execute(`savepoint ${name}`);
     const before = this.committed.length;
+    const writesBefore = this.writes.length;
     try {
       const result = await work(this);
       await this.execute(`release savepoint ${name}`);
       return result;
     } catch (e) {
       this.committed.length = before; // what the savepoint wrote is undone
+      this.writes.length = writesBefore;
       await this.execute(`rollback to savepoint ${name}`);
       throw e;
     }
   }
 
   async commit(): Promise<void> {
+    try {
+      for (let i = 0; i < this.writes.length; i++) await this.writes[i]!();
+    } catch (e) {
+      await this.rollback().catch(() => undefined);
+      throw e;
+    }
     try {
       await this.execute('commit');
     } finally {
@@ -216,6 +235,7 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
         }
       },
       afterCommit: (fn) => fn(),
+      beforeCommit: (write) => write(),
     },
     async inTurn(work) {
       const mine = { client: await pool.acquireConnection(), released: false };
@@ -246,4 +266,5 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
 export const plannedEachTime = (sql: Sql): Sql => ({
   execute: (text, params, method) => sql.execute(text, params, method, true),
   afterCommit: (fn) => sql.afterCommit(fn),
+  beforeCommit: (write) => sql.beforeCommit(write),
 });
