@@ -1179,6 +1179,7 @@ const main = async () => {
   const baselineCursor = Buffer.from(JSON.stringify({ v: data.deep.value, i: data.deep.id })).toString('base64url');
 
   const measured: Measured[] = [];
+  let apiHwmMb = 0; // the API's VmHWM at the end of its run
   const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'bizops-bench-prof-')) : undefined;
   let checks: CheckResult | undefined;
   try {
@@ -1226,7 +1227,8 @@ const main = async () => {
         earlierApp.set(s.name, m);
         measured.push(m);
       }
-      log(`API VmHWM (peak RSS ${selected.some((x) => x.download) ? 'since the last download started: the downloads reset it' : 'since start'}) ${api.hwmMb()} MB`);
+      apiHwmMb = api.hwmMb();
+      log(`API VmHWM (peak RSS ${selected.some((x) => x.download) ? 'since the last download started: the downloads reset it' : 'since start'}) ${apiHwmMb} MB`);
     } finally {
       await api.stop();
     }
@@ -1372,6 +1374,29 @@ const main = async () => {
     const growth = Number(r.download!.peak_rss_growth_mb);
     console.log(`  ${verdict(growth < 50)} ${r.name}: streams with peak RSS growth < 50 MB -> ${growth} MB (each download: ${(r.download!.rss_growth_mb as number[]).join(', ')} MB), ${(r.p50_ms / 1000).toFixed(1)} s`);
   }
+  // Issue 19's targets: each ratio against the baseline of this same run.
+  const cpuRatio = (r: ResultRow | undefined) =>
+    r?.baseline_cpu_ms_per_request && r.baseline_cpu_ms_per_request.server > 0 ? r.cpu_ms_per_request.server / r.baseline_cpu_ms_per_request.server : undefined;
+  const peakRss = Math.max(apiHwmMb, ...measured.filter((m) => m.target === 'app').map((m) => m.peakRssMb));
+  console.log('\nTargets of the hot paths (issue 19; ratios against the baseline in this run)');
+  for (const name of ['products-page1', 'products-deep']) {
+    const r = get(name);
+    if (!r) continue;
+    console.log(
+      `  ${verdict(r.ratio === null ? undefined : r.ratio >= 0.7)} ${name}: >= 70% of the baseline's req/s -> ${r.ratio === null ? 'no baseline' : `${Math.round(r.ratio * 100)}%`}`,
+    );
+    console.log(`  ${verdict(r.p99_ms < 40)} ${name}: p99 < 40 ms -> ${r.p99_ms} ms (baseline ${r.baseline_p99_ms ?? '-'} ms)`);
+  }
+  for (const [name, min] of [['sales-random', 0.8], ['sales-hot', 0.6]] as const) {
+    const r = get(name);
+    if (r) console.log(`  ${verdict(r.ratio === null ? undefined : r.ratio >= min)} ${name}: >= ${min * 100}% of the baseline's req/s -> ${r.ratio === null ? 'no baseline' : `${Math.round(r.ratio * 100)}%`}`);
+  }
+  for (const [name, max] of [['products-page1', 1.5], ['products-deep', 1.5], ['products-search', 1.5], ['sales-list', 1.5], ['aging-report', 1.5], ['sales-random', 1.6], ['sales-hot', 1.6]] as const) {
+    const r = get(name);
+    const x = cpuRatio(r);
+    if (r) console.log(`  ${verdict(x === undefined ? undefined : x <= max)} ${name}: API CPU <= ${max}x the baseline's -> ${x === undefined ? 'no baseline' : `${x.toFixed(2)}x`}`);
+  }
+  console.log(`  ${verdict(EMBEDDED ? undefined : peakRss <= 250)} peak RSS of the API over the run <= 250 MB${EMBEDDED ? ' (PostgreSQL only)' : ''} -> ${peakRss} MB`);
   console.log('\nStock and ledger after the runs');
   for (const line of checks!.lines) console.log(`  ${line}`);
 
