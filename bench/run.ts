@@ -15,8 +15,9 @@
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
  * start the API (`node dist/bootstrap/main.js`, built as `npm start` builds it, LOG_LEVEL=warn, rate limits raised, WORKERS=off) as a child
- * process and drive it with autocannon, scenario by scenario; then the same against the baseline
- * (bench/baseline-server.ts: bare Koa + pg, the same SQL); check the stock afterwards (no oversell,
+ * process and drive it with autocannon, scenario by scenario, each followed at once by the same scenario
+ * against the baseline (bench/baseline-server.ts: bare Koa + pg, the same SQL; on PGlite the baseline runs
+ * after the API, one process a data directory); check the stock afterwards (no oversell,
  * every unit sold accounted for, the hot product at exactly 0); print the table and write
  * bench/results.json. The export scenarios (export-sales-*) are not autocannon: one download at a time,
  * timed, with the API's peak RSS growth during each (runDownloads); a run with them takes 1 to 4 minutes
@@ -1220,25 +1221,10 @@ const main = async () => {
         if (res.status !== 201) throw new Error(`restock: ${res.status} ${await res.text()}`);
       },
     };
-    const earlierApp = new Map<string, Measured>();
-    try {
-      for (const s of selected) {
-        const m = await runScenario(app, s, data, earlierApp);
-        earlierApp.set(s.name, m);
-        measured.push(m);
-      }
-      apiHwmMb = api.hwmMb();
-      log(`API VmHWM (peak RSS ${selected.some((x) => x.download) ? 'since the last download started: the downloads reset it' : 'since start'}) ${apiHwmMb} MB`);
-    } finally {
-      await api.stop();
-    }
-    const firstLoad = measured.find((m) => m.target === 'app');
-    if (profileDir) summarizeProfile(profileDir, firstLoad ? Math.max(0, (firstLoad.start.getTime() - api.startedAt) / 1000) : 0);
-
-    if (!NO_BASELINE) {
+    const baselineTarget = async (): Promise<Target> => {
       const base = await startBaseline(seed);
       log(`baseline up (pid ${base.pid}, ${base.baseUrl})`);
-      const target: Target = {
+      return {
         kind: 'baseline',
         server: base,
         headers: {},
@@ -1249,16 +1235,47 @@ const main = async () => {
           if (res.status !== 200) throw new Error(`restock: ${res.status} ${await res.text()}`);
         },
       };
-      const earlierBase = new Map<string, Measured>();
+    };
+    const withBaseline = selected.filter((x) => x.baselineSeconds && (!QUICK || x.baselineSeconds.quick));
+    // On PostgreSQL each scenario runs on the API and then at once on the baseline, both servers up:
+    // this machine's speed drifts by a third over minutes, and a ratio of two runs minutes apart
+    // measured the drift. PGlite: one process a data directory, so the baseline runs after the API.
+    const interleaved = !NO_BASELINE && !EMBEDDED;
+    let baseline: Target | undefined;
+    const earlierApp = new Map<string, Measured>();
+    const earlierBase = new Map<string, Measured>();
+    const runBaseline = async (s: Scenario) => {
+      const m = await runScenario(baseline!, s, data, earlierBase);
+      earlierBase.set(s.name, m);
+      measured.push(m);
+    };
+    try {
+      if (interleaved) baseline = await baselineTarget();
+      for (const s of selected) {
+        const m = await runScenario(app, s, data, earlierApp);
+        earlierApp.set(s.name, m);
+        measured.push(m);
+        if (interleaved && withBaseline.includes(s)) await runBaseline(s);
+      }
+      apiHwmMb = api.hwmMb();
+      log(`API VmHWM (peak RSS ${selected.some((x) => x.download) ? 'since the last download started: the downloads reset it' : 'since start'}) ${apiHwmMb} MB`);
+    } finally {
+      await api.stop();
+      if (baseline && interleaved) {
+        log(`baseline VmHWM ${baseline.server.hwmMb()} MB`);
+        await baseline.server.stop();
+      }
+    }
+    const firstLoad = measured.find((m) => m.target === 'app');
+    if (profileDir) summarizeProfile(profileDir, firstLoad ? Math.max(0, (firstLoad.start.getTime() - api.startedAt) / 1000) : 0);
+
+    if (!NO_BASELINE && !interleaved) {
+      baseline = await baselineTarget();
       try {
-        for (const s of selected.filter((x) => x.baselineSeconds && (!QUICK || x.baselineSeconds.quick))) {
-          const m = await runScenario(target, s, data, earlierBase);
-          earlierBase.set(s.name, m);
-          measured.push(m);
-        }
-        log(`baseline VmHWM ${base.hwmMb()} MB`);
+        for (const s of withBaseline) await runBaseline(s);
+        log(`baseline VmHWM ${baseline.server.hwmMb()} MB`);
       } finally {
-        await base.stop();
+        await baseline.server.stop();
       }
     }
   } finally {
