@@ -89,9 +89,10 @@ export const moveStocks = async (
     const moved = await r.products.changeQuantities(actor.businessId, first.branchId, changes, first.at, first.belowZero ? { belowZero: true } : {});
     const refused = moved.findIndex((m) => !m?.ok);
     if (refused >= 0) return { ok: false, index: run.start + refused, refusal: moved[refused] as StockMoveRefused | undefined };
+    const done = moved as Extract<QuantityChange, { ok: true }>[];
     const createdAt = deps.clock.now();
     const written: StockMovement[] = run.moves.map((move, i) => {
-      const m = moved[i] as Extract<QuantityChange, { ok: true }>;
+      const m = done[i]!;
       return {
         id: move.id ?? deps.crypto.uuid(),
         businessId: actor.businessId,
@@ -111,7 +112,7 @@ export const moveStocks = async (
     });
     const times = await r.stockLedger.addMany(written);
     written.forEach((m, i) => movements.push({ ...m, createdAt: times[i]! }));
-    totals.push(...moved.map((m) => (m as Extract<QuantityChange, { ok: true }>).total));
+    totals.push(...done.map((m) => m.total));
   }
   if (movements.length > 0) await r.events.record(movements[movements.length - 1]!.createdAt, ...movements.map((m, i) => stockChanged(m, totals[i]!)));
   return { ok: true, movements, totals };

@@ -1,6 +1,7 @@
 import type { Sql } from './sql-session.js';
-import type { MovementSort, ProductRepositories, ProductRepository, ProductSort, QuantityChange, StockChangeOptions, StockLedger } from '../../../application/products/ports.js';
-import { MAX_STOCK, type BranchStock, type MovementReason, type Product, type ProductType, type StockMovement } from '../../../domain/product.js';
+import type { ProductRepositories, ProductRepository, ProductSort, QuantityChange, QuantityChangeOf, StockChangeOptions } from '../../../application/products/ports.js';
+import { MAX_STOCK, type BranchStock, type Product, type ProductType } from '../../../domain/product.js';
+import { mikroOrmStockLedger } from './stock-ledger.mikro-orm.js';
 import { mikroOrmStockTransfers } from './stock-transfers.mikro-orm.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
@@ -65,28 +66,50 @@ const notChanged = async (db: Sql, businessId: string, id: string, branchId: str
   return { ok: false, available, reason: available + change < 0 ? 'INSUFFICIENT' : 'LIMIT' };
 };
 
-/** ProductRepository.changeQuantity. */
-const changeQuantityIn = async (db: Sql, businessId: string, id: string, branchId: string, change: number, at: Date, options: StockChangeOptions): Promise<QuantityChange | undefined> => {
-  // Zero is the floor of every move but a synced offline sale's (docs/adr/0034): the check lives here, not in the table.
+/**
+ * ProductRepository.changeQuantities (and changeQuantity, a set of one). Every product's row is locked
+ * first, in id order (the sort runs below the lock), then its stock row: the one order of every stock
+ * writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
+ * transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
+ * branch without a row inserts 0 and is refused (inserted); the total moves only with the branch. The
+ * change of a stock row that exists comes from w: the upsert's excluded row holds the inserted
+ * quantity, not the change. Zero is the floor of every move but a synced offline sale's (docs/adr/0034):
+ * the check lives here, not in the table.
+ */
+const changeQuantities = async (
+  db: Sql,
+  businessId: string,
+  branchId: string,
+  changes: readonly QuantityChangeOf[],
+  at: Date,
+  options: StockChangeOptions,
+): Promise<(QuantityChange | undefined)[]> => {
+  if (new Set(changes.map((c) => c.productId)).size !== changes.length) throw new Error('changeQuantities takes each product once');
+  if (changes.length === 0) return [];
   const floor = options.belowZero ? -MAX_STOCK : 0;
-  // The product's row is locked first (p), then the branch's stock row: the one order of every stock
-  // writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
-  // transaction inserted after this statement's snapshot (a plain update would miss it). A take from a
-  // branch without a row inserts 0 and is refused (inserted); the total moves only with the branch.
-  const rows = await db.execute<{ branch: number; total: number | null; inserted: boolean }[]>(
-    `with p as (select id, quantity, type from products where business_id = ? and id = ? for update),
+  const rows = await db.execute<{ product_id: string; branch: number; total: number | null }[]>(
+    `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
+     p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
+           where products.business_id = ? order by products.id for update of products),
      s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-             select ?, p.id, ?, greatest(?::integer, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + ? <= ?
-           on conflict (product_id, branch_id, business_id) do update set quantity = product_stock.quantity + ?, updated_at = excluded.updated_at
-             where product_stock.quantity + ? >= ?::integer
-           returning quantity, (xmax = 0) as inserted),
-     t as (update products set quantity = products.quantity + ?, updated_at = ? from s
-           where products.id = ? and (?::integer >= 0 or not s.inserted or ?::boolean) returning products.quantity)
-     select s.quantity as branch, s.inserted, t.quantity as total from s left join t on true`,
-    [businessId, id, businessId, branchId, change, floor, at, change, MAX_STOCK, change, change, floor, change, at, id, change, options.belowZero === true],
+             select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
+           on conflict (product_id, branch_id, business_id) do update
+             set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
+             where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
+           returning product_id, quantity, (xmax = 0) as inserted),
+     t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
+           where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
+           returning products.id, products.quantity)
+     select s.product_id, s.quantity as branch, t.quantity as total from s left join t on t.id = s.product_id`,
+    [changes.map((c) => c.productId), changes.map((c) => c.change), businessId, businessId, branchId, floor, at, MAX_STOCK, floor, at, businessId, options.belowZero === true],
   );
-  if (rows[0] && rows[0].total !== null) return { ok: true, before: int(rows[0].branch) - change, after: int(rows[0].branch), total: int(rows[0].total) };
-  return notChanged(db, businessId, id, branchId, change);
+  const moved = new Map(rows.filter((r) => r.total !== null).map((r) => [String(r.product_id), r]));
+  const out: (QuantityChange | undefined)[] = [];
+  for (const c of changes) {
+    const r = moved.get(c.productId);
+    out.push(r ? { ok: true, before: int(r.branch) - c.change, after: int(r.branch), total: int(r.total) } : await notChanged(db, businessId, c.productId, branchId, c.change));
+  }
+  return out;
 };
 
 export const mikroOrmProducts = (db: Sql): ProductRepository => ({
@@ -148,39 +171,10 @@ export const mikroOrmProducts = (db: Sql): ProductRepository => ({
     );
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },
-  changeQuantity: (businessId, id, branchId, change, at, options = {}) => changeQuantityIn(db, businessId, id, branchId, change, at, options),
-  async changeQuantities(businessId, branchId, changes, at, options = {}) {
-    if (changes.length === 1) return [await changeQuantityIn(db, businessId, changes[0]!.productId, branchId, changes[0]!.change, at, options)];
-    if (new Set(changes.map((c) => c.productId)).size !== changes.length) throw new Error('changeQuantities takes each product once');
-    if (changes.length === 0) return [];
-    const floor = options.belowZero ? -MAX_STOCK : 0;
-    // changeQuantity's statement over a set: the products locked in id order (the sort runs below the
-    // lock), then each one's stock row, then its total. The change of a stock row that exists comes from
-    // w: the upsert's excluded row holds the inserted quantity, not the change.
-    const rows = await db.execute<{ product_id: string; branch: number; total: number | null }[]>(
-      `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
-       p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
-             where products.business_id = ? order by products.id for update of products),
-       s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-               select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
-             on conflict (product_id, branch_id, business_id) do update
-               set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
-               where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
-             returning product_id, quantity, (xmax = 0) as inserted),
-       t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
-             where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
-             returning products.id, products.quantity)
-       select s.product_id, s.quantity as branch, t.quantity as total from s left join t on t.id = s.product_id`,
-      [changes.map((c) => c.productId), changes.map((c) => c.change), businessId, businessId, branchId, floor, at, MAX_STOCK, floor, at, businessId, options.belowZero === true],
-    );
-    const moved = new Map(rows.filter((r) => r.total !== null).map((r) => [String(r.product_id), r]));
-    const out: (QuantityChange | undefined)[] = [];
-    for (const c of changes) {
-      const r = moved.get(c.productId);
-      out.push(r ? { ok: true, before: int(r.branch) - c.change, after: int(r.branch), total: int(r.total) } : await notChanged(db, businessId, c.productId, branchId, c.change));
-    }
-    return out;
+  async changeQuantity(businessId, id, branchId, change, at, options = {}) {
+    return (await changeQuantities(db, businessId, branchId, [{ productId: id, change }], at, options))[0];
   },
+  changeQuantities: (businessId, branchId, changes, at, options = {}) => changeQuantities(db, businessId, branchId, changes, at, options),
   async stockOf(businessId, ids) {
     const out = new Map<string, BranchStock[]>();
     if (ids.length === 0) return out;
@@ -212,92 +206,6 @@ export const mikroOrmProducts = (db: Sql): ProductRepository => ({
       out.set(id, branches.map((b) => ({ branchId: b.id, branchName: b.name, quantity: atBranch?.get(b.id) ?? 0 })));
     }
     return out;
-  },
-});
-
-const MOVEMENT_COLUMNS =
-  'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id';
-
-const MOVEMENTS: KeysetSource<MovementSort> = {
-  select: MOVEMENT_COLUMNS,
-  from: 'stock_movements',
-  tenantColumn: 'business_id',
-  idColumn: 'id',
-  sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
-  search: ['note'],
-  dateColumn: 'created_at',
-};
-
-const movementFromRow = (r: Row): StockMovement => ({
-  id: String(r.id),
-  businessId: String(r.business_id),
-  productId: String(r.product_id),
-  quantityChange: int(r.quantity_change),
-  quantityBefore: int(r.quantity_before),
-  quantityAfter: int(r.quantity_after),
-  reason: r.reason as MovementReason,
-  note: (r.note as string | null) ?? null,
-  unitCost: optionalKobo(r.unit_cost),
-  createdBy: (r.created_by as string | null) ?? null,
-  createdAt: asDate(r.created_at),
-  saleId: (r.sale_id as string | null) ?? null,
-  branchId: String(r.branch_id),
-  transferId: (r.transfer_id as string | null) ?? null,
-});
-
-export const mikroOrmStockLedger = (db: Sql): StockLedger => ({
-  async add(m) {
-    // The product's row is locked by the caller (its quantity just moved), so the previous movement's time is settled.
-    const rows = await db.execute<{ created_at: unknown }[]>(
-      `insert into stock_movements (${MOVEMENT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-         greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from stock_movements where business_id = ? and product_id = ?)), ?, ?, ?)
-       returning created_at`,
-      [
-        m.id, m.businessId, m.productId, m.quantityChange, m.quantityBefore, m.quantityAfter, m.reason, m.note, m.unitCost, m.createdBy, m.createdAt,
-        m.businessId, m.productId, m.saleId ?? null, m.branchId, m.transferId ?? null,
-      ],
-    );
-    return asDate(rows[0]!.created_at);
-  },
-  async addMany(movements) {
-    if (new Set(movements.map((m) => m.productId)).size !== movements.length) throw new Error('addMany takes each product once');
-    if (movements.length === 0) return [];
-    // add's statement over a set, in a statement of its own after the stock moved: its snapshot then sees
-    // every earlier movement of these (locked) products, so each time follows its product's chain.
-    const column = <K extends keyof StockMovement>(k: K) => movements.map((m) => m[k] ?? null);
-    const rows = await db.execute<{ id: string; created_at: unknown }[]>(
-      `insert into stock_movements (${MOVEMENT_COLUMNS})
-       select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
-         greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
-         m.sale_id, m.branch_id, m.transfer_id
-       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
-         as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
-       returning id, created_at`,
-      [
-        column('id'), column('businessId'), column('productId'), column('quantityChange'), column('quantityBefore'), column('quantityAfter'), column('reason'),
-        column('note'), column('unitCost'), column('createdBy'), column('createdAt'), column('saleId'), column('branchId'), column('transferId'),
-      ],
-    );
-    const times = new Map(rows.map((r) => [String(r.id), asDate(r.created_at)]));
-    return movements.map((m) => times.get(m.id)!);
-  },
-  async findById(businessId, id) {
-    const rows = await db.execute<Row[]>(`select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and id = ?`, [businessId, id]);
-    return rows[0] ? movementFromRow(rows[0]) : undefined;
-  },
-  list(businessId, page, filter) {
-    const conditions: SqlCondition[] = [];
-    if (filter.productId) conditions.push({ sql: 'product_id = ?', params: [filter.productId] });
-    if (filter.reason) conditions.push({ sql: 'reason = ?', params: [filter.reason] });
-    if (filter.branchId) conditions.push({ sql: 'branch_id = ?', params: [filter.branchId] });
-    return keysetPage(db, MOVEMENTS, businessId, page, conditions, movementFromRow);
-  },
-  async forSale(businessId, saleId) {
-    const rows = await db.execute<Row[]>(
-      `select ${MOVEMENT_COLUMNS} from stock_movements where business_id = ? and sale_id = ? order by product_id`,
-      [businessId, saleId],
-    );
-    return rows.map(movementFromRow);
   },
 });
 
