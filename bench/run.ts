@@ -6,7 +6,7 @@
  *   npm run bench -- --embedded     # the same against the embedded default (PGlite), compared with the last PostgreSQL run
  *
  * Other flags: --reseed (seed again even when a seed is there), --only a,b (only these scenarios),
- * --no-baseline, --cpu-prof (run the API under --cpu-prof and print its top self-time functions),
+ * --no-baseline, --cpu-prof (run the API and the baseline under --cpu-prof and print their top self-time functions),
  * --connections N (default 32), --instances N (the API as N instances behind HAProxy on one PostgreSQL and
  * Redis, bootstrap/cluster.ts; the tables put each scenario beside the last one-instance run's numbers;
  * no baseline and no download scenarios then; needs HAProxy and Redis at BENCH_REDIS_URL, default
@@ -22,7 +22,8 @@
  * bench/results.json. The export scenarios (export-sales-*) are not autocannon: one download at a time,
  * timed, with the API's peak RSS growth during each (runDownloads); a run with them takes 1 to 4 minutes
  * more (a PDF of 200,000 sales takes 40 to 60 s). Only 127.0.0.1 is targeted; every other scenario has a
- * fixed duration; the servers are stopped at the end, also on error or Ctrl-C.
+ * fixed duration, but the hot product's, a fixed number of requests (the same work for the API and the
+ * baseline); the servers are stopped at the end, also on error or Ctrl-C.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -447,10 +448,10 @@ const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileD
     '/api/v1/actuator/health',
   );
 
-const startBaseline = (seed: Seed) =>
+const startBaseline = (seed: Seed, profileDir?: string) =>
   startServer(
     'baseline',
-    ['--import', 'tsx', 'bench/baseline-server.ts'],
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'bench/baseline-server.ts'],
     {
       ...(EMBEDDED ? { PGLITE_DIR: PGLITE_DIR, DATABASE_URL: '' } : { DATABASE_URL }),
       POOL_MAX: String(POOL_MAX),
@@ -515,6 +516,12 @@ interface Scenario {
   readonly seconds: { full: number; quick: number };
   /** Seconds for the baseline (undefined: no baseline run). */
   readonly baselineSeconds?: { full: number; quick?: number };
+  /**
+   * A fixed number of requests instead of the seconds, the same for the API and the baseline: for a
+   * scenario whose answers change with the rate (the hot product: a faster server sells out sooner and
+   * answers more of the cheaper 409s), so both do the same work and their CPU a request compares.
+   */
+  readonly requests?: { full: number; quick: number };
   readonly writes: boolean;
   /** Status codes that are the expected answer of some requests (not 2xx, not errors). */
   readonly expected?: number[];
@@ -526,8 +533,8 @@ interface Scenario {
    * sampled meanwhile (see runDownloads).
    */
   readonly download?: { readonly paths: (data: RunData) => string[]; readonly count: { full: number; quick: number } };
-  /** Before the measured run (after the warm-up); gets the rps of earlier scenarios of the same target. */
-  readonly before?: (t: Target, data: RunData, earlier: Map<string, Measured>, seconds: number) => Promise<Record<string, unknown>>;
+  /** Before the measured run (after the warm-up); gets the scenario's number of requests (`requests`). */
+  readonly before?: (t: Target, data: RunData, requests: number | undefined) => Promise<Record<string, unknown>>;
 }
 
 /** mulberry32: the same sequence of carts and pages every run. */
@@ -700,6 +707,7 @@ const SCENARIOS: Scenario[] = [
     connections: CONNECTIONS,
     seconds: { full: 15, quick: 5 },
     baselineSeconds: { full: 10, quick: 4 },
+    requests: { full: 4000, quick: 1400 },
     writes: true,
     expected: [409],
     warmup: false,
@@ -708,11 +716,10 @@ const SCENARIOS: Scenario[] = [
       path: '/api/v1/sales',
       body: JSON.stringify({ items: [{ product_id: t.hotProduct, quantity: 1 }], payment_method: 'CASH', branch_id: data.hotBranch }),
     }),
-    // Half the units the random carts' rate would sell in the time, at the hot branch: 409 INSUFFICIENT_STOCK
-    // for the rest, although the default branch holds more.
-    before: async (t, data, earlier, seconds) => {
-      const rps = earlier.get('sales-random')?.rps ?? 200;
-      const stock = Math.max(100, Math.round(rps * seconds * 0.5));
+    // Stock at the hot branch for half the requests: 409 INSUFFICIENT_STOCK for the other half, although
+    // the default branch holds more.
+    before: async (t, data, requests) => {
+      const stock = Math.round(requests! / 2);
       await t.restock(t.hotProduct, stock, data.hotBranch);
       return { hot_product: t.hotProduct, hot_start_stock: stock, hot_branch: data.hotBranch };
     },
@@ -755,7 +762,8 @@ interface Measured {
   readonly extra: Record<string, unknown>;
 }
 
-const load = (t: Target, connections: number, seconds: number, next: () => Req) =>
+/** `amount`: stop after that many requests (the duration is then ignored). */
+const load = (t: Target, connections: number, seconds: number, next: () => Req, amount?: number) =>
   new Promise<autocannon.Result>((resolve, reject) => {
     autocannon(
       {
@@ -763,6 +771,7 @@ const load = (t: Target, connections: number, seconds: number, next: () => Req) 
         connections,
         pipelining: 1,
         duration: seconds,
+        ...(amount ? { amount } : {}),
         timeout: 30,
         requests: [
           {
@@ -937,13 +946,14 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
   // JIT and pools warm: 3 s before a server's first scenario, 1 s before the others (no warm-up before
   // the hot product's run: it would sell the stock the run is about to set).
   if (s.warmup) await load(t, s.connections, earlier.size === 0 && !QUICK ? 3 : 1, next);
-  const extra = s.before ? await s.before(t, data, earlier, seconds) : {};
+  const requests = s.requests && (QUICK ? s.requests.quick : s.requests.full);
+  const extra = s.before ? await s.before(t, data, requests) : {};
   await sleep(300);
   t.server.peakRssMb(); // mark
   const errorsBefore = t.server.errorLines();
   const cpuBefore = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
   const start = new Date();
-  const r = await load(t, s.connections, seconds, next);
+  const r = await load(t, s.connections, seconds, next, requests);
   const end = new Date();
   if (t.server.exitCode() !== null) {
     const file = join(tmpdir(), `bizops-bench-${t.kind}-${process.pid}.log`);
@@ -969,7 +979,7 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
     label: s.label,
     target: t.kind,
     connections: s.connections,
-    seconds,
+    seconds: requests ? Math.round(r.duration) : seconds,
     rps: Math.round((answered / r.duration) * 10) / 10,
     p50: r.latency.p50,
     p99: r.latency.p99,
@@ -1119,8 +1129,8 @@ interface ResultRow {
 
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
-/** Top self time of the API's CPU profile, from `skipSeconds` after the process started (start-up left out). */
-const summarizeProfile = (dir: string, skipSeconds: number) => {
+/** Top self time of a server's CPU profile, from `skipSeconds` after the process started (start-up left out). */
+const summarizeProfile = (name: string, dir: string, skipSeconds: number) => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
   if (files.length === 0) return log('no CPU profile was written');
   // --cpu-prof writes one profile a thread (tsx's module loader runs in a worker): the largest is the main thread's.
@@ -1150,7 +1160,7 @@ const summarizeProfile = (dir: string, skipSeconds: number) => {
     const group = m ? m[1]! : /\.ts:/.test(key) ? 'our code (.ts)' : key.startsWith('(') ? key.split('  ')[0]! : 'node internals';
     byPackage.set(group, (byPackage.get(group) ?? 0) + us);
   }
-  console.log(`\nCPU profile ${file}: ${(total / 1e6).toFixed(1)} s busy after the first ${skipSeconds.toFixed(1)} s (start-up); top self time, % of busy`);
+  console.log(`\n${name}'s CPU profile ${file}: ${(total / 1e6).toFixed(1)} s busy after the first ${skipSeconds.toFixed(1)} s (start-up); top self time, % of busy`);
   for (const [key, us] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
   console.log('by package:');
   for (const [key, us] of [...byPackage].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`  ${((us / total) * 100).toFixed(1).padStart(5)} %  ${key}`);
@@ -1182,6 +1192,7 @@ const main = async () => {
   const measured: Measured[] = [];
   let apiHwmMb = 0; // the API's VmHWM at the end of its run
   const profileDir = CPU_PROF ? mkdtempSync(join(tmpdir(), 'bizops-bench-prof-')) : undefined;
+  const baselineProfileDir = CPU_PROF && !NO_BASELINE ? mkdtempSync(join(tmpdir(), 'bizops-bench-baseline-prof-')) : undefined;
   let checks: CheckResult | undefined;
   try {
     // 1. sign in (the code is logged at info), then the measured API at warn
@@ -1222,7 +1233,7 @@ const main = async () => {
       },
     };
     const baselineTarget = async (): Promise<Target> => {
-      const base = await startBaseline(seed);
+      const base = await startBaseline(seed, baselineProfileDir);
       log(`baseline up (pid ${base.pid}, ${base.baseUrl})`);
       return {
         kind: 'baseline',
@@ -1266,8 +1277,11 @@ const main = async () => {
         await baseline.server.stop();
       }
     }
-    const firstLoad = measured.find((m) => m.target === 'app');
-    if (profileDir) summarizeProfile(profileDir, firstLoad ? Math.max(0, (firstLoad.start.getTime() - api.startedAt) / 1000) : 0);
+    const skipStartUp = (kind: Target['kind'], server: Server) => {
+      const first = measured.find((m) => m.target === kind);
+      return first ? Math.max(0, (first.start.getTime() - server.startedAt) / 1000) : 0;
+    };
+    if (profileDir) summarizeProfile('API', profileDir, skipStartUp('app', api));
 
     if (!NO_BASELINE && !interleaved) {
       baseline = await baselineTarget();
@@ -1278,6 +1292,7 @@ const main = async () => {
         await baseline.server.stop();
       }
     }
+    if (baselineProfileDir && baseline) summarizeProfile('baseline', baselineProfileDir, skipStartUp('baseline', baseline.server));
   } finally {
     if (EMBEDDED) db = await openDatabase();
     try {

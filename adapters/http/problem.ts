@@ -123,7 +123,12 @@ export class Problem extends Error {
     readonly detail: string,
     readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
+    // An answer, not a fault: nobody reads its stack, and capturing one was most of what a refused
+    // sale's 409 cost to build.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
     this.status = ERROR_CODES[code];
   }
 }

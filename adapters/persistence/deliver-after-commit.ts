@@ -14,16 +14,17 @@ const pendingOfAtomically = new AsyncLocalStorage<string[]>();
  * transaction. A rolled-back or failed transaction delivers nothing (its rows are gone).
  */
 export const deliverAfterCommit = <R extends EventRepositories>(inner: UnitOfWork<R>, dispatcher: Dispatcher): UnitOfWork<R> => {
-  const recording = (repos: R, into: string[]): R => ({
-    ...repos,
-    events: {
+  // Object.create, not a spread: the SQL adapter's repositories are getters of a prototype (bootstrap/persistence.ts).
+  const recording = (repos: R, into: string[]): R => {
+    const events: R['events'] = {
       async record(at, ...events) {
         const ids = await repos.events.record(at, ...events);
         ids.forEach((id, i) => dispatcher.subscribes(events[i]!._tag) && into.push(id));
         return ids;
       },
-    },
-  });
+    };
+    return Object.create(repos, { events: { value: events, enumerable: true } });
+  };
   return {
     async run(work) {
       let recorded: string[] = [];
