@@ -39,7 +39,7 @@ import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redact
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
 import { openReportsDatabase, type ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
 import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
-import { listeningMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
+import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
 import type { MemberCache } from '../application/ports/member-cache.js';
 
 /** One module's repositories on each adapter: the same ports, in memory and over SQL. */
@@ -115,7 +115,7 @@ export interface Persistence {
   readonly outbox: Outbox;
   /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
   readonly jobs?: JobQueue;
-  /** The member check's reads remembered while a connection LISTENs for changes (docs/adr/0036): PostgreSQL servers only. */
+  /** The member check's reads remembered while changes are heard (docs/adr/0036): a PostgreSQL server, or the embedded database. */
   readonly memberCache?: MemberCache;
   /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
   readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
@@ -159,7 +159,8 @@ export const openPostgres = async (options: {
       log: options.log,
       ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
       // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
-      ...(embedded ? { connectTimeoutMs: 10_000 } : {}),
+      // Its one session's notices come back on the connection that committed (member-cache.ts).
+      ...(embedded ? { connectTimeoutMs: 10_000, onNotification: heardOnConnection } : {}),
     });
     try {
       if (options.migrations === 'check') {
@@ -183,7 +184,13 @@ export const openPostgres = async (options: {
         })
       : undefined;
     const jobs = options.jobs ? pgBossJobQueue({ ...options.jobs, connectionString: url }) : undefined;
-    const memberCache = oneSession ? undefined : listeningMemberCache({ connectionString: url, log: (message, error) => options.log(`${message}: ${error instanceof Error ? error.message : String(error)}`) });
+    // Our own PGlite: only this process's connections reach its session, and each hears its commits'
+    // notices. A PGlite served at a URL (the tests') may have writers elsewhere: not remembered there.
+    const memberCache = embedded
+      ? sessionMemberCache({ execute: (sql) => db.pooled.execute(sql) })
+      : oneSession
+        ? undefined
+        : listeningMemberCache({ connectionString: url, log: (message, error) => options.log(`${message}: ${error instanceof Error ? error.message : String(error)}`) });
     await memberCache?.ready;
     return {
       ...(memberCache ? { memberCache } : {}),

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { listeningMemberCache, memberChangedHere, type ListeningMemberCache } from '../../adapters/persistence/mikro-orm/member-cache.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/mikro-orm/member-cache.js';
 import { migrate, openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
+import { database, type Database } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { freshDatabaseUrl } from '../support/database.js';
 
 const until = async (check: () => boolean, ms = 2000) => {
@@ -121,3 +124,97 @@ if (process.env.TEST_DATABASE_URL) {
     });
   });
 }
+
+// Always: the embedded default remembers the check too (its one session LISTENs; each connection hears its own commits' notices).
+describe('member cache on the embedded database: every change committed on any of its connections is heard before the commit returns', function () {
+  this.timeout(60_000);
+  let embedded: EmbeddedPostgres;
+  let orm: MikroORM;
+  let db: Database;
+  let cache: ListeningMemberCache;
+  const businessId = randomUUID();
+  const userId = randomUUID();
+  const sessionId = randomUUID();
+  let reads = 0;
+  const read = async () => {
+    reads++;
+    const [row] = await db.pooled.execute<{ status: string; role: string; revoked: boolean }[]>(
+      'select m.status, m.role, s.revoked_at is not null as revoked from memberships m join sessions s on s.user_id = m.user_id where m.user_id = ? and s.id = ?',
+      [userId, sessionId],
+    );
+    return row!;
+  };
+
+  before(async () => {
+    embedded = await startEmbeddedPostgres({ maxConnections: 6 });
+    // the raw SQL below says nothing to memberChangedHere: only the connections' notices can make the cache forget
+    orm = await openOrm({ databaseUrl: embedded.url, poolMax: 4, log: () => undefined, onNotification: heardOnConnection });
+    await migrate(orm);
+    db = database(orm, { prepare: false });
+    await db.pooled.execute(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values (?, '+2348030000002', 'Ada', 'Eze', now(), now())`, [userId]);
+    await db.pooled.execute(`insert into businesses (id, name, created_at, updated_at) values (?, 'Shop', now(), now())`, [businessId]);
+    await db.pooled.execute(`insert into memberships (id, business_id, user_id, role, status, created_at, updated_at) values (?, ?, ?, 'STAFF', 'ACTIVE', now(), now())`, [randomUUID(), businessId, userId]);
+    await db.pooled.execute(`insert into sessions (id, user_id, created_at, last_used_at, expires_at) values (?, ?, now(), now(), now() + interval '1 day')`, [sessionId, userId]);
+  });
+  beforeEach(async () => {
+    await db.pooled.execute(`update memberships set status = 'ACTIVE', role = 'STAFF' where user_id = ?`, [userId]);
+    await db.pooled.execute('update sessions set revoked_at = null where id = ?', [sessionId]);
+    cache = sessionMemberCache({ execute: (sql) => db.pooled.execute(sql) });
+    await cache.ready;
+    expect(cache.listening()).to.equal(true);
+    reads = 0;
+  });
+  afterEach(() => cache.close());
+  after(async () => {
+    await orm.close();
+    await embedded.close();
+  });
+
+  it('answers a repeated check from memory', async () => {
+    expect(await cache.find(userId, sessionId, read)).to.deep.equal({ status: 'ACTIVE', role: 'STAFF', revoked: false });
+    expect(await cache.find(userId, sessionId, read)).to.deep.equal({ status: 'ACTIVE', role: 'STAFF', revoked: false });
+    expect(reads).to.equal(1);
+  });
+
+  for (const [what, change, after] of [
+    ['they are deactivated', `update memberships set status = 'DEACTIVATED' where user_id = ?`, { status: 'DEACTIVATED' }],
+    ['their role changes', `update memberships set role = 'BUSINESS_OWNER' where user_id = ?`, { role: 'BUSINESS_OWNER' }],
+    ['their session is signed out', 'update sessions set revoked_at = now() where user_id = ?', { revoked: true }],
+  ] as const) {
+    it(`forgets a user when a transaction in which ${what} commits, before the commit returns`, async () => {
+      await cache.find(userId, sessionId, read);
+      await db.transaction(async (tx) => {
+        await tx.execute(change, [userId]);
+        // not committed: nothing said yet
+        expect(await cache.find(userId, sessionId, read)).to.deep.include({ status: 'ACTIVE', role: 'STAFF', revoked: false });
+      });
+      expect(await cache.find(userId, sessionId, read)).to.deep.include(after); // no wait: the notice came with the COMMIT's answer
+      expect(reads).to.equal(2);
+    });
+  }
+
+  it('forgets a change made by a statement committed on its own', async () => {
+    await cache.find(userId, sessionId, read);
+    await db.pooled.execute(`update memberships set status = 'DEACTIVATED' where user_id = ?`, [userId]);
+    expect(await cache.find(userId, sessionId, read)).to.deep.include({ status: 'DEACTIVATED' });
+  });
+
+  it('keeps what it remembered when the change is rolled back', async () => {
+    await cache.find(userId, sessionId, read);
+    const rolledBack = await db.begin();
+    await rolledBack.execute(`update memberships set status = 'DEACTIVATED' where user_id = ?`, [userId]);
+    await rolledBack.rollback();
+    expect(await cache.find(userId, sessionId, read)).to.deep.include({ status: 'ACTIVE' });
+    expect(reads).to.equal(1);
+  });
+
+  it('reads every check when the session could not LISTEN', async () => {
+    const deaf = sessionMemberCache({ execute: () => Promise.reject(new Error('no database')) });
+    await deaf.ready;
+    expect(deaf.listening()).to.equal(false);
+    await deaf.find(userId, sessionId, read);
+    await deaf.find(userId, sessionId, read);
+    expect(reads).to.equal(2);
+    await deaf.close();
+  });
+});

@@ -6,24 +6,48 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
-import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import type { ListeningMemberCache } from '../../adapters/persistence/mikro-orm/member-cache.js';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 /**
  * Issue 21, on the embedded default (always, whatever database the rest of the suite uses): PGlite
- * runs one transaction at a time, so one tenant's large import must not take the others down.
+ * runs one transaction at a time, so one tenant's large import must not take the others down. And
+ * the member check it remembers (docs/adr/0036) still sees every change at once.
  */
 describe('the embedded database under one tenant’s large import', function () {
   this.timeout(180_000);
   let app: TestApp;
   let dataDir: string;
+  let memberCache: ListeningMemberCache | undefined;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bizops-busy-'));
     const persistence = await openPostgres({ dataDir, poolMax: 10, log: () => undefined });
+    memberCache = persistence.memberCache as ListeningMemberCache | undefined;
     app = await createTestApp({ persistence });
   });
   after(async () => {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('remembers the member check, and a role change or a deactivation still applies from the next request (ADR 0006)', async () => {
+    expect(memberCache?.listening(), 'the embedded session listens for member changes').to.equal(true);
+    const owner = await registerOwner(app);
+    const phone = aPhone();
+    const invite = await app.request('POST', '/staff/invite', { token: owner.accessToken, body: { phone, first_name: 'Bola', last_name: 'Ade', role: 'STAFF' } });
+    expect(invite.status, invite.text).to.equal(201);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const signIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    const staff = signIn.body.data.access_token as string;
+    for (let i = 0; i < 2; i++) expect((await app.request('GET', '/businesses/staff', { token: staff })).status).to.equal(403);
+    await app.request('PUT', `/staff/${invite.body.data.id}`, { token: owner.accessToken, body: { role: 'BUSINESS_OWNER' } });
+    expect((await app.request('GET', '/businesses/staff', { token: staff })).status).to.equal(200);
+    expect((await app.request('GET', '/businesses/staff', { token: staff })).status).to.equal(200);
+    await app.request('PUT', `/staff/${invite.body.data.id}`, { token: owner.accessToken, body: { role: 'STAFF' } });
+    expect((await app.request('DELETE', `/staff/${invite.body.data.id}`, { token: owner.accessToken })).status).to.equal(200);
+    const refused = await app.request('GET', '/businesses/me', { token: staff });
+    expect(refused.status).to.equal(401);
+    expect(refused.body.error.code).to.equal('ACCOUNT_DEACTIVATED');
   });
 
   it('other tenants are answered and health stays UP while a 3,000-row import runs', async () => {

@@ -16,6 +16,15 @@ export const memberChangedHere = (userId: string | undefined): void => {
   for (const forget of heardHere) forget(userId);
 };
 
+/**
+ * A notice one of this process's database connections heard (orm.ts `onNotification`). On the
+ * embedded database the session LISTENs, and PGlite hands a committed change's notice to the
+ * connection that committed it, in the COMMIT's own answer: heard here before that commit returns.
+ */
+export const heardOnConnection = (channel: string, payload: string | undefined): void => {
+  if (channel === CHANNEL) memberChangedHere(payload || undefined);
+};
+
 export interface ListeningMemberCache extends MemberCache {
   /** Resolves once the first LISTEN is in place (or failed: the cache then reads through until it is). */
   readonly ready: Promise<void>;
@@ -24,38 +33,36 @@ export interface ListeningMemberCache extends MemberCache {
   close(): Promise<void>;
 }
 
-export interface MemberCacheOptions {
-  readonly connectionString: string;
+export interface RememberOptions {
   /** At most this many remembered checks (default 50,000); past it all are forgotten. */
   readonly max?: number;
   /** A remembered check is read again after this long regardless (default 30 s): a bound if a notice were ever lost. */
   readonly maxAgeMs?: number;
+  readonly now?: () => number;
+}
+
+export interface MemberCacheOptions extends RememberOptions {
+  readonly connectionString: string;
   /** The LISTEN connection is checked this often (default 5 s); a failed check drops it and everything remembered. */
   readonly heartbeatMs?: number;
   /** Wait before connecting again after the LISTEN connection was lost (default 1 s). */
   readonly reconnectMs?: number;
   readonly log: (message: string, error?: unknown) => void;
-  readonly now?: () => number;
 }
 
 /**
- * The member check's reads remembered per user and session while a connection LISTENs on
- * `member_changes` (docs/adr/0036). Nothing is remembered while that connection is down, and all is
- * forgotten whenever it goes down or comes back, so a change can only be missed while it is being
- * delivered. A read that a change overtook (a notice heard while it was under way) is not kept.
+ * The checks remembered per user and session, while `up`; every change heard here (memberChangedHere)
+ * forgets its user, and going up or down forgets everything. A read that a change overtook (a
+ * notice heard while it was under way) is not kept.
  */
-export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemberCache => {
+const remembered = (options: RememberOptions) => {
   const max = options.max ?? 50_000;
   const maxAgeMs = options.maxAgeMs ?? 30_000;
   const now = options.now ?? Date.now;
   const byUser = new Map<string, Map<string, { value: unknown; at: number }>>();
   let size = 0;
   let generation = 0; // moves on every forgetting: a read that began before it is not kept
-  let client: pg.Client | undefined;
   let up = false;
-  let closed = false;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let retry: NodeJS.Timeout | undefined;
 
   const forget = (userId: string | undefined) => {
     generation++;
@@ -72,46 +79,13 @@ export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemb
   };
   heardHere.add(forget);
 
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5000, query_timeout: 5000 });
-    client = c;
-    const down = (why: unknown) => {
-      if (client !== c) return;
-      client = undefined;
-      up = false;
-      forget(undefined);
-      clearInterval(heartbeat);
-      c.removeAllListeners('notification');
-      void c.end().catch(() => undefined);
-      if (closed) return;
-      options.log('member cache: the LISTEN connection is down; member checks read the database until it is back', why);
-      retry = setTimeout(() => void connect(), options.reconnectMs ?? 1000);
-    };
-    c.on('error', down);
-    c.on('end', () => down(new Error('the connection ended')));
-    c.on('notification', (n) => {
-      if (n.channel === CHANNEL) forget(n.payload || undefined);
-    });
-    try {
-      await c.connect();
-      await c.query(`listen ${CHANNEL}`);
-    } catch (e) {
-      return down(e);
-    }
-    if (client !== c) return;
-    forget(undefined); // whatever changed while nobody listened
-    up = true;
-    heartbeat = setInterval(() => {
-      c.query('select 1').catch(down);
-    }, options.heartbeatMs ?? 5000);
-    heartbeat.unref();
-  };
-
-  const ready = connect();
-
   return {
-    ready,
-    listening: () => up,
+    isUp: () => up,
+    /** Up: answers from memory from now on; down: reads through. Either way everything is forgotten. */
+    setUp(value: boolean) {
+      up = value;
+      forget(undefined);
+    },
     async find<T>(userId: string, sessionId: string, read: () => Promise<T>): Promise<T> {
       if (!up) return read();
       const known = byUser.get(userId)?.get(sessionId);
@@ -127,15 +101,96 @@ export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemb
       }
       return value;
     },
+    close() {
+      up = false;
+      heardHere.delete(forget);
+      forget(undefined);
+    },
+  };
+};
+
+/**
+ * The member check's reads remembered per user and session while a connection LISTENs on
+ * `member_changes` (docs/adr/0036), on a PostgreSQL server. Nothing is remembered while that
+ * connection is down, and all is forgotten whenever it goes down or comes back, so a change can
+ * only be missed while it is being delivered.
+ */
+export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemberCache => {
+  const memory = remembered(options);
+  let client: pg.Client | undefined;
+  let closed = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5000, query_timeout: 5000 });
+    client = c;
+    const down = (why: unknown) => {
+      if (client !== c) return;
+      client = undefined;
+      memory.setUp(false);
+      clearInterval(heartbeat);
+      c.removeAllListeners('notification');
+      void c.end().catch(() => undefined);
+      if (closed) return;
+      options.log('member cache: the LISTEN connection is down; member checks read the database until it is back', why);
+      retry = setTimeout(() => void connect(), options.reconnectMs ?? 1000);
+    };
+    c.on('error', down);
+    c.on('end', () => down(new Error('the connection ended')));
+    c.on('notification', (n) => heardOnConnection(n.channel, n.payload));
+    try {
+      await c.connect();
+      await c.query(`listen ${CHANNEL}`);
+    } catch (e) {
+      return down(e);
+    }
+    if (client !== c) return;
+    memory.setUp(true); // and forgets whatever changed while nobody listened
+    heartbeat = setInterval(() => {
+      c.query('select 1').catch(down);
+    }, options.heartbeatMs ?? 5000);
+    heartbeat.unref();
+  };
+
+  const ready = connect();
+
+  return {
+    ready,
+    listening: memory.isUp,
+    find: memory.find,
     async close() {
       closed = true;
-      heardHere.delete(forget);
+      memory.close();
       clearTimeout(retry);
       clearInterval(heartbeat);
       const c = client;
       client = undefined;
-      up = false;
       await c?.end().catch(() => undefined);
+    },
+  };
+};
+
+/**
+ * The member check remembered on the embedded default: PGlite in this process, one session for
+ * every connection. It makes that session LISTEN on `member_changes` (through `execute`); from then on every
+ * committed change's notice comes back on the connection that committed it, and the pool's
+ * connections pass what they hear to `heardOnConnection` (orm.ts `onNotification`). No other
+ * process reaches that session: the data directory is locked to this one and its socket is private
+ * to this user (ADR 0012), so no change can commit unheard.
+ */
+export const sessionMemberCache = (options: RememberOptions & { readonly execute: (sql: string) => Promise<unknown> }): ListeningMemberCache => {
+  const memory = remembered(options);
+  const ready = options.execute(`listen ${CHANNEL}`).then(
+    () => memory.setUp(true),
+    () => memory.setUp(false), // not listening: every check reads the database
+  );
+  return {
+    ready,
+    listening: memory.isUp,
+    find: memory.find,
+    async close() {
+      memory.close();
     },
   };
 };

@@ -16,11 +16,13 @@ export interface OrmOptions {
   readonly log: (message: string) => void;
   /** Every session read-only (default_transaction_read_only): the reports connection, which takes no writes. */
   readonly readOnly?: boolean;
+  /** A notice any of the pool's connections hears (the embedded database's member changes, member-cache.ts). */
+  readonly onNotification?: (channel: string, payload: string | undefined) => void;
 }
 
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket). */
 /** knex hands `validate` to its pool (tarn) though MikroORM's PoolConfig type does not name it. */
-const pool = (max: number): PoolConfig & { validate(connection: PgClient): boolean } => ({
+const pool = (max: number, onNotification?: OrmOptions['onNotification']): PoolConfig & { validate(connection: PgClient): boolean } => ({
   min: 0,
   max,
   acquireTimeoutMillis: 5000,
@@ -39,6 +41,7 @@ const pool = (max: number): PoolConfig & { validate(connection: PgClient): boole
           : cb;
       return typeof values === 'function' ? query(config, wrap(values)) : query(config, values, wrap(callback));
     };
+    if (onNotification) connection.on('notification', (n) => onNotification(n.channel, n.payload));
     done(null, connection);
   },
   // And never handed to the next request if it is not ready.
@@ -52,6 +55,7 @@ const pool = (max: number): PoolConfig & { validate(connection: PgClient): boole
 /** The parts of a `pg` client the pool looks at to tell a usable connection from a stuck one. */
 interface PgClient {
   query: (config: unknown, values?: unknown, callback?: unknown) => unknown;
+  on(event: 'notification', listener: (notice: { channel: string; payload?: string }) => void): unknown;
   readonly readyForQuery?: boolean;
   readonly connection?: { readonly stream?: { destroy(): void } };
 }
@@ -66,7 +70,7 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
     extensions: [Migrator],
     migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
     discovery: { disableDynamicFileAccess: true, warnWhenNoEntities: false },
-    pool: pool(options.poolMax),
+    pool: pool(options.poolMax, options.onNotification),
     driverOptions: {
       connection: {
         // Fail fast when the server is unreachable: the request is answered 503, not left hanging.
