@@ -26,9 +26,9 @@ export const heardOnConnection = (channel: string, payload: string | undefined):
 };
 
 export interface ListeningMemberCache extends MemberCache {
-  /** Resolves once the first LISTEN is in place (or failed: the cache then reads through until it is). */
+  /** Resolves once the first LISTEN is in place, or failed (the cache then reads through). */
   readonly ready: Promise<void>;
-  /** True while the LISTEN connection is up: only then is anything remembered. */
+  /** True while changes are heard (the LISTEN is in place): only then is anything remembered. */
   listening(): boolean;
   close(): Promise<void>;
 }
