@@ -10,7 +10,8 @@
  * --connections N (default 32), --instances N (the API as N instances behind HAProxy on one PostgreSQL and
  * Redis, bootstrap/cluster.ts; the tables put each scenario beside the last one-instance run's numbers;
  * no baseline and no download scenarios then; needs HAProxy and Redis at BENCH_REDIS_URL, default
- * redis://127.0.0.1:6379).
+ * redis://127.0.0.1:6379). BENCH_API_ARGS: more node flags for the API process, for a closer look
+ * (e.g. --trace-gc, with BENCH_SERVER_LOG=file to keep the servers' output).
  *
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
@@ -443,7 +444,7 @@ const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileD
   startServer(
     'API',
     // What `npm start` runs: the compiled JavaScript (built once per run, see main), not tsx.
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), 'dist/bootstrap/main.js'],
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_API_ARGS ?? '').split(' ').filter(Boolean), 'dist/bootstrap/main.js'],
     apiEnv(dataDir, otpSecret, logLevel, jwtKey, workers),
     '/api/v1/actuator/health',
   );
