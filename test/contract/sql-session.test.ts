@@ -65,39 +65,97 @@ describe('sql session: statements on the pool’s connections, values bound', ()
     expect(heard).to.deep.equal(['committed']);
   });
 
-  it('runs beforeCommit writes inside the transaction just before COMMIT, drops them with a rollback, and rolls back when one fails', async () => {
+  it('runs beforeCommit statements last, inside the transaction, drops them with a rollback, and rolls back when one fails', async () => {
     await db.pooled.execute('create table if not exists before_probe (n int primary key)');
-    const seen: number[][] = [];
     const rows = async (tx: Sql) => (await tx.execute<{ n: number }[]>('select n from before_probe order by n')).map((r) => r.n);
+    const insert = (n: number) => () => ({ sql: 'insert into before_probe values (?)', params: [n] });
+    let made = 0;
     await db.transaction(async (tx) => {
-      await tx.beforeCommit(async () => {
-        await tx.execute('insert into before_probe values (?)', [10]);
-        seen.push(await rows(tx));
+      await tx.beforeCommit(() => {
+        made++;
+        return insert(10)();
       });
-      seen.push(await rows(tx)); // not written yet
-      await tx.savepoint(async (inner) => inner.beforeCommit(() => inner.execute('insert into before_probe values (?)', [11]).then(() => undefined)));
+      expect(await rows(tx)).to.deep.equal([]); // not written yet
+      expect(made, 'built at the commit, not before').to.equal(0);
+      await tx.savepoint(async (inner) => inner.beforeCommit(insert(11)));
       await tx.savepoint(async (inner) => {
-        await inner.beforeCommit(() => inner.execute('insert into before_probe values (?)', [12]).then(() => undefined));
+        await inner.beforeCommit(insert(12));
         throw new Error('undo 12');
       }).catch(() => undefined);
     });
-    expect(seen).to.deep.equal([[], [10]]);
+    expect(made).to.equal(1);
     await db.transaction(async (tx) => {
-      await tx.beforeCommit(() => tx.execute('insert into before_probe values (?)', [13]).then(() => undefined));
+      await tx.beforeCommit(insert(13));
       throw new Error('no');
     }).catch(() => undefined);
-    // a failing write: the transaction's own rows are rolled back too, and its connection is usable again
+    // a failing last statement: the transaction's own rows are rolled back too, and its connection is usable again
     const failed = await db
       .transaction(async (tx) => {
         await tx.execute('insert into before_probe values (?)', [14]);
-        await tx.beforeCommit(() => tx.execute('insert into before_probe values (?)', [10]).then(() => undefined));
+        await tx.beforeCommit(insert(10));
       })
       .catch((e: Error) => e.message);
     expect(failed).to.match(/duplicate key/);
-    // outside a transaction the write is made at once
-    await db.pooled.beforeCommit(() => db.pooled.execute('insert into before_probe values (?)', [15]).then(() => undefined));
-    expect(await rows(db.pooled)).to.deep.equal([10, 11, 15]);
+    // a transaction of nothing but its last statement (BEGIN, the statement and COMMIT together)
+    await db.transaction(async (tx) => tx.beforeCommit(insert(16)));
+    // outside a transaction the statement is run at once
+    await db.pooled.beforeCommit(insert(15));
+    expect(await rows(db.pooled)).to.deep.equal([10, 11, 15, 16]);
   });
+
+  it('leaves the connection out of any transaction after a first statement, a last statement or a COMMIT fails, and after one that ran nothing', async () => {
+    await db.pooled.execute('create table if not exists fail_probe (n int primary key, u int unique deferrable initially deferred)');
+    const inTransaction = async () => (await db.pooled.execute<{ xid: string | null }[]>('select pg_current_xact_id_if_assigned()::text as xid'))[0]!.xid;
+    const outcomes: string[] = [];
+    const attempt = (work: (tx: Sql) => Promise<unknown>) =>
+      db.transaction(async (tx) => void (await work(tx))).then(() => 'committed', (e: Error) => (e.message.match(/duplicate key value violates unique constraint "fail_probe_\w+"|^no$/) ?? ['other: ' + e.message])[0]);
+    await db.pooled.execute('insert into fail_probe values (1, 1)');
+    outcomes.push(await attempt((tx) => tx.execute('insert into fail_probe values (?, 1)', [1]))); // the first statement (sent with BEGIN)
+    outcomes.push(await attempt(async (tx) => {
+      await tx.execute('insert into fail_probe values (?, 1)', [2]);
+      await tx.beforeCommit(() => ({ sql: 'insert into fail_probe values (?, 1)', params: [1] })); // the last (sent with COMMIT)
+    }));
+    outcomes.push(await attempt((tx) => tx.execute('insert into fail_probe values (?, ?)', [3, 1]))); // the COMMIT (a deferred unique check)
+    outcomes.push(await attempt(async () => undefined)); // nothing at all
+    outcomes.push(await attempt(async () => { throw new Error('no'); }));
+    expect(outcomes).to.deep.equal([
+      'duplicate key value violates unique constraint "fail_probe_pkey"',
+      'duplicate key value violates unique constraint "fail_probe_pkey"',
+      'duplicate key value violates unique constraint "fail_probe_u_key"',
+      'committed',
+      'no',
+    ]);
+    expect(await inTransaction(), 'the one connection is not left inside a transaction').to.equal(null);
+    expect((await db.pooled.execute<{ n: number }[]>('select n from fail_probe order by n')).map((r) => r.n)).to.deep.equal([1]);
+  });
+
+  if (prepare) {
+    it('sends a transaction’s BEGIN with its first statement and its COMMIT with its last: two writes fewer', async () => {
+      // Count the socket writes of the connection the transaction takes (the pool has one).
+      const pool = orm.em.getConnection().getKnex().client as unknown as { acquireConnection(): Promise<{ connection: { stream: { _writev?: unknown; _write: unknown } } }> };
+      const client = await pool.acquireConnection();
+      await (pool as unknown as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(client);
+      const stream = client.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+      let writes = 0;
+      const original = { write: stream._write, writev: stream._writev };
+      stream._write = function (...args: unknown[]) { writes++; return original.write.apply(this, args); };
+      stream._writev = function (...args: unknown[]) { writes++; return original.writev.apply(this, args); };
+      try {
+        await db.pooled.execute('create table if not exists pipe_probe (n int)');
+        writes = 0;
+        await db.transaction(async (tx) => {
+          await tx.execute('insert into pipe_probe values (?)', [1]);
+          await tx.execute('insert into pipe_probe values (?)', [2]);
+          await tx.beforeCommit(() => ({ sql: 'insert into pipe_probe values (?)', params: [3] }));
+        });
+        expect(writes, 'BEGIN+1, 2, 3+COMMIT').to.equal(3);
+        expect((await db.pooled.execute<{ n: number }[]>('select n from pipe_probe order by n')).map((r) => r.n)).to.deep.equal([1, 2, 3]);
+      } finally {
+        stream._write = original.write;
+        stream._writev = original.writev;
+      }
+    });
+  }
 });
 
 describe('sql session: inTurn holds one connection for reads that follow one another', () => {

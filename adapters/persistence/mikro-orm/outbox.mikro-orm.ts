@@ -7,8 +7,8 @@ import { asDate } from './keyset.mikro-orm.js';
 
 /**
  * The event log inside the unit of work's transaction: the events a transaction records go to the
- * outbox in one INSERT just before its COMMIT (a sale's stock events and its SaleRecorded: one
- * statement, not two); outside a transaction, at once.
+ * outbox in one INSERT sent with its COMMIT (a sale's stock events and its SaleRecorded: one
+ * statement, not two, and no round trip of its own); outside a transaction, at once.
  */
 export const mikroOrmEventLog = (db: Sql): EventLog => {
   let pending: unknown[][] | undefined;
@@ -23,10 +23,10 @@ export const mikroOrmEventLog = (db: Sql): EventLog => {
         return ids;
       }
       pending = rows;
-      await db.beforeCommit(async () => {
+      await db.beforeCommit(() => {
         const all = pending!;
         pending = undefined;
-        await db.execute(`insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`, all.flat());
+        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`, params: all.flat() };
       });
       return ids;
     },
