@@ -105,22 +105,28 @@ export const recordSale =
     if (broken) return E.left(broken);
     return deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
       const now = deps.clock.now();
-      const business = await r.businesses.findById(actor.businessId);
-      if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
       const replay = async (id: string) => {
         const sale = await r.sales.findById(actor.businessId, id);
         return sale && { sale, monthlySales: null };
       };
       return underClientId<SaleFailure, RecordedSale>(deps, r, { businessId: actor.businessId, kind: 'SALE', made: cmd, content: saleContent(cmd), at: now }, replay, async (clientId) => {
-      const chosen = await stockBranchFor(r, actor, cmd.branchId);
+      // The reads that decide whether the sale can be made, started side by side: on PostgreSQL they
+      // go to the server together, with the transaction's BEGIN, in one round trip (sql-session.ts).
+      const ids = [...new Set(cmd.items.map((i) => i.productId))];
+      const [business, chosen, customerKnown, found] = await Promise.all([
+        r.businesses.findById(actor.businessId),
+        stockBranchFor(r, actor, cmd.branchId),
+        cmd.customerId ? r.customers.exists(actor.businessId, cmd.customerId) : true,
+        r.products.findMany(actor.businessId, ids),
+      ]);
+      if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
       if (E.isLeft(chosen)) return chosen;
       const branch = chosen.right;
-      if (cmd.customerId && !(await r.customers.exists(actor.businessId, cmd.customerId))) return E.left({ _tag: 'UnknownCustomer' });
+      if (!customerKnown) return E.left({ _tag: 'UnknownCustomer' });
       const provisional = cmd.offline?.provisionalReceiptNumber;
       if (provisional && (await r.sales.findByReceiptNumber(actor.businessId, provisional))) return E.left({ _tag: 'ProvisionalReceiptNumberTaken', number: provisional });
 
-      const ids = [...new Set(cmd.items.map((i) => i.productId))];
-      const products = new Map((await r.products.findMany(actor.businessId, ids)).map((p) => [p.id, p]));
+      const products = new Map(found.map((p) => [p.id, p]));
       const unknown = cmd.items.flatMap((i, index) => (products.has(i.productId) ? [] : [index]));
       if (unknown.length > 0) return E.left({ _tag: 'UnknownProducts', indexes: unknown });
       const archived = cmd.items.flatMap((i, index) => (products.get(i.productId)!.archivedAt ? [index] : []));

@@ -129,6 +129,45 @@ describe('sql session: statements on the pool’s connections, values bound', ()
     expect((await db.pooled.execute<{ n: number }[]>('select n from fail_probe order by n')).map((r) => r.n)).to.deep.equal([1]);
   });
 
+  it('runs statements a transaction starts side by side in the order they were started, each answering its own; one failing fails the transaction', async () => {
+    await db.pooled.execute('create table if not exists side_probe (n int primary key)');
+    // How many statements the one connection has been handed that have not answered yet, at most.
+    const pool = orm.em.getConnection().getKnex().client as unknown as { acquireConnection(): Promise<{ query: (...args: unknown[]) => unknown }>; releaseConnection(c: unknown): Promise<void> };
+    const client = await pool.acquireConnection();
+    await pool.releaseConnection(client);
+    const query = client.query;
+    let running = 0;
+    let most = 0;
+    client.query = (config: unknown, callback: unknown) => {
+      most = Math.max(most, ++running);
+      return query.call(client, config, (error: unknown, result: unknown) => {
+        running--;
+        (callback as (e: unknown, r: unknown) => void)(error, result);
+      });
+    };
+    try {
+      const answers = await db.transaction((tx) =>
+        Promise.all([
+          tx.execute<{ affectedRows: number }>('insert into side_probe values (?)', [1], 'run'),
+          tx.execute<{ n: number }[]>('select count(*)::int as n from side_probe'),
+          tx.execute<{ affectedRows: number }>('insert into side_probe values (?), (?)', [2, 3], 'run'),
+          tx.execute<{ n: number }[]>('select count(*)::int as n from side_probe'),
+        ]),
+      );
+      expect([answers[0].affectedRows, answers[1][0]!.n, answers[2].affectedRows, answers[3][0]!.n]).to.deep.equal([1, 1, 2, 3]);
+      const failed = await db
+        .transaction((tx) => Promise.all([tx.execute('insert into side_probe values (?)', [4]), tx.execute('insert into side_probe values (?)', [1]), tx.execute('insert into side_probe values (?)', [5])]))
+        .catch((e: Error) => e.message);
+      expect(failed).to.match(/duplicate key/);
+      expect((await db.pooled.execute<{ n: number }[]>('select n from side_probe order by n')).map((r) => r.n)).to.deep.equal([1, 2, 3]);
+      // pipelined on PostgreSQL; on PGlite pg is never handed a statement while one is running
+      if (prepare) expect(most).to.be.greaterThan(1);
+      else expect(most).to.equal(1);
+    } finally {
+      client.query = query;
+    }
+  });
+
   if (prepare) {
     it('sends a transaction’s BEGIN with its first statement and its COMMIT with its last: two writes fewer', async () => {
       // Count the socket writes of the connection the transaction takes (the pool has one).
@@ -149,7 +188,12 @@ describe('sql session: statements on the pool’s connections, values bound', ()
           await tx.beforeCommit(() => ({ sql: 'insert into pipe_probe values (?)', params: [3] }));
         });
         expect(writes, 'BEGIN+1, 2, 3+COMMIT').to.equal(3);
-        expect((await db.pooled.execute<{ n: number }[]>('select n from pipe_probe order by n')).map((r) => r.n)).to.deep.equal([1, 2, 3]);
+        writes = 0;
+        await db.transaction(async (tx) => {
+          await Promise.all([4, 5, 6].map((n) => tx.execute('insert into pipe_probe values (?)', [n])));
+        });
+        expect(writes, 'BEGIN+4+5+6, COMMIT').to.equal(2);
+        expect((await db.pooled.execute<{ n: number }[]>('select n from pipe_probe order by n')).map((r) => r.n)).to.deep.equal([1, 2, 3, 4, 5, 6]);
       } finally {
         stream._write = original.write;
         stream._writev = original.writev;

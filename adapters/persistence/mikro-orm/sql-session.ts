@@ -74,7 +74,7 @@ export interface DatabaseOptions {
   /**
    * Statements as named prepared statements, parsed once per connection (PostgreSQL). Not on PGlite:
    * its connections share one session, where a name prepared by one is taken for the others. On
-   * PostgreSQL the connections pipeline too (see `together`).
+   * PostgreSQL the connections pipeline too (see Transaction).
    */
   readonly prepare: boolean;
 }
@@ -129,37 +129,6 @@ interface Pending {
   readonly method: 'all' | 'get' | 'run';
   readonly prepare: boolean;
 }
-const BEGIN: Pending = { sql: 'begin', params: [], method: 'all', prepare: false };
-const COMMIT: Pending = { sql: 'commit', params: [], method: 'all', prepare: false };
-
-/**
- * Statements sent back to back: on a pipelining connection in one write and one round trip (a
- * transaction's BEGIN with its first statement, its last statement with its COMMIT), else one after
- * another. Each is sent whatever the one before answered, as the server runs a pipeline: a statement
- * after a failed one in a transaction fails too, and a COMMIT there ends the transaction as a ROLLBACK,
- * so nothing after a failure is kept and the connection is left out of any transaction. Answers every
- * result once all have answered; the first failure, if any, is thrown.
- */
-const together = async (client: PgClient, statements: readonly Pending[]): Promise<unknown[]> => {
-  let settled: PromiseSettledResult<unknown>[];
-  if (client.pipeline) {
-    const stream = client.connection?.stream;
-    stream?.cork?.(); // pg corks each statement's messages; this holds them until all are written
-    let answers: Promise<unknown>[];
-    try {
-      answers = statements.map((s) => run(client, s.sql, s.params, s.method, s.prepare));
-    } finally {
-      stream?.uncork?.();
-    }
-    settled = await Promise.allSettled(answers);
-  } else {
-    settled = [];
-    for (const s of statements) settled.push(...(await Promise.allSettled([run(client, s.sql, s.params, s.method, s.prepare)])));
-  }
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value);
-};
 
 /** The ORM's connection pool, as knex keeps it. */
 interface Pool {
@@ -168,9 +137,12 @@ interface Pool {
 }
 
 /**
- * A transaction on one connection. Its BEGIN goes with its first statement and its COMMIT with its
- * last (`together`): a sale's transaction makes two round trips fewer on PostgreSQL. One that runs
- * nothing sends nothing.
+ * A transaction on one connection. On PostgreSQL the connection pipelines (pg's pipeline mode): the
+ * statements a transaction sends in one turn of the event loop go in one write and come back in one
+ * round trip: its BEGIN with its first statement, reads a use case starts side by side, its last
+ * statement with its COMMIT. A statement sent after a failed one fails too (the transaction is
+ * aborted), and a COMMIT there ends it as a ROLLBACK. On PGlite (one session behind a socket) the
+ * statements go one after another. A transaction that runs nothing sends nothing.
  */
 class Transaction implements OpenTransaction {
   private readonly committed: (() => void)[] = [];
@@ -178,6 +150,10 @@ class Transaction implements OpenTransaction {
   private savepoints = 0;
   private begun = false;
   private done = false;
+  /** The connection's socket while it holds this turn's statements (pipelining). */
+  private corked = false;
+  /** The statement sent last (one after another: PGlite). */
+  private previous: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly client: PgClient,
@@ -187,10 +163,30 @@ class Transaction implements OpenTransaction {
 
   execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> {
     if (this.done) return Promise.reject(new Error('the transaction has ended'));
-    const prepare = this.prepare && !planEachTime;
-    if (this.begun) return run<T>(this.client, sql, params, method, prepare);
-    this.begun = true;
-    return together(this.client, [BEGIN, { sql, params, method, prepare }]).then((answers) => answers[1] as T);
+    if (!this.begun) {
+      this.begun = true;
+      void this.send({ sql: 'begin', params: [], method: 'all', prepare: false }).catch(() => undefined); // its failure fails the next statement too
+    }
+    return this.send({ sql, params, method, prepare: this.prepare && !planEachTime }) as Promise<T>;
+  }
+
+  private send(s: Pending): Promise<unknown> {
+    if (!this.client.pipeline) {
+      const sent = this.previous.then(() => run(this.client, s.sql, s.params, s.method, s.prepare));
+      this.previous = sent.catch(() => undefined);
+      return sent;
+    }
+    const stream = this.client.connection?.stream;
+    if (!this.corked && stream?.cork && stream.uncork) {
+      // pg corks each statement's messages; this holds them until the turn's statements are all written
+      stream.cork();
+      this.corked = true;
+      process.nextTick(() => {
+        this.corked = false;
+        stream.uncork!();
+      });
+    }
+    return run(this.client, s.sql, s.params, s.method, s.prepare);
   }
 
   afterCommit(fn: () => void): void {
@@ -220,18 +216,23 @@ class Transaction implements OpenTransaction {
 
   async commit(): Promise<void> {
     if (this.done) throw new Error('the transaction has ended');
-    let statements: Pending[];
+    let statements: Statement[];
     try {
-      statements = this.last.map((make) => ({ ...make(), method: 'all', prepare: this.prepare }));
+      statements = this.last.map((make) => make());
     } catch (e) {
       await this.rollback().catch(() => undefined);
       throw e;
     }
-    if (!this.begun && statements.length === 0) return this.end().then(() => this.announce());
+    if (!this.begun && statements.length === 0) {
+      await this.end();
+      return this.announce();
+    }
+    // The last statements and the COMMIT together: each waited for, so the connection goes back idle.
+    const answers = [...statements.map((st) => this.execute(st.sql, st.params)), this.execute('commit')];
     try {
-      await together(this.client, [...(this.begun ? [] : [BEGIN]), ...statements, COMMIT]);
+      const failed = (await Promise.allSettled(answers)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
-      this.begun = true;
       await this.end(); // committed, or ended as a rollback by the failure
     }
     this.announce();
@@ -240,7 +241,7 @@ class Transaction implements OpenTransaction {
   async rollback(): Promise<void> {
     if (this.done) return;
     try {
-      if (this.begun) await run(this.client, 'rollback', [], 'all', false);
+      if (this.begun) await this.send({ sql: 'rollback', params: [], method: 'all', prepare: false });
     } finally {
       await this.end();
     }
