@@ -44,7 +44,10 @@ export const recordCreditEntry = async (deps: { clock: Clock; crypto: Crypto }, 
     createdBy: actor.userId,
     createdAt: now,
   };
-  const recordedAt = await r.credit.add(entry);
-  if (change.amount !== 0) await r.customers.setBalance(actor.businessId, change.customer.id, entry.balanceAfter, now);
+  // Side by side: on PostgreSQL both statements go in one round trip.
+  const [recordedAt] = await Promise.all([
+    r.credit.add(entry),
+    change.amount !== 0 ? r.customers.setBalance(actor.businessId, change.customer.id, entry.balanceAfter, now) : undefined,
+  ]);
   return { ...entry, createdAt: recordedAt };
 };

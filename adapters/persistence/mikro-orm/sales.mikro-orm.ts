@@ -88,31 +88,32 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
     },
     async add(s) {
       // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
-      // the business's receipt counter lock is the last one before the commit.
+      // the business's receipt counter lock is the last one before the commit. The two are sent side by
+      // side: on PostgreSQL in one round trip (a failure of the first fails the second).
       const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const params = s.lines.flatMap((l, i) => [s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice]);
-      await db.execute(
-        `insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${values}`,
-        params,
-      );
-      const rows = await db.execute<{ receipt_number: string }[]>(
-        `with counter as (
-           insert into receipt_counters (business_id, value) values (?, 1)
-           on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
-         )
-         insert into sales (${SALE_COLUMNS}, cost_of_goods)
-         select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-           ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-         from counter returning receipt_number`,
-        [
-          s.businessId,
-          s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
-          s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
-          s.amountTendered, s.changeDue, s.lineDiscountTotal,
-          s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
-          costOfGoods(s.lines),
-        ],
-      );
+      const saleParams = [
+        s.businessId,
+        s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
+        s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
+        s.amountTendered, s.changeDue, s.lineDiscountTotal,
+        s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
+        costOfGoods(s.lines),
+      ];
+      const [, rows] = await Promise.all([
+        db.execute(`insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${values}`, params),
+        db.execute<{ receipt_number: string }[]>(
+          `with counter as (
+             insert into receipt_counters (business_id, value) values (?, 1)
+             on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+           )
+           insert into sales (${SALE_COLUMNS}, cost_of_goods)
+           select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+           from counter returning receipt_number`,
+          saleParams,
+        ),
+      ]);
       return rows[0]!.receipt_number;
     },
     async clearNeedsReview(businessId, saleId) {
