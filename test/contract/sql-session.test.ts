@@ -211,11 +211,11 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
   });
   after(() => orm.close());
 
-  const backend = async () => (await db.pooled.execute<{ pid: number }[]>('select pg_backend_pid() as pid'))[0]!.pid;
+  const backend = async (sql: Sql = db.pooled) => (await sql.execute<{ pid: number }[]>('select pg_backend_pid() as pid'))[0]!.pid;
   /** Rejects when `p` has not settled in 5 s: a connection never given back makes the next wait forever. */
   const soon = <A>(p: Promise<A>) => Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('waited 5 s for a connection')), 5000))]);
 
-  it('runs the pooled statements of `work` on one connection, while statements outside it take others', async () => {
+  it('runs the statements of `work` on the one connection it is handed, while statements outside it take others', async () => {
     for (let i = 0; i < 5; i++) {
       let started!: () => void;
       const inside = new Promise<void>((resolve) => (started = resolve));
@@ -223,15 +223,15 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
       const outsideFinished = new Promise<void>((resolve) => (outsideDone = resolve));
       const [seen, outside] = await soon(
         Promise.all([
-          db.inTurn(async () => {
-            const first = await backend();
-            await db.pooled.execute("select set_config('bizops.probe', ?, false)", [`turn ${i}`]);
+          db.inTurn(async (held) => {
+            const first = await backend(held);
+            await held.execute("select set_config('bizops.probe', ?, false)", [`turn ${i}`]);
             started();
             await outsideFinished; // a statement outside runs meanwhile, on the other connection
-            const setting = (await db.pooled.execute<{ v: string }[]>("select current_setting('bizops.probe', true) as v"))[0]!.v;
-            return { first, last: await backend(), setting };
+            const setting = (await held.execute<{ v: string }[]>("select current_setting('bizops.probe', true) as v"))[0]!.v;
+            return { first, last: await backend(held), setting };
           }),
-          inside.then(backend).finally(() => outsideDone()),
+          inside.then(() => backend()).finally(() => outsideDone()),
         ]),
       );
       expect(seen.last).to.equal(seen.first);
@@ -243,8 +243,8 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
   it('gives the connection back when `work` returns or throws, so the pool never runs dry', async () => {
     for (let i = 0; i < 6; i++) {
       const failed = await soon(
-        db.inTurn(async () => {
-          await backend();
+        db.inTurn(async (held) => {
+          await backend(held);
           throw new Error(`no ${i}`);
         }),
       ).catch((e: Error) => e.message);
@@ -254,14 +254,14 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
     let bothIn!: () => void;
     const both = new Promise<void>((resolve) => (bothIn = resolve));
     let inside = 0;
-    const holding = () => db.inTurn(async () => {
-      const pid = await backend();
+    const holding = () => db.inTurn(async (held) => {
+      const pid = await backend(held);
       if (++inside === 2) bothIn();
       await both;
       return pid;
     });
     const pids = await soon(Promise.all([holding(), holding()]));
     if (process.env.TEST_DATABASE_URL) expect(new Set(pids).size, 'two calls at once hold two connections').to.equal(2);
-    expect(await soon(db.inTurn(backend))).to.be.a('number');
+    expect(await soon(db.inTurn((held) => backend(held)))).to.be.a('number');
   });
 });

@@ -55,7 +55,7 @@ export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => 
   async readInTurn(work) {
     const outer = ambientTransaction();
     if (outer) return work(repositories(await outer.transaction()));
-    return db.inTurn(() => work((pooled ??= repositories(db.pooled))));
+    return db.inTurn((held) => work(repositories(held)));
   },
   atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => db.begin(), work))),
   };
