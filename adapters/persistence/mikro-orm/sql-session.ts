@@ -122,12 +122,25 @@ const run = <T>(client: PgClient, sql: string, params: readonly unknown[], metho
     });
   });
 
-interface Pending {
-  readonly sql: string;
-  readonly params: readonly unknown[];
+/** A statement as a transaction sends it. */
+interface Pending extends Statement {
   readonly method: 'all' | 'get' | 'run';
   readonly prepare: boolean;
 }
+/** BEGIN, ROLLBACK: text alone, sent as a simple query. */
+const control = (sql: string): Pending => ({ sql, params: [], method: 'all', prepare: false });
+const BEGIN = control('begin');
+const ROLLBACK = control('rollback');
+
+/** Statements that each commit on their own (no transaction): afterCommit and beforeCommit act at once. */
+const autocommitting = (execute: Sql['execute']): Sql => ({
+  execute,
+  afterCommit: (fn) => fn(),
+  async beforeCommit(make) {
+    const { sql, params } = make();
+    await execute(sql, params);
+  },
+});
 
 /** The ORM's connection pool, as knex keeps it. */
 interface Pool {
@@ -164,7 +177,7 @@ class Transaction implements OpenTransaction {
     if (this.done) return Promise.reject(new Error('the transaction has ended'));
     if (!this.begun) {
       this.begun = true;
-      void this.send({ sql: 'begin', params: [], method: 'all', prepare: false }).catch(() => undefined); // its failure fails the next statement too
+      void this.send(BEGIN).catch(() => undefined); // its failure fails the next statement too
     }
     return this.send({ sql, params, method, prepare: this.prepare && !planEachTime }) as Promise<T>;
   }
@@ -240,7 +253,7 @@ class Transaction implements OpenTransaction {
   async rollback(): Promise<void> {
     if (this.done) return;
     try {
-      if (this.begun) await this.send({ sql: 'rollback', params: [], method: 'all', prepare: false });
+      if (this.begun) await this.send(ROLLBACK);
     } finally {
       await this.end();
     }
@@ -283,36 +296,23 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
     return client;
   };
   const begin = async (): Promise<OpenTransaction> => new Transaction(await acquire(), pool, options.prepare);
-  const pooled: Sql = {
-    async execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> {
-      const client = await acquire();
-      try {
-        return await run<T>(client, sql, params, method, options.prepare && !planEachTime);
-      } finally {
-        await pool.releaseConnection(client);
-      }
-    },
-    afterCommit: (fn) => fn(),
-    async beforeCommit(make) {
-      const { sql, params } = make();
-      await pooled.execute(sql, params);
-    },
-  };
+  const pooled = autocommitting(async <T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> => {
+    const client = await acquire();
+    try {
+      return await run<T>(client, sql, params, method, options.prepare && !planEachTime);
+    } finally {
+      await pool.releaseConnection(client);
+    }
+  });
   return {
     pooled,
     async inTurn(work) {
       const client = await acquire();
       // A statement started after `work` returned (one left running without await) takes a pool connection.
       let released = false;
-      const held: Sql = {
-        execute: <T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> =>
-          released ? pooled.execute<T>(sql, params, method, planEachTime) : run<T>(client, sql, params, method, options.prepare && !planEachTime),
-        afterCommit: (fn) => fn(),
-        async beforeCommit(make) {
-          const { sql, params } = make();
-          await held.execute(sql, params);
-        },
-      };
+      const held = autocommitting(<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> =>
+        released ? pooled.execute<T>(sql, params, method, planEachTime) : run<T>(client, sql, params, method, options.prepare && !planEachTime),
+      );
       try {
         return await work(held);
       } finally {
