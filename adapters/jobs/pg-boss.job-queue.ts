@@ -36,14 +36,24 @@ const settleSql = `update ${SCHEMA}.job set
     data = coalesce($4::jsonb, data)
   where name = $1 and id = $2::uuid`;
 
-/**
- * Creates the queue unless it exists. Two processes starting together on a fresh database may both
- * create it (a partition table each): one gets a deadlock or a duplicate, waits a moment and finds it.
+/*
+ * A periodic task's run is claimed for its minute before it runs. pg-boss sends one job a minute of the
+ * database's clock, but the job is made when its send-it job is worked (up to cronWorkerIntervalSeconds
+ * later), and the minute a run is for is read from when the job was made: a send-it of the last
+ * seconds of one minute and the next minute's own both land in the next minute (seen at start-up).
+ * The claim runs that minute once; claims older than a day are pruned as new ones are made.
  */
-const ensureQueue = async (b: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'>) => {
+const PERIODIC_RUNS = `${SCHEMA}.periodic_run`;
+const createPeriodicRunsSql = `create table if not exists ${PERIODIC_RUNS} (name text not null, minute timestamptz not null, primary key (name, minute))`;
+const claimMinuteSql = `with claimed as (insert into ${PERIODIC_RUNS} (name, minute) values ($1, $2) on conflict do nothing returning 1),
+  pruned as (delete from ${PERIODIC_RUNS} where name = $1 and minute < $2::timestamptz - interval '1 day')
+  select count(*)::int as claimed from claimed`;
+
+/** Runs `create`, again after a moment when another process creating the same thing at once got in its way. */
+const createIfMissing = async (create: () => Promise<unknown>) => {
   for (let attempt = 1; ; attempt++) {
     try {
-      if (!(await b.getQueue(name))) await b.createQueue(name, { name, ...options });
+      await create();
       return;
     } catch (e) {
       const code = (e as { code?: string }).code;
@@ -52,6 +62,15 @@ const ensureQueue = async (b: PgBoss, name: string, options: Omit<PgBoss.Queue, 
     }
   }
 };
+
+/**
+ * Creates the queue unless it exists. Two processes starting together on a fresh database may both
+ * create it (a partition table each): one gets a deadlock or a duplicate, waits a moment and finds it.
+ */
+const ensureQueue = (b: PgBoss, name: string, options: Omit<PgBoss.Queue, 'name'>) =>
+  createIfMissing(async () => {
+    if (!(await b.getQueue(name))) await b.createQueue(name, { name, ...options });
+  });
 
 /** One queue's handler as the worker loops run it. */
 interface Runner {
@@ -125,8 +144,10 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
   const taskRunner = (task: PeriodicTask): Runner => ({
     queue: task.name,
     async run(job) {
+      const minute = startOfMinute(job.createdOn);
       try {
-        await task.run(startOfMinute(job.createdOn));
+        const { rows } = await started().getDb().executeSql(claimMinuteSql, [task.name, minute.toISOString()]);
+        if (Number(rows[0]?.claimed) === 1) await task.run(minute);
       } catch (e) {
         await started().fail(task.name, job.id, output(e));
         report({ kind: 'dead', queue: task.name, id: job.id, attempt: 1, error: describe(e) });
@@ -210,6 +231,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
       }
       if (!workers) return;
+      if (tasks.length > 0) await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql));
       for (const t of tasks) await b.schedule(t.name, '* * * * *');
       const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
       for (const r of runners) {

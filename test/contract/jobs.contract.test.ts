@@ -284,6 +284,29 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
       await Promise.all(queues.map((q) => q.stop()));
     }
   });
+
+  it("two jobs of a periodic task made in the same minute run it once (a send-it late from the minute before lands in the next one's)", async function () {
+    this.timeout(60_000);
+    const url = (await testDatabase()).url;
+    const minutes: string[] = [];
+    const name = `late-probe-${randomUUID().slice(0, 8)}`;
+    const q = pgBossJobQueue({ connectionString: url, poolMax: 2, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 5, stopTimeoutMs: 1_000 });
+    q.every({ name, run: async (minute) => void minutes.push(minute.toISOString()) });
+    await q.start({ workers: true });
+    try {
+      while (new Date().getUTCSeconds() > 50) await sleep(1_000); // both jobs in one minute
+      const ids = [await q.boss().send(name, {}), await q.boss().send(name, {})];
+      const jobs = await until('both jobs worked', async () => {
+        const found = await Promise.all(ids.map((id) => q.boss().getJobById(name, id!)));
+        return found.every((j) => j?.state === 'completed') ? found : undefined;
+      });
+      const minute = new Date(Math.floor(jobs[0]!.createdOn.getTime() / 60_000) * 60_000).toISOString();
+      expect(new Date(Math.floor(jobs[1]!.createdOn.getTime() / 60_000) * 60_000).toISOString()).to.equal(minute);
+      expect(minutes.filter((m) => m === minute), `runs: ${minutes.join(', ')}`).to.have.length(1);
+    } finally {
+      await q.stop();
+    }
+  });
 });
 
 describe('jobs: in process (the in-memory adapters), with the outbox retrying', () => {
