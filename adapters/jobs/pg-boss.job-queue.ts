@@ -231,7 +231,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
       }
       if (!workers) return;
-      if (tasks.length > 0) await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql));
+      if (tasks.length > 0) await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql, []));
       for (const t of tasks) await b.schedule(t.name, '* * * * *');
       const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
       for (const r of runners) {
