@@ -1,4 +1,4 @@
-import type { FieldError } from './codecs.js';
+import { dateTimeJson, type FieldError } from './codecs.js';
 
 /** Every error code the API answers with, and its HTTP status (API-DECISIONS "Errors"). */
 export const ERROR_CODES = {
@@ -150,6 +150,6 @@ export const problemBody = (p: Problem, typeBase: string, instance: string, now:
       code: p.code,
       ...(p.extra.errors ? { errors: p.extra.errors } : {}),
     },
-    timestamp: now.toISOString(),
+    timestamp: dateTimeJson(now),
   };
 };

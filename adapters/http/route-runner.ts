@@ -3,7 +3,7 @@ import type { Context, Middleware } from 'koa';
 import type * as t from 'io-ts';
 import { hasScope, type PartnerActor } from '../../domain/partner.js';
 import { hasAnyRole, type Actor, type Role } from '../../domain/roles.js';
-import { fieldErrors } from './codecs.js';
+import { fieldErrors, dateTimeJson } from './codecs.js';
 import { idempotently, type IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, type Problem } from './problem.js';
 import type { RateLimits } from './rate-limit.js';
@@ -212,7 +212,7 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
           message: reply.message,
           data: reply.data,
           ...(reply.status === 503 ? { error: problemBody(problem('DATABASE_UNAVAILABLE', reply.message), deps.errorTypeBase, ctx.path, deps.clock.now()).error } : {}),
-          timestamp: deps.clock.now().toISOString(),
+          timestamp: dateTimeJson(deps.clock.now()),
         };
       };
       const key = r.idempotent ? ctx.get('idempotency-key') : '';

@@ -7,7 +7,7 @@ import type { requestSignInCode } from '../../../application/auth/request-sign-i
 import type { sendVerificationCode } from '../../../application/auth/send-verification-code.js';
 import type { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
 import type { TokenPair } from '../../../application/auth/sessions.js';
-import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
 import { identifierFields, identifierJson, identifierOf } from './identifier.js';
@@ -78,7 +78,7 @@ export const authRoutes = (uc: AuthUseCases) => [
       return created('Registration successful; a verification code was sent', {
         user_id: r.userId,
         ...identifierJson(r.identifier),
-        otp_expires_at: r.otpExpiresAt.toISOString(),
+        otp_expires_at: dateTimeJson(r.otpExpiresAt),
       });
     },
   }),
@@ -123,7 +123,7 @@ export const authRoutes = (uc: AuthUseCases) => [
       const sent = successOf(await uc.requestSignInCode(identifierOf(body)), 'sign-in');
       return ok('If this identifier is registered, a code was sent', {
         ...identifierJson(sent.identifier),
-        otp_expires_at: sent.otpExpiresAt.toISOString(),
+        otp_expires_at: dateTimeJson(sent.otpExpiresAt),
       });
     },
   }),
@@ -161,7 +161,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
     handler: async ({ body }) => {
       const sent = successOf(await uc.sendVerificationCode(identifierOf(body)), 'sign-in');
-      return ok('Verification code sent', { ...identifierJson(sent.identifier), otp_expires_at: sent.otpExpiresAt.toISOString() });
+      return ok('Verification code sent', { ...identifierJson(sent.identifier), otp_expires_at: dateTimeJson(sent.otpExpiresAt) });
     },
   }),
   route({
@@ -214,7 +214,7 @@ export const authRoutes = (uc: AuthUseCases) => [
           last_name: user.lastName,
           phone: user.phone,
           email: user.email,
-          verified_at: user.verifiedAt?.toISOString() ?? null,
+          verified_at: dateTimeJsonOrNull(user.verifiedAt),
         },
         business: { id: business.id, name: business.name, plan: business.plan, currency: business.currency, timezone: business.timezone },
         branch: branch ? { id: branch.id, name: branch.name } : null,

@@ -1,5 +1,5 @@
 import type { joinPartnerNetwork, leavePartnerNetwork } from '../../../application/partners/network.js';
-import { dateTime, object, shape, str, text, uuid } from '../codecs.js';
+import { dateTime, object, shape, str, text, uuid, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
 import { businessPartnerJson, businessPartnerShape } from './partner.views.js';
@@ -48,7 +48,7 @@ export const businessPartnerRoutes = (uc: BusinessPartnerUseCases) => [
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
       const r = successOf(await uc.leavePartnerNetwork(actor!), 'partner network');
-      return ok(`Left the network of ${r.partner.name}`, { partner_id: r.partner.id, partner_name: r.partner.name, left_at: r.leftAt.toISOString() });
+      return ok(`Left the network of ${r.partner.name}`, { partner_id: r.partner.id, partner_name: r.partner.name, left_at: dateTimeJson(r.leftAt) });
     },
   }),
 ];

@@ -6,7 +6,7 @@ import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/business/ports.js';
-import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text } from '../codecs.js';
+import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text, dateTimeJson } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -72,8 +72,8 @@ const planUsageJson = (u: PlanUsage) => ({
   sales_this_month: u.sales.count,
   sales_limit: u.sales.limit,
   sales_remaining: u.sales.remaining,
-  period_start: u.periodStart.toISOString(),
-  period_end: u.periodEnd.toISOString(),
+  period_start: dateTimeJson(u.periodStart),
+  period_end: dateTimeJson(u.periodEnd),
 });
 
 const PLAN_USAGE_DESCRIPTION =

@@ -3,7 +3,7 @@ import type { createCustomer, CustomerFields, getCustomer, listCustomers, update
 import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/customers/ports.js';
 import { PAYMENT_METHODS_FOR_CREDIT } from '../../../domain/credit.js';
 import type { Kobo } from '../../../domain/money.js';
-import { booleanInput, doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';
+import { booleanInput, doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text, dateTimeJsonOrNull } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -149,8 +149,8 @@ export const customerRoutes = (uc: CustomerUseCases) => [
         balance: nairaJson(c.balance),
         credit_limit: nairaJson(c.creditLimit),
         available_credit: nairaJson(c.availableCredit),
-        oldest_unpaid_at: c.oldestUnpaidAt?.toISOString() ?? null,
-        last_payment_at: c.lastPaymentAt?.toISOString() ?? null,
+        oldest_unpaid_at: dateTimeJsonOrNull(c.oldestUnpaidAt),
+        last_payment_at: dateTimeJsonOrNull(c.lastPaymentAt),
       });
     },
   }),

@@ -1,7 +1,7 @@
 import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
-import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
 
 // The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
 
@@ -19,8 +19,8 @@ export const customerJson = (c: Customer) => ({
   credit_limit: nairaJson(c.creditLimit),
   credit_balance: nairaJson(c.creditBalance),
   notifications_opt_out: c.notificationsOptOut,
-  created_at: c.createdAt.toISOString(),
-  updated_at: c.updatedAt.toISOString(),
+  created_at: dateTimeJson(c.createdAt),
+  updated_at: dateTimeJson(c.updatedAt),
 });
 export const customerShape = shape(
   'Customer',
@@ -56,7 +56,7 @@ export const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
   note: e.note,
   allocations: e.allocations.map(allocationJson),
   created_by: e.createdBy,
-  created_at: e.createdAt.toISOString(),
+  created_at: dateTimeJson(e.createdAt),
 });
 export const entryShape = shape(
   'CreditTransaction',
@@ -95,5 +95,5 @@ export const agingJson = (a: AgingRow) => ({
   phone: a.customerPhone,
   ...bucketsJson(a.buckets),
   total: nairaJson(a.total),
-  oldest_unpaid_at: a.oldestUnpaidAt.toISOString(),
+  oldest_unpaid_at: dateTimeJson(a.oldestUnpaidAt),
 });

@@ -3,7 +3,7 @@ import type { createExpense, deleteExpense, expenseSummary, ExpenseFields, getEx
 import { EXPENSE_SORTS } from '../../../application/expenses/ports.js';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type ExpensePaymentMethod } from '../../../domain/expense.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
@@ -252,7 +252,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
       const d = successOf(await uc.deleteExpense(actor!, params.id!), 'expense');
-      return ok('Expense deleted', { id: d.id, deleted_at: d.deletedAt.toISOString() });
+      return ok('Expense deleted', { id: d.id, deleted_at: dateTimeJson(d.deletedAt) });
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
-import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
@@ -30,8 +30,8 @@ export const expenseJson = (e: Expense) => ({
   spent_on: e.spentOn,
   reference: e.reference,
   created_by: e.createdBy,
-  created_at: e.createdAt.toISOString(),
-  updated_at: e.updatedAt.toISOString(),
+  created_at: dateTimeJson(e.createdAt),
+  updated_at: dateTimeJson(e.updatedAt),
 });
 export const expenseShape = shape(
   'Expense',
@@ -58,8 +58,8 @@ export const categoryJson = (c: ExpenseCategory) => ({
   id: c.id,
   name: c.name,
   is_default: c.isDefault,
-  created_at: c.createdAt.toISOString(),
-  updated_at: c.updatedAt.toISOString(),
+  created_at: dateTimeJson(c.createdAt),
+  updated_at: dateTimeJson(c.updatedAt),
 });
 export const categoryShape = shape(
   'ExpenseCategory',

@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import type { linkGoogleIdentity, signInWithGoogle } from '../../../application/auth/google-sign-in.js';
-import { dateTime, Documented, object, shape, str, text } from '../codecs.js';
+import { dateTime, Documented, object, shape, str, text, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 import { signedInJson, signedInShape } from './auth.routes.js';
@@ -83,7 +83,7 @@ export const googleRoutes = (uc: GoogleUseCases) => [
     errors: [...TOKEN_ERRORS, 'GOOGLE_ACCOUNT_IN_USE', 'GOOGLE_ACCOUNT_MISMATCH'],
     handler: async ({ body, actor }) => {
       const linked = successOf(await uc.linkGoogleIdentity(actor!, body.id_token), 'sign-in');
-      return ok('Google account linked', { google_subject: linked.subject, email: linked.email, linked_at: linked.linkedAt.toISOString() });
+      return ok('Google account linked', { google_subject: linked.subject, email: linked.email, linked_at: dateTimeJson(linked.linkedAt) });
     },
   }),
 ];

@@ -2,7 +2,7 @@ import type { createLoanPack } from '../../../application/loan-packs/create-loan
 import type { startLoanPackCheckout, verifyLoanPackPayment } from '../../../application/loan-packs/pay-loan-pack.js';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../../../application/loan-packs/read-loan-packs.js';
-import { doc, jsonSchemaOf, nairaJson } from '../codecs.js';
+import { doc, jsonSchemaOf, nairaJson, dateTimeJsonOrNull } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, okFile, OWNER_ONLY, route } from '../route.js';
@@ -93,7 +93,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     handler: async ({ actor, body }) => {
       const r = successOf(await uc.verifyLoanPackPayment(actor!, body.reference), 'loan pack');
       return ok(r.pack.status === 'READY' ? 'Loan pack paid' : 'Loan pack not paid yet', {
-        reference: r.pack.reference, status: r.pack.status, payment_status: r.gatewayStatus, paid_at: r.pack.paidAt?.toISOString() ?? null, pack: loanPackJson(r.pack),
+        reference: r.pack.reference, status: r.pack.status, payment_status: r.gatewayStatus, paid_at: dateTimeJsonOrNull(r.pack.paidAt), pack: loanPackJson(r.pack),
       });
     },
   }),

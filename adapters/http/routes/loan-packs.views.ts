@@ -3,7 +3,7 @@ import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, Documented, email, httpsUrl, int, nairaJson, nullableStr, object, shape, str, text } from '../codecs.js';
+import { dateTime, doc, Documented, email, httpsUrl, int, nairaJson, nullableStr, object, shape, str, text, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
 
@@ -75,8 +75,8 @@ export const loanPackJson = (p: LoanPack) => ({
   purpose: p.purpose,
   lender_name: p.lenderName,
   sha256: p.sha256,
-  paid_at: p.paidAt?.toISOString() ?? null,
-  created_at: p.createdAt.toISOString(),
+  paid_at: dateTimeJsonOrNull(p.paidAt),
+  created_at: dateTimeJson(p.createdAt),
   checkout: p.checkout ? { authorization_url: p.checkout.authorizationUrl, access_code: p.checkout.accessCode } : null,
 });
 
@@ -114,7 +114,7 @@ export const verifiedJson = (v: VerifiedLoanPack) => ({
   months: v.months,
   period_start: v.periodStart,
   period_end: v.periodEnd,
-  created_at: v.createdAt.toISOString(),
+  created_at: dateTimeJson(v.createdAt),
   sha256: v.sha256,
   totals: {
     revenue: n(v.totals.revenue_kobo), gross_profit: n(v.totals.gross_profit_kobo), expenses: n(v.totals.expenses_kobo),

@@ -9,7 +9,7 @@ import {
   type Notification,
   type NotificationPreferences,
 } from '../../../domain/notification.js';
-import { bool, dateTime, doc, Documented, int, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, Documented, int, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of a notification and of the preferences, and the shapes the OpenAPI document gives them.
 
@@ -31,9 +31,9 @@ export const notificationJson = (n: Notification) => ({
   provider_message_id: n.providerMessageId,
   failure_reason: n.failureReason,
   created_by: n.createdBy,
-  created_at: n.createdAt.toISOString(),
-  updated_at: n.updatedAt.toISOString(),
-  sent_at: n.sentAt?.toISOString() ?? null,
+  created_at: dateTimeJson(n.createdAt),
+  updated_at: dateTimeJson(n.updatedAt),
+  sent_at: dateTimeJsonOrNull(n.sentAt),
 });
 export const notificationShape = shape(
   'Notification',

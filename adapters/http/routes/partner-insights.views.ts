@@ -3,7 +3,7 @@ import type { NetworkCompared, NetworkReport } from '../../../application/partne
 import { MERCHANT_ACTIVITY, type MerchantDetail, type MerchantSummary } from '../../../application/partners/ports.js';
 import type { Kobo } from '../../../domain/money.js';
 import { PLANS } from '../../../domain/plan.js';
-import { dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of the partner's read side (docs/adr/0033): money in naira, percentages with 2 decimals.
 
@@ -57,8 +57,8 @@ export const merchantJson = (m: MerchantSummary) => ({
   owner_phone: m.ownerPhone,
   plan: m.plan,
   status: m.salesCount30d > 0 ? 'ACTIVE' : 'DORMANT',
-  joined_at: m.joinedAt.toISOString(),
-  last_sale_at: m.lastSaleAt?.toISOString() ?? null,
+  joined_at: dateTimeJson(m.joinedAt),
+  last_sale_at: dateTimeJsonOrNull(m.lastSaleAt),
   sales_count_30d: m.salesCount30d,
   gmv_30d: naira_(m.gmv30d),
 });
@@ -124,7 +124,7 @@ export const analyticsJson = (r: NetworkReport, now: Date) => ({
       id: m.businessId,
       name: m.name,
       owner_phone: m.ownerPhone,
-      last_sale_at: m.lastSaleAt.toISOString(),
+      last_sale_at: dateTimeJson(m.lastSaleAt),
       days_since_last_sale: Math.floor((now.getTime() - m.lastSaleAt.getTime()) / DAY_MS),
     })),
   },

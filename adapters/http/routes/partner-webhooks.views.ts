@@ -1,6 +1,6 @@
 import * as t from 'io-ts';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../../domain/webhook.js';
-import { dateTime, doc, Documented, int, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, int, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of partners' webhooks (docs/adr/0033). A secret is shown only when made or rotated.
 
@@ -58,11 +58,11 @@ export const endpointJson = (e: WebhookEndpoint, now: Date) => ({
   description: e.description,
   events: [...e.events],
   status: e.status,
-  failing_since: e.failingSince?.toISOString() ?? null,
+  failing_since: dateTimeJsonOrNull(e.failingSince),
   last_error: e.lastError,
-  previous_secret_expires_at: e.previousSecretUntil && e.previousSecretUntil > now ? e.previousSecretUntil.toISOString() : null,
-  created_at: e.createdAt.toISOString(),
-  updated_at: e.updatedAt.toISOString(),
+  previous_secret_expires_at: e.previousSecretUntil && e.previousSecretUntil > now ? dateTimeJson(e.previousSecretUntil) : null,
+  created_at: dateTimeJson(e.createdAt),
+  updated_at: dateTimeJson(e.updatedAt),
 });
 
 export const deliveryShape = shape(
@@ -98,7 +98,7 @@ export const deliveryJson = (d: WebhookDelivery) => ({
   response_code: d.responseCode,
   duration_ms: d.durationMs,
   last_error: d.lastError,
-  next_attempt_at: d.nextAttemptAt?.toISOString() ?? null,
-  last_attempt_at: d.lastAttemptAt?.toISOString() ?? null,
-  created_at: d.createdAt.toISOString(),
+  next_attempt_at: dateTimeJsonOrNull(d.nextAttemptAt),
+  last_attempt_at: dateTimeJsonOrNull(d.lastAttemptAt),
+  created_at: dateTimeJson(d.createdAt),
 });

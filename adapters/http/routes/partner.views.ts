@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { BusinessPartner } from '../../../application/partners/network.js';
 import { API_KEY_LIFETIMES, API_KEY_STATUSES, PARTNER_SCOPES, apiKeyStatus, type ApiKeyLifetime, type PartnerApiKey, type PartnerBranding, type PartnerScope } from '../../../domain/partner.js';
-import { dateTime, doc, Documented, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of the partner API (docs/adr/0033) and the request pieces they share.
 
@@ -29,10 +29,10 @@ export const apiKeyJson = (k: PartnerApiKey, now: Date) => ({
   prefix: k.prefix,
   scopes: [...k.scopes],
   status: apiKeyStatus(k, now),
-  created_at: k.createdAt.toISOString(),
-  expires_at: k.expiresAt?.toISOString() ?? null,
-  last_used_at: k.lastUsedAt?.toISOString() ?? null,
-  revoked_at: k.revokedAt?.toISOString() ?? null,
+  created_at: dateTimeJson(k.createdAt),
+  expires_at: dateTimeJsonOrNull(k.expiresAt),
+  last_used_at: dateTimeJsonOrNull(k.lastUsedAt),
+  revoked_at: dateTimeJsonOrNull(k.revokedAt),
 });
 
 const apiKeyProps = {
@@ -70,7 +70,7 @@ export const brandingShape = shape(
 export const businessPartnerJson = (bp: BusinessPartner) => ({
   id: bp.partner.id,
   name: bp.partner.name,
-  joined_at: bp.joinedAt.toISOString(),
+  joined_at: dateTimeJson(bp.joinedAt),
   branding: brandingJson(bp.partner.branding),
 });
 export const businessPartnerShape = shape(

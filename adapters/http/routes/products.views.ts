@@ -1,6 +1,6 @@
 import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type StockMovement } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
-import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of a product and a stock ledger row, and the shapes the OpenAPI document gives them.
 
@@ -19,9 +19,9 @@ export const productJson = (p: ProductWithStock) => ({
   is_low_stock: isLowStock(p),
   barcode: p.barcode,
   unit: p.unit,
-  archived_at: p.archivedAt?.toISOString() ?? null,
-  created_at: p.createdAt.toISOString(),
-  updated_at: p.updatedAt.toISOString(),
+  archived_at: dateTimeJsonOrNull(p.archivedAt),
+  created_at: dateTimeJson(p.createdAt),
+  updated_at: dateTimeJson(p.updatedAt),
 });
 
 const nullableNumber = doc('number or null', { type: ['number', 'null'] });
@@ -62,7 +62,7 @@ export const movementJson = (m: StockMovement) => ({
   note: m.note,
   unit_cost: nairaJson(m.unitCost),
   created_by: m.createdBy,
-  created_at: m.createdAt.toISOString(),
+  created_at: dateTimeJson(m.createdAt),
   transfer_id: m.transferId ?? null,
 });
 

@@ -1,6 +1,6 @@
 import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../../application/reports/reports.js';
 import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
-import { enumOf, nairaJson, object } from '../codecs.js';
+import { dateTimeJson, enumOf, nairaJson, object } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {
@@ -41,7 +41,7 @@ const withDataAsOf = (uc: ReportUseCases) => (r: RouteDef<any, any>): RouteDef<a
   handler: async (input: HandlerInput<unknown, unknown>) => {
     const asOf = await uc.dataAsOf();
     const reply = await r.handler(input);
-    return asOf ? { ...reply, data: { ...(reply.data as object), data_as_of: asOf.toISOString() } } : reply;
+    return asOf ? { ...reply, data: { ...(reply.data as object), data_as_of: dateTimeJson(asOf) } } : reply;
   },
 });
 

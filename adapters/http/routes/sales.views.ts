@@ -1,7 +1,7 @@
 import type { Receipt } from '../../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 
@@ -49,14 +49,14 @@ export const saleSummary = (s: Sale) => ({
   note: s.note,
   created_by: s.createdBy,
   branch_id: s.branchId,
-  created_at: s.createdAt.toISOString(),
-  voided_at: s.voidedAt?.toISOString() ?? null,
+  created_at: dateTimeJson(s.createdAt),
+  voided_at: dateTimeJsonOrNull(s.voidedAt),
   void_reason: s.voidReason,
   credit_outstanding: nairaJson(s.creditOutstanding),
   refund_amount: nairaJson(s.refundAmount),
   provisional_receipt_number: s.offline?.provisionalReceiptNumber ?? null,
   device_id: s.offline?.deviceId ?? null,
-  client_created_at: s.offline?.clientCreatedAt?.toISOString() ?? null,
+  client_created_at: dateTimeJsonOrNull(s.offline?.clientCreatedAt),
   needs_review: s.offline?.needsReview ?? false,
 });
 export const saleJson = (s: Sale) => ({ ...saleSummary(s), items: s.lines.map(lineJson) });
@@ -123,7 +123,7 @@ export const receiptJson = ({ sale, business, branch, cashier, customer }: Recei
   branch: branch ? { name: branch.name, address: branch.address, phone: branch.phone } : null,
   date_time: lagosDateTime(sale.createdAt),
   timezone: 'Africa/Lagos',
-  created_at: sale.createdAt.toISOString(),
+  created_at: dateTimeJson(sale.createdAt),
   cashier: cashier ? `${cashier.firstName} ${cashier.lastName}` : null,
   customer: customer ? { name: customer.name, phone: customer.phone } : null,
   lines: sale.lines.map(({ name, sku, quantity, unitPrice, discount, lineTotal }) => ({
@@ -144,7 +144,7 @@ export const receiptJson = ({ sale, business, branch, cashier, customer }: Recei
   change_due: nairaJson(sale.changeDue),
   balance_due: nairaJson(sale.balanceDue),
   currency: business.currency,
-  voided_at: sale.voidedAt?.toISOString() ?? null,
+  voided_at: dateTimeJsonOrNull(sale.voidedAt),
   void_reason: sale.voidReason,
   refund_amount: nairaJson(sale.refundAmount),
 });
@@ -207,7 +207,7 @@ export const receiptSummary = (s: Sale) => ({
   total: nairaJson(s.total),
   payment_method: s.paymentMethod,
   status: s.status,
-  created_at: s.createdAt.toISOString(),
+  created_at: dateTimeJson(s.createdAt),
 });
 export const receiptSummaryShape = shape('ReceiptSummary', {
   receipt_number: str,

@@ -1,7 +1,7 @@
 import type { ParameterizedContext } from 'koa';
 import type { endSession, listSessions, logout } from '../../../application/auth/manage-sessions.js';
 import { type Session, SESSION_SORTS, type SessionDevice } from '../../../application/auth/ports.js';
-import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid } from '../codecs.js';
+import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid, dateTimeJson } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
@@ -21,9 +21,9 @@ export const deviceOf = (ctx: ParameterizedContext): SessionDevice => ({
 
 const sessionJson = (s: Session, currentId: string | undefined) => ({
   id: s.id,
-  created_at: s.createdAt.toISOString(),
-  last_used_at: s.lastUsedAt.toISOString(),
-  expires_at: s.expiresAt.toISOString(),
+  created_at: dateTimeJson(s.createdAt),
+  last_used_at: dateTimeJson(s.lastUsedAt),
+  expires_at: dateTimeJson(s.expiresAt),
   user_agent: s.userAgent,
   ip: s.ip,
   current: s.id === currentId,

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import type { getStockTransfer, listStockTransfers, transferStock } from '../../../application/products/transfer-stock.js';
 import { TRANSFER_SORTS } from '../../../application/products/ports.js';
 import type { StockTransfer } from '../../../domain/product.js';
-import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, object, positiveInteger, shape, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, object, positiveInteger, shape, text, uuid, uuidInput, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, OWNER_ONLY, route } from '../route.js';
@@ -50,7 +50,7 @@ const transferJson = (x: StockTransfer) => ({
   items: x.items.map((i) => ({ product_id: i.productId, quantity: i.quantity })),
   note: x.note,
   created_by: x.createdBy,
-  created_at: x.createdAt.toISOString(),
+  created_at: dateTimeJson(x.createdAt),
 });
 
 export const stockTransferRoutes = (uc: StockTransferUseCases) => [

@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { decodeSyncCursor, encodeSyncCursor, type pullChanges } from '../../../application/sync/changes.js';
 import type { Change } from '../../../application/sync/ports.js';
 import { koboToNaira } from '../../../domain/money.js';
-import { bool, doc, Documented, jsonSchemaOf, nairaJson, object, shape, str, text } from '../codecs.js';
+import { bool, doc, Documented, jsonSchemaOf, nairaJson, object, shape, str, text, dateTimeJson } from '../codecs.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 
@@ -61,7 +61,7 @@ const changeJson = (c: Change) => {
         ? { product_id: d.productId, branch_id: d.branchId, quantity: d.quantity }
         : d.kind === 'customer'
           ? { id: d.id, name: d.name, phone: d.phone, credit_limit: nairaJson(d.creditLimit), credit_balance: koboToNaira(d.creditBalance) }
-          : { id: d.id, receipt_number: d.receiptNumber, status: d.status, voided_at: d.voidedAt.toISOString() };
+          : { id: d.id, receipt_number: d.receiptNumber, status: d.status, voided_at: dateTimeJson(d.voidedAt) };
   return { ...base, deleted: false, data };
 };
 

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { listConflicts, resolveConflict } from '../../../application/sync/conflicts.js';
 import { CONFLICT_RESOLUTIONS, CONFLICT_SORTS, type SaleConflict } from '../../../application/sync/ports.js';
-import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
@@ -38,7 +38,7 @@ const conflictShape = shape(
 const conflictJson = (c: SaleConflict) => ({
   id: c.id, sale_id: c.saleId, receipt_number: c.receiptNumber, provisional_receipt_number: c.provisionalReceiptNumber, product_id: c.productId, product_name: c.productName,
   branch_id: c.branchId, requested: c.requested, available: c.available, shortfall: c.shortfall, status: c.status, resolution: c.resolution,
-  quantity_change: c.quantityChange, note: c.note, resolved_by: c.resolvedBy, resolved_at: c.resolvedAt?.toISOString() ?? null, created_at: c.createdAt.toISOString(),
+  quantity_change: c.quantityChange, note: c.note, resolved_by: c.resolvedBy, resolved_at: dateTimeJsonOrNull(c.resolvedAt), created_at: dateTimeJson(c.createdAt),
 });
 
 const TAG = 'Offline sync';

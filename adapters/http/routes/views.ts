@@ -1,6 +1,6 @@
 import type { Branch, Business } from '../../../domain/business.js';
 import type { StaffMember } from '../../../application/business/ports.js';
-import { bool, dateTime, doc, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
 
 /** JSON views of resources (snake_case, ISO times) and their documented shapes. */
 export const businessJson = (b: Business) => ({
@@ -14,8 +14,8 @@ export const businessJson = (b: Business) => ({
   plan: b.plan,
   currency: b.currency,
   timezone: b.timezone,
-  created_at: b.createdAt.toISOString(),
-  updated_at: b.updatedAt.toISOString(),
+  created_at: dateTimeJson(b.createdAt),
+  updated_at: dateTimeJson(b.updatedAt),
 });
 
 export const businessShape = shape('Business', {
@@ -39,8 +39,8 @@ export const branchJson = (b: Branch) => ({
   address: b.address,
   phone: b.phone,
   is_default: b.isDefault,
-  created_at: b.createdAt.toISOString(),
-  updated_at: b.updatedAt.toISOString(),
+  created_at: dateTimeJson(b.createdAt),
+  updated_at: dateTimeJson(b.updatedAt),
 });
 
 export const branchShape = shape('Branch', {
@@ -63,8 +63,8 @@ export const staffJson = (m: StaffMember) => ({
   role: m.role,
   branch_id: m.branchId,
   status: m.status,
-  created_at: m.createdAt.toISOString(),
-  updated_at: m.updatedAt.toISOString(),
+  created_at: dateTimeJson(m.createdAt),
+  updated_at: dateTimeJson(m.updatedAt),
 });
 
 export const staffShape = shape('StaffMember', {
