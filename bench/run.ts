@@ -11,7 +11,8 @@
  * Redis, bootstrap/cluster.ts; the tables put each scenario beside the last one-instance run's numbers;
  * no baseline and no download scenarios then; needs HAProxy and Redis at BENCH_REDIS_URL, default
  * redis://127.0.0.1:6379). BENCH_API_ARGS: more node flags for the API process, for a closer look
- * (e.g. --trace-gc, with BENCH_SERVER_LOG=file to keep the servers' output).
+ * (e.g. --trace-gc, with BENCH_SERVER_LOG=file to keep the servers' output); BENCH_BASELINE_ARGS the same
+ * for the baseline.
  *
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
@@ -452,7 +453,7 @@ const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileD
 const startBaseline = (seed: Seed, profileDir?: string) =>
   startServer(
     'baseline',
-    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), '--import', 'tsx', 'bench/baseline-server.ts'],
+    [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_BASELINE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'bench/baseline-server.ts'],
     {
       ...(EMBEDDED ? { PGLITE_DIR: PGLITE_DIR, DATABASE_URL: '' } : { DATABASE_URL }),
       POOL_MAX: String(POOL_MAX),

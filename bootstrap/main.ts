@@ -15,6 +15,10 @@ const main = async () => {
   const logger = createLogger(config);
   // Full collections sooner: streamed exports otherwise leave 80-120 MB of garbage before one (docs/performance.md).
   if (config.HEAP_GROWING_PERCENT > 0) setFlagsFromString(`--heap-growing-percent=${config.HEAP_GROWING_PERCENT}`);
+  // No pretenuring: under 32 requests in flight V8 judged the sites of a request's objects (rows, JSON
+  // views) long-lived and allocated them straight in the old space, which then took a full collection
+  // every second. Off, a sales page costs a third less CPU (docs/performance.md, the sixth session).
+  setFlagsFromString('--no-allocation-site-pretenuring');
   // The HTTP side loads while the database starts (PGlite compiles its WebAssembly off the main thread).
   const composing = import('./compose.js');
   const persistence = await openPostgres({
