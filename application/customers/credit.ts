@@ -110,7 +110,9 @@ export interface AgingReport {
 export const agingReport =
   (deps: { uow: UnitOfWork<Pick<CustomerRepositories, 'credit'>>; clock: Clock }) =>
   (actor: Actor, page: PageRequest<AgingSort>): Promise<AgingReport> =>
-    deps.uow.read(async (r) => {
+    // The page and the totals side by side on one connection: one round trip, not two.
+    deps.uow.readInTurn(async (r) => {
       const today = lagosDate(deps.clock.now());
-      return { asOf: today, page: await r.credit.aging(actor.businessId, today, page), totals: await r.credit.agingTotals(actor.businessId, today) };
+      const [rows, totals] = await Promise.all([r.credit.aging(actor.businessId, today, page), r.credit.agingTotals(actor.businessId, today)]);
+      return { asOf: today, page: rows, totals };
     });

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
@@ -263,5 +264,40 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
     const pids = await soon(Promise.all([holding(), holding()]));
     if (process.env.TEST_DATABASE_URL) expect(new Set(pids).size, 'two calls at once hold two connections').to.equal(2);
     expect(await soon(db.inTurn((held) => backend(held)))).to.be.a('number');
+  });
+  it('answers statements `work` starts side by side each with its own rows, each committed on its own (on PostgreSQL in one write)', async () => {
+    await db.pooled.execute('create table if not exists turn_probe (n int primary key)');
+    // Socket writes of the whole process: nothing else writes while this runs.
+    const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const original = { write: socket._write, writev: socket._writev };
+    let writes = 0;
+    socket._write = function (...args: unknown[]) { writes++; return original.write.apply(this, args); };
+    socket._writev = function (...args: unknown[]) { writes++; return original.writev.apply(this, args); };
+    let counted: number;
+    let answers: unknown[];
+    try {
+      await db.inTurn((held) => backend(held)); // a connection open and ready
+      writes = 0;
+      answers = await soon(
+        db.inTurn((held) =>
+          Promise.allSettled([
+            held.execute<{ n: number }[]>('select ?::int as n', [1]),
+            held.execute('insert into turn_probe values (?)', [7]),
+            held.execute('insert into turn_probe values (?)', [7]), // fails: a duplicate
+            held.execute<{ n: number }[]>('select ?::int + 1 as n', [2]),
+          ]),
+        ),
+      );
+      counted = writes;
+    } finally {
+      socket._write = original.write;
+      socket._writev = original.writev;
+    }
+    expect(answers.map((a) => (a as PromiseSettledResult<unknown>).status)).to.deep.equal(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((answers[0] as PromiseFulfilledResult<{ n: number }[]>).value).to.deep.equal([{ n: 1 }]);
+    expect((answers[3] as PromiseFulfilledResult<{ n: number }[]>).value).to.deep.equal([{ n: 3 }]);
+    // the insert that succeeded stays: each statement commits on its own
+    expect((await db.pooled.execute<{ n: number }[]>('select n from turn_probe')).map((r) => r.n)).to.deep.equal([7]);
+    if (process.env.TEST_DATABASE_URL) expect(counted, 'four statements, one write').to.equal(1);
   });
 });

@@ -142,6 +142,24 @@ const autocommitting = (execute: Sql['execute']): Sql => ({
   },
 });
 
+/** The pipelining connections whose socket holds this turn's statements. */
+const corked = new WeakSet<PgClient>();
+
+/**
+ * On a pipelining connection, what is sent in one turn of the event loop goes in one write: pg corks
+ * each statement's messages, and this holds them until the turn's statements are all written.
+ */
+const holdForTurn = (client: PgClient): void => {
+  const stream = client.connection?.stream;
+  if (corked.has(client) || !stream?.cork || !stream.uncork) return;
+  stream.cork();
+  corked.add(client);
+  process.nextTick(() => {
+    corked.delete(client);
+    stream.uncork!();
+  });
+};
+
 /** The ORM's connection pool, as knex keeps it. */
 interface Pool {
   acquireConnection(): Promise<PgClient>;
@@ -162,8 +180,6 @@ class Transaction implements OpenTransaction {
   private savepoints = 0;
   private begun = false;
   private done = false;
-  /** The connection's socket while it holds this turn's statements (pipelining). */
-  private corked = false;
   /** The statement sent last (one after another: PGlite). */
   private previous: Promise<unknown> = Promise.resolve();
 
@@ -188,16 +204,7 @@ class Transaction implements OpenTransaction {
       this.previous = sent.catch(() => undefined);
       return sent;
     }
-    const stream = this.client.connection?.stream;
-    if (!this.corked && stream?.cork && stream.uncork) {
-      // pg corks each statement's messages; this holds them until the turn's statements are all written
-      stream.cork();
-      this.corked = true;
-      process.nextTick(() => {
-        this.corked = false;
-        stream.uncork!();
-      });
-    }
+    holdForTurn(this.client);
     return run(this.client, s.sql, s.params, s.method, s.prepare);
   }
 
@@ -310,9 +317,12 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
       const client = await acquire();
       // A statement started after `work` returned (one left running without await) takes a pool connection.
       let released = false;
-      const held = autocommitting(<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> =>
-        released ? pooled.execute<T>(sql, params, method, planEachTime) : run<T>(client, sql, params, method, options.prepare && !planEachTime),
-      );
+      // Statements `work` starts side by side go in one write (pipelining), each committed on its own.
+      const held = autocommitting(<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> => {
+        if (released) return pooled.execute<T>(sql, params, method, planEachTime);
+        if (client.pipeline) holdForTurn(client);
+        return run<T>(client, sql, params, method, options.prepare && !planEachTime);
+      });
       try {
         return await work(held);
       } finally {
