@@ -13,7 +13,7 @@ import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
-import { nairaJson } from './codecs.js';
+import { nairaJson } from './json-values.js';
 import { EXPENSE_FAILURES, type ExpenseFailure } from './expense-failures.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';

@@ -1,7 +1,7 @@
 import type { NoPaymentDue, PayerEmailRequired, PaymentAmountMismatch, PaymentGatewayUnavailable, WebhookSignatureInvalid } from '../../application/loan-packs/pay-loan-pack.js';
 import type { Kobo } from '../../domain/money.js';
 import type { LoanPackPaymentRequired } from '../../domain/plan.js';
-import { nairaJson } from './codecs.js';
+import { nairaJson } from './json-values.js';
 import { problem, type Problem } from './problem.js';
 
 /** The failures of loan packs and their payment (docs/adr/0031); part of failures.ts's one mapping. */

@@ -1,4 +1,5 @@
-import { dateTimeJson, type FieldError } from './codecs.js';
+import type { FieldError } from './codecs.js';
+import { dateTimeJson } from './json-values.js';
 
 /** Every error code the API answers with, and its HTTP status (API-DECISIONS "Errors"). */
 export const ERROR_CODES = {

@@ -7,7 +7,8 @@ import type { requestSignInCode } from '../../../application/auth/request-sign-i
 import type { sendVerificationCode } from '../../../application/auth/send-verification-code.js';
 import type { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
 import type { TokenPair } from '../../../application/auth/sessions.js';
-import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, int, nullableStr, object, opaqueToken, otpCode, shape, str, text, uuid } from '../codecs.js';
+import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
 import { identifierFields, identifierJson, identifierOf } from './identifier.js';

@@ -1,5 +1,6 @@
 import type { joinPartnerNetwork, leavePartnerNetwork } from '../../../application/partners/network.js';
-import { dateTime, object, shape, str, text, uuid, dateTimeJson } from '../codecs.js';
+import { dateTime, object, shape, str, text, uuid } from '../codecs.js';
+import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
 import { businessPartnerJson, businessPartnerShape } from './partner.views.js';

@@ -3,7 +3,8 @@ import type { createCustomer, CustomerFields, getCustomer, listCustomers, update
 import { AGING_SORTS, CUSTOMER_SORTS } from '../../../application/customers/ports.js';
 import { PAYMENT_METHODS_FOR_CREDIT } from '../../../domain/credit.js';
 import type { Kobo } from '../../../domain/money.js';
-import { booleanInput, doc, email, enumOf, jsonSchemaOf, money, nairaJson, positiveMoney, object, orNull, phone, queryFlag, shape, text, dateTimeJsonOrNull } from '../codecs.js';
+import { booleanInput, doc, email, enumOf, jsonSchemaOf, money, positiveMoney, object, orNull, phone, queryFlag, shape, text } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull } from '../json-values.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';

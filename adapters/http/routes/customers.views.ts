@@ -1,7 +1,8 @@
 import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
-import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
 

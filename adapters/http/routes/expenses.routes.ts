@@ -3,7 +3,8 @@ import type { createExpense, deleteExpense, expenseSummary, ExpenseFields, getEx
 import { EXPENSE_SORTS } from '../../../application/expenses/ports.js';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type ExpensePaymentMethod } from '../../../domain/expense.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
+import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
-import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 

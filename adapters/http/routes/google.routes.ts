@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import type { linkGoogleIdentity, signInWithGoogle } from '../../../application/auth/google-sign-in.js';
-import { dateTime, Documented, object, shape, str, text, dateTimeJson } from '../codecs.js';
+import { dateTime, Documented, object, shape, str, text } from '../codecs.js';
+import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 import { signedInJson, signedInShape } from './auth.routes.js';

@@ -2,7 +2,8 @@ import type { createLoanPack } from '../../../application/loan-packs/create-loan
 import type { startLoanPackCheckout, verifyLoanPackPayment } from '../../../application/loan-packs/pay-loan-pack.js';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../../../application/loan-packs/read-loan-packs.js';
-import { doc, jsonSchemaOf, nairaJson, dateTimeJsonOrNull } from '../codecs.js';
+import { doc, jsonSchemaOf } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, okFile, OWNER_ONLY, route } from '../route.js';

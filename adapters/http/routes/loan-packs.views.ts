@@ -3,7 +3,8 @@ import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, Documented, email, httpsUrl, int, nairaJson, nullableStr, object, shape, str, text, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
 

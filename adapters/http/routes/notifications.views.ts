@@ -9,7 +9,8 @@ import {
   type Notification,
   type NotificationPreferences,
 } from '../../../domain/notification.js';
-import { bool, dateTime, doc, Documented, int, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, Documented, int, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a notification and of the preferences, and the shapes the OpenAPI document gives them.
 

@@ -3,7 +3,8 @@ import type { NetworkCompared, NetworkReport } from '../../../application/partne
 import { MERCHANT_ACTIVITY, type MerchantDetail, type MerchantSummary } from '../../../application/partners/ports.js';
 import type { Kobo } from '../../../domain/money.js';
 import { PLANS } from '../../../domain/plan.js';
-import { dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of the partner's read side (docs/adr/0033): money in naira, percentages with 2 decimals.
 

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { DELIVERY_STATUSES, ENDPOINT_STATUSES, WEBHOOK_EVENTS, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../../domain/webhook.js';
-import { dateTime, doc, Documented, int, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, Documented, int, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of partners' webhooks (docs/adr/0033). A secret is shown only when made or rotated.
 

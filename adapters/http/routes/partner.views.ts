@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
 import type { BusinessPartner } from '../../../application/partners/network.js';
 import { API_KEY_LIFETIMES, API_KEY_STATUSES, PARTNER_SCOPES, apiKeyStatus, type ApiKeyLifetime, type PartnerApiKey, type PartnerBranding, type PartnerScope } from '../../../domain/partner.js';
-import { dateTime, doc, Documented, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, Documented, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of the partner API (docs/adr/0033) and the request pieces they share.
 

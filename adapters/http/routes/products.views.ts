@@ -1,6 +1,7 @@
 import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type StockMovement } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
-import { dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a product and a stock ledger row, and the shapes the OpenAPI document gives them.
 

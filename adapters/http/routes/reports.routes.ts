@@ -1,6 +1,7 @@
 import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../../application/reports/reports.js';
 import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
-import { dateTimeJson, enumOf, nairaJson, object } from '../codecs.js';
+import { enumOf, object } from '../codecs.js';
+import { dateTimeJson, nairaJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {

@@ -3,7 +3,8 @@ import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue
 import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
 import type { Kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
-import { dateTime, doc, Documented, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson } from '../json-values.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.

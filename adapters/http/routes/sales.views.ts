@@ -1,7 +1,8 @@
 import type { Receipt } from '../../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
-import { bool, dateTime, doc, int, jsonSchemaOf, nairaJson, nullableStr, shape, str, uuid, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 

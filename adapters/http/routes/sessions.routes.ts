@@ -1,7 +1,8 @@
 import type { ParameterizedContext } from 'koa';
 import type { endSession, listSessions, logout } from '../../../application/auth/manage-sessions.js';
 import { type Session, SESSION_SORTS, type SessionDevice } from '../../../application/auth/ports.js';
-import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, jsonSchemaOf, nullableStr, object, opaqueToken, shape, uuid } from '../codecs.js';
+import { dateTimeJson } from '../json-values.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';

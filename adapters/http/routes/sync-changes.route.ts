@@ -2,7 +2,8 @@ import * as t from 'io-ts';
 import { decodeSyncCursor, encodeSyncCursor, type pullChanges } from '../../../application/sync/changes.js';
 import type { Change } from '../../../application/sync/ports.js';
 import { koboToNaira } from '../../../domain/money.js';
-import { bool, doc, Documented, jsonSchemaOf, nairaJson, object, shape, str, text, dateTimeJson } from '../codecs.js';
+import { bool, doc, Documented, jsonSchemaOf, object, shape, str, text } from '../codecs.js';
+import { nairaJson, dateTimeJson } from '../json-values.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 

@@ -1,7 +1,8 @@
 import * as t from 'io-ts';
 import type { listConflicts, resolveConflict } from '../../../application/sync/conflicts.js';
 import { CONFLICT_RESOLUTIONS, CONFLICT_SORTS, type SaleConflict } from '../../../application/sync/ports.js';
-import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput, dateTimeJsonOrNull, dateTimeJson } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';

@@ -1,6 +1,7 @@
 import type { Branch, Business } from '../../../domain/business.js';
 import type { StaffMember } from '../../../application/business/ports.js';
-import { bool, dateTime, doc, nullableStr, shape, str, uuid, dateTimeJson } from '../codecs.js';
+import { bool, dateTime, doc, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTimeJson } from '../json-values.js';
 
 /** JSON views of resources (snake_case, ISO times) and their documented shapes. */
 export const businessJson = (b: Business) => ({

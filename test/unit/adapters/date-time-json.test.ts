@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { dateTimeJson } from '../../../adapters/http/codecs.js';
+import { dateTimeJson } from '../../../adapters/http/json-values.js';
 
 describe('dateTimeJson: the JSON edge writes a time as toISOString does', () => {
   it('agrees with toISOString on every valid time (property), the four-digit years and both sides of them', () => {
