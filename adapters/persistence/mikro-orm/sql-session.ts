@@ -142,22 +142,38 @@ const autocommitting = (execute: Sql['execute']): Sql => ({
   },
 });
 
-/** The pipelining connections whose socket holds this turn's statements. */
-const corked = new WeakSet<PgClient>();
+/** Runs one statement on the connection it was made for. */
+type Send = <T>(sql: string, params: readonly unknown[], method: 'all' | 'get' | 'run', prepare: boolean) => Promise<T>;
 
 /**
- * On a pipelining connection, what is sent in one turn of the event loop goes in one write: pg corks
- * each statement's messages, and this holds them until the turn's statements are all written.
+ * How statements go on one connection while it is held (a transaction, `inTurn`). On a pipelining
+ * connection (PostgreSQL) what is sent in one turn of the event loop goes in one write: pg corks each
+ * statement's messages, and the socket is held corked until the turn's statements are all written. On
+ * PGlite (one session behind a socket) they go one after another, so pg is never handed a statement
+ * while one is running.
  */
-const holdForTurn = (client: PgClient): void => {
-  const stream = client.connection?.stream;
-  if (corked.has(client) || !stream?.cork || !stream.uncork) return;
-  stream.cork();
-  corked.add(client);
-  process.nextTick(() => {
-    corked.delete(client);
-    stream.uncork!();
-  });
+const sendingOn = (client: PgClient): Send => {
+  if (!client.pipeline) {
+    let previous: Promise<unknown> = Promise.resolve();
+    return <T>(sql: string, params: readonly unknown[], method: 'all' | 'get' | 'run', prepare: boolean) => {
+      const sent = previous.then(() => run<T>(client, sql, params, method, prepare));
+      previous = sent.catch(() => undefined);
+      return sent;
+    };
+  }
+  let corked = false;
+  return <T>(sql: string, params: readonly unknown[], method: 'all' | 'get' | 'run', prepare: boolean) => {
+    const stream = client.connection?.stream;
+    if (!corked && stream?.cork && stream.uncork) {
+      stream.cork();
+      corked = true;
+      process.nextTick(() => {
+        corked = false;
+        stream.uncork!();
+      });
+    }
+    return run<T>(client, sql, params, method, prepare);
+  };
 };
 
 /** The ORM's connection pool, as knex keeps it. */
@@ -167,12 +183,11 @@ interface Pool {
 }
 
 /**
- * A transaction on one connection. On PostgreSQL the connection pipelines (pg's pipeline mode): the
- * statements a transaction sends in one turn of the event loop go in one write and come back in one
- * round trip: its BEGIN with its first statement, reads a use case starts side by side, its last
- * statement with its COMMIT. A statement sent after a failed one fails too (the transaction is
- * aborted), and a COMMIT there ends it as a ROLLBACK. On PGlite (one session behind a socket) the
- * statements go one after another. A transaction that runs nothing sends nothing.
+ * A transaction on one connection, its statements sent by `sendingOn`: on PostgreSQL those of one turn
+ * of the event loop go in one write and come back in one round trip: its BEGIN with its first
+ * statement, reads a use case starts side by side, its last statement with its COMMIT. A statement
+ * sent after a failed one fails too (the transaction is aborted), and a COMMIT there ends it as a
+ * ROLLBACK. A transaction that runs nothing sends nothing.
  */
 class Transaction implements OpenTransaction {
   private readonly committed: (() => void)[] = [];
@@ -180,14 +195,15 @@ class Transaction implements OpenTransaction {
   private savepoints = 0;
   private begun = false;
   private done = false;
-  /** The statement sent last (one after another: PGlite). */
-  private previous: Promise<unknown> = Promise.resolve();
+  private readonly sendOn: Send;
 
   constructor(
     private readonly client: PgClient,
     private readonly pool: Pool,
     private readonly prepare: boolean,
-  ) {}
+  ) {
+    this.sendOn = sendingOn(client);
+  }
 
   execute<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> {
     if (this.done) return Promise.reject(new Error('the transaction has ended'));
@@ -199,13 +215,7 @@ class Transaction implements OpenTransaction {
   }
 
   private send(s: Pending): Promise<unknown> {
-    if (!this.client.pipeline) {
-      const sent = this.previous.then(() => run(this.client, s.sql, s.params, s.method, s.prepare));
-      this.previous = sent.catch(() => undefined);
-      return sent;
-    }
-    holdForTurn(this.client);
-    return run(this.client, s.sql, s.params, s.method, s.prepare);
+    return this.sendOn(s.sql, s.params, s.method, s.prepare);
   }
 
   afterCommit(fn: () => void): void {
@@ -317,12 +327,11 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
       const client = await acquire();
       // A statement started after `work` returned (one left running without await) takes a pool connection.
       let released = false;
-      // Statements `work` starts side by side go in one write (pipelining), each committed on its own.
-      const held = autocommitting(<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> => {
-        if (released) return pooled.execute<T>(sql, params, method, planEachTime);
-        if (client.pipeline) holdForTurn(client);
-        return run<T>(client, sql, params, method, options.prepare && !planEachTime);
-      });
+      // Statements `work` starts side by side go as a transaction's do (sendingOn), each committed on its own.
+      const send = sendingOn(client);
+      const held = autocommitting(<T = Row[]>(sql: string, params: readonly unknown[] = [], method: 'all' | 'get' | 'run' = 'all', planEachTime = false): Promise<T> =>
+        released ? pooled.execute<T>(sql, params, method, planEachTime) : send<T>(sql, params, method, options.prepare && !planEachTime),
+      );
       try {
         return await work(held);
       } finally {
