@@ -1,4 +1,4 @@
-import type { ScopeNotHeld } from '../../application/partners/api-keys.js';
+import type { KeyScopesNotHeld, ScopeNotHeld } from '../../application/partners/api-keys.js';
 import type { AlreadyInPartnerNetwork, UnknownPartnerCode } from '../../application/partners/network.js';
 import type { WebhookUrlNotAllowed } from '../../application/partners/manage-webhooks.js';
 import { problem, type Problem } from './problem.js';
@@ -16,13 +16,14 @@ export const PARTNER_NOT_FOUND: Record<PartnerSubject, string> = {
 };
 
 /** The failures of the partner API (docs/adr/0033); part of failures.ts's one mapping. */
-export type PartnerFailure = ScopeNotHeld | UnknownPartnerCode | AlreadyInPartnerNetwork | WebhookUrlNotAllowed;
+export type PartnerFailure = ScopeNotHeld | KeyScopesNotHeld | UnknownPartnerCode | AlreadyInPartnerNetwork | WebhookUrlNotAllowed;
 
 export const PARTNER_FAILURES: { readonly [K in PartnerFailure['_tag']]: (f: Extract<PartnerFailure, { _tag: K }>) => Problem } = {
   ScopeNotHeld: (f) =>
     problem('INSUFFICIENT_SCOPE', `A key can only hand out scopes it holds itself; this one lacks ${f.scopes.join(', ')}.`, {
       errors: [{ field: 'scopes', message: `${f.scopes.join(', ')} not held by the calling key` }],
     }),
+  KeyScopesNotHeld: (f) => problem('INSUFFICIENT_SCOPE', `A key can only revoke keys whose scopes it holds itself; this one lacks ${f.scopes.join(', ')}.`),
   UnknownPartnerCode: () =>
     problem('UNKNOWN_PARTNER_CODE', 'partner_code names no partner; check it with the partner who gave it to you.', {
       errors: [{ field: 'partner_code', message: 'is not the code of a partner' }],

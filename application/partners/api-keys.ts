@@ -26,6 +26,8 @@ type Deps = { uow: UnitOfWork<PartnerRepositories>; clock: Clock; crypto: Crypto
 
 /** A key may only hand out scopes it holds itself: a key cannot mint a stronger one. */
 export type ScopeNotHeld = { readonly _tag: 'ScopeNotHeld'; readonly scopes: readonly PartnerScope[] };
+/** A key may only manage (revoke) keys whose scopes it holds itself: a narrow `keys:manage` key cannot revoke the full one. */
+export type KeyScopesNotHeld = { readonly _tag: 'KeyScopesNotHeld'; readonly scopes: readonly PartnerScope[] };
 
 /** A key just made: the stored row and, this once, the key itself. */
 export interface IssuedApiKey {
@@ -108,13 +110,18 @@ export const createApiKey =
 
 export const listApiKeys = (deps: Pick<Deps, 'uow'>) => async (actor: PartnerActor) => deps.uow.read((r) => r.partnerApiKeys.list(actor.partnerId));
 
-/** Revokes a key at once (the next request with it is 401); revoking a revoked key changes nothing. */
+/**
+ * Revokes a key at once (the next request with it is 401); revoking a revoked key changes nothing.
+ * Only a key holding every scope of the revoked one may revoke it.
+ */
 export const revokeApiKey =
   (deps: Deps) =>
-  async (actor: PartnerActor, keyId: string): Promise<E.Either<NotFound, PartnerApiKey>> =>
+  async (actor: PartnerActor, keyId: string): Promise<E.Either<NotFound | KeyScopesNotHeld, PartnerApiKey>> =>
     deps.uow.run(async (r) => {
       const k = await r.partnerApiKeys.findById(actor.partnerId, keyId);
       if (!k) return E.left(notFound);
+      const missing = notHeld(actor, k.scopes);
+      if (missing.length > 0) return E.left({ _tag: 'KeyScopesNotHeld', scopes: missing });
       if (k.revokedAt === null) {
         k.revokedAt = deps.clock.now();
         await r.partnerApiKeys.save(k);

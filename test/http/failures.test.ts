@@ -122,6 +122,7 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   PaymentAmountMismatch: [{ _tag: 'PaymentAmountMismatch', expected: 500_000, paid: 100, currency: 'NGN' }],
   WebhookSignatureInvalid: [{ _tag: 'WebhookSignatureInvalid' }],
   ScopeNotHeld: [{ _tag: 'ScopeNotHeld', scopes: ['keys:manage'] }],
+  KeyScopesNotHeld: [{ _tag: 'KeyScopesNotHeld', scopes: ['analytics:read'] }],
   UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
   AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
   WebhookUrlNotAllowed: [{ _tag: 'WebhookUrlNotAllowed', reason: 'must be an https URL' }],

@@ -141,6 +141,22 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
     expect((await asPartner(app, a.key, 'POST', '/partner/api-keys/not-a-uuid/revoke')).status).to.equal(404);
   });
 
+  it('a key cannot revoke or rotate a key with scopes it lacks (403 INSUFFICIENT_SCOPE, the key unchanged); it may revoke a weaker one and itself', async () => {
+    const manager = await make(a.key, { name: 'Narrow manager', scopes: ['keys:manage'] });
+    for (const action of ['revoke', 'rotate']) {
+      const res = await asPartner(app, manager.key, 'POST', `/partner/api-keys/${a.keyId}/${action}`);
+      expect([res.status, res.body.error?.code], action).to.deep.equal([403, 'INSUFFICIENT_SCOPE']);
+      expect(res.body.error.detail, action).to.contain('merchants:read');
+    }
+    expect((await asPartner(app, a.key, 'GET', '/partner/api-keys')).status, 'the full key still works').to.equal(200);
+    const list = await asPartner(app, a.key, 'GET', '/partner/api-keys');
+    expect(list.body.data.find((x: { id: string }) => x.id === a.keyId)).to.include({ status: 'ACTIVE', revoked_at: null, expires_at: null });
+    const weaker = await make(a.key, { name: 'Weaker manager', scopes: ['keys:manage'] });
+    expect((await asPartner(app, manager.key, 'POST', `/partner/api-keys/${weaker.id}/revoke`)).status).to.equal(200);
+    expect((await asPartner(app, manager.key, 'POST', `/partner/api-keys/${manager.id}/revoke`)).status).to.equal(200);
+    expect((await asPartner(app, manager.key, 'GET', '/partner/api-keys')).status).to.equal(401);
+  });
+
   it('rotation: a new key with the same name and scopes; the old one works for 24 hours, then is EXPIRED', async () => {
     const old = await make(a.key, { name: 'Rotating', scopes: ['keys:manage', 'merchants:read'], expires_in_days: 365 });
     const res = await asPartner(app, a.key, 'POST', `/partner/api-keys/${old.id}/rotate`);

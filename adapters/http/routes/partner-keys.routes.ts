@@ -59,7 +59,9 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     operationId: 'revokePartnerApiKey',
     tag: TAG,
     summary: 'Revoke an API key',
-    description: 'The key stops working at once (its next request is 401 API_KEY_INVALID). Revoking a revoked key answers it again. Another partner\'s key is 404.',
+    description:
+      'The key stops working at once (its next request is 401 API_KEY_INVALID). Revoking a revoked key answers it again. Another partner\'s key is 404. ' +
+      'Only a key holding every scope of the revoked one may revoke it (403 INSUFFICIENT_SCOPE): a narrow keys:manage key cannot revoke a stronger key.',
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
     success: { status: 200, description: 'The revoked key', data: apiKeyShape },
@@ -74,7 +76,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     summary: 'Rotate an API key',
     description:
       'A new key with the same name, scopes and lifetime, shown once; the old key keeps working for 24 hours (its expires_at is brought forward), then is EXPIRED. ' +
-      'A revoked or expired key cannot be rotated (404).',
+      'A revoked or expired key cannot be rotated (404); a key with scopes the calling key lacks cannot be rotated by it (403 INSUFFICIENT_SCOPE).',
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
     success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
