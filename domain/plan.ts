@@ -41,7 +41,7 @@ export const DAILY_QUOTAS = ['MESSAGES', 'INVITATIONS'] as const;
 export type DailyQuota = (typeof DAILY_QUOTAS)[number];
 const DAILY_LIMITS: Record<DailyQuota, Record<Plan, number>> = {
   MESSAGES: { FREE: 20, STARTER: 200, BUSINESS: 1_000, PRO: 5_000 },
-  INVITATIONS: { FREE: 5, STARTER: 20, BUSINESS: 50, PRO: 100 },
+  INVITATIONS: { FREE: 20, STARTER: 50, BUSINESS: 100, PRO: 200 },
 };
 
 /** How many a business on `plan` may send of `quota` in one Lagos day. */

@@ -72,7 +72,7 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   LinksNotAllowed: [{ _tag: 'LinksNotAllowed', plan: 'FREE', plans: ['BUSINESS', 'PRO'] }],
   DailyLimitExceeded: [
     { _tag: 'DailyLimitExceeded', plan: 'FREE', quota: 'MESSAGES', limit: 20 },
-    { _tag: 'DailyLimitExceeded', plan: 'FREE', quota: 'INVITATIONS', limit: 5 },
+    { _tag: 'DailyLimitExceeded', plan: 'FREE', quota: 'INVITATIONS', limit: 20 },
   ],
   CustomerRequired: [{ _tag: 'CustomerRequired' }],
   CreditLimitExceeded: [{ _tag: 'CreditLimitExceeded', balance: kobo(100), limit: kobo(150) }],

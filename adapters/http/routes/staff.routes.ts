@@ -32,7 +32,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
       'becomes ACTIVE; an invitation not accepted within 7 days lapses (sign-in is then 401 INVITATION_EXPIRED). ' +
       'Someone active in a business, or holding an open invitation, is 409 ALREADY_A_MEMBER; a deactivated or lapsed one may be invited. ' +
       'Give exactly one of phone or email; role defaults to STAFF, branch to the default branch. ' +
-      'A business sends at most a number of invitations a Lagos day by plan (FREE 5, STARTER 20, BUSINESS 50, PRO 100; then 402 PLAN_LIMIT_EXCEEDED).',
+      'A business sends at most a number of invitations a Lagos day by plan (FREE 20, STARTER 50, BUSINESS 100, PRO 200; then 402 PLAN_LIMIT_EXCEEDED).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     bodyExample: { first_name: 'Chidi', last_name: 'Eze', phone: '+2348039876543', role: 'STAFF' },
