@@ -64,9 +64,12 @@ const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) 
  */
 const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d), partnerWebhooks(d)];
 
-/** Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line. */
-const periodicTasks = (d: JobDeps): PeriodicTask[] => [
-  { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)) },
+/**
+ * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.
+ * `retry`: the message jobs' policy, for a task that sends (a fault, e.g. a database timeout, is retried, not dropped).
+ */
+const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] => [
+  { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry },
 ];
 
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
@@ -105,7 +108,7 @@ export const composeJobs = (
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
     expireInSeconds: config.JOBS_EXPIRE_SECONDS,
   });
-  for (const task of periodicTasks(d)) jobs.every(task);
+  for (const task of periodicTasks(d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS })) jobs.every(task);
   const dispatcher = createDispatcher(
     { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },

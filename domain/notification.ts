@@ -15,6 +15,14 @@ export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 /** The longest CUSTOM message (three SMS pages). */
 export const MAX_CUSTOM_MESSAGE = 480;
 
+/**
+ * Does the text carry a link a phone would make clickable: http:// or https://, www., or a bare domain
+ * (`evil.example/x`, `evil.com`)? Two words joined by a dot without a space (`paid.Thanks`) count too:
+ * a space after the dot is the way out; amounts (`₦1,500.50`) do not.
+ */
+export const containsLink = (text: string): boolean =>
+  /\bhttps?:\/\/|\bwww\./i.test(text) || /(^|[^\p{L}\p{N}@._-])[\p{L}\p{N}-]+(\.[\p{L}\p{N}-]+)*\.\p{L}{2,}(?![\p{L}\p{N}])/iu.test(text);
+
 /** One message to one person, and what became of it. */
 export interface Notification {
   readonly id: string;

@@ -33,6 +33,30 @@ export const monthlySalesUsage = (plan: Plan, count: number): MonthlySalesUsage 
   return { count, limit, remaining: limit === null ? null : Math.max(0, limit - count) };
 };
 
+/**
+ * Messages sent at the platform's cost, per business and Lagos day (docs/adr/0040): MESSAGES are those
+ * asked for through POST /notifications/{sms,whatsapp}, INVITATIONS the staff invitations (an SMS or e-mail each).
+ */
+export const DAILY_QUOTAS = ['MESSAGES', 'INVITATIONS'] as const;
+export type DailyQuota = (typeof DAILY_QUOTAS)[number];
+const DAILY_LIMITS: Record<DailyQuota, Record<Plan, number>> = {
+  MESSAGES: { FREE: 20, STARTER: 200, BUSINESS: 1_000, PRO: 5_000 },
+  INVITATIONS: { FREE: 20, STARTER: 50, BUSINESS: 100, PRO: 200 },
+};
+
+/** How many a business on `plan` may send of `quota` in one Lagos day. */
+export const dailyLimit = (plan: Plan, quota: DailyQuota): number => DAILY_LIMITS[quota][plan];
+
+export type DailyLimitExceeded = { readonly _tag: 'DailyLimitExceeded'; readonly plan: Plan; readonly quota: DailyQuota; readonly limit: number };
+
+/** Plans whose CUSTOM messages may carry links (a link from a free sender is how phishing starts). */
+export const LINK_PLANS: readonly Plan[] = ['BUSINESS', 'PRO'];
+export type LinksNotAllowed = { readonly _tag: 'LinksNotAllowed'; readonly plan: Plan; readonly plans: readonly Plan[] };
+
+/** May a business on `plan` send a CUSTOM message with a link in it? */
+export const checkMessageLinks = (plan: Plan, hasLink: boolean): LinksNotAllowed | undefined =>
+  hasLink && !LINK_PLANS.includes(plan) ? { _tag: 'LinksNotAllowed', plan, plans: LINK_PLANS } : undefined;
+
 /** Features only some plans include (spec: "Business and Pro"); every other feature is on every plan. */
 export const FEATURES = ['TOP_SERVICES'] as const;
 export type Feature = (typeof FEATURES)[number];

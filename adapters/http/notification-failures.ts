@@ -16,4 +16,17 @@ export const NOTIFICATION_FAILURES: { readonly [K in NotificationFailure['_tag']
     }),
   NothingOwed: () => problem('NOTHING_OWED', 'This customer owes nothing: there is nothing to remind them of.', { errors: [{ field: 'customer_id', message: 'owes nothing' }] }),
   CustomMessageOwnerOnly: () => problem('INSUFFICIENT_ROLE', 'Only the business owner may send a CUSTOM message; staff may send receipts and credit reminders.'),
+  RecipientNotAllowed: () =>
+    problem('RECIPIENT_NOT_ALLOWED', 'Messages go only to the business\'s own customers and staff: `to` is the phone of none of them. Add the person as a customer (POST /customers) first.', {
+      errors: [{ field: 'to', message: 'is not a customer or staff member of this business' }],
+    }),
+  LinksNotAllowed: (f) =>
+    problem('FEATURE_NOT_AVAILABLE', `Links in a CUSTOM message are not part of the ${f.plan} plan; they come with the ${f.plans.join(' and ')} plans. Remove the link (http://, www. or a web address).`, {
+      errors: [{ field: 'message', message: 'contains a link' }],
+    }),
+  DailyLimitExceeded: (f) =>
+    problem(
+      'PLAN_LIMIT_EXCEEDED',
+      `The ${f.plan} plan sends at most ${f.limit} ${f.quota === 'INVITATIONS' ? 'staff invitations' : 'messages'} a day; the count starts again at midnight, Lagos time. Upgrade to send more.`,
+    ),
 };

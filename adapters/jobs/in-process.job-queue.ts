@@ -9,7 +9,8 @@ const startOfMinute = (d: Date) => new Date(Math.floor(d.getTime() / 60_000) * 6
  * application tests): `enqueue` runs the job at once, in this process, and throws its failure, so
  * the outbox dispatcher that relayed it retries it with its own backoff and gives it up after its
  * last attempt (docs/adr/0024): the same retry-then-dead life as on PostgreSQL, with the outbox as
- * the store. Periodic tasks run once a minute while started with workers (one process: once).
+ * the store. Periodic tasks run once a minute while started with workers (one process: once); a run
+ * that throws is run again for its minute after the task's retry delay, doubling, `retryLimit` times.
  */
 export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly report?: (r: JobReport) => void } = {}): JobQueue => {
   const now = options.now ?? (() => new Date());
@@ -18,6 +19,7 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
   const dead: DeadJob[] = [];
   const running = new Set<Promise<unknown>>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const retries = new Set<ReturnType<typeof setTimeout>>();
   let lastMinute = 0;
 
   const track = <A>(work: Promise<A>): Promise<A> => {
@@ -25,11 +27,24 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
     void work.finally(() => running.delete(work)).catch(() => undefined);
     return work;
   };
+  const runTask = (t: PeriodicTask, minute: Date, attempt: number) =>
+    void track(t.run(minute)).catch((e) => {
+      const retryLimit = t.retryLimit ?? 0;
+      const final = attempt > retryLimit || timer === undefined; // stopped: no retry
+      options.report?.({ kind: final ? 'dead' : 'retry', queue: t.name, id: minute.toISOString(), attempt, error: describe(e) });
+      if (final) return;
+      const delayMs = (t.retryDelaySeconds ?? 0) * 1000 * 2 ** (attempt - 1) * (1 + Math.random());
+      const retry = setTimeout(() => {
+        retries.delete(retry);
+        runTask(t, minute, attempt + 1);
+      }, delayMs);
+      retries.add(retry);
+    });
   const tick = () => {
     const minute = startOfMinute(now());
     if (minute.getTime() !== lastMinute) {
       lastMinute = minute.getTime();
-      for (const t of tasks) void track(t.run(minute)).catch((e) => options.report?.({ kind: 'dead', queue: t.name, id: minute.toISOString(), attempt: 1, error: describe(e) }));
+      for (const t of tasks) runTask(t, minute, 1);
     }
     timer = setTimeout(tick, 60_000 - (now().getTime() % 60_000) + 5);
   };
@@ -62,6 +77,8 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
     async stop() {
       clearTimeout(timer);
       timer = undefined;
+      retries.forEach(clearTimeout);
+      retries.clear();
       await Promise.allSettled([...running]);
     },
     dead: async (limit) => dead.slice(0, limit),

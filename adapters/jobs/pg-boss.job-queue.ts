@@ -41,11 +41,14 @@ const settleSql = `update ${SCHEMA}.job set
  * database's clock, but the job is made when its send-it job is worked (up to cronWorkerIntervalSeconds
  * later), and the minute a run is for is read from when the job was made: a send-it of the last
  * seconds of one minute and the next minute's own both land in the next minute (seen at start-up).
- * The claim runs that minute once; claims older than a day are pruned as new ones are made.
+ * The claim runs that minute once, by the job that claimed it: that job's retries (a run that threw,
+ * or expired with its worker) claim it again. Claims older than a day are pruned as new ones are made.
  */
 const PERIODIC_RUNS = `${SCHEMA}.periodic_run`;
 const createPeriodicRunsSql = `create table if not exists ${PERIODIC_RUNS} (name text not null, minute timestamptz not null, primary key (name, minute))`;
-const claimMinuteSql = `with claimed as (insert into ${PERIODIC_RUNS} (name, minute) values ($1, $2) on conflict do nothing returning 1),
+const addClaimingJobSql = `alter table ${PERIODIC_RUNS} add column if not exists job_id uuid`;
+const claimMinuteSql = `with claimed as (insert into ${PERIODIC_RUNS} (name, minute, job_id) values ($1, $2, $3::uuid)
+    on conflict (name, minute) do update set job_id = excluded.job_id where ${PERIODIC_RUNS}.job_id = excluded.job_id returning 1),
   pruned as (delete from ${PERIODIC_RUNS} where name = $1 and minute < $2::timestamptz - interval '1 day')
   select count(*)::int as claimed from claimed`;
 
@@ -144,13 +147,13 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
   const taskRunner = (task: PeriodicTask): Runner => ({
     queue: task.name,
     async run(job) {
-      const minute = startOfMinute(job.createdOn);
+      const minute = startOfMinute(job.createdOn); // a retry keeps the job, so its minute
       try {
-        const { rows } = await started().getDb().executeSql(claimMinuteSql, [task.name, minute.toISOString()]);
+        const { rows } = await started().getDb().executeSql(claimMinuteSql, [task.name, minute.toISOString(), job.id]);
         if (Number(rows[0]?.claimed) === 1) await task.run(minute);
       } catch (e) {
         await started().fail(task.name, job.id, output(e));
-        report({ kind: 'dead', queue: task.name, id: job.id, attempt: 1, error: describe(e) });
+        report({ kind: job.retryCount >= job.retryLimit ? 'dead' : 'retry', queue: task.name, id: job.id, attempt: job.retryCount + 1, error: describe(e) });
         return;
       }
       await started().complete(task.name, job.id);
@@ -223,7 +226,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       boss = b;
       stopping = false;
       const queues = [...specs.values()].map((s) => ({ ...s, retryBackoff: true }));
-      const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: 0, retryDelaySeconds: 0, retryBackoff: false, expireInSeconds: 55 }));
+      const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: t.retryLimit ?? 0, retryDelaySeconds: t.retryDelaySeconds ?? 0, retryBackoff: (t.retryLimit ?? 0) > 0, expireInSeconds: 55 }));
       for (const q of [...queues, ...periodic]) {
         const options = { retryLimit: q.retryLimit, retryDelay: q.retryDelaySeconds, retryBackoff: q.retryBackoff, expireInSeconds: q.expireInSeconds, deadLetter: deadQueue(q.queue) };
         await ensureQueue(b, deadQueue(q.queue), {});
@@ -231,7 +234,10 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
       }
       if (!workers) return;
-      if (tasks.length > 0) await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql, []));
+      if (tasks.length > 0) {
+        await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql, []));
+        await createIfMissing(() => b.getDb().executeSql(addClaimingJobSql, []));
+      }
       for (const t of tasks) await b.schedule(t.name, '* * * * *');
       const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
       for (const r of runners) {

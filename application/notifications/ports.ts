@@ -1,4 +1,5 @@
 import type { Kobo } from '../../domain/money.js';
+import type { DailyQuota } from '../../domain/plan.js';
 import type { Notification, NotificationChannel, NotificationPreferences, NotificationStatus } from '../../domain/notification.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
@@ -69,6 +70,14 @@ export interface NotificationSettings {
   clearLowStockAlert(businessId: string, productId: string): Promise<void>;
   /** True when a customer of the business with this phone or e-mail opted out of reminders and messages. */
   isOptedOut(businessId: string, contact: string): Promise<boolean>;
+  /** True when a customer of the business, or a member of it (active or invited), has this phone or e-mail: who a message may go to. */
+  isRecipientOf(businessId: string, contact: string): Promise<boolean>;
+  /**
+   * Counts one more of the business's `quota` on the Lagos `day`, unless `limit` are counted already:
+   * false then. The count's row stays locked until the transaction ends, so two callers at once cannot
+   * both take the last one; a rollback gives it back.
+   */
+  countDailyMessage(businessId: string, day: string, quota: DailyQuota, limit: number): Promise<boolean>;
   /** The business's first active owner's phone and e-mail (where alerts and summaries go). */
   ownerContact(businessId: string): Promise<{ phone: string | null; email: string | null } | undefined>;
 }

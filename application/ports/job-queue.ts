@@ -37,8 +37,15 @@ export class PermanentJobFailure extends Error {
 export interface PeriodicTask {
   /** Stable and unique: it names the task's queue. Letters, digits, '-' and '_'. */
   readonly name: string;
-  /** `minute`: the start of the minute this run is for (a run delayed by a busy worker still knows). */
+  /** `minute`: the start of the minute this run is for (a run delayed by a busy worker still knows). Throw to have it retried. */
   run(minute: Date): Promise<void>;
+  /**
+   * Retries of a run that threw, with the minute it was for (backing off as a JobSpec's); then it is dead.
+   * 0 (the default): a failed run is dead at once. A retried run must be safe to run again.
+   */
+  readonly retryLimit?: number;
+  /** The pause before the first retry; it doubles (with jitter) before each next one. */
+  readonly retryDelaySeconds?: number;
 }
 
 /** A job that ran out of retries (or failed for good), as an operator lists it. */

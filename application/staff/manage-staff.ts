@@ -1,12 +1,13 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { newUser, type Membership, type User } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
+import type { DailyLimitExceeded } from '../../domain/plan.js';
 import type { Actor, Role } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { EventRepositories } from '../ports/outbox.js';
-import type { UnitOfWork } from '../ports/unit-of-work.js';
+import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 import {
   notFound,
@@ -17,6 +18,8 @@ import {
   type UnknownBranch,
 } from '../business/errors.js';
 import type { AuthRepositories } from '../auth/ports.js';
+import type { NotificationRepositories } from '../notifications/ports.js';
+import { countDailyMessage } from '../notifications/send-notification.js';
 import type { BusinessRepositories, StaffMember, StaffSort } from '../business/ports.js';
 
 export interface InviteCommand {
@@ -40,15 +43,20 @@ const branchFor = async (r: Pick<BusinessRepositories, 'branches'>, businessId: 
  * The invitation message is sent after the commit (MemberInvited, through the outbox).
  */
 export const inviteStaff =
-  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
-  (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch, StaffMember>> =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & EventRepositories & Pick<NotificationRepositories, 'notificationSettings'>>; clock: Clock; crypto: Crypto }) =>
+  (actor: Actor, cmd: InviteCommand): Promise<E.Either<AlreadyMember | UnknownBranch | DailyLimitExceeded, StaffMember>> =>
     deps.uow.run(async (r) => {
       await r.otps.lockIdentifier(identifierKey(cmd.identifier));
       const branch = await branchFor(r, actor.businessId, cmd.branchId);
       if (!branch) return E.left<AlreadyMember | UnknownBranch>({ _tag: 'UnknownBranch', branchId: cmd.branchId! });
       const now = deps.clock.now();
       let user = await r.users.findByIdentifier(cmd.identifier);
-      if (user && (await releaseUnheldMembership(r, user.id, now)) === 'held') return E.left<AlreadyMember | UnknownBranch>({ _tag: 'AlreadyMember' });
+      if (user && (await releaseUnheldMembership(r, user.id, now)) === 'held') return E.left<AlreadyMember | UnknownBranch | DailyLimitExceeded>({ _tag: 'AlreadyMember' });
+      // each invitation is a message at the platform's cost: the plan's daily cap (docs/adr/0040)
+      const business = await r.businesses.findById(actor.businessId);
+      if (!business) throw new Error(`business ${actor.businessId} vanished`);
+      const capped = await countDailyMessage(r, business, 'INVITATIONS', now);
+      if (capped) return rollback(E.left<AlreadyMember | UnknownBranch | DailyLimitExceeded>(capped));
       if (!user) {
         user = newUser(deps.crypto.uuid(), cmd.identifier, cmd.firstName, cmd.lastName, now);
         await r.users.add(user);
@@ -64,11 +72,10 @@ export const inviteStaff =
         updatedAt: now,
       };
       await r.memberships.add(membership);
-      const business = await r.businesses.findById(actor.businessId);
       await r.events.record(now, {
         _tag: 'MemberInvited',
         businessId: actor.businessId,
-        businessName: business?.name ?? 'a business',
+        businessName: business.name,
         membershipId: membership.id,
         userId: user.id,
         role: cmd.role,

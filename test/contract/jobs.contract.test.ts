@@ -5,7 +5,8 @@ import { phoneIdentifier } from '../../domain/identifier.js';
 import { normalisePhone } from '../../domain/phone.js';
 import type { DomainEvent } from '../../domain/events.js';
 import { MessageRejected, type OutgoingMessage } from '../../application/ports/message-sender.js';
-import { PermanentJobFailure, type JobQueue } from '../../application/ports/job-queue.js';
+import { PermanentJobFailure, type JobQueue, type JobReport, type PeriodicTask } from '../../application/ports/job-queue.js';
+import { inProcessJobQueue } from '../../adapters/jobs/in-process.job-queue.js';
 import { rollback } from '../../application/ports/unit-of-work.js';
 import { pgBossJobQueue } from '../../adapters/jobs/pg-boss.job-queue.js';
 import { nodeCrypto } from '../../adapters/crypto/node-crypto.js';
@@ -307,6 +308,48 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
       await q.stop();
     }
   });
+  it('a periodic task whose run throws (a database timeout) is retried for the same minute with backoff, not dropped (issue 31)', async function () {
+    this.timeout(60_000);
+    const url = (await testDatabase()).url;
+    const runs: { minute: string; ok: boolean }[] = [];
+    const name = `flaky-probe-${randomUUID().slice(0, 8)}`;
+    const reports: JobReport[] = [];
+    const q = pgBossJobQueue({ connectionString: url, poolMax: 2, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 5, stopTimeoutMs: 1_000, report: (r) => void reports.push(r) });
+    q.every({
+      name,
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      run: async (minute) => {
+        const ok = runs.length > 0;
+        runs.push({ minute: minute.toISOString(), ok });
+        if (!ok) throw new Error('Connection terminated due to connection timeout');
+      },
+    });
+    await q.start({ workers: true });
+    try {
+      const id = (await q.boss().send(name, {}))!;
+      const job = await until('the job completed', async () => {
+        const found = await q.boss().getJobById(name, id);
+        return found?.state === 'completed' ? found : undefined;
+      });
+      expect(runs.map((r) => r.ok)).to.deep.equal([false, true]);
+      expect(runs[1]!.minute).to.equal(runs[0]!.minute);
+      expect(job.retryCount).to.equal(1);
+      expect(reports.filter((r) => r.kind === 'retry' && r.queue === name)).to.have.length(1);
+      expect(reports.filter((r) => r.kind === 'dead' && r.queue === name)).to.have.length(0);
+    } finally {
+      await q.stop();
+    }
+  });
+
+  it('the scheduled notifications are a periodic task with the message jobs\' retries (JOBS_RETRY_LIMIT, JOBS_RETRY_DELAY_SECONDS)', () => {
+    const tasks: PeriodicTask[] = [];
+    const recording: JobQueue = { define: () => undefined, every: (task) => void tasks.push(task), enqueue: async () => undefined, start: async () => undefined, stop: async () => undefined, dead: async () => [] };
+    composeJobs(config, inMemory(), logger, { messages: provider(), clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) }, { jobs: recording });
+    const task = tasks.find((t) => t.name === 'scheduled-notifications')!;
+    expect(task.retryLimit).to.equal(config.JOBS_RETRY_LIMIT).and.be.greaterThan(0);
+    expect(task.retryDelaySeconds).to.equal(config.JOBS_RETRY_DELAY_SECONDS);
+  });
 });
 
 describe('jobs: in process (the in-memory adapters), with the outbox retrying', () => {
@@ -340,5 +383,34 @@ describe('jobs: in process (the in-memory adapters), with the outbox retrying', 
     t.messages.set(async () => undefined);
     await t.uow.run(async (r) => rollback(await r.events.record(new Date(), codeIssued())));
     expect(t.messages.sent).to.have.length(1);
+  });
+});
+
+describe('jobs: a periodic task in process', () => {
+  it('a run that throws is run again for its minute after the retry delay; the last failure is dead (issue 31)', async function () {
+    this.timeout(20_000);
+    // the queue's clock 300 ms before a minute ends: its first tick comes at once
+    const offset = 60_000 - (Date.now() % 60_000) - 300;
+    const reports: JobReport[] = [];
+    const q = inProcessJobQueue({ now: () => new Date(Date.now() + offset), report: (r) => void reports.push(r) });
+    const runs: string[] = [];
+    let failures = 1;
+    q.every({
+      name: 'flaky',
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      run: async (minute) => {
+        runs.push(minute.toISOString());
+        if (failures-- > 0) throw new Error('Connection terminated due to connection timeout');
+      },
+    });
+    await q.start({ workers: true });
+    try {
+      await until('a second run', () => (runs.length >= 2 ? true : undefined), 10_000);
+      expect(runs[1]).to.equal(runs[0]);
+      expect(reports.map((r) => r.kind)).to.deep.equal(['retry']);
+    } finally {
+      await q.stop();
+    }
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { NotificationFilter, NotificationSort } from '../../application/notifications/ports.js';
 import type { PageRequest } from '../../application/ports/list.js';
+import { rollback } from '../../application/ports/unit-of-work.js';
 import { kobo } from '../../domain/money.js';
 import { DEFAULT_PREFERENCES, type Notification, type NotificationPreferences } from '../../domain/notification.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
@@ -166,6 +167,38 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await optedOut(t.business.id, '+2348000000000')).to.equal(false);
 
       expect(await p.uow.read((r) => r.notificationSettings.ownerContact(t.business.id))).to.deep.equal({ phone: t.user.phone, email: null });
+    });
+
+    it("knows who a message may go to: the business's customers and its active or invited members, by phone or e-mail (issue 31)", async () => {
+      const t = await seedShop(p.uow);
+      const other = await seedShop(p.uow);
+      const customer = aCustomer(t.business.id, { email: 'Ada@Example.com' });
+      await p.uow.run((r) => r.customers.add(customer));
+      const may = (businessId: string, contact: string) => p.uow.read((r) => r.notificationSettings.isRecipientOf(businessId, contact));
+      expect(await may(t.business.id, customer.phone!)).to.equal(true);
+      expect(await may(t.business.id, 'ada@example.com')).to.equal(true);
+      expect(await may(t.business.id, t.user.phone!)).to.equal(true); // the owner, a member
+      expect(await may(other.business.id, customer.phone!)).to.equal(false); // another business's customer
+      expect(await may(other.business.id, t.user.phone!)).to.equal(false);
+      expect(await may(t.business.id, '+2348000000000')).to.equal(false);
+      await p.uow.run((r) => r.memberships.save({ ...t.membership, status: 'DEACTIVATED' }));
+      expect(await may(t.business.id, t.user.phone!)).to.equal(false); // a former member
+    });
+
+    it('counts daily messages per business, day and quota up to the limit; a rollback gives the count back (issue 31)', async () => {
+      const t = await seedShop(p.uow);
+      const other = await seedShop(p.uow);
+      const count = (businessId: string, day: string, quota: 'MESSAGES' | 'INVITATIONS', limit = 2) =>
+        p.uow.run((r) => r.notificationSettings.countDailyMessage(businessId, day, quota, limit));
+      expect(await count(t.business.id, '2026-11-22', 'MESSAGES')).to.equal(true);
+      expect(await p.uow.run(async (r) => rollback(await r.notificationSettings.countDailyMessage(t.business.id, '2026-11-22', 'MESSAGES', 2)))).to.equal(true);
+      expect(await count(t.business.id, '2026-11-22', 'MESSAGES')).to.equal(true);
+      expect(await count(t.business.id, '2026-11-22', 'MESSAGES')).to.equal(false);
+      expect(await count(t.business.id, '2026-11-22', 'MESSAGES', 3)).to.equal(true); // a higher plan's cap
+      expect(await count(t.business.id, '2026-11-22', 'INVITATIONS')).to.equal(true);
+      expect(await count(t.business.id, '2026-11-23', 'MESSAGES')).to.equal(true);
+      expect(await count(other.business.id, '2026-11-22', 'MESSAGES')).to.equal(true);
+      expect(await count(t.business.id, '2026-11-22', 'MESSAGES', 0)).to.equal(false);
     });
   });
 

@@ -68,6 +68,12 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   CustomerOptedOut: [{ _tag: 'CustomerOptedOut' }],
   NothingOwed: [{ _tag: 'NothingOwed' }],
   CustomMessageOwnerOnly: [{ _tag: 'CustomMessageOwnerOnly' }],
+  RecipientNotAllowed: [{ _tag: 'RecipientNotAllowed' }],
+  LinksNotAllowed: [{ _tag: 'LinksNotAllowed', plan: 'FREE', plans: ['BUSINESS', 'PRO'] }],
+  DailyLimitExceeded: [
+    { _tag: 'DailyLimitExceeded', plan: 'FREE', quota: 'MESSAGES', limit: 20 },
+    { _tag: 'DailyLimitExceeded', plan: 'FREE', quota: 'INVITATIONS', limit: 20 },
+  ],
   CustomerRequired: [{ _tag: 'CustomerRequired' }],
   CreditLimitExceeded: [{ _tag: 'CreditLimitExceeded', balance: kobo(100), limit: kobo(150) }],
   CreditBalanceLimitExceeded: [

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { FIRST_ATTEMPT_GRACE_MS } from '../../application/ports/outbox.js';
-import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 // Notifications through the real app: 202 and the message sent right after, the fields each template
 // needs (400), the rules (422), roles (403), Idempotency-Key, the list, preferences, and what the
@@ -38,6 +38,12 @@ describe('HTTP notifications', () => {
   };
   const post = (channel: 'sms' | 'whatsapp', body: unknown, token = owner.accessToken, headers: Record<string, string> = {}) =>
     app.request('POST', `/notifications/${channel}`, { token, body, headers });
+  /** The phone of a new customer of the owner's business (messages go to customers and staff only). */
+  const aCustomerPhone = async (token = owner.accessToken) => {
+    const phone = aPhone();
+    expect((await app.request('POST', '/customers', { token, body: { name: 'Tolu', phone } })).status).to.equal(201);
+    return phone;
+  };
 
   it('answers 202 QUEUED and sends it right after the commit; GET shows it SENT with its attempts and text', async () => {
     const res = await post('whatsapp', { customer_id: debtor.id, template: 'CREDIT_REMINDER' });
@@ -70,7 +76,7 @@ describe('HTTP notifications', () => {
       expect(res.body.error.code).to.equal('VALIDATION_FAILED');
       expect(res.body.error.errors.map((e: { field: string }) => e.field), JSON.stringify(body)).to.include(field);
     }
-    expect((await post('sms', { to: aPhone(), template: 'CUSTOM', message: 'x'.repeat(480) })).status).to.equal(202);
+    expect((await post('sms', { to: await aCustomerPhone(), template: 'CUSTOM', message: 'x'.repeat(480) })).status).to.equal(202);
   });
 
   it('answers the business rules with 422 and their codes; CUSTOM from STAFF is 403', async () => {
@@ -83,7 +89,7 @@ describe('HTTP notifications', () => {
       [{ to: optedOut.body.data.phone, template: 'CUSTOM', message: 'hi' }, 422, 'CUSTOMER_OPTED_OUT'],
       [{ customer_id: noPhone, template: 'RECEIPT', sale_id: creditSale }, 422, 'CUSTOMER_HAS_NO_PHONE'],
       [{ customer_id: unknown, template: 'RECEIPT', sale_id: creditSale }, 422, 'UNKNOWN_CUSTOMER'],
-      [{ to: aPhone(), template: 'RECEIPT', sale_id: unknown }, 422, 'UNKNOWN_SALE'],
+      [{ to: debtor.phone, template: 'RECEIPT', sale_id: unknown }, 422, 'UNKNOWN_SALE'],
       [{ to: aPhone(), template: 'CUSTOM', message: 'hi' }, 403, 'INSUFFICIENT_ROLE', staffToken],
     ];
     for (const [body, status, code, token] of cases) {
@@ -99,7 +105,7 @@ describe('HTTP notifications', () => {
   });
 
   it('honours Idempotency-Key: the same request replays the first answer and queues nothing more', async () => {
-    const body = { to: aPhone(), template: 'CUSTOM', message: 'New stock of rice' };
+    const body = { to: await aCustomerPhone(), template: 'CUSTOM', message: 'New stock of rice' };
     const first = await post('sms', body, owner.accessToken, { 'Idempotency-Key': 'notify-1' });
     const again = await post('sms', body, owner.accessToken, { 'Idempotency-Key': 'notify-1' });
     expect(again.status).to.equal(202);
@@ -124,7 +130,7 @@ describe('HTTP notifications', () => {
     expect((await app.request('GET', `/notifications/${all[0]!.id}`, { token: other.accessToken })).body.error.code).to.equal('RESOURCE_NOT_FOUND');
     expect((await app.request('GET', '/notifications', { token: other.accessToken })).body.data.content).to.deep.equal([]);
     expect((await post('sms', { customer_id: debtor.id, template: 'CREDIT_REMINDER' }, other.accessToken)).body.error.code).to.equal('UNKNOWN_CUSTOMER');
-    expect((await post('sms', { to: aPhone(), template: 'RECEIPT', sale_id: creditSale }, other.accessToken)).body.error.code).to.equal('UNKNOWN_SALE');
+    expect((await post('sms', { to: other.to, template: 'RECEIPT', sale_id: creditSale }, other.accessToken)).body.error.code).to.equal('UNKNOWN_SALE');
   });
 
   it('GET and PUT preferences (owner only): defaults off, partial changes, bounded values', async () => {
@@ -185,5 +191,101 @@ describe('HTTP notifications', () => {
     expect(reminders()).to.equal(handSent + 1);
     const listed = await app.request('GET', '/notifications?status=SENT&limit=100', { token: owner.accessToken });
     expect(listed.body.data.content.map((n: { template: string }) => n.template)).to.include.members(['RECEIPT', 'LOW_STOCK', 'DAILY_SUMMARY', 'CREDIT_REMINDER']);
+  });
+});
+
+// Issue 31: a FREE business texted 60 strangers a phishing link at the platform's cost (docs/adr/0040).
+describe('HTTP notifications: who may be texted, links, and the daily caps', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await createTestApp();
+  });
+  after(async () => app.close());
+
+  const post = (channel: 'sms' | 'whatsapp', token: string, body: unknown) => app.request('POST', `/notifications/${channel}`, { token, body });
+  const newCustomer = async (token: string) => {
+    const phone = aPhone();
+    expect((await app.request('POST', '/customers', { token, body: { name: 'Tolu', phone } })).status).to.equal(201);
+    return phone;
+  };
+  const invite = (token: string) => app.request('POST', '/staff/invite', { token, body: { phone: aPhone(), first_name: 'Bola', last_name: 'Ade' } });
+
+  it("refuses a number that is neither a customer's nor a staff member's (422 RECIPIENT_NOT_ALLOWED, nothing sent); a customer's and a member's go", async () => {
+    const owner = await registerOwner(app);
+    const stranger = aPhone();
+    for (const channel of ['sms', 'whatsapp'] as const) {
+      for (const body of [
+        { to: stranger, template: 'CUSTOM', message: 'Your account is locked. Call us.' },
+        { to: stranger, template: 'RECEIPT', sale_id: '0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40' },
+      ]) {
+        const res = await post(channel, owner.accessToken, body);
+        expect(res.status, res.text).to.equal(422);
+        expect(res.body.error.code).to.equal('RECIPIENT_NOT_ALLOWED');
+        expect(res.body.error.errors).to.deep.equal([{ field: 'to', message: 'is not a customer or staff member of this business' }]);
+      }
+    }
+    expect(app.outbox.sent.filter((m) => m.to === stranger)).to.deep.equal([]);
+    const customer = await newCustomer(owner.accessToken);
+    expect((await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: 'Your order is ready.' })).status).to.equal(202);
+    expect(app.outbox.sent.filter((m) => m.to === customer)).to.have.length(1);
+    const staff = await invite(owner.accessToken);
+    expect(staff.status, staff.text).to.equal(201);
+    expect((await post('whatsapp', owner.accessToken, { to: staff.body.data.phone, template: 'CUSTOM', message: 'Open at 8 tomorrow.' })).status).to.equal(202);
+    // another business's customer is a stranger here
+    const other = await registerOwner(app);
+    expect((await post('sms', other.accessToken, { to: customer, template: 'CUSTOM', message: 'Hello' })).body.error.code).to.equal('RECIPIENT_NOT_ALLOWED');
+  });
+
+  it('refuses links in a CUSTOM message on FREE (402 FEATURE_NOT_AVAILABLE) and accepts them on BUSINESS', async () => {
+    const owner = await registerOwner(app);
+    const customer = await newCustomer(owner.accessToken);
+    const links = ['Your account is locked. Visit http://evil.example', 'See https://shop.example/sale', 'Go to www.example.com', 'Go to evil.example/x', 'Pay at evil.com today'];
+    for (const message of links) {
+      const res = await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message });
+      expect(res.status, message).to.equal(402);
+      expect(res.body.error.code).to.equal('FEATURE_NOT_AVAILABLE');
+      expect(res.body.error.errors).to.deep.equal([{ field: 'message', message: 'contains a link' }]);
+    }
+    expect(app.outbox.sent.filter((m) => m.to === customer)).to.deep.equal([]);
+    expect((await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: 'You owe ₦1,500.50. Thanks. See you.' })).status).to.equal(202);
+    await putOnPlan(app, owner, 'BUSINESS');
+    for (const message of links) expect((await post('whatsapp', owner.accessToken, { to: customer, template: 'CUSTOM', message })).status, message).to.equal(202);
+  });
+
+  it("caps a FREE business's messages a Lagos day (20, then 402 PLAN_LIMIT_EXCEEDED, nothing queued); refusals do not count; the next day sends again", async () => {
+    const owner = await registerOwner(app);
+    const customer = await newCustomer(owner.accessToken);
+    expect((await post('sms', owner.accessToken, { to: aPhone(), template: 'CUSTOM', message: 'hi' })).status).to.equal(422); // not counted
+    for (let i = 0; i < 20; i++) expect((await post(i % 2 ? 'sms' : 'whatsapp', owner.accessToken, { to: customer, template: 'CUSTOM', message: `Message ${i}` })).status).to.equal(202);
+    const over = await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: 'One more' });
+    expect(over.status, over.text).to.equal(402);
+    expect(over.body.error.code).to.equal('PLAN_LIMIT_EXCEEDED');
+    expect(over.body.error.detail).to.include('20 messages a day');
+    const listed = await app.request('GET', '/notifications?limit=100', { token: owner.accessToken });
+    expect(listed.body.data.content).to.have.length(20);
+    app.clock.advance(24 * 3_600_000);
+    expect((await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: 'A new day' })).status).to.equal(202);
+  });
+
+  it('caps staff invitations a Lagos day (FREE: 20, then 402 PLAN_LIMIT_EXCEEDED, no invitation sent)', async () => {
+    const owner = await registerOwner(app);
+    for (let i = 0; i < 20; i++) expect((await invite(owner.accessToken)).status).to.equal(201);
+    const sentBefore = app.outbox.sent.length;
+    const over = await invite(owner.accessToken);
+    expect(over.status, over.text).to.equal(402);
+    expect(over.body.error.code).to.equal('PLAN_LIMIT_EXCEEDED');
+    expect(over.body.error.detail).to.include('20 staff invitations a day');
+    expect(app.outbox.sent.length).to.equal(sentBefore);
+    expect((await app.request('GET', '/businesses/staff?limit=100', { token: owner.accessToken })).body.data.content).to.have.length(21); // the owner and 20 invited
+  });
+
+  it('holds the cap under simultaneous requests: 20 at once with 5 left, exactly 5 accepted', async () => {
+    const owner = await registerOwner(app);
+    const customer = await newCustomer(owner.accessToken);
+    for (let i = 0; i < 15; i++) expect((await post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: `Message ${i}` })).status).to.equal(202);
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post('sms', owner.accessToken, { to: customer, template: 'CUSTOM', message: `At once ${i}` })));
+    expect(answers.filter((a) => a.status === 202)).to.have.length(5);
+    expect(answers.filter((a) => a.status === 402 && a.body.error.code === 'PLAN_LIMIT_EXCEEDED')).to.have.length(15);
+    expect((await app.request('GET', '/notifications?limit=100', { token: owner.accessToken })).body.data.content).to.have.length(20);
   });
 });

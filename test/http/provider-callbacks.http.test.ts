@@ -50,6 +50,8 @@ for (const persistence of ['postgres', 'memory'] as const) {
       const productId = (await app.request('POST', '/products', { token, body: { name: 'Rice 50kg', price: 1500.5, quantity: 100 } })).body.data.id;
       customer = { phone: '+2348031234567', id: '' };
       customer.id = (await app.request('POST', '/customers', { token, body: { name: 'Mama Chioma', phone: customer.phone } })).body.data.id;
+      // messages go to the business's own customers only (docs/adr/0040)
+      for (const phone of ['+2348031234568', '+2348031234569']) expect((await app.request('POST', '/customers', { token, body: { name: `Customer ${phone}`, phone } })).status).to.equal(201);
       const sale = await app.request('POST', '/sales', { token, body: { items: [{ product_id: productId, quantity: 2 }], payment_method: 'CASH', customer_id: customer.id } });
       expect(sale.status, sale.text).to.equal(201);
       saleId = sale.body.data.id;

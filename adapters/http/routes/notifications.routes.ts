@@ -60,14 +60,20 @@ const sendRoute = (uc: NotificationUseCases, channel: 'SMS' | 'WHATSAPP'): Route
       'Queues a RECEIPT (sale_id), a CREDIT_REMINDER (what the customer owes when it is sent) or a CUSTOM message (owner only, at most 480 characters), ' +
       "to a customer (customer_id from GET /customers: their phone) or a number (to, E.164): exactly one of them; sale_id from GET /sales. Answers 202 with the notification QUEUED; it is sent right after, and " +
       'GET /notifications/{id} shows SENT, DELIVERED or FAILED (with the reason) and the attempts. A customer who opted out (notifications_opt_out), or a number ' +
-      'of one, gets receipts only (422 CUSTOMER_OPTED_OUT). Texts carry the business name, amounts as ₦1,500.50 and Lagos dates. Honours Idempotency-Key.',
+      'of one, gets receipts only (422 CUSTOMER_OPTED_OUT). `to` must be the phone of a customer or staff member of the business (422 RECIPIENT_NOT_ALLOWED). ' +
+      'Links (http://, https://, www., a web address) in a CUSTOM message need the BUSINESS or PRO plan (402 FEATURE_NOT_AVAILABLE). ' +
+      'A business sends at most a number of these a Lagos day by plan (FREE 20, STARTER 200, BUSINESS 1000, PRO 5000; then 402 PLAN_LIMIT_EXCEEDED). ' +
+      'Texts carry the business name, amounts as ₦1,500.50 and Lagos dates. Honours Idempotency-Key.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
     bodyExample: { customer_id: '5f0c6b8e-2d4a-4c1e-9b7f-3a8d2e6c1f90', template: 'CREDIT_REMINDER' },
     body: sendBody,
     success: { status: 202, description: 'The notification, QUEUED', data: notificationShape },
-    errors: ['INSUFFICIENT_ROLE', 'UNKNOWN_CUSTOMER', 'UNKNOWN_SALE', 'CUSTOMER_HAS_NO_PHONE', 'CUSTOMER_OPTED_OUT', 'NOTHING_OWED', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    errors: [
+      'INSUFFICIENT_ROLE', 'UNKNOWN_CUSTOMER', 'UNKNOWN_SALE', 'CUSTOMER_HAS_NO_PHONE', 'CUSTOMER_OPTED_OUT', 'NOTHING_OWED', 'RECIPIENT_NOT_ALLOWED', 'FEATURE_NOT_AVAILABLE',
+      'PLAN_LIMIT_EXCEEDED', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED',
+    ],
     handler: async ({ actor, body }) => accepted('Notification queued', notificationJson(successOf(await uc.sendNotification(actor!, channel, commandOf(body)), 'notification'))),
   });
 

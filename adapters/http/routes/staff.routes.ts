@@ -31,13 +31,14 @@ export const staffRoutes = (uc: StaffUseCases) => [
       'Creates the member INVITED and sends an invitation. The invitee signs in with /auth/login + /auth/verify-otp and ' +
       'becomes ACTIVE; an invitation not accepted within 7 days lapses (sign-in is then 401 INVITATION_EXPIRED). ' +
       'Someone active in a business, or holding an open invitation, is 409 ALREADY_A_MEMBER; a deactivated or lapsed one may be invited. ' +
-      'Give exactly one of phone or email; role defaults to STAFF, branch to the default branch.',
+      'Give exactly one of phone or email; role defaults to STAFF, branch to the default branch. ' +
+      'A business sends at most a number of invitations a Lagos day by plan (FREE 20, STARTER 50, BUSINESS 100, PRO 200; then 402 PLAN_LIMIT_EXCEEDED).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     bodyExample: { first_name: 'Chidi', last_name: 'Eze', phone: '+2348039876543', role: 'STAFF' },
     body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
     success: { status: 201, description: 'The invited member', data: staffShape },
-    errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH'],
+    errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH', 'PLAN_LIMIT_EXCEEDED'],
     handler: async ({ actor, body }) => {
       const invited = successOf(await uc.inviteStaff(actor!, {
         identifier: identifierOf(body),

@@ -14,6 +14,8 @@ export interface NotificationTables {
   notificationPreferences: Map<string, { preferences: NotificationPreferences; dailySummarySentOn: string | null }>;
   customerReminders: Map<string, { businessId: string; lastRemindedAt: Date }>;
   lowStockAlerts: Map<string, { businessId: string; alertedAt: Date }>;
+  /** Keyed by business, day and quota. */
+  dailyMessageCounts: Map<string, number>;
 }
 
 // Reminders read customers and their credit sales, the owner's contact reads members and users: the SQL's joins.
@@ -23,7 +25,7 @@ const byId = (a: { businessId: string }, b: { businessId: string }) => (a.busine
 
 /** The notifications module in memory. */
 export const inMemoryNotificationsModule: InMemoryModule<NotificationTables, NotificationRepositories, Reads> = {
-  tables: () => ({ notifications: new Map(), notificationPreferences: new Map(), customerReminders: new Map(), lowStockAlerts: new Map() }),
+  tables: () => ({ notifications: new Map(), notificationPreferences: new Map(), customerReminders: new Map(), lowStockAlerts: new Map(), dailyMessageCounts: new Map() }),
   repositories: (t) => {
     const own = (businessId: string, id: string) => {
       const n = t.notifications.get(id);
@@ -120,6 +122,20 @@ export const inMemoryNotificationsModule: InMemoryModule<NotificationTables, Not
         },
         isOptedOut: async (businessId, contact) =>
           values(t.customers).some((c) => c.businessId === businessId && c.notificationsOptOut && (c.phone === contact || c.email?.toLowerCase() === contact.toLowerCase())),
+        isRecipientOf: async (businessId, contact) => {
+          const matches = (who: { phone: string | null; email: string | null }) => who.phone === contact || (who.email !== null && who.email.toLowerCase() === contact.toLowerCase());
+          return (
+            values(t.customers).some((c) => c.businessId === businessId && matches(c)) ||
+            values(t.memberships).some((m) => m.businessId === businessId && (m.status === 'ACTIVE' || m.status === 'INVITED') && !!t.users.get(m.userId) && matches(t.users.get(m.userId)!))
+          );
+        },
+        countDailyMessage: async (businessId, day, quota, limit) => {
+          const key = `${businessId}\n${day}\n${quota}`;
+          const count = t.dailyMessageCounts.get(key) ?? 0;
+          if (count >= limit) return false;
+          t.dailyMessageCounts.set(key, count + 1);
+          return true;
+        },
         ownerContact: async (businessId) => {
           const owner = values(t.memberships)
             .filter((m) => m.businessId === businessId && m.role === 'BUSINESS_OWNER' && m.status === 'ACTIVE')

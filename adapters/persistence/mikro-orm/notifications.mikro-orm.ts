@@ -178,6 +178,27 @@ export const mikroOrmNotificationSettings = (db: Sql): NotificationSettings => (
     );
     return rows.length > 0;
   },
+  async isRecipientOf(businessId, contact) {
+    const rows = await db.execute<unknown[]>(
+      `select 1 from customers where business_id = ? and (phone = ? or lower(email) = lower(?))
+       union all
+       select 1 from memberships m join users u on u.id = m.user_id
+        where m.business_id = ? and m.status in ('ACTIVE', 'INVITED') and (u.phone = ? or lower(u.email) = lower(?))
+       limit 1`,
+      [businessId, contact, contact, businessId, contact, contact],
+    );
+    return rows.length > 0;
+  },
+  async countDailyMessage(businessId, day, quota, limit) {
+    if (limit < 1) return false;
+    const rows = await db.execute<unknown[]>(
+      `insert into daily_message_counts (business_id, day, quota, count) values (?, ?, ?, 1)
+       on conflict (business_id, day, quota) do update set count = daily_message_counts.count + 1
+       where daily_message_counts.count < ? returning count`,
+      [businessId, day, quota, limit],
+    );
+    return rows.length === 1;
+  },
   ownerContact: (businessId) =>
     firstRow(
       db,
