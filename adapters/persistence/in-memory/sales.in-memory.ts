@@ -64,6 +64,10 @@ export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> =
         }
       },
       existsForBranch: async (businessId, branchId) => salesOf(t, businessId).some((x) => x.branchId === branchId),
+      lastSyncedAt: async (businessId, deviceId, before) =>
+        salesOf(t, businessId)
+          .filter((x) => x.offline?.deviceId === deviceId && x.createdAt < before)
+          .reduce<Date | null>((latest, x) => (latest && latest >= x.createdAt ? latest : new Date(x.createdAt)), null),
     },
   }),
 };

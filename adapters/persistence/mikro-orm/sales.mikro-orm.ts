@@ -153,6 +153,10 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
       const rows = await db.execute<unknown[]>('select 1 from sales where business_id = ? and branch_id = ? limit 1', [businessId, branchId]);
       return rows.length > 0;
     },
+    async lastSyncedAt(businessId, deviceId, before) {
+      const rows = await db.execute<{ at: unknown }[]>('select max(created_at) as at from sales where business_id = ? and device_id = ? and created_at < ?', [businessId, deviceId, before]);
+      return asOptionalDate(rows[0]?.at ?? null);
+    },
   };
 };
 
