@@ -64,8 +64,8 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
     const lines = await db.execute<Row[]>(
-      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where sale_id = ? order by position',
-      [row.id],
+      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where business_id = ? and sale_id = ? order by position',
+      [row.business_id, row.id],
     );
     return saleFromRow(row, lines.map(lineFromRow));
   };
