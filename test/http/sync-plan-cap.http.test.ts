@@ -111,4 +111,12 @@ describe('HTTP offline sync: the plan month and the claimed time of a synced sal
     const [other] = await sync(owner, [sale('2026-11-20T10:30:00.000Z')], 'till-2');
     expect(other!.data.client_created_at).to.equal('2026-11-20T10:30:00.000Z');
   });
+
+  it('the OpenAPI document says how a synced sale counts and how its claimed time is bounded', () => {
+    const doc = app.openApi as { paths: Record<string, Record<string, { description: string }>>; components: { schemas: Record<string, { properties: Record<string, { description?: string }> }> } };
+    const batch = doc.paths['/sync/batch']!.post!.description;
+    for (const words of ['synced in', 'PLAN_LIMIT_EXCEEDED', 'previous sync', '5 minutes', 'nearest bound']) expect(batch).to.include(words);
+    const claimed = doc.components.schemas.SaleRequest!.properties.client_created_at!.description!;
+    for (const words of ['before the business was created', "device's previous sync", '5 minutes']) expect(claimed).to.include(words);
+  });
 });
