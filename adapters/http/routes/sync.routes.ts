@@ -108,6 +108,9 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         'one rejected operation never stops the others. An op_id is remembered per device for 24 hours once applied; a rejected one is ' +
         'not, so it may be sent again once its cause is gone. The same op_id with another payload is rejected 422 IDEMPOTENCY_KEY_REUSED. ' +
         'Give every record a client id (`id`, UUID v4) and `client_created_at`: the record itself then stays idempotent after the 24 hours. ' +
+        'A sale counts toward the plan\'s month it is synced in (FREE: past 50 this Lagos month it is rejected 402 PLAN_LIMIT_EXCEEDED, ' +
+        'whatever month its client_created_at names); its client_created_at is kept between the business\'s creation, the device\'s ' +
+        'previous sync (its last sale synced more than 30 minutes before) and now plus 5 minutes: a time outside is set to the nearest bound. ' +
         'Take product_id from GET /products, customer_id from GET /customers (or a customer created in an earlier operation), category_id from ' +
         'GET /expenses/categories and branch_id from GET /businesses/me/branches while online. See docs/offline-sync.md.',
       access: { roles: OWNER_AND_STAFF },

@@ -6,6 +6,7 @@ import type { AuthTables } from './auth.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
+import { rowKey } from './rows.js';
 
 // The exports own no table: they read the sales, their cashiers and customers, the credit ledger and expenses.
 type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
@@ -25,7 +26,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           .slice(0, limit)
           .map((s): SaleExportRow => {
             const user = t.users.get(s.createdBy);
-            const customer = s.customerId ? t.customers.get(s.customerId) : undefined;
+            const customer = s.customerId ? t.customers.get(rowKey(s.businessId, s.customerId)) : undefined;
             return {
               id: s.id,
               receiptNumber: s.receiptNumber,
