@@ -104,7 +104,8 @@ export const register =
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
       const now = deps.clock.now();
       const existing = await repos.users.findByIdentifier(cmd.identifier);
-      const claim = existing && (await releaseUnheldMembership(repos, existing.id, now));
+      // A pending invitation does not stop the person registering: it is closed (ADR 0042).
+      const claim = existing && (await releaseUnheldMembership(repos, existing.id, now, 'yield'));
       if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
       // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
       const { user, businessId } = await openOwnedBusiness(deps, repos, { ...cmd, existing }, now);

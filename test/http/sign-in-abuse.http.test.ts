@@ -86,6 +86,32 @@ describe('HTTP an invitation does not claim a phone number', () => {
     expect(refused.body.error.code).to.equal('ALREADY_A_MEMBER');
   });
 
+  it('a pending invitation does not stop the person registering: the invitation lapses, and cannot be renewed to squat the phone', async () => {
+    const squatter = await registerOwner(app);
+    const phone = `+23480313${String(Date.now()).slice(-5)}`;
+    const invited = await invite(squatter, phone);
+    expect(invited.status, invited.text).to.equal(201);
+    app.clock.advance(61_000);
+    const own = await registerOwner(app, { phone });
+    const me = await app.request('GET', '/businesses/me', { token: own.accessToken });
+    expect(me.body.data.name).to.equal('Ada Stores');
+    expect(me.body.data.id).to.not.equal((await app.request('GET', '/businesses/me', { token: squatter.accessToken })).body.data.id);
+    // the invitation is closed: the inviter's staff list shows it DEACTIVATED
+    const staff = (await app.request('GET', '/businesses/staff?status=DEACTIVATED', { token: squatter.accessToken })).body.data.content as { id: string }[];
+    expect(staff.map((m) => m.id)).to.include(invited.body.data.id);
+    // deleting and inviting again does not take the phone back: the person is a member of their own business
+    await app.request('DELETE', `/staff/${invited.body.data.id}`, { token: squatter.accessToken });
+    const again = await invite(squatter, phone);
+    expect(again.status, again.text).to.equal(409);
+    expect(again.body.error.code).to.equal('ALREADY_A_MEMBER');
+    // and accepting the invitation (signing in) lands in the person's own business, never the inviter's
+    app.clock.advance(61_000);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const signedIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    expect(signedIn.status, signedIn.text).to.equal(200);
+    expect((await app.request('GET', '/businesses/me', { token: signedIn.body.data.access_token })).body.data.id).to.equal(me.body.data.id);
+  });
+
   it('an invitation not accepted within 7 days lapses: sign-in is 401 INVITATION_EXPIRED, and the person may register or be invited elsewhere', async () => {
     const first = await registerOwner(app);
     const phone = `+23480312${String(Date.now()).slice(-5)}`;
