@@ -135,7 +135,9 @@ export const authRoutes = (uc: AuthUseCases) => [
     tag: 'Auth',
     summary: 'Rotate a refresh token',
     description:
-      'Spends the refresh token and returns a new pair of the same session. Presenting an already-spent token ends its ' +
+      'Spends the refresh token and returns a new pair of the same session. The same token presented again within 30 s of ' +
+      'being spent (parallel refreshes, a retry after a lost answer) gets the same new refresh token and a fresh access token, ' +
+      'as long as that new refresh token is unused. Otherwise presenting an already-spent token ends its ' +
       'whole session (its access tokens are then refused with 401 SESSION_REVOKED); so does POST /auth/logout.',
     access: 'public',
     rateLimit: 'ip',
