@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 /** Issue 21: a stranger who knows the phone number cannot lock its owner out of signing in. */
 describe('HTTP sign-in cannot be blocked by anyone who knows the number', () => {
@@ -55,6 +55,64 @@ describe('HTTP sign-in cannot be blocked by anyone who knows the number', () => 
     const capped = await app.request('POST', '/auth/login', { body: { phone: owner.to } });
     expect(capped.status, capped.text).to.equal(429);
     expect(capped.body.error.code).to.equal('OTP_HOURLY_LIMIT');
+  });
+});
+
+/** Issue 31: the lockout a stranger could still cause, and the one per-number rate limit they could spend. */
+describe('HTTP a stranger hammering a number from elsewhere does not lock its owner out', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp({ env: { TRUST_PROXY: 'true' } })));
+  after(async () => app.close());
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+  it('30 codes asked for and killed with wrong tries: the stranger gets 429 OTP_HOURLY_LIMIT, the owner still gets a code and signs in', async () => {
+    const owner = await registerOwner(app);
+    const phone = owner.to;
+    app.clock.advance(61_000);
+    const stranger = from('102.89.7.7');
+    for (let i = 0; i < 30; i++) {
+      const sent = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+      expect(sent.status, `code ${i + 1}: ${sent.text}`).to.equal(200);
+      const wrong = app.outbox.lastCode(phone) === '000000' ? '111111' : '000000';
+      for (let t = 0; t < 5; t++) {
+        expect((await app.request('POST', '/auth/verify-otp', { body: { phone, otp: wrong }, headers: stranger })).status).to.equal(400);
+      }
+      app.clock.advance(1_000);
+    }
+    const refused = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+    expect(refused.status, refused.text).to.equal(429);
+    expect(refused.body.error.code).to.equal('OTP_HOURLY_LIMIT');
+    // the owner, on their own network: a code at once, and it signs in
+    const mine = from('197.210.1.1');
+    const login = await app.request('POST', '/auth/login', { body: { phone }, headers: mine });
+    expect(login.status, login.text).to.equal(200);
+    const signIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) }, headers: mine });
+    expect(signIn.status, signIn.text).to.equal(200);
+    // the generic pair too: the stranger's VERIFY codes are theirs to lose
+    for (let i = 0; i < 30; i++) {
+      expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: stranger })).status).to.equal(200);
+      const wrong = app.outbox.lastCode(phone) === '000000' ? '111111' : '000000';
+      for (let t = 0; t < 5; t++) await app.request('POST', '/auth/otp/verify', { body: { phone, otp: wrong }, headers: stranger });
+    }
+    expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: stranger })).body.error?.code).to.equal('OTP_HOURLY_LIMIT');
+    expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: mine })).status).to.equal(200);
+  });
+});
+
+describe('HTTP the per-number rate limit is per number and client IP', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp({ env: { TRUST_PROXY: 'true', RATE_LIMIT_AUTH_PER_IDENTIFIER: '3' } })));
+  after(async () => app.close());
+
+  it('a stranger spending a number’s 3 requests a minute gets 429 RATE_LIMITED; its owner, elsewhere, in the same minute, does not', async () => {
+    const phone = aPhone();
+    const stranger = { 'x-forwarded-for': '102.89.7.8' };
+    for (let i = 0; i < 3; i++) await app.request('POST', '/auth/verify-otp', { body: { phone, otp: '000000' }, headers: stranger });
+    const limited = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+    expect(limited.status).to.equal(429);
+    expect(limited.body.error.code).to.equal('RATE_LIMITED');
+    const owner = await app.request('POST', '/auth/login', { body: { phone }, headers: { 'x-forwarded-for': '197.210.1.2' } });
+    expect(owner.status, owner.text).to.equal(200);
   });
 });
 
