@@ -187,7 +187,8 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
         if (r.rateLimit === 'identifier') {
           const { phone, email } = body as { phone?: string; email?: string };
           const key = phone ?? email;
-          if (key) await limit(ctx, 'identifier', key);
+          // per phone or e-mail and client IP: a stranger spending a number's allowance does not spend its owner's (ADR 0042)
+          if (key) await limit(ctx, 'identifier', `${key} ${ctx.ip}`);
         }
       }
       // A route with alternatives answers the media type Accept prefers among JSON and them; JSON when none fits.

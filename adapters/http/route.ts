@@ -51,7 +51,7 @@ export interface HandlerInput<B, Q = unknown> {
   readonly sync?: { readonly deviceId: string };
 }
 
-/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; partner (per API key); none. */
+/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail from that IP; ip; user; partner (per API key); none. */
 export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'partner' | 'none';
 
 /**
