@@ -1,7 +1,7 @@
 import type { AgingBucket } from '../../domain/credit.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { shareOf, type LoanPackMonths } from '../../domain/loan-pack.js';
-import type { Kobo } from '../../domain/money.js';
+import type { Kobo, KoboSum } from '../../domain/money.js';
 import { averageOf } from '../../domain/report.js';
 import type { CashFlowDay } from '../report-exports/ports.js';
 import type { MonthActivity, ProfitLossSums, StockValue } from '../reports/ports.js';
@@ -36,7 +36,12 @@ export interface LoanPackFigures {
   readonly credit: { readonly buckets: Record<AgingBucket, Kobo>; readonly total: Kobo; readonly customers: number };
 }
 
-const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
+const sum = <T>(rows: readonly T[], f: (x: T) => number | KoboSum) => rows.reduce((n, x) => n + Number(f(x)), 0);
+/**
+ * This format holds kobo as JSON numbers: a sum past 2^53 kobo (90 trillion naira) is frozen as the
+ * nearest one rather than failing the pack (docs/adr/0038); an exact pack would be a new format.
+ */
+const num = (k: number | KoboSum): number => Number(k);
 const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
 
@@ -45,24 +50,24 @@ export const loanPackDocument = (f: LoanPackFigures) => {
   const months = f.activity.map((a) => {
     const pl = f.profitLoss.find((l) => l.month === a.month)!;
     const flow = f.cashFlow.filter((d) => d.day.startsWith(a.month));
-    const gross = pl.revenue - pl.costOfGoods;
+    const gross = num(pl.revenue) - num(pl.costOfGoods);
     const cashIn = sum(flow, (d) => d.moneyIn);
     const cashOut = sum(flow, (d) => d.moneyOut);
     return {
       month: a.month,
-      revenue_kobo: pl.revenue,
-      cost_of_goods_kobo: pl.costOfGoods,
+      revenue_kobo: num(pl.revenue),
+      cost_of_goods_kobo: num(pl.costOfGoods),
       gross_profit_kobo: gross,
-      expenses_kobo: pl.totalExpenses,
-      net_profit_kobo: gross - pl.totalExpenses,
+      expenses_kobo: num(pl.totalExpenses),
+      net_profit_kobo: gross - num(pl.totalExpenses),
       sales_count: a.salesCount,
       average_sale_kobo: averageOf(a.salesTotal, a.salesCount),
       cash_in_kobo: cashIn,
       cash_out_kobo: cashOut,
       net_cash_flow_kobo: cashIn - cashOut,
       credit_collected_kobo: sum(flow, (d) => d.creditCollected),
-      transfer_share_pct: shareOf(a.transferTotal, a.salesTotal),
-      card_share_pct: shareOf(a.cardTotal, a.salesTotal),
+      transfer_share_pct: shareOf(num(a.transferTotal), num(a.salesTotal)),
+      card_share_pct: shareOf(num(a.cardTotal), num(a.salesTotal)),
       void_rate_pct: shareOf(a.voidedCount, a.salesCount + a.voidedCount),
       days_with_sales: a.daysWithSales,
       days_covered: flow.length,
@@ -74,7 +79,7 @@ export const loanPackDocument = (f: LoanPackFigures) => {
   const voided = sum(f.activity, (a) => a.voidedCount);
   const cashIn = sum(months, (m) => m.cash_in_kobo);
   const cashOut = sum(months, (m) => m.cash_out_kobo);
-  const gross = whole.revenue - whole.costOfGoods;
+  const gross = num(whole.revenue) - num(whole.costOfGoods);
   const today = f.period.to;
   return {
     format: LOAN_PACK_FORMAT,
@@ -95,11 +100,11 @@ export const loanPackDocument = (f: LoanPackFigures) => {
     },
     monthly: months,
     totals: {
-      revenue_kobo: whole.revenue,
-      cost_of_goods_kobo: whole.costOfGoods,
+      revenue_kobo: num(whole.revenue),
+      cost_of_goods_kobo: num(whole.costOfGoods),
       gross_profit_kobo: gross,
-      expenses_kobo: whole.totalExpenses,
-      net_profit_kobo: gross - whole.totalExpenses,
+      expenses_kobo: num(whole.totalExpenses),
+      net_profit_kobo: gross - num(whole.totalExpenses),
       sales_count: salesCount,
       average_sale_kobo: averageOf(salesTotal as Kobo, salesCount),
       cash_in_kobo: cashIn,

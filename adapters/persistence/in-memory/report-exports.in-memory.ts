@@ -43,11 +43,11 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             };
           }),
       cashFlow: async (businessId, start, end) => {
-        const days = new Map<string, Record<string, number>>();
+        const days = new Map<string, Record<string, bigint>>();
         for (let d = start; d <= end; d = nextDay(d)) days.set(d, {});
         const add = (day: string, field: string, amount: number) => {
           const row = days.get(day);
-          if (row) row[field] = (row[field] ?? 0) + amount;
+          if (row) row[field] = (row[field] ?? 0n) + BigInt(amount);
         };
         for (const s of salesOf(t, businessId)) {
           if (s.status === 'VOIDED') continue;
@@ -65,9 +65,9 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
           add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
         }
-        let runningBalance = 0;
+        let runningBalance = 0n;
         return [...days].map(([day, f]): CashFlowDay => {
-          const v = (k: string) => kobo(f[k] ?? 0);
+          const v = (k: string) => f[k] ?? 0n;
           const moneyIn = v('salesPaid') + v('creditCollected');
           const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther');
           runningBalance += moneyIn - moneyOut;
@@ -79,13 +79,13 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             inTransfer: v('inTransfer'),
             inCard: v('inCard'),
             inOther: v('inOther'),
-            moneyIn: kobo(moneyIn),
+            moneyIn,
             outCash: v('outCash'),
             outTransfer: v('outTransfer'),
             outCard: v('outCard'),
             outPos: v('outPos'),
             outOther: v('outOther'),
-            moneyOut: kobo(moneyOut),
+            moneyOut,
             net: moneyIn - moneyOut,
             runningBalance,
           };
