@@ -67,6 +67,12 @@ export const dashboardRange = (period: DashboardPeriod, now: Date, custom: { sta
  * in bigint so sums past 2^53 kobo neither throw nor lose the rounding (docs/adr/0038).
  */
 export const percentOf = (part: number | bigint, whole: number | bigint): number | null => {
+  if (typeof part === 'number' && typeof whole === 'number') {
+    // counts and rates (a rate may have decimals): the number arithmetic, exact for them
+    if (whole === 0) return null;
+    const sign = Math.sign(part) * Math.sign(whole);
+    return (sign * Math.floor((Math.abs(part) * 10_000 * 2 + Math.abs(whole)) / (2 * Math.abs(whole)))) / 100;
+  }
   const p = BigInt(part);
   const w = BigInt(whole);
   if (w === 0n) return null;
@@ -77,7 +83,8 @@ export const percentOf = (part: number | bigint, whole: number | bigint): number
 };
 
 /** Change from `previous` to `value` in per cent (2 decimals), null when previous is 0. */
-export const changePct = (value: number | bigint, previous: number | bigint): number | null => percentOf(BigInt(value) - BigInt(previous), previous);
+export const changePct = (value: number | bigint, previous: number | bigint): number | null =>
+  typeof value === 'number' && typeof previous === 'number' ? percentOf(value - previous, previous) : percentOf(BigInt(value) - BigInt(previous), previous);
 
 /** The average sale in kobo, rounded half up; 0 without sales. At most the largest sale, so a Kobo. */
 export const averageOf = (total: number | KoboSum, count: number): Kobo => {
