@@ -7,7 +7,11 @@ import { nairaJson, nairaSumJson, dateTimeJson } from '../json-values.js';
 
 const MAX_NAIRA = 1_000_000_000_000;
 const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
-const totalNaira = doc('naira', { type: 'number', minimum: 0, description: 'naira; exact while below 90,071,992,547,409.91 (2^53 kobo)' });
+const totalNaira = doc('naira', {
+  type: 'number',
+  minimum: 0,
+  description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
+});
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
 
 /** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
