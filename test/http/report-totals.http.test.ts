@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { PDFParse } from 'pdf-parse';
 import { setPlan } from '../../application/operator/plans.js';
 import { aPartner, asPartner } from '../support/partners.js';
 import { reportFiles } from '../support/report-files.js';
@@ -147,6 +148,33 @@ for (const persistence of ['postgres', 'memory'] as const)
       ]);
       const next = await asPartner(app, partner.key, 'GET', `/partner/merchants?sort_by=gmv_30d&limit=2&cursor=${list.body.data.cursor}`);
       expect(next.body.data.content.map((m: { id: string }) => m.id)).to.deep.equal([m3.businessId]);
+    });
+
+    it('loan pack: its JSON holds the sums as exact integers of kobo; its PDF and the lender\'s check show them exactly', async () => {
+      const pack = await app.request('POST', '/reports/loan-pack', { token: b.token, body: { months: 12 } });
+      expect(pack.status, pack.text).to.equal(201);
+      const { reference, sha256 } = pack.body.data as { reference: string; sha256: string };
+      const download = (accept?: string) =>
+        fetch(`${app.baseUrl}/api/v1/reports/loan-pack/${reference}/download`, { headers: { authorization: `Bearer ${b.token}`, ...(accept ? { accept } : {}) } });
+      const json = await download('application/json');
+      expect(json.status).to.equal(200);
+      const text = await json.text();
+      expect(text).to.include(`"revenue_kobo":${REVENUE}`);
+      expect(text).to.include(`"gross_profit_kobo":${GROSS}`);
+      expect(text).to.include(`"value_at_price_kobo":${AT_PRICE}`);
+      expect(text).to.include(`"average_sale_kobo":${average(REVENUE, 92n)}`);
+      const pdf = await download('application/pdf');
+      expect(pdf.status, await pdf.clone().text()).to.equal(200);
+      const parser = new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) });
+      try {
+        // narrow columns wrap long amounts: compared without white space
+        expect((await parser.getText()).text.replace(/\s+/g, '')).to.include('Total₦91,000,000,000,000.03₦45,500,000,000,000.03');
+      } finally {
+        await parser.destroy();
+      }
+      const verified = await app.request('GET', `/loan-packs/verify/${reference}?hash=${sha256}`);
+      expect(verified.status, verified.text).to.equal(200);
+      expect(verified.text).to.include(`"revenue":${naira(REVENUE)},"gross_profit":${naira(GROSS)}`);
     });
 
     it("another merchant's own reports are untouched by the network's sums", async () => {
