@@ -1,7 +1,7 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../../domain/money.js';
+import type { KoboSum } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -43,7 +43,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             };
           }),
       cashFlow: async (businessId, start, end) => {
-        const days = new Map<string, Record<string, bigint>>();
+        const days = new Map<string, Record<string, KoboSum>>();
         for (let d = start; d <= end; d = nextDay(d)) days.set(d, {});
         const add = (day: string, field: string, amount: number) => {
           const row = days.get(day);
