@@ -13,6 +13,9 @@ import { aPhone, createTestApp, type TestApp } from '../support/test-app.js';
 // 4,550,000,000,000,000; gross 4,550,000,000,000,003. Stock: Gold 1,000,000 x 1,000,000,000,000.00 (no cost),
 // Bulk 909 left, Sweet 9 left: at price 10^20 + 909 x 10^14 + 27 kobo, at cost 909 x 5 x 10^13 kobo.
 //
+// Expenses of B: 91 of 1,000,000,000,000.00 and one of 0.01 on 2026-11-20 (Rent, TRANSFER): 9,100,000,000,000,001 kobo,
+// whose nearest double JSON.stringify writes as 91000000000000.02.
+//
 // Partner P: M1 (FREE) 45 sales of 1,000,000,000,000.00 and one of 0.03, M2 (FREE) 46 of 1,000,000,000,000.00:
 // each under 2^53 kobo, together 9,100,000,000,000,003 kobo; M3 one sale of 5.00, its own dashboard untouched.
 
@@ -81,6 +84,12 @@ for (const persistence of ['postgres', 'memory'] as const)
       await sell(m1.token, small1, 1);
       await sell(m2.token, big2, 46);
       await sell(m3.token, small3, 1);
+      // and as many expenses the day before (the dashboard, daily summary and cash flow of the 21st leave them out)
+      const rent = ((await app.request('GET', '/expenses/categories', { token: b.token })).body.data as { id: string; name: string }[]).find((c) => c.name === 'Rent')!.id;
+      for (const amount of [...Array(91).fill(TRILLION), 0.01]) {
+        const res = await app.request('POST', '/expenses', { token: b.token, body: { category_id: rent, amount, description: 'rent', payment_method: 'TRANSFER', spent_on: '2026-11-20' } });
+        expect(res.status, res.text).to.equal(201);
+      }
       app.clock.set(NOW);
     });
     after(async () => app.close());
@@ -175,6 +184,12 @@ for (const persistence of ['postgres', 'memory'] as const)
       const verified = await app.request('GET', `/loan-packs/verify/${reference}?hash=${sha256}`);
       expect(verified.status, verified.text).to.equal(200);
       expect(verified.text).to.include(`"revenue":${naira(REVENUE)},"gross_profit":${naira(GROSS)}`);
+    });
+
+    it('expenses summary: a total past 2^53 kobo, its exact digits (not those of the nearest double)', async () => {
+      const text = await get('/expenses/summary?start_date=2026-11-20&end_date=2026-11-20');
+      expect(JSON.stringify(Number('91000000000000.01'))).to.equal('91000000000000.02');
+      expect(text).to.include('"total":91000000000000.01,"count":92}');
     });
 
     it("another merchant's own reports are untouched by the network's sums", async () => {
