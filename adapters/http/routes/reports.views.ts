@@ -1,10 +1,10 @@
 import * as t from 'io-ts';
 import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue } from '../../../application/reports/ports.js';
 import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
-import type { Kobo, KoboSum } from '../../../domain/money.js';
+import type { KoboSum } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, nairaSumJson } from '../json-values.js';
+import { nairaSumJson } from '../json-values.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
@@ -17,7 +17,6 @@ const pct = doc('per cent or null', { type: ['number', 'null'], description: 'pe
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
 const naira_ = (k: KoboSum) => nairaSumJson(k);
-const nairaOne = (k: Kobo) => nairaJson(k)!;
 
 /** A report's answer: `data_as_of` only when it was read from a replica (REPORTS_DATABASE_URL, docs/adr/0035). */
 const reportShape = (name: string, props: Record<string, t.Mixed>, descriptions: Record<string, string> = {}) =>
