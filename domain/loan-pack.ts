@@ -40,6 +40,7 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
  */
 export const canonicalJson = (v: unknown): string => {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'bigint') return String(v); // a sum past 2^53 kobo, with its exact digits (docs/adr/0038)
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
     return String(v);
@@ -52,6 +53,17 @@ export const canonicalJson = (v: unknown): string => {
   }
   throw new Error(`canonical JSON cannot hold ${typeof v}`);
 };
+
+/**
+ * Parses canonical JSON with every integer exact: one past 2^53 (a sum of kobo, docs/adr/0038) is read
+ * as a bigint, the others as numbers. Strings are matched first, so digits inside them are left alone.
+ */
+export const parseCanonicalJson = (text: string): unknown =>
+  JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d{16,}/g, (token) => (token.startsWith('"') ? token : `"\\u0000${token}"`)), (_key, v: unknown) => {
+    if (typeof v !== 'string' || !v.startsWith('\u0000')) return v;
+    const n = BigInt(v.slice(1));
+    return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  });
 
 /** `part` of `whole` in per cent as a string with 2 decimals (half up), "0.00" when `whole` is 0. Integer arithmetic. */
 export const shareOf = (part: number, whole: number): string => {

@@ -36,8 +36,37 @@ export const nairaToKobo = (naira: number): { ok: true; value: Kobo } | { ok: fa
  */
 export const koboToNaira = (amount: Kobo): number => amount / 100;
 
-/** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
-export const formatNaira = (k: Kobo | number): string => {
+/**
+ * A sum of amounts, exact at any size: integer kobo as a bigint. One amount is at most MAX_KOBO, but what
+ * a report adds up (a year of sales, a network's GMV, price x units of the stock) passes 2^53 kobo
+ * (about 90 trillion naira), where a number is no longer exact (docs/adr/0038).
+ */
+export type KoboSum = bigint;
+
+/** Adds amounts (kobo numbers or sums) exactly. */
+export const sumKobo = (amounts: Iterable<number | bigint>): KoboSum => {
+  let total = 0n;
+  for (const a of amounts) total += BigInt(a);
+  return total;
+};
+
+/** Whether a sum is still exact as a number (within +-2^53 - 1 kobo). */
+const MAX_SAFE_KOBO = BigInt(Number.MAX_SAFE_INTEGER);
+export const isSafeKobo = (k: KoboSum): boolean => k <= MAX_SAFE_KOBO && k >= -MAX_SAFE_KOBO;
+
+/** Kobo as naira text with exactly 2 decimals, no separators: `-1500.50`, `90071992547409.93` (exact at any size). */
+export const nairaText = (k: Kobo | number | KoboSum): string => {
+  const v = typeof k === 'bigint' ? k : BigInt(k); // a fraction of a kobo is a RangeError
+  const abs = v < 0n ? -v : v;
+  return `${v < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+};
+
+/** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way; a bigint sum exact at any size). */
+export const formatNaira = (k: Kobo | number | KoboSum): string => {
+  if (typeof k === 'bigint') {
+    const [whole, fraction] = nairaText(k < 0n ? -k : k).split('.') as [string, string];
+    return `${k < 0n ? '-' : ''}₦${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
+  }
   if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
   const abs = Math.abs(k);
   const whole = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

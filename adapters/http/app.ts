@@ -7,6 +7,7 @@ import { Stream } from 'node:stream';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { docsMiddleware } from './docs.js';
+import { jsonText } from './json-values.js';
 import { problem, Problem, problemBody } from './problem.js';
 import type { RouteDef } from './route.js';
 import { routeRunner, type RunnerDeps, type State } from './route-runner.js';
@@ -104,7 +105,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
   app.use(async (ctx, next) => {
     await next();
     const body: unknown = ctx.body;
-    if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) ctx.body = Buffer.from(JSON.stringify(body));
+    if (body !== null && typeof body === 'object' && !Buffer.isBuffer(body) && !(body instanceof Stream)) ctx.body = Buffer.from(jsonText(body));
   });
 
   // Faults are caught once, here: Problems are rendered; anything else is logged with the request id.

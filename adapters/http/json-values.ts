@@ -1,7 +1,38 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import { koboToNaira, type Kobo } from '../../domain/money.js';
+import { isSafeKobo, koboToNaira, nairaText, type Kobo, type KoboSum } from '../../domain/money.js';
 
 export const nairaJson = (k: Kobo | null): number | null => (k === null ? null : koboToNaira(k));
+
+/**
+ * A naira amount past 2^53 kobo, written by `jsonText` as its exact digits (a JSON number may have any
+ * number of them; JSON.rawJSON is not in Node 20). JSON.stringify writes it as a marked string, which
+ * jsonText then unquotes: NUL never reaches a stored string (input with it is refused), so no text
+ * a client sent can look like the mark.
+ */
+class ExactNaira {
+  constructor(readonly text: string) {}
+  toJSON(): string {
+    exactWritten++;
+    return `\u0000${this.text}\u0000`;
+  }
+}
+let exactWritten = 0;
+const MARKED = /"\\u0000(-?\d+\.\d\d)\\u0000"/g;
+
+/**
+ * A sum of kobo (reports, analytics) as naira: the same JSON number as `nairaJson` while it is exact as
+ * a double (below 2^53 kobo, about 90 trillion naira), its exact decimal digits beyond (docs/adr/0038).
+ */
+export const nairaSumJson = (k: KoboSum): number | ExactNaira => (isSafeKobo(k) ? Number(k) / 100 : new ExactNaira(nairaText(k)));
+
+/** JSON.stringify, with every `nairaSumJson` past 2^53 kobo written as its exact digits. Costs nothing more when there is none. */
+export const jsonText = (value: unknown): string => {
+  exactWritten = 0;
+  const text = JSON.stringify(value);
+  if (exactWritten === 0) return text;
+  exactWritten = 0;
+  return text.replace(MARKED, '$1');
+};
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const MS_A_DAY = 86_400_000;

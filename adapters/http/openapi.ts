@@ -118,7 +118,8 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       description:
         'Products and stock per branch, sales, customers and credit, expenses, reports and loan packs, and notifications for Nigerian small businesses. Every response is wrapped in ' +
         '`{success, message, data | error, timestamp}`; errors are Problem Details with a machine-readable `error.code`. ' +
-        'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC.',
+        'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC. ' +
+        'A sum in a report or analytics may pass 90 trillion naira (2^53 kobo): it is written with its exact digits, so parse it as a decimal if you need it exact beyond that.',
     },
     servers: [{ url: '/api/v1' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),

@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import type { LoanPackDocument } from '../../application/loan-packs/document.js';
 import type { LoanPack } from '../../application/loan-packs/ports.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
+import { parseCanonicalJson } from '../../domain/loan-pack.js';
 import { BOLD, formatNaira, REGULAR, source } from '../receipts/pdf-receipt.js';
 
 // A loan pack as a PDF on A4 (pdfkit, DejaVu Sans for the naira sign, as receipts and report exports):
@@ -14,7 +15,7 @@ const MARGIN = 40;
 const WIDTH = 595.28 - 2 * MARGIN;
 const ROW = 13;
 
-const money = (k: number) => formatNaira(k);
+const money = (k: number | bigint) => formatNaira(k);
 const monthName = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 const heading = (doc: Doc, text: string) => {
@@ -62,7 +63,7 @@ const footer = (doc: Doc, pack: LoanPack) => {
 
 /** The pack's PDF; `verifyUrl` is where a lender checks it (encoded in the QR code and printed). */
 export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Promise<Buffer> => {
-  const d = JSON.parse(pack.document) as LoanPackDocument;
+  const d = parseCanonicalJson(pack.document) as LoanPackDocument;
   const qr = await QRCode.toBuffer(verifyUrl, { type: 'png', margin: 1, width: 220, errorCorrectionLevel: 'M' });
   const doc: Doc = new PDFDocument({
     size: 'A4',

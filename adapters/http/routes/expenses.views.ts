@@ -1,13 +1,17 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
 import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSumJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
 const MAX_NAIRA = 1_000_000_000_000;
 const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
-const totalNaira = doc('naira', { type: 'number', minimum: 0, description: 'naira; exact while below 90,071,992,547,409.91 (2^53 kobo)' });
+const totalNaira = doc('naira', {
+  type: 'number',
+  minimum: 0,
+  description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
+});
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
 
 /** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
@@ -68,8 +72,8 @@ export const categoryShape = shape(
   { is_default: 'one of the categories every business gets at registration (renamed and deleted like any other)' },
 );
 
-/** A bigint of kobo as naira with 2 decimals (exact below 2^53 kobo). */
-const bigNaira = (k: bigint): number => Number(`${k / 100n}.${String(k % 100n).padStart(2, '0')}`);
+/** A bigint of kobo as naira with 2 decimals, exact at any size (docs/adr/0038). */
+const bigNaira = nairaSumJson;
 
 export const summaryJson = (s: ExpenseSummary, query: { group_by: string; start_date: string | null; end_date: string | null }) => ({
   ...query,

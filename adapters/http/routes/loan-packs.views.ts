@@ -4,7 +4,7 @@ import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
 import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSumJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
 
@@ -107,7 +107,7 @@ export const verifiedShape = shape('LoanPackVerification', {
   totals: totalsShape,
 }, { valid: 'always true: a wrong hash or an unknown reference is 404', totals: 'headline figures over the whole period, to compare with the document' });
 
-const n = (k: number) => nairaJson(k as Kobo)!;
+const n = (k: number | bigint) => (typeof k === 'bigint' ? nairaSumJson(k) : nairaJson(k as Kobo)!);
 export const verifiedJson = (v: VerifiedLoanPack) => ({
   valid: true,
   reference: v.reference,

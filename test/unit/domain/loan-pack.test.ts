@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { canonicalJson, loanPackPeriod, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
+import { canonicalJson, loanPackPeriod, parseCanonicalJson, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
 import { checkLoanPackDownload } from '../../../domain/plan.js';
 
@@ -51,5 +51,15 @@ describe('loan pack rules (domain/loan-pack.ts)', () => {
     expect(checkLoanPackDownload('FREE', { reference: 'LP-20261121-K7M2QX', ready: false, price })).to.deep.equal({ _tag: 'LoanPackPaymentRequired', plan: 'FREE', reference: 'LP-20261121-K7M2QX', price });
     expect(checkLoanPackDownload('STARTER', { reference: 'r', ready: true, price })).to.equal(undefined);
     expect(checkLoanPackDownload('BUSINESS', { reference: 'r', ready: false, price })).to.equal(undefined);
+  });
+});
+
+describe('loan pack: canonical JSON with sums past 2^53 kobo (docs/adr/0038)', () => {
+  it('writes a bigint with its exact digits, and reads every integer back exactly (bigint past 2^53, number below)', () => {
+    const doc = { name: 'Shop 12345678901234567890', revenue_kobo: 9_100_000_000_000_003n, sales_count: 92, safe: 9_007_199_254_740_991, list: [-(10n ** 20n)] };
+    const text = canonicalJson(doc);
+    expect(text).to.equal('{"list":[-100000000000000000000],"name":"Shop 12345678901234567890","revenue_kobo":9100000000000003,"safe":9007199254740991,"sales_count":92}');
+    expect(parseCanonicalJson(text)).to.deep.equal(doc);
+    expect(parseCanonicalJson('{"a":"\\"12345678901234567\\"","b":1234567890123456}')).to.deep.equal({ a: '"12345678901234567"', b: 1234567890123456 });
   });
 });
