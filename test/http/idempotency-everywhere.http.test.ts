@@ -321,5 +321,8 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
     expect((await upload(key, csvForm(csv))).body.error.code).to.equal('IDEMPOTENCY_KEY_REUSED');
     const found = (await get('/products?search=IDEM-TXT-1')).content as { price: number }[];
     expect(found.map((p) => p.price)).to.deep.equal([2500]);
+    // read ahead under a key, an upload past the route's limit is still 413, not a fault
+    const big = await upload(randomUUID(), `sku,name,price\n${'IDEM-BIG,Rice,1\n'.repeat(400_000)}`);
+    expect([big.status, big.body.error.code]).to.deep.equal([413, 'PAYLOAD_TOO_LARGE']);
   });
 });
