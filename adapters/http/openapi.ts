@@ -19,6 +19,7 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   }
   if (access !== 'public' && 'partnerScope' in access) ['API_KEY_MISSING', 'API_KEY_INVALID', 'API_KEY_EXPIRED', 'INSUFFICIENT_SCOPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.rateLimit !== 'none') codes.add('RATE_LIMITED');
+  if (r.idempotent) ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'].forEach((c) => codes.add(c as ErrorCode));
   codes.add('INTERNAL');
   codes.add('DATABASE_UNAVAILABLE');
   return [...codes];
@@ -194,7 +195,7 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description:
     'Any unique string (a UUID is best) naming this attempt. A retry with the same key and body answers the first answer again ' +
-    '(with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED, ' +
+    '(with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another request (body, query or uploaded file) is 422 IDEMPOTENCY_KEY_REUSED, ' +
     'and while the first is still running 409 IDEMPOTENCY_IN_PROGRESS. Keys are kept 24 hours.',
   example: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
 };

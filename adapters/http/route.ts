@@ -80,7 +80,12 @@ export interface RouteDef<B = unknown, Q = unknown> {
    * A body the handler reads itself from `ctx.req` (an upload) instead of a JSON `body`: its media
    * types with their schemas (for the document); any other media type is 415, no body at all 400.
    */
-  readonly rawBody?: { readonly description: string; readonly content: Readonly<Record<string, JsonSchema>> };
+  readonly rawBody?: {
+    readonly description: string;
+    readonly content: Readonly<Record<string, JsonSchema>>;
+    /** The largest body the route takes, in bytes: an upload under an Idempotency-Key is read ahead up to it (413 beyond). 1 MB if left out. */
+    readonly maxBytes?: number;
+  };
   /** Path parameters that are not UUIDs (the default), with the pattern they must match. */
   readonly pathParams?: Record<string, { readonly pattern: RegExp; readonly description: string }>;
   /** Query string codec; unknown parameters are refused. */
@@ -108,7 +113,11 @@ export interface RouteDef<B = unknown, Q = unknown> {
   /** Business errors this route answers, besides those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
-  /** Honours the Idempotency-Key header (API-DECISIONS "Idempotency"). */
+  /**
+   * Honours the Idempotency-Key header (API-DECISIONS "Idempotency", docs/adr/0045): set on every POST
+   * that creates something or moves money. The runner, the document (the header, `Idempotent-Replayed`,
+   * IDEMPOTENCY_IN_PROGRESS and IDEMPOTENCY_KEY_REUSED) and test/http/idempotency-everywhere follow it.
+   */
   readonly idempotent?: boolean;
   /** Extra response (e.g. the health check's 503). */
   readonly alsoAnswers?: { readonly status: 503; readonly description: string };

@@ -66,6 +66,7 @@ const impliedStatuses = (r: RouteDef<any, any>): number[] => {
   if (r.query) s.add(400); // bad query parameters
   if (r.path.includes(':')) s.add(404); // a malformed or foreign id
   if (r.rateLimit !== 'none') s.add(429);
+  if (r.idempotent) [409, 422].forEach((x) => s.add(x)); // IDEMPOTENCY_IN_PROGRESS, IDEMPOTENCY_KEY_REUSED
   return [...s].sort((a, b) => a - b);
 };
 

@@ -45,6 +45,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
       'On FREE and STARTER the pack is PENDING_PAYMENT at LOAN_PACK_PRICE_NGN; on BUSINESS and PRO it is READY at 0. Later sales do not change it.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     body: createLoanPackBody,
     bodyExample: createLoanPackExample,
     success: { status: 201, description: 'The pack', data: loanPackShape },

@@ -7,7 +7,7 @@ import { MAX_KOBO, nairaToKobo, type Kobo } from '../../../domain/money.js';
 import { PRODUCT_TYPES, type Product } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
 import { bool, doc, int, object, queryFlag, shape } from '../codecs.js';
-import { readCsvUpload, type CsvRecord } from '../csv-upload.js';
+import { MULTIPART_OVERHEAD, readCsvUpload, type CsvRecord } from '../csv-upload.js';
 import { coalesce } from '../csv-coalesce.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
@@ -227,9 +227,11 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     query: object('ProductImportQuery', {}, { dry_run: queryFlag }),
     rawBody: {
       description: 'The CSV, UTF-8 (a byte-order mark is allowed), as the body itself or as the form field `file`',
+      maxBytes: MAX_IMPORT_BYTES + MULTIPART_OVERHEAD,
       content: {
         'text/csv': { type: 'string', description: `CSV with a header row, e.g. ${columnList}` },
         'multipart/form-data': {

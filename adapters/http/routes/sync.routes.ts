@@ -167,6 +167,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         'needs_review is false. A conflict already decided is 409 CONFLICT_ALREADY_RESOLVED.',
       access: { roles: OWNER_ONLY },
       rateLimit: 'user',
+      idempotent: true,
       body: object('ResolveSyncConflictRequest', { resolution: enumOf('resolution', CONFLICT_RESOLUTIONS) }, { quantity_change: nonZeroInteger, note: text(1, 500) }),
       bodyExample: { resolution: 'STOCK_CORRECTION', quantity_change: 1, note: 'One carton was behind the counter' },
       success: { status: 200, description: 'The conflict, resolved', data: conflictShape },
