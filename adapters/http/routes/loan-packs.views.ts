@@ -1,11 +1,11 @@
 import * as t from 'io-ts';
+import { AGING_BUCKETS } from '../../../domain/credit.js';
+import { LOAN_PACK_FORMAT } from '../../../application/loan-packs/document.js';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
-import { LOAN_PACK_FORMAT } from '../../../application/loan-packs/document.js';
-import { AGING_BUCKETS } from '../../../domain/credit.js';
-import { dateTime, doc, Documented, email, httpsUrl, int, jsonSchemaOf, nullableStr, object, shape, str, text } from '../codecs.js';
+import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
 import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
@@ -160,7 +160,7 @@ export const loanPackDocumentShape = shape(
     business: shape('loan pack business', { name: str, owner_name: str, verified_phone: nullableStr, registered_since: lagosDay, branches: doc('branch names', { type: 'array', items: { type: 'string' } }) }, {
       verified_phone: "the owner's phone when verified, else null",
     }),
-    monthly: doc('loan pack months', { type: 'array', items: jsonSchemaOf(loanPackMonthShape) }),
+    monthly: doc('loan pack months', { type: 'array', items: loanPackMonthShape.schema }),
     totals: shape('loan pack totals', cashAndProfit),
     stock: shape('loan pack stock', { as_of: lagosDay, products: count, units: int, value_at_cost_kobo: kobo, value_at_price_kobo: kobo }, { units: 'units in stock (may be below zero after an offline oversell)' }),
     credit: shape('loan pack credit', {
