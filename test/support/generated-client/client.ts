@@ -102,7 +102,7 @@ export interface BackOfficeOptions {
   readonly baseUrl: string;
   /** an owner's access token, on a plan whose loan packs are ready when made */
   readonly accessToken: string;
-  /** a number to text */
+  /** a number to text (the client first makes it a customer's) */
   readonly textTo: string;
   /** a `since` cursor the till kept from another server */
   readonly foreignCursor: string;
@@ -147,6 +147,7 @@ export const runBackOffice = async (options: BackOfficeOptions): Promise<BackOff
   const batch = ok('sync batch', await api.POST('/sync/batch', { body: { device_id: 'till-1', operations: queue } })).data;
   const rejected = batch.results.find((r) => r.status === 'rejected');
 
+  ok('create customer', await api.POST('/customers', { body: { name: 'Emeka Obi', phone: options.textTo } }));
   const texted = ok('send sms', await api.POST('/notifications/sms', { body: { template: 'CUSTOM', to: options.textTo, message: 'Fresh stock is in.' } })).data;
 
   const form = new FormData();
