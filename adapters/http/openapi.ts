@@ -33,10 +33,13 @@ const rateLimitHeaders = {
   'RateLimit-Reset': { schema: { type: 'integer', minimum: 0 }, description: 'seconds until the window resets' },
 };
 
-/** A route's other media types (success.alternatives), each a file described in words. */
+/** A route's other media types (success.alternatives): a file described in words, or a body with its own schema. */
 const alternativeContent = (r: RouteDef<any, any>) =>
   Object.fromEntries(
-    Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type, description } }]),
+    Object.entries(r.success.alternatives ?? {}).map(([type, alt]) => [
+      type,
+      { schema: typeof alt === 'string' ? { type: 'string', format: 'binary', contentMediaType: type, description: alt } : { ...jsonSchemaOf(alt.data), description: alt.description } },
+    ]),
   );
 
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
@@ -109,7 +112,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     (paths[openApiPath(r.path)] ??= {})[r.method] = operation;
   }
 
-  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(info.errorTypeBase) };
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(), Problem: problemSchema(info.errorTypeBase) };
   const namedPaths = hoistNamedSchemas(paths, schemas) as typeof paths;
   return {
     openapi: '3.1.0',
@@ -160,31 +163,36 @@ const successEnvelope = (data: Record<string, unknown>) => ({
   properties: { success: { const: true }, message: { type: 'string' }, data, timestamp: { type: 'string', format: 'date-time' } },
 });
 
-const errorEnvelope = (errorTypeBase: string): JsonSchema => ({
+/** The Problem Details of an error (the envelope's `error`; a rejected sync operation's `error`): `#/components/schemas/Problem`. */
+export const PROBLEM_REF = { $ref: '#/components/schemas/Problem' } as const;
+
+const errorEnvelope = (): JsonSchema => ({
   type: 'object',
   required: ['success', 'message', 'error', 'timestamp'],
   properties: {
     success: { const: false },
     message: { type: 'string' },
     data: { description: 'only on the health check: the health report' },
-    error: {
-      type: 'object',
-      required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
-      properties: {
-        type: { type: 'string', format: 'uri-reference', examples: [`${errorTypeBase}/validation`] },
-        title: { type: 'string' },
-        status: { type: 'integer', minimum: 400, maximum: 599 },
-        detail: { type: 'string' },
-        instance: { type: 'string', description: 'the request path' },
-        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-        errors: {
-          type: 'array',
-          description: 'on 400 and 422: what is wrong with which field',
-          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
+    error: PROBLEM_REF,
     timestamp: { type: 'string', format: 'date-time' },
+  },
+});
+
+const problemSchema = (errorTypeBase: string): JsonSchema => ({
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri-reference', examples: [`${errorTypeBase}/validation`] },
+    title: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'the request path' },
+    code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+    errors: {
+      type: 'array',
+      description: 'on 400 and 422: what is wrong with which field',
+      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
   },
 });
 

@@ -104,9 +104,10 @@ export interface RouteDef<B = unknown, Q = unknown> {
      * description (for the document), chosen by the request's Accept header; the handler answers the
      * chosen one (`HandlerInput.mediaType`) with `okFile`. With `contentType` (a download), the other file
      * types the handler may answer instead (chosen by a query parameter, e.g. the report exports' format).
-     * Errors stay Problem Details JSON.
+     * Errors stay Problem Details JSON. A description alone documents a file (`format: binary`); with `data`,
+     * the body is that schema (e.g. the loan pack's canonical JSON), so a generated client types it.
      */
-    readonly alternatives?: Readonly<Record<string, string>>;
+    readonly alternatives?: Readonly<Record<string, string | { readonly description: string; readonly data: t.Mixed }>>;
     /** Response headers of the success, name to description (for the document). */
     readonly headers?: Readonly<Record<string, string>>;
   };

@@ -1,4 +1,6 @@
 import * as t from 'io-ts';
+import { AGING_BUCKETS } from '../../../domain/credit.js';
+import { LOAN_PACK_FORMAT } from '../../../application/loan-packs/document.js';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
@@ -127,3 +129,45 @@ export const verifyQuery = object('LoanPackVerifyQuery', {
   hash: new Documented<string>('SHA-256', { type: 'string', pattern: '^[0-9a-fA-F]{64}$', minLength: 64, maxLength: 64, description: 'the SHA-256 printed on the pack' }, (u, c) =>
     typeof u === 'string' && /^[0-9a-fA-F]{64}$/.test(u) ? t.success(u.toLowerCase()) : t.failure(u, c, 'must be a SHA-256 in hex (64 characters)')),
 });
+
+// ---- the pack's canonical JSON document (GET /reports/loan-pack/{reference}/download with Accept: application/json) ----
+// Its shape is application/loan-packs/document.ts `loanPackDocument` (format bizops-loan-pack/1): money as integer kobo
+// (`*_kobo`), shares as per cent strings with 2 decimals, days as YYYY-MM-DD in Lagos. A test checks a real pack against it.
+
+const kobo = doc('kobo', { type: 'integer', description: 'integer kobo (100 kobo = 1 naira)' });
+const count = doc('count', { type: 'integer', minimum: 0 });
+const pct = doc('per cent', { type: 'string', pattern: '^\\d+\\.\\d{2}$', description: 'per cent with 2 decimals, e.g. "12.50"' });
+const monthOf = doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'a Lagos calendar month, YYYY-MM' });
+const cashAndProfit = {
+  revenue_kobo: kobo, cost_of_goods_kobo: kobo, gross_profit_kobo: kobo, expenses_kobo: kobo, net_profit_kobo: kobo, sales_count: count,
+  average_sale_kobo: kobo, cash_in_kobo: kobo, cash_out_kobo: kobo, net_cash_flow_kobo: kobo,
+};
+const loanPackMonthShape = shape('LoanPackMonth', {
+  month: monthOf, ...cashAndProfit, credit_collected_kobo: kobo, transfer_share_pct: pct, card_share_pct: pct, void_rate_pct: pct, days_with_sales: count, days_covered: count,
+});
+export const loanPackDocumentShape = shape(
+  'LoanPackDocument',
+  {
+    format: doc('format', { type: 'string', enum: [LOAN_PACK_FORMAT] }),
+    reference,
+    created_at: dateTime,
+    currency: doc('currency', { type: 'string', enum: ['NGN'] }),
+    months: doc('months', { type: 'integer', enum: [...LOAN_PACK_MONTHS] }),
+    period_start: lagosDay,
+    period_end: lagosDay,
+    purpose: nullableStr,
+    lender_name: nullableStr,
+    business: shape('loan pack business', { name: str, owner_name: str, verified_phone: nullableStr, registered_since: lagosDay, branches: doc('branch names', { type: 'array', items: { type: 'string' } }) }, {
+      verified_phone: "the owner's phone when verified, else null",
+    }),
+    monthly: doc('loan pack months', { type: 'array', items: loanPackMonthShape.schema }),
+    totals: shape('loan pack totals', cashAndProfit),
+    stock: shape('loan pack stock', { as_of: lagosDay, products: count, units: int, value_at_cost_kobo: kobo, value_at_price_kobo: kobo }, { units: 'units in stock (may be below zero after an offline oversell)' }),
+    credit: shape('loan pack credit', {
+      as_of: lagosDay, outstanding_kobo: kobo, customers_owing: count,
+      aging_kobo: shape('loan pack aging', Object.fromEntries(AGING_BUCKETS.map((b) => [b, kobo]))), collected_in_period_kobo: kobo,
+    }),
+    data_quality: shape('loan pack data quality', { transfer_share_pct: pct, card_share_pct: pct, void_rate_pct: pct, days_with_sales: count, days_in_period: count }),
+  },
+  { monthly: 'one per calendar month of the period, oldest first', totals: 'over the whole period' },
+);

@@ -233,7 +233,9 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       description: 'The CSV, UTF-8 (a byte-order mark is allowed), as the body itself or as the form field `file`',
       maxBytes: MAX_IMPORT_BYTES + MULTIPART_OVERHEAD,
       content: {
-        'text/csv': { type: 'string', description: `CSV with a header row, e.g. ${columnList}` },
+        // the file's bytes, not a JSON string: no `type` (OpenAPI 3.1 describes a raw file by its media type alone), which
+        // a generated client types `unknown`, so it can send a Blob, a string or a FormData (issue 32)
+        'text/csv': { contentMediaType: 'text/csv', description: `CSV with a header row, e.g. ${columnList}` },
         'multipart/form-data': {
           type: 'object',
           properties: { file: { type: 'string', format: 'binary', contentMediaType: 'text/csv', description: 'the CSV file' } },

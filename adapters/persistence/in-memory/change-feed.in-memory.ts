@@ -69,7 +69,7 @@ export const inMemoryChangeFeed = (t: ChangeFeedTables & FeedSources): ChangeFee
     stamp(t);
     // nothing is ever in flight here: every version below the next one is seen
     const next = (t.changeCounter.get('last') ?? 0) + 1;
-    return `${next}:${next}:`;
+    return { snapshot: `${next}:${next}:`, next: String(next) };
   },
   changes: async (businessId, q) => {
     const versions = stamp(t);
