@@ -20,11 +20,12 @@ for (const persistence of ['postgres', 'memory'] as const)
     let hookB: { id: string; secret: string };
     let m1: { token: string; id: string; product: string };
 
-    /** The outbox's due work, as the queue runs it once a request's grace is over. */
+    /** The outbox's due work, as the queue runs it once a request's grace is over, and the deliveries due, as the woken loop sends them. */
     const drain = async () => {
       for (let i = 0; i < 2; i++) {
         app.clock.advance(FIRST_ATTEMPT_GRACE_MS + 1_000);
         await app.dispatcher.runDue();
+        await app.runWebhookDeliveries();
       }
     };
     /** The app's clock back to the real time (receivers refuse timestamps more than 5 minutes off). */
