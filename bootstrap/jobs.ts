@@ -15,6 +15,8 @@ import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
 import { deliverDueWebhooks, PASSES_AT_ONCE, recordWebhookDeliveries } from '../application/partners/deliver-webhooks.js';
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
+import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence.js';
 
@@ -139,6 +141,7 @@ export const composeJobs = (
     committed: () => webhookLoop.wake(),
   };
   afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);
+  let webhookWakeups: ChannelListener | undefined;
   const withWebhooks: JobQueue = {
     define: (spec) => jobs.define(spec),
     every: (task) => jobs.every(task),
@@ -146,9 +149,15 @@ export const composeJobs = (
     dead: (limit) => jobs.dead(limit),
     async start(options) {
       await jobs.start(options);
-      if (options.workers) webhookLoop.start();
+      if (!options.workers) return;
+      webhookLoop.start();
+      // deliveries committed by another process (a server with WORKERS=off) wake this one's loop too
+      webhookWakeups ??= persistence.listen?.(WEBHOOK_DELIVERIES_CHANNEL, () => webhookLoop.wake());
+      await webhookWakeups?.ready;
     },
     async stop() {
+      await webhookWakeups?.close();
+      webhookWakeups = undefined;
       await webhookLoop.stop();
       await jobs.stop();
     },

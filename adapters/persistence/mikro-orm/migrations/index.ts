@@ -17,6 +17,7 @@ import { Migration20261127800000_offline_sync } from './Migration20261127800000_
 import { Migration20261127900000_partner_consent_key } from './Migration20261127900000_partner_consent_key.js';
 import { Migration20261128000000_sync_changes } from './Migration20261128000000_sync_changes.js';
 import { Migration20261201000000_member_change_notices } from './Migration20261201000000_member_change_notices.js';
+import { Migration20261203320000_webhook_delivery_notices } from './Migration20261203320000_webhook_delivery_notices.js';
 import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
 import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
 
@@ -43,4 +44,5 @@ export const migrationsList = [
   { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key },
   { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes },
   { name: 'Migration20261201000000_member_change_notices', class: Migration20261201000000_member_change_notices },
+  { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
 ];
