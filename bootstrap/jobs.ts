@@ -38,9 +38,10 @@ const LEASE_MARGIN_MS = 5_000;
 
 /**
  * Runs `run` every `ms` (after each run ends) between start and stop; a fault is reported and the loop
- * goes on. `wake` runs it at once (when started): a run under way is followed by another.
+ * goes on. `wake` runs it at once (when started): a run under way is followed by another. `run` is
+ * told whether the loop still runs (a long run stops early on a stop).
  */
-const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) => void) => {
+const pollLoop = (ms: number, run: (running: () => boolean) => Promise<unknown>, report: (e: unknown) => void) => {
   let running = false;
   let busy = false;
   let again = false;
@@ -52,7 +53,7 @@ const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) 
     busy = true;
     do {
       again = false;
-      current = run().catch(report);
+      current = run(() => running).catch(report);
       await current;
     } while (again && running);
     busy = false;
@@ -133,7 +134,11 @@ export const composeJobs = (
   const runWebhookDeliveries = deliverDueWebhooks(d);
   // Where the workers run, so does the webhook loop: woken by the commit of new deliveries, polling for
   // retries and for deliveries a crashed process had claimed (docs/adr/0043).
-  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, () => runWebhookDeliveries(undefined, PASSES_AT_ONCE), (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
+  // A turn goes on while passes find deliveries due (a burst is not left to the next poll), until a stop.
+  const webhookTurn = async (running: () => boolean) => {
+    while (running() && (await runWebhookDeliveries(undefined, PASSES_AT_ONCE)) > 0);
+  };
+  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, webhookTurn, (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
   // A transaction recording events makes their webhook deliveries itself (the partners of that moment).
   const makeDeliveries = recordWebhookDeliveries(d);
   const webhookDeliveries: RecordHook<AppRepositories> = {
