@@ -142,7 +142,7 @@ export const composeJobs = (
   // A transaction recording events makes their webhook deliveries itself (the partners of that moment).
   const makeDeliveries = recordWebhookDeliveries(d);
   const webhookDeliveries: RecordHook<AppRepositories> = {
-    recorded: async (repos, at, recorded) => (await makeDeliveries(repos, at, recorded)).length > 0,
+    recorded: async (repos, at, events, ids) => (await makeDeliveries(repos, at, events, ids)).length > 0,
     committed: () => webhookLoop.wake(),
   };
   afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);

@@ -9,8 +9,12 @@ import { Rollback, type UnitOfWork } from '../../application/ports/unit-of-work.
  * they make, docs/adr/0043), and a nudge once it has committed.
  */
 export interface RecordHook<R> {
-  /** Runs in the recording transaction, right after the events' rows; answers whether to nudge after the commit. */
-  recorded(repos: R, at: Date, recorded: readonly { readonly id: string; readonly event: DomainEvent }[]): Promise<boolean>;
+  /**
+   * Runs in the recording transaction, beside the write of the events' rows (its reads need not wait
+   * for it: the statements go out together); `ids` are their outbox ids, in order. Answers whether to
+   * nudge after the commit.
+   */
+  recorded(repos: R, at: Date, events: readonly DomainEvent[], ids: Promise<readonly string[]>): Promise<boolean>;
   /** After the commit of a transaction `recorded` answered true for; not awaited, must not throw. */
   committed(): void;
 }
@@ -38,10 +42,10 @@ export const deliverAfterCommit = <R extends EventRepositories>(inner: UnitOfWor
   const recording = (repos: R, into: Pending<R>): R => {
     const events: R['events'] = {
       async record(at, ...events) {
-        const ids = await repos.events.record(at, ...events);
+        const written = repos.events.record(at, ...events);
+        const [ids, nudges] = await Promise.all([written, Promise.all(hooks.map((hook) => hook.recorded(repos, at, events, written)))]);
         ids.forEach((id, i) => dispatcher.subscribes(events[i]!._tag) && into.ids.push(id));
-        const recorded = ids.map((id, i) => ({ id, event: events[i]! }));
-        for (const hook of hooks) if (await hook.recorded(repos, at, recorded)) into.hooks.add(hook);
+        hooks.forEach((hook, i) => nudges[i] && into.hooks.add(hook));
         return ids;
       },
     };

@@ -33,7 +33,6 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
   CreditPaymentRecorded: 'credit.payment_received',
   LoanPackPaid: 'loan_pack.paid',
 };
-export const WEBHOOK_SOURCE_EVENTS = Object.keys(WEBHOOK_OF) as EventType[];
 
 const naira = (k: number) => koboToNaira(k as never);
 
@@ -144,12 +143,12 @@ export type WebhookRecordingRepositories = WebhookRepositories & Pick<PartnerRep
  */
 export const recordWebhookDeliveries =
   (deps: Pick<WebhookDeliveryDeps, 'crypto'>) =>
-  async (r: WebhookRecordingRepositories, at: Date, recorded: readonly { readonly id: string; readonly event: DomainEvent }[]): Promise<readonly string[]> => {
+  async (r: WebhookRecordingRepositories, at: Date, events: readonly DomainEvent[], outboxIds: Promise<readonly string[]>): Promise<readonly string[]> => {
     const partnerOf = new Map<string, string | undefined>();
     const nameOf = new Map<string, string>();
     const endpointsOf = new Map<string, WebhookEndpoint[]>();
     const made: NewDelivery[] = [];
-    for (const { id, event } of recorded) {
+    for (const [i, event] of events.entries()) {
       const type = WEBHOOK_OF[event._tag];
       const businessId = event.businessId;
       if (!type || !businessId) continue;
@@ -170,6 +169,7 @@ export const recordWebhookDeliveries =
       if (!nameOf.has(businessId)) nameOf.set(businessId, (await r.businesses.findById(businessId))?.name ?? '');
       const data = dataOf(event, nameOf.get(businessId)!, at.toISOString());
       if (!data) continue;
+      const id = (await outboxIds)[i]!; // a merchant outside every network never waits for the outbox write
       const messageId = `msg_${id}`;
       const body = webhookBody(messageId, type, at, partnerId, data);
       made.push(...subscribed.map((e) => newDelivery(deps, e, messageId, type, body, id, at)));

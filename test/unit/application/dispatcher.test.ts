@@ -223,8 +223,9 @@ describe('deliverAfterCommit record hooks (issue 32)', () => {
   const aHook = () => {
     const nudges: number[] = [];
     const hook: RecordHook<AppRepositories> = {
-      async recorded(repos, at, recorded) {
-        if (!recorded.some((x) => x.event._tag === 'CustomerCreated')) return false;
+      async recorded(repos, at, events, ids) {
+        if (!events.some((e) => e._tag === 'CustomerCreated')) return false;
+        expect(await ids).to.have.length(events.length);
         await repos.events.record(at, invited()); // in the same transaction: gone with a rollback
         return true;
       },
