@@ -64,7 +64,7 @@ export const ENV = {
   RATE_LIMIT_PARTNER: { codec: intFrom('limit', 1), default: '600', doc: 'partner requests a minute per API key' },
   WEBHOOKS_ALLOW_PRIVATE: { codec: flag, default: 'false', doc: 'let partner webhooks go to private and loopback addresses and plain http (tests and local receivers only; refused when NODE_ENV=production)' },
   WEBHOOK_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long a webhook receiver has to answer before the attempt fails' },
-  WEBHOOK_POLL_MS: { codec: intFrom('milliseconds', 50), default: '5000', doc: 'how often a process running workers looks for webhook deliveries due (retries, and those a crashed process left)' },
+  WEBHOOK_POLL_MS: { codec: intFrom('milliseconds', 50), default: '5000', doc: 'how often a process running workers looks for webhook deliveries due (retries, and those a crashed process left); new deliveries wake it at once (docs/adr/0043)' },
   DB_QUERY_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'the longest one database statement may take before the request is answered 503 (statement_timeout; a stuck connection is dropped)' },
   IDEMPOTENCY_LEASE_MS: { codec: intFrom('milliseconds', 1000), default: '30000', doc: 'how long an unanswered Idempotency-Key stays in progress before a retry may take it over (a crashed request)' },
   OTP_TEST_MODE: { codec: flag, default: 'false', doc: 'test mode: identifiers in OTP_TEST_IDENTIFIERS sign in with the code 000000 and nothing is sent (refused when NODE_ENV=production)' },

@@ -10,11 +10,13 @@ import { sendMessages } from '../application/events/send-messages.js';
 import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
 import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
 import type { Crypto } from '../application/ports/crypto.js';
-import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
+import { deliverAfterCommit, type RecordHook } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
-import { deliverDueWebhooks, partnerWebhooks, PASSES_AT_ONCE } from '../application/partners/deliver-webhooks.js';
+import { deliverDueWebhooks, PASSES_AT_ONCE, recordWebhookDeliveries } from '../application/partners/deliver-webhooks.js';
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
+import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence.js';
 
@@ -34,14 +36,27 @@ export interface JobDeps {
 /** A webhook delivery's claim outlasts its POST by this much. */
 const LEASE_MARGIN_MS = 5_000;
 
-/** Runs `run` every `ms` (after each run ends) between start and stop; a fault is reported and the loop goes on. */
-const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) => void) => {
+/**
+ * Runs `run` every `ms` (after each run ends) between start and stop; a fault is reported and the loop
+ * goes on. `wake` runs it at once (when started): a run under way is followed by another. `run` is
+ * told whether the loop still runs (a long run stops early on a stop).
+ */
+const pollLoop = (ms: number, run: (running: () => boolean) => Promise<unknown>, report: (e: unknown) => void) => {
   let running = false;
+  let busy = false;
+  let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let current: Promise<unknown> = Promise.resolve();
   const tick = async () => {
-    current = run().catch(report);
-    await current;
+    if (busy) return void (again = true);
+    clearTimeout(timer);
+    busy = true;
+    do {
+      again = false;
+      current = run(() => running).catch(report);
+      await current;
+    } while (again && running);
+    busy = false;
     if (running) timer = setTimeout(() => void tick(), ms);
   };
   return {
@@ -49,6 +64,9 @@ const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) 
       if (running) return;
       running = true;
       timer = setTimeout(() => void tick(), 0);
+    },
+    wake() {
+      if (running) void tick();
     },
     async stop() {
       running = false;
@@ -62,7 +80,7 @@ const pollLoop = (ms: number, run: () => Promise<unknown>, report: (e: unknown) 
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
  * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
  */
-const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d), partnerWebhooks(d)];
+const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
 
 /**
  * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.
@@ -113,13 +131,25 @@ export const composeJobs = (
     { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
   );
-  afterCommit = deliverAfterCommit(persistence.uow, dispatcher);
   /** The scheduled notifications of a minute, as the periodic task runs them (tests call it with their clock). */
   const runScheduledNotifications = runDueNotifications(d);
   /** The webhook deliveries due now, as the workers' loop attempts them (tests call it after moving the clock). */
   const runWebhookDeliveries = deliverDueWebhooks(d);
-  // Where the workers run, so does the webhook loop: retries, and deliveries a crashed process had claimed.
-  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, () => runWebhookDeliveries(undefined, PASSES_AT_ONCE), (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
+  // Where the workers run, so does the webhook loop: woken by the commit of new deliveries, polling for
+  // retries and for deliveries a crashed process had claimed (docs/adr/0043).
+  // A turn goes on while passes find deliveries due (a burst is not left to the next poll), until a stop.
+  const webhookTurn = async (running: () => boolean) => {
+    while (running() && (await runWebhookDeliveries(undefined, PASSES_AT_ONCE)) > 0);
+  };
+  const webhookLoop = pollLoop(config.WEBHOOK_POLL_MS, webhookTurn, (e) => logger.warn({ component: 'webhooks', err: e }, 'webhook deliveries failed; will try again'));
+  // A transaction recording events makes their webhook deliveries itself (the partners of that moment).
+  const makeDeliveries = recordWebhookDeliveries(d);
+  const webhookDeliveries: RecordHook<AppRepositories> = {
+    recorded: async (repos, at, events, ids) => (await makeDeliveries(repos, at, events, ids)).length > 0,
+    committed: () => webhookLoop.wake(),
+  };
+  afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);
+  let webhookWakeups: ChannelListener | undefined;
   const withWebhooks: JobQueue = {
     define: (spec) => jobs.define(spec),
     every: (task) => jobs.every(task),
@@ -127,9 +157,15 @@ export const composeJobs = (
     dead: (limit) => jobs.dead(limit),
     async start(options) {
       await jobs.start(options);
-      if (options.workers) webhookLoop.start();
+      if (!options.workers) return;
+      webhookLoop.start();
+      // deliveries committed by another process (a server with WORKERS=off) wake this one's loop too
+      webhookWakeups ??= persistence.listen?.(WEBHOOK_DELIVERIES_CHANNEL, () => webhookLoop.wake());
+      await webhookWakeups?.ready;
     },
     async stop() {
+      await webhookWakeups?.close();
+      webhookWakeups = undefined;
       await webhookLoop.stop();
       await jobs.stop();
     },

@@ -32,6 +32,7 @@ import { mikroOrmSyncModule } from '../adapters/persistence/mikro-orm/sync.mikro
 import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
 import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
 import { mikroOrmPartnersModule } from '../adapters/persistence/mikro-orm/partners.mikro-orm.js';
+import { listenToChannel, type ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
 import { mikroOrmWebhooksModule } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
@@ -119,6 +120,11 @@ export interface Persistence {
   readonly memberCache?: MemberCache;
   /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
   readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
+  /**
+   * Calls `heard` for each notice on `channel` from any process (LISTEN, its own connection): only on a
+   * PostgreSQL server. Embedded, one process writes, and it wakes its own loops (docs/adr/0043).
+   */
+  readonly listen?: (channel: string, heard: () => void) => ChannelListener;
   /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
   ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
   isUnavailable(error: unknown): boolean;
@@ -192,7 +198,20 @@ export const openPostgres = async (options: {
         ? undefined
         : listeningMemberCache({ connectionString: url, log: (message, error) => options.log(`${message}: ${error instanceof Error ? error.message : String(error)}`) });
     await memberCache?.ready;
+    const listeners = new Set<ChannelListener>();
+    const listen = (channel: string, heard: () => void): ChannelListener => {
+      const l = listenToChannel({ connectionString: url, channel, heard, log: (message, error) => options.log(`${message}: ${error instanceof Error ? error.message : String(error)}`) });
+      listeners.add(l);
+      return {
+        ready: l.ready,
+        async close() {
+          listeners.delete(l);
+          await l.close();
+        },
+      };
+    };
     return {
+      ...(oneSession ? {} : { listen }),
       ...(memberCache ? { memberCache } : {}),
       embedded: embedded !== undefined,
       ...(jobs ? { jobs } : {}),
@@ -209,6 +228,7 @@ export const openPostgres = async (options: {
       isUnavailable: isDatabaseUnavailable,
       redact: redactDatabaseFault,
       async close() {
+        for (const l of listeners) await l.close();
         await memberCache?.close();
         await jobs?.stop();
         await reports?.close();

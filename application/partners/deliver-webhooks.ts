@@ -4,15 +4,15 @@ import { afterAttempt, RETRY_FOR_MS, retryDelayMs, type WebhookDelivery, type We
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
-import type { Subscriber } from '../ports/outbox.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { WebhookPoster, WebhookSigner } from '../ports/webhooks.js';
 import type { PartnerRepositories } from './ports.js';
 import type { NewDelivery, WebhookRepositories } from './webhook-ports.js';
 
-// Webhook delivery (docs/adr/0033): the subscriber turns an outbox event into a delivery per
-// endpoint of the merchant's partner, then deliveries are attempted, in order per endpoint, signed,
-// retried with exponential backoff for 72 h. No network call is made inside a transaction.
+// Webhook delivery (docs/adr/0033, 0043): the transaction that records an event makes its delivery per
+// endpoint of the merchant's partner at that moment; deliveries are then attempted one at a time per
+// endpoint, in the order they were made, signed, retried with exponential backoff for 72 h. No network
+// call is made inside a transaction.
 
 export interface WebhookDeliveryDeps {
   readonly uow: UnitOfWork<WebhookRepositories & Pick<PartnerRepositories, 'partnerNetwork'> & Pick<BusinessRepositories, 'businesses'>>;
@@ -33,7 +33,6 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
   CreditPaymentRecorded: 'credit.payment_received',
   LoanPackPaid: 'loan_pack.paid',
 };
-export const WEBHOOK_SOURCE_EVENTS = Object.keys(WEBHOOK_OF) as EventType[];
 
 const naira = (k: number) => koboToNaira(k as never);
 
@@ -131,37 +130,51 @@ export const newDelivery = (deps: Pick<WebhookDeliveryDeps, 'crypto'>, endpoint:
   nextAttemptAt: at, lastAttemptAt: null, responseCode: null, durationMs: null, lastError: null, createdAt: at, outboxId,
 });
 
+/** Repositories a transaction that records events hands to `recordWebhookDeliveries`. */
+export type WebhookRecordingRepositories = WebhookRepositories & Pick<PartnerRepositories, 'partnerNetwork'> & Pick<BusinessRepositories, 'businesses'>;
+
 /**
- * The outbox's subscriber: an event about a merchant becomes a delivery to each endpoint of the
- * merchant's partner that takes it (the partner it is in at the event's time, or the one it joined or
- * left), then those endpoints' due deliveries are attempted. Kept off the request's path (background).
+ * Decides who hears of just-recorded events, in the transaction that records them (issue 32): an event
+ * about a merchant becomes a delivery to each endpoint, taking it, of the partner whose network holds
+ * the merchant now, when it happens (`merchant.joined`/`merchant.left`: the partner named). A leave
+ * committed later, before any dispatcher runs, takes nothing back; an event after the leave goes to no
+ * one. The rows' sequence is the events' order, so each endpoint gets them in the order they happened.
+ * Answers the endpoints given a delivery (to wake the loop after the commit).
  */
-export const partnerWebhooks = (deps: WebhookDeliveryDeps): Subscriber => ({
-  name: 'partner-webhooks',
-  handles: WEBHOOK_SOURCE_EVENTS,
-  background: true,
-  async handle(event, meta) {
-    const type = WEBHOOK_OF[event._tag];
-    if (!type || !event.businessId) return;
-    const businessId = event.businessId;
-    const endpoints = await deps.uow.run(async (r) => {
+export const recordWebhookDeliveries =
+  (deps: Pick<WebhookDeliveryDeps, 'crypto'>) =>
+  async (r: WebhookRecordingRepositories, at: Date, events: readonly DomainEvent[], outboxIds: Promise<readonly string[]>): Promise<readonly string[]> => {
+    const partnerOf = new Map<string, string | undefined>();
+    const nameOf = new Map<string, string>();
+    const endpointsOf = new Map<string, WebhookEndpoint[]>();
+    const made: NewDelivery[] = [];
+    for (const [i, event] of events.entries()) {
+      const type = WEBHOOK_OF[event._tag];
+      const businessId = event.businessId;
+      if (!type || !businessId) continue;
       let partnerId: string | undefined;
       if (event._tag === 'MerchantJoinedNetwork' || event._tag === 'MerchantLeftNetwork') partnerId = event.partnerId;
       else {
-        // only a partner whose network held the merchant when it happened (and holds it still) hears of it
-        const m = await r.partnerNetwork.membershipOf(businessId);
-        if (m && m.joinedAt.getTime() <= meta.occurredAt.getTime()) partnerId = m.partnerId;
+        if (!partnerOf.has(businessId)) {
+          const m = await r.partnerNetwork.membershipOf(businessId);
+          partnerOf.set(businessId, m && m.joinedAt.getTime() <= at.getTime() ? m.partnerId : undefined);
+        }
+        partnerId = partnerOf.get(businessId);
       }
-      if (!partnerId) return [];
-      const subscribed = await r.webhookEndpoints.subscribed(partnerId, type);
-      const business = await r.businesses.findById(businessId);
-      const data = dataOf(event, business?.name ?? '', meta.occurredAt.toISOString());
-      if (subscribed.length === 0 || !data) return [];
-      const messageId = `msg_${meta.id}`;
-      const body = webhookBody(messageId, type, meta.occurredAt, partnerId, data);
-      await r.webhookDeliveries.add(subscribed.map((e) => newDelivery(deps, e, messageId, type, body, meta.id, deps.clock.now())));
-      return subscribed.map((e) => e.id);
-    });
-    if (endpoints.length > 0) await deliverDueWebhooks(deps)(endpoints, PASSES_AT_ONCE);
-  },
-});
+      if (!partnerId) continue;
+      const key = `${partnerId} ${type}`;
+      if (!endpointsOf.has(key)) endpointsOf.set(key, await r.webhookEndpoints.subscribed(partnerId, type));
+      const subscribed = endpointsOf.get(key)!;
+      if (subscribed.length === 0) continue;
+      if (!nameOf.has(businessId)) nameOf.set(businessId, (await r.businesses.findById(businessId))?.name ?? '');
+      const data = dataOf(event, nameOf.get(businessId)!, at.toISOString());
+      if (!data) continue;
+      const id = (await outboxIds)[i]!; // a merchant outside every network never waits for the outbox write
+      const messageId = `msg_${id}`;
+      const body = webhookBody(messageId, type, at, partnerId, data);
+      made.push(...subscribed.map((e) => newDelivery(deps, e, messageId, type, body, id, at)));
+    }
+    if (made.length === 0) return [];
+    await r.webhookDeliveries.add(made);
+    return [...new Set(made.map((d) => d.endpointId))];
+  };

@@ -20,11 +20,12 @@ for (const persistence of ['postgres', 'memory'] as const)
     let hookB: { id: string; secret: string };
     let m1: { token: string; id: string; product: string };
 
-    /** The outbox's due work, as the queue runs it once a request's grace is over. */
+    /** The outbox's due work, as the queue runs it once a request's grace is over, and the deliveries due, as the woken loop sends them. */
     const drain = async () => {
       for (let i = 0; i < 2; i++) {
         app.clock.advance(FIRST_ATTEMPT_GRACE_MS + 1_000);
         await app.dispatcher.runDue();
+        await app.runWebhookDeliveries();
       }
     };
     /** The app's clock back to the real time (receivers refuse timestamps more than 5 minutes off). */
@@ -224,6 +225,33 @@ for (const persistence of ['postgres', 'memory'] as const)
       await sell(m2);
       await drain();
       expect(ra.received.length).to.equal(before);
+    });
+
+    it('issue 32: events from while the merchant was in the network reach the partner though it left before any dispatcher ran; one after leaving reaches no one', async () => {
+      const m3 = await open(a.code);
+      await drain();
+      realTime();
+      const before = ra.received.length;
+      const kept = await sell(m3);
+      expect((await app.request('POST', `/sales/${kept.id}/void`, { token: m3.token, body: { reason: 'returned' } })).status).to.equal(200);
+      const customer = (await app.request('POST', '/customers', { token: m3.token, body: { name: 'Ada' } })).body.data.id as string;
+      await sell(m3, { payment_method: 'CREDIT', customer_id: customer });
+      expect((await app.request('POST', `/customers/${customer}/credit/payment`, { token: m3.token, body: { amount: 40, method: 'CASH' } })).status).to.equal(201);
+      expect((await app.request('DELETE', '/businesses/me/partner', { token: m3.token })).status).to.equal(200);
+      const after = await sell(m3); // out of the network: no one hears of it
+      await drain();
+      const got = ra.received.slice(before).filter((r) => r.json.data.merchant_id === m3.id);
+      expect(got.map((r) => r.json.type)).to.deep.equal(['sale.created', 'sale.voided', 'sale.created', 'credit.payment_received', 'merchant.left']);
+      expect(got.every((r) => r.answered === 200 && r.verifiedWith.length === 1)).to.equal(true);
+      expect(got.map((r) => r.json.data.sale_id)).to.not.include(after.id);
+      const listed = (await deliveries(a.key, hookA.id)).filter((d) => got.some((r) => r.json.id === d.message_id));
+      expect(listed.map((d) => [d.event, d.status])).to.have.deep.members([
+        ['sale.created', 'SUCCEEDED'],
+        ['sale.voided', 'SUCCEEDED'],
+        ['sale.created', 'SUCCEEDED'],
+        ['credit.payment_received', 'SUCCEEDED'],
+        ['merchant.left', 'SUCCEEDED'],
+      ]);
     });
 
     it('sale.voided and credit.payment_received', async () => {

@@ -11,22 +11,30 @@ export interface Received {
   /** Why verification failed with each secret that did not verify. */
   readonly refusals: string[];
   readonly answered: number | 'hung';
+  /** When it arrived (Date.now()). */
+  readonly at: number;
 }
 
 /**
  * A partner's webhook receiver on loopback. Each request is verified with every secret it knows; a
  * request none verifies is answered 400. `plan` lists the next answers (a status, or 'hang' to never
- * answer); when it is empty, verified requests get 200.
+ * answer); when it is empty, verified requests get 200. `slow.ms`: each answer waits that long (a slow
+ * receiver); `concurrency.max`: the most requests it had under way at once.
  */
 export const startWebhookReceiver = async () => {
   const received: Received[] = [];
   const secrets: string[] = [];
   const plan: (number | 'hang')[] = [];
   const hung = new Set<import('node:http').ServerResponse>();
+  const slow = { ms: 0 };
+  const concurrency = { now: 0, max: 0 };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
+    const at = Date.now();
+    concurrency.max = Math.max(concurrency.max, ++concurrency.now);
+    res.on('close', () => concurrency.now--);
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const verifiedWith: string[] = [];
       const refusals: string[] = [];
@@ -39,8 +47,9 @@ export const startWebhookReceiver = async () => {
         }
       }
       const next = plan.shift() ?? (verifiedWith.length > 0 ? 200 : 400);
-      received.push({ headers: req.headers, body, json: JSON.parse(body), verifiedWith, refusals, answered: next === 'hang' ? 'hung' : next });
+      received.push({ headers: req.headers, body, json: JSON.parse(body), verifiedWith, refusals, answered: next === 'hang' ? 'hung' : next, at });
       if (next === 'hang') return void hung.add(res);
+      if (slow.ms > 0) await new Promise((r) => setTimeout(r, slow.ms));
       res.writeHead(next, { 'content-type': 'text/plain' }).end('ok');
     });
   });
@@ -50,6 +59,8 @@ export const startWebhookReceiver = async () => {
     received,
     secrets,
     plan,
+    slow,
+    concurrency,
     /** Deliveries of `type` received (in order). */
     of: (type: string) => received.filter((r) => r.json.type === type),
     close: async () => {

@@ -4,6 +4,9 @@ import type { DeliveryStatus, EndpointStatus, WebhookDelivery, WebhookEndpoint, 
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { firstRow, type Row } from './sql.mikro-orm.js';
 
+/** Notified when a transaction that made deliveries commits (Migration20261203320000_webhook_delivery_notices). */
+export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
+
 const ENDPOINT_COLUMNS = 'id, partner_id, url, description, events, secret, previous_secret, previous_secret_until, status, failing_since, last_error, created_at, updated_at';
 const DELIVERY_COLUMNS = 'id, partner_id, endpoint_id, message_id, event, payload, status, attempts, next_attempt_at, last_attempt_at, response_code, duration_ms, last_error, created_at';
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));

@@ -8,9 +8,9 @@ import { sendMessages } from '../../../application/events/send-messages.js';
 import { FIRST_ATTEMPT_GRACE_MS, type Subscriber } from '../../../application/ports/outbox.js';
 import { rollback } from '../../../application/ports/unit-of-work.js';
 import { PermanentJobFailure } from '../../../application/ports/job-queue.js';
-import { deliverAfterCommit } from '../../../adapters/persistence/deliver-after-commit.js';
+import { deliverAfterCommit, type RecordHook } from '../../../adapters/persistence/deliver-after-commit.js';
 import { inMemoryOutboxRows } from '../../../adapters/persistence/in-memory/outbox.in-memory.js';
-import { inMemory } from '../../../bootstrap/persistence.js';
+import { inMemory, type AppRepositories } from '../../../bootstrap/persistence.js';
 import { kobo } from '../../../domain/money.js';
 import { recordingOutbox, testClock } from '../../support/test-app.js';
 
@@ -215,6 +215,58 @@ describe('deliverAfterCommit (in memory)', () => {
     clock.advance(FIRST_ATTEMPT_GRACE_MS);
     await dispatcher.runDue();
     expect(seen.handled).to.have.length(1);
+  });
+});
+
+describe('deliverAfterCommit record hooks (issue 32)', () => {
+  /** A hook that writes an event of its own in the recording transaction and counts its nudges. */
+  const aHook = () => {
+    const nudges: number[] = [];
+    const hook: RecordHook<AppRepositories> = {
+      async recorded(repos, at, events, ids) {
+        if (!events.some((e) => e._tag === 'CustomerCreated')) return false;
+        expect(await ids).to.have.length(events.length);
+        await repos.events.record(at, invited()); // in the same transaction: gone with a rollback
+        return true;
+      },
+      committed: () => void nudges.push(1),
+    };
+    return { hook, nudges };
+  };
+
+  it('runs in the recording transaction and is nudged after its commit; a rollback or a fault keeps nothing and nudges nothing', async () => {
+    const { p, clock, dispatcher, rows } = setup([]);
+    const { hook, nudges } = aHook();
+    const uow = deliverAfterCommit(p.uow, dispatcher, [hook]);
+    await uow.run(async (r) => {
+      await r.events.record(clock.now(), customerCreated());
+      expect(nudges, 'not before the commit').to.have.length(0);
+    });
+    expect(nudges).to.have.length(1);
+    expect((await rows()).map((x) => x.type).sort()).to.deep.equal(['CustomerCreated', 'MemberInvited']);
+    await uow.run(async (r) => rollback(await r.events.record(clock.now(), customerCreated())));
+    await uow.run(async (r) => {
+      await r.events.record(clock.now(), customerCreated());
+      throw new Error('fault');
+    }).catch(() => undefined);
+    expect(nudges).to.have.length(1);
+    expect(await rows()).to.have.length(2);
+  });
+
+  it('inside atomically, is nudged after the outer commit, and not at all when it fails', async () => {
+    const { p, clock, dispatcher } = setup([]);
+    const { hook, nudges } = aHook();
+    const uow = deliverAfterCommit(p.uow, dispatcher, [hook]);
+    await uow.atomically(async () => {
+      await uow.run((r) => r.events.record(clock.now(), customerCreated()));
+      expect(nudges, 'not before the outer commit').to.have.length(0);
+    });
+    expect(nudges).to.have.length(1);
+    await uow.atomically(async () => {
+      await uow.run((r) => r.events.record(clock.now(), customerCreated()));
+      throw new Error('the idempotent answer could not be stored');
+    }).catch(() => undefined);
+    expect(nudges).to.have.length(1);
   });
 });
 
