@@ -9,7 +9,8 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
-import { categoryJson, categoryShape, expenseJson, expenseShape, lagosDay, summaryJson, summaryShape } from './expenses.views.js';
+import { lagosDayInput as lagosDay } from '../dates.js';
+import { categoryJson, categoryShape, expenseJson, expenseShape, summaryJson, summaryShape } from './expenses.views.js';
 
 export interface ExpenseUseCases {
   readonly createExpense: ReturnType<typeof createExpense>;

@@ -1,6 +1,5 @@
-import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
-import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
 import { nairaJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
@@ -9,14 +8,6 @@ const MAX_NAIRA = 1_000_000_000_000;
 const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
 const totalNaira = doc('naira', { type: 'number', minimum: 0, description: 'naira; exact while below 90,071,992,547,409.91 (2^53 kobo)' });
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
-
-/** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
-export const lagosDay = (description: string) =>
-  new Documented<string>('date', { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description, examples: ['2026-11-21'] }, (u, c) =>
-    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !u.startsWith('0000') && new Date(`${u}T00:00:00Z`).toISOString().startsWith(u)
-      ? t.success(u)
-      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
-  );
 
 export const expenseJson = (e: Expense) => ({
   id: e.id,
