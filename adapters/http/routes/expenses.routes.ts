@@ -190,7 +190,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     tag: TAG,
     summary: 'Expenses',
     description:
-      'Paged (keyset), by spent_on newest first unless sort_by says otherwise; deleted expenses are left out. search: description, vendor, reference. ' +
+      'Paged (keyset), newest recorded first (created_at, the spec\'s default) unless sort_by says otherwise (spent_on: by the day the money was spent; amount); deleted expenses are left out. search: description, vendor, reference. ' +
       'start_date/end_date bound spent_on (a date-time selects its Lagos day). STAFF see only the expenses they recorded.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
@@ -198,12 +198,11 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
       'ExpenseListQuery',
       EXPENSE_SORTS,
       { category_id: uuidInput, payment_method: enumOf('payment_method', EXPENSE_PAYMENT_METHODS), branch_id: uuidInput, created_by: uuidInput },
-      'spent_on',
     ),
     success: { status: 200, description: 'A page of expenses', data: doc('ExpensePage', pageSchema(jsonSchemaOf(expenseShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request('listExpenses', query, 'spent_on');
+      const req = uc.paging.request('listExpenses', query, 'created_at');
       const page = await uc.listExpenses(actor!, req, {
         ...(query.category_id ? { categoryId: query.category_id } : {}),
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
