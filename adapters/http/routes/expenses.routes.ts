@@ -1,6 +1,6 @@
 import type { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../../../application/expenses/manage-categories.js';
 import type { createExpense, deleteExpense, expenseSummary, ExpenseFields, getExpense, listExpenses, updateExpense } from '../../../application/expenses/manage-expenses.js';
-import { EXPENSE_SORTS } from '../../../application/expenses/ports.js';
+import { CATEGORY_SORTS, EXPENSE_SORTS } from '../../../application/expenses/ports.js';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type ExpensePaymentMethod } from '../../../domain/expense.js';
 import type { Kobo } from '../../../domain/money.js';
 import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
@@ -76,12 +76,17 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     tag: TAG,
     summary: 'Expense categories',
     description:
-      'Every category of the business, by name: the defaults it got at registration (`is_default`: Rent, Salaries and wages, Transport, ...) and its own. Not paged (a business has a few dozen at most).',
+      'The categories of the business: the defaults it got at registration (`is_default`: Rent, Salaries and wages, Transport, ...) and its own. ' +
+      'Paged (keyset) like every list: newest first unless sort_by says otherwise (name: by name, ignoring case; sort_dir=asc for A to Z). search: the name; start_date/end_date bound created_at.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The categories', data: doc('ExpenseCategoryList', { type: 'array', items: jsonSchemaOf(categoryShape) }) },
+    query: listQuery('ExpenseCategoryListQuery', CATEGORY_SORTS, {}),
+    success: { status: 200, description: 'A page of categories', data: doc('ExpenseCategoryPage', pageSchema(jsonSchemaOf(categoryShape))) },
     errors: [],
-    handler: async ({ actor }) => ok('Expense categories', (await uc.listExpenseCategories(actor!)).map(categoryJson)),
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request('listExpenseCategories', query, 'created_at');
+      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor!, req), categoryJson));
+    },
   }),
   route({
     method: 'post',
