@@ -61,6 +61,15 @@ describe('HTTP dates: real calendar dates only, RFC 3339 date-times of any preci
     expect(result.error.errors.map((e: { field: string }) => e.field)).to.include('client_created_at');
   });
 
+  it('the OpenAPI document states client_created_at\'s format and its 2000-2099 bound', async () => {
+    const doc = (await app.request('GET', '/api/v1/api-docs')).body;
+    const schema = doc.components.schemas.CreateCustomerRequest.properties.client_created_at;
+    expect(schema.description).to.contain('2000-01-01T00:00:00Z').and.contain('2100-01-01T00:00:00Z').and.contain('9 fraction');
+    expect(schema.pattern).to.match(/^\^20/);
+    for (const ok of ['2026-11-28T10:00:00.123456Z', '2026-11-28T10:00:00.123456789+01:00']) expect(new RegExp(schema.pattern).test(ok), ok).to.equal(true);
+    expect(new RegExp(schema.pattern).test('1999-12-31T23:59:59Z')).to.equal(false);
+  });
+
   it('client_created_at with 6 or 9 fraction digits and an offset is taken, cut (not rounded) to the millisecond', async () => {
     // the business exists from 09:55 UTC; the till's times below are after that and before now
     app.clock.set(new Date('2026-11-20T09:55:00.000Z'));

@@ -85,4 +85,11 @@ describe('HTTP lists that were bare arrays answer the page object and page by cu
       expect(op.parameters.map((p: { name: string }) => p.name), path).to.include.members(['cursor', 'limit', 'sort_by', 'sort_dir', 'start_date', 'end_date', 'search']);
     }
   });
+
+  it('GET /sync/changes keeps its change-feed shape, and its description says why it is not the page object', async () => {
+    const doc = (await app.request('GET', '/api/v1/api-docs')).body;
+    const op = doc.paths['/sync/changes'].get;
+    expect(op.description).to.contain('Not the page object of the lists').and.contain('change feed').and.contain('position in the feed');
+    expect(doc.components.schemas.SyncChangesPage.required).to.deep.equal(['changes', 'cursor', 'has_more']);
+  });
 });
