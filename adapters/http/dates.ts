@@ -1,23 +1,15 @@
 import * as t from 'io-ts';
+import { isCalendarDay, onCalendar } from '../../domain/calendar.js';
 import { Documented } from './codecs.js';
 
 // Dates and date-times at the JSON edge (docs/adr/0047). Checked field by field, never by handing the
 // text to Date: JavaScript's parser moves 2026-02-30 to March 2 and throws on 2026-13-01 later, in
 // toISOString (a 500), so a date that is not on the calendar is refused here, as a 400 naming the field.
 
-const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 // RFC 3339: seconds and up to 9 fraction digits (Python writes 6, Java 9), then Z or an offset.
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|([+-])(\d{2}):(\d{2}))$/;
 
-const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-const daysIn = (y: number, m: number) => (m === 2 ? (isLeap(y) ? 29 : 28) : m === 4 || m === 6 || m === 9 || m === 11 ? 30 : 31);
-const onCalendar = (y: number, m: number, d: number) => y >= 1 && m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
-
-/** True when `s` is YYYY-MM-DD naming a real day in the years 0001 to 9999 (no 2026-02-30, no month 13). */
-export const isCalendarDay = (s: string): boolean => {
-  const m = DAY.exec(s);
-  return m !== null && onCalendar(Number(m[1]), Number(m[2]), Number(m[3]));
-};
+export { isCalendarDay };
 
 /**
  * The instant an RFC 3339 date-time names, or undefined when it is not one: a real calendar day, hours

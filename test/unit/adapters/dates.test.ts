@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { isCalendarDay, parseInstant } from '../../../adapters/http/dates.js';
+import { reportPeriod } from '../../../application/report-exports/report.js';
 
 // Issue 32 (docs/adr/0047): the one parser of dates and date-times at the JSON edge.
 describe('dates at the JSON edge', () => {
@@ -29,5 +30,13 @@ describe('dates at the JSON edge', () => {
       '2026-11-28T10:00:00.1234567890Z', '2026-11-28T10:00:00+24:00', '2026-11-28T10:00:00+01:60', '2026-11-28T10:00:00', '2026-11-28 10:00:00Z',
     ])
       expect(parseInstant(s), s).to.equal(undefined);
+  });
+
+  it('the report exports\' period refuses a day that is not on the calendar itself, without throwing (behind the codec too)', () => {
+    for (const [start, end] of [['2026-13-01', undefined], [undefined, '2026-12-32'], ['2026-02-30', '2026-03-01']] as const) {
+      const r = reportPeriod('2026-11-28', start, end);
+      expect(r).to.have.property('_tag', 'InvalidReportRange');
+    }
+    expect(reportPeriod('2026-11-28', '2024-02-29', '2024-03-01')).to.deep.equal({ start: '2024-02-29', end: '2024-03-01' });
   });
 });
