@@ -1,12 +1,12 @@
 import * as t from 'io-ts';
 import type { ClientMade } from '../../application/sync/client-id.js';
 import { Documented } from './codecs.js';
+import { INSTANT_MAX_LENGTH, instantPattern, parseInstant } from './dates.js';
 import type { Reply } from './route.js';
 
 // The fields every record a till may create offline takes (docs/adr/0034, docs/offline-sync.md).
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|[+-]\d{2}:\d{2})$/;
 // A device clock is often wrong, but not by decades: outside these years the time is a bug, not a drift.
 const FIRST = Date.parse('2000-01-01T00:00:00Z');
 const LAST = Date.parse('2100-01-01T00:00:00Z');
@@ -24,16 +24,23 @@ export const clientTime = new Documented<Date>(
   {
     type: 'string',
     format: 'date-time',
-    maxLength: 35,
+    minLength: 20,
+    maxLength: INSTANT_MAX_LENGTH,
+    // the years 2000-2099 (the instant, in UTC); the pattern says it of the written year
+    pattern: instantPattern(true).replace('^\\d{4}', '^20\\d{2}'),
     description:
-      "when the device made the record, by the device's clock. A sale's is kept within bounds, not refused (docs/adr/0039): a time " +
+      "when the device made the record, by the device's clock: RFC 3339 with seconds and a zone (Z or ±hh:mm), at most 9 fraction " +
+      'digits (Python writes 6, Java 9; cut to the millisecond, not rounded), on a real calendar date (2026-02-30 is 400), at or after ' +
+      '2000-01-01T00:00:00Z and before 2100-01-01T00:00:00Z (else 400: outside these years the clock is broken, not drifting). ' +
+      "A sale's is kept within bounds, not refused (docs/adr/0039): a time " +
       "before the business was created, or (synced) before the device's previous sync, is kept as that instant; more than 5 minutes " +
       'ahead of the server, as now',
+    examples: ['2026-11-28T10:00:00.000Z', '2026-11-28T11:00:00.123456+01:00'],
   },
   (u, c) => {
-    if (typeof u !== 'string' || !ISO_INSTANT.test(u)) return t.failure(u, c, 'must be an ISO 8601 date-time with a zone');
-    const ms = Date.parse(u);
-    return Number.isNaN(ms) || ms < FIRST || ms >= LAST ? t.failure(u, c, 'must be a date-time in the years 2000 to 2099') : t.success(new Date(ms));
+    const at = typeof u === 'string' ? parseInstant(u, { secondsRequired: true }) : undefined;
+    if (at === undefined) return t.failure(u, c, 'must be an ISO 8601 date-time with seconds and a zone, on a real calendar date');
+    return at.getTime() < FIRST || at.getTime() >= LAST ? t.failure(u, c, 'must be a date-time in the years 2000 to 2099') : t.success(at);
   },
 );
 

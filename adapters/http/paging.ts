@@ -3,6 +3,7 @@ import * as t from 'io-ts';
 import type { Page, PageRequest, SortDir, SortValue } from '../../application/ports/list.js';
 import { lagosDayEnd, lagosDayStart } from '../../domain/lagos-time.js';
 import { Documented, enumOf, object, text } from './codecs.js';
+import { INSTANT_MAX_LENGTH, instantPattern, isCalendarDay, parseInstant } from './dates.js';
 import { problem } from './problem.js';
 
 export const DEFAULT_LIMIT = 20;
@@ -25,18 +26,21 @@ interface DateBound {
 const dateParam = (description: string) =>
   new Documented<DateBound>(
     'date or date-time',
-    { type: 'string', maxLength: 35, pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,3})?)?(Z|[+-]\\d{2}:\\d{2}))?$', description, examples: ['2026-11-21', '2026-11-21T09:30:00Z'] },
+    {
+      type: 'string',
+      maxLength: INSTANT_MAX_LENGTH,
+      pattern: `^\\d{4}-\\d{2}-\\d{2}$|${instantPattern()}`,
+      description: `${description}; a real calendar date; a date-time's digits past the millisecond are cut off`,
+      examples: ['2026-11-21', '2026-11-21T09:30:00Z'],
+    },
     (u, c) => {
       if (typeof u !== 'string') return t.failure(u, c, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time');
       // years 0001-9999 only: PostgreSQL has no year 0, and a day's Lagos bounds must stay in range
       if (/^0000/.test(u)) return t.failure(u, c, 'must be in the years 0001 to 9999');
-      if (/^\d{4}-\d{2}-\d{2}$/.test(u) && !Number.isNaN(Date.parse(`${u}T00:00:00Z`)) && new Date(`${u}T00:00:00Z`).toISOString().startsWith(u)) {
-        return t.success({ date: u });
-      }
-      if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/.test(u) && !Number.isNaN(Date.parse(u))) {
-        return t.success({ instant: new Date(u) });
-      }
-      return t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day) or an ISO 8601 date-time with a zone');
+      if (isCalendarDay(u)) return t.success({ date: u });
+      const instant = parseInstant(u);
+      if (instant) return t.success({ instant });
+      return t.failure(u, c, 'must be a real calendar date (YYYY-MM-DD, a Lagos day) or an ISO 8601 date-time with a zone');
     },
   );
 

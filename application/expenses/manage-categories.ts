@@ -5,7 +5,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
-import type { ExpenseRepositories } from './ports.js';
+import type { Page, PageRequest } from '../ports/list.js';
+import type { CategorySort, ExpenseRepositories } from './ports.js';
 
 type Categories = Pick<ExpenseRepositories, 'expenseCategories'>;
 
@@ -14,11 +15,11 @@ export type CategoryInUse = { readonly _tag: 'CategoryInUse' };
 
 const duplicate = (name: string) => E.left<DuplicateCategory>({ _tag: 'DuplicateCategory', name });
 
-/** The business's expense categories (the defaults it got at registration and its own), by name. */
+/** A page of the business's expense categories (the defaults it got at registration and its own). */
 export const listExpenseCategories =
   (deps: { uow: UnitOfWork<Categories> }) =>
-  (actor: Actor): Promise<ExpenseCategory[]> =>
-    deps.uow.read((r) => r.expenseCategories.list(actor.businessId));
+  (actor: Actor, page: PageRequest<CategorySort>): Promise<Page<ExpenseCategory>> =>
+    deps.uow.read((r) => r.expenseCategories.page(actor.businessId, page));
 
 /** Adds a category; its name is unique in the business, ignoring case. */
 export const createExpenseCategory =

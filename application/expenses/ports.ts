@@ -6,6 +6,9 @@ import type { Page, PageRequest } from '../ports/list.js';
 export const EXPENSE_SORTS = ['spent_on', 'amount', 'created_at'] as const;
 export type ExpenseSort = (typeof EXPENSE_SORTS)[number];
 
+export const CATEGORY_SORTS = ['created_at', 'name'] as const;
+export type CategorySort = (typeof CATEGORY_SORTS)[number];
+
 /** Which expenses a list or summary reads; `spentFrom`/`spentTo` are inclusive Lagos days (YYYY-MM-DD). */
 export interface ExpenseFilter {
   readonly categoryId?: string;
@@ -36,6 +39,8 @@ export interface ExpenseCategoryRepository {
   findById(businessId: string, categoryId: string, options?: { lock?: 'use' | 'change' }): Promise<ExpenseCategory | undefined>;
   /** Every category of the business, by name (there are a few dozen at most). */
   list(businessId: string): Promise<ExpenseCategory[]>;
+  /** A keyset page of the business's categories (GET /expenses/categories); search: the name; dates: created_at. */
+  page(businessId: string, page: PageRequest<CategorySort>): Promise<Page<ExpenseCategory>>;
   add(category: ExpenseCategory): Promise<'added' | 'duplicate_name'>;
   save(category: ExpenseCategory): Promise<'saved' | 'duplicate_name'>;
   /** True when an expense (live or deleted: the audit trail keeps it) is filed under the category. */

@@ -16,6 +16,7 @@ import {
 } from '../../domain/partner.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { Clock } from '../ports/clock.js';
+import type { PageRequest } from '../ports/list.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import type { PartnerRepositories } from './ports.js';
@@ -108,7 +109,7 @@ export const createApiKey =
     return E.right(issued);
   };
 
-export const listApiKeys = (deps: Pick<Deps, 'uow'>) => async (actor: PartnerActor) => deps.uow.read((r) => r.partnerApiKeys.list(actor.partnerId));
+export const listApiKeys = (deps: Pick<Deps, 'uow'>) => async (actor: PartnerActor, page: PageRequest<'created_at'>) => deps.uow.read((r) => r.partnerApiKeys.page(actor.partnerId, page));
 
 /**
  * Revokes a key at once (the next request with it is 401); revoking a revoked key changes nothing.

@@ -38,7 +38,7 @@ export const createWebhook =
     return E.right(endpoint);
   };
 
-export const listWebhooks = (deps: Pick<Deps, 'uow'>) => (partner: PartnerActor) => deps.uow.read((r) => r.webhookEndpoints.list(partner.partnerId));
+export const listWebhooks = (deps: Pick<Deps, 'uow'>) => (partner: PartnerActor, page: PageRequest<'created_at'>) => deps.uow.read((r) => r.webhookEndpoints.page(partner.partnerId, page));
 
 export const getWebhook =
   (deps: Pick<Deps, 'uow'>) =>

@@ -23,6 +23,8 @@ export interface PartnerApiKeyRepository {
   findById(partnerId: string, keyId: string): Promise<PartnerApiKey | undefined>;
   /** Every key of the partner, newest first (a partner has a handful). */
   list(partnerId: string): Promise<PartnerApiKey[]>;
+  /** A keyset page of the partner's keys (revoked and expired ones stay, so they add up); search: the name; dates: created_at. */
+  page(partnerId: string, page: PageRequest<'created_at'>): Promise<Page<PartnerApiKey>>;
   /** Saves expiry and revocation. */
   save(key: PartnerApiKey): Promise<void>;
   /** Records a use; only moves last_used_at forward. */

@@ -9,6 +9,8 @@ export interface WebhookEndpointRepository {
   findById(partnerId: string, endpointId: string): Promise<WebhookEndpoint | undefined>;
   /** Oldest first (a partner has a handful). */
   list(partnerId: string): Promise<WebhookEndpoint[]>;
+  /** A keyset page of the partner's endpoints; search: url and description; dates: created_at. */
+  page(partnerId: string, page: PageRequest<'created_at'>): Promise<Page<WebhookEndpoint>>;
   save(e: WebhookEndpoint): Promise<void>;
   /** Deletes the endpoint and its deliveries; false when the partner has no such endpoint. */
   remove(partnerId: string, endpointId: string): Promise<boolean>;

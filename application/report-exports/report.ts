@@ -1,4 +1,5 @@
 import { checkRange, isInvalidRange, type InvalidReportRange } from '../../domain/report.js';
+import { isCalendarDay } from '../../domain/calendar.js';
 // A report as a table, whatever the file format it is written in (the adapters' writers: CSV, XLSX, PDF).
 
 /** How a column's cells are read and shown. */
@@ -58,15 +59,14 @@ export const defineReport = <T>(
   })(),
 });
 
-const isDay = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && s >= '0001-01-01' && new Date(`${s}T00:00:00.000Z`).toISOString().slice(0, 10) === s;
 
 /**
  * The period of a report export from its optional Lagos days: end defaults to today (Lagos), start to the
  * first of end's month; the range rules are the reports' own (domain/report.ts `checkRange`).
  */
 export const reportPeriod = (today: string, start?: string, end?: string): { start: string; end: string } | InvalidReportRange => {
-  if (start !== undefined && !isDay(start)) return { _tag: 'InvalidReportRange', field: 'start_date', reason: 'must be a date (YYYY-MM-DD)' };
-  if (end !== undefined && !isDay(end)) return { _tag: 'InvalidReportRange', field: 'end_date', reason: 'must be a date (YYYY-MM-DD)' };
+  if (start !== undefined && !isCalendarDay(start)) return { _tag: 'InvalidReportRange', field: 'start_date', reason: 'must be a date (YYYY-MM-DD)' };
+  if (end !== undefined && !isCalendarDay(end)) return { _tag: 'InvalidReportRange', field: 'end_date', reason: 'must be a date (YYYY-MM-DD)' };
   const e = end ?? today;
   const range = checkRange(start ?? `${e.slice(0, 7)}-01`, e);
   return isInvalidRange(range) ? range : { start: range.from, end: range.to };

@@ -70,8 +70,8 @@ describe('operator CLI', () => {
     expect(made.stderr).to.contain('not shown again');
     const keys = await app.request('GET', '/partner/api-keys', { headers: { 'x-api-key': out.api_key } });
     expect(keys.status, keys.text).to.equal(200);
-    expect(keys.body.data).to.have.length(1);
-    expect(keys.body.data[0]).to.include({ prefix: out.api_key.slice(0, 12), status: 'ACTIVE', expires_at: null });
+    expect(keys.body.data.content).to.have.length(1);
+    expect(keys.body.data.content[0]).to.include({ prefix: out.api_key.slice(0, 12), status: 'ACTIVE', expires_at: null });
     expect(keys.text).to.not.contain(out.api_key);
     expect((await cli(['partner:create', '  '], env)).code).to.equal(2);
   });

@@ -193,6 +193,32 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await p.uow.read((r) => r.expenseCategories.findById(t.business.id, later.id))).to.equal(undefined);
     });
 
+    it('categories page by keyset (issue 32): by created_at or by name ignoring case, walked 2 at a time; search; only the business\'s own', async () => {
+      const t = await tenant();
+      const other = await tenant();
+      const extra = [aCategory(t.business.id, { name: 'Banana', createdAt: at(3) }), aCategory(t.business.id, { name: 'apple', createdAt: at(1) }), aCategory(t.business.id, { name: 'Cherry', createdAt: at(2) })];
+      await p.uow.run(async (r) => { for (const c of extra) await r.expenseCategories.add(c); });
+      const walk = async (req: Omit<PageRequest<'created_at' | 'name'>, 'limit' | 'after'>) => {
+        const names: string[] = [];
+        let after: PageRequest['after'];
+        for (;;) {
+          const pg = await p.uow.read((r) => r.expenseCategories.page(t.business.id, { ...req, limit: 2, ...(after ? { after } : {}) }));
+          names.push(...pg.items.map((c) => c.name));
+          expect(pg.items.length).to.be.at.most(2);
+          if (!pg.hasNext) break;
+          after = pg.next;
+        }
+        return names;
+      };
+      expect(await walk({ sortBy: 'name', sortDir: 'asc' })).to.deep.equal(['apple', 'Banana', 'Cherry', 'fuel', 'rent']);
+      expect(await walk({ sortBy: 'name', sortDir: 'desc' })).to.deep.equal(['rent', 'fuel', 'Cherry', 'Banana', 'apple']);
+      const newest = await walk({ sortBy: 'created_at', sortDir: 'desc' });
+      expect(newest.slice(0, 3)).to.deep.equal(['Banana', 'Cherry', 'apple']);
+      expect(newest.slice(3).sort()).to.deep.equal(['fuel', 'rent']);
+      expect((await p.uow.read((r) => r.expenseCategories.page(t.business.id, { sortBy: 'name', sortDir: 'asc', limit: 10, search: 'AN' }))).items.map((c) => c.name)).to.deep.equal(['Banana']);
+      expect((await p.uow.read((r) => r.expenseCategories.page(other.business.id, { sortBy: 'name', sortDir: 'asc', limit: 10 }))).items.map((c) => c.name)).to.deep.equal(['fuel', 'rent']);
+    });
+
     it('reads its own writes inside one unit of work: a new category, its expense, the list and the summary', async () => {
       const t = await tenant();
       await p.uow.run(async (r) => {

@@ -4,6 +4,7 @@ import { NO_BRANDING, PARTNER_SCOPES, type Partner, type PartnerApiKey } from '.
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { seedTenant } from '../support/builders.js';
+import type { Page, PageRequest } from '../../application/ports/list.js';
 
 // The partners port on both adapters: codes unique ignoring case, keys found by hash, every key
 // method scoped by partner (another partner's key is invisible and unchanged).
@@ -32,6 +33,41 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const branded = { ...a, branding: { displayName: 'A Bank', logoUrl: 'https://a.example/logo.png', primaryColor: '#0A7F3D', supportPhone: '+2348031234567', supportEmail: 'help@a.example' }, updatedAt: new Date(at.getTime() + 1000) };
       await p.uow.run((r) => r.partners.save(branded));
       expect(await p.uow.read((r) => r.partners.findById(a.id))).to.deep.equal(branded);
+    });
+
+    it('keys and webhook endpoints page by keyset (issue 32): newest first, walked 2 at a time, only the partner\'s own; search by name, url', async () => {
+      const a = aPartner('PAGE2345');
+      const b = aPartner('PAGE6789');
+      await p.uow.run(async (r) => void (await r.partners.add(a), await r.partners.add(b)));
+      const keys = [0, 1, 2, 3, 4].map((i) => aKey(a.id, { name: `key ${i}`, createdAt: new Date(at.getTime() + i * 1000) }));
+      const hook = (partnerId: string, i: number) => ({
+        id: randomUUID(), partnerId, url: `https://hooks.example.com/${i}`, description: i === 2 ? 'Production' : null, events: ['sale.created' as const], secret: 'whsec_x',
+        previousSecret: null, previousSecretUntil: null, status: 'ACTIVE' as const, failingSince: null, lastError: null, createdAt: new Date(at.getTime() + i * 1000), updatedAt: at,
+      });
+      const hooks = [0, 1, 2, 3, 4].map((i) => hook(a.id, i));
+      await p.uow.run(async (r) => {
+        for (const k of keys) await r.partnerApiKeys.add(k);
+        await r.partnerApiKeys.add(aKey(b.id));
+        for (const h of hooks) await r.webhookEndpoints.add(h);
+        await r.webhookEndpoints.add(hook(b.id, 9));
+      });
+      const walk = async (read: (after?: PageRequest['after']) => Promise<Page<{ id: string }>>) => {
+        const ids: string[] = [];
+        let after: PageRequest['after'];
+        for (;;) {
+          const pg = await read(after);
+          ids.push(...pg.items.map((x) => x.id));
+          if (!pg.hasNext) break;
+          after = pg.next;
+        }
+        return ids;
+      };
+      const req = (after?: PageRequest['after']) => ({ sortBy: 'created_at' as const, sortDir: 'desc' as const, limit: 2, ...(after ? { after } : {}) });
+      expect(await walk((after) => p.uow.read((r) => r.partnerApiKeys.page(a.id, req(after))))).to.deep.equal(keys.map((k) => k.id).reverse());
+      expect(await walk((after) => p.uow.read((r) => r.webhookEndpoints.page(a.id, req(after))))).to.deep.equal(hooks.map((h) => h.id).reverse());
+      expect((await p.uow.read((r) => r.partnerApiKeys.page(a.id, { ...req(), search: 'KEY 3' }))).items.map((k) => k.id)).to.deep.equal([keys[3]!.id]);
+      expect((await p.uow.read((r) => r.webhookEndpoints.page(a.id, { ...req(), search: 'producTION' }))).items.map((h) => h.id)).to.deep.equal([hooks[2]!.id]);
+      expect((await p.uow.read((r) => r.webhookEndpoints.page(a.id, { ...req(), search: 'example.com/4' }))).items.map((h) => h.id)).to.deep.equal([hooks[4]!.id]);
     });
 
     it('keys: found by hash; by id only through their partner; listed newest first; save and touch scoped by partner', async () => {

@@ -74,7 +74,7 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     const balance = (await app.request('GET', `/customers/${customer.id}`, { token: owner.accessToken })).body.data.credit_balance;
     expect(balance).to.equal(2000);
 
-    const categories = (await app.request('GET', '/expenses/categories', { token: owner.accessToken })).body.data;
+    const categories = (await app.request('GET', '/expenses/categories', { token: owner.accessToken })).body.data.content;
     const expense = { id: randomUUID(), category_id: categories[0].id, amount: 15000, description: 'Diesel', payment_method: 'CASH' };
     const e1 = await post(owner, '/expenses', expense);
     expect(e1.status, e1.text).to.equal(201);
@@ -117,8 +117,8 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     const get = async (owner: Owner, path: string) => (await app.request('GET', path, { token: owner.accessToken })).body.data;
     const pa = await product(a, 10);
     const pb = await product(b, 10);
-    const category = (await get(a, '/expenses/categories'))[0].id as string;
-    const categoryB = (await get(b, '/expenses/categories'))[0].id as string;
+    const category = (await get(a, '/expenses/categories')).content[0].id as string;
+    const categoryB = (await get(b, '/expenses/categories')).content[0].id as string;
     // A's records: a customer the server numbered, one the device numbered, a credit sale, a payment, an expense
     const serverCustomer = (await post(a, '/customers', { name: 'Mama Chioma' })).body.data.id as string;
     const clientCustomer = randomUUID();

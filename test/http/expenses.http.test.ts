@@ -23,8 +23,8 @@ describe('HTTP expenses', function () {
     app = await createTestApp();
     owner = await registerOwner(app);
     app.clock.set(new Date('2026-11-22T10:00:00.000Z')); // 11:00 on 22 November in Lagos
-    const list = await app.request('GET', '/expenses/categories', { token: owner.accessToken });
-    categories = Object.fromEntries((list.body.data as { id: string; name: string }[]).map((c) => [c.name, c.id]));
+    const list = await app.request('GET', '/expenses/categories?limit=100', { token: owner.accessToken });
+    categories = Object.fromEntries((list.body.data.content as { id: string; name: string }[]).map((c) => [c.name, c.id]));
   });
   after(async () => app.close());
 
@@ -37,11 +37,11 @@ describe('HTTP expenses', function () {
   };
   const get = (path: string, token = owner.accessToken) => app.request('GET', path, { token });
 
-  it('a new business has the default categories; GET lists them by name', async () => {
-    const res = await get('/expenses/categories');
+  it('a new business has the default categories; GET lists them by name with sort_by=name', async () => {
+    const res = await get('/expenses/categories?sort_by=name&sort_dir=asc&limit=100');
     expect(res.status).to.equal(200);
-    expect(res.body.data.map((c: { name: string }) => c.name).sort()).to.deep.equal([...DEFAULT_EXPENSE_CATEGORIES].sort());
-    expect(res.body.data.every((c: { is_default: boolean }) => c.is_default)).to.equal(true);
+    expect(res.body.data.content.map((c: { name: string }) => c.name)).to.deep.equal([...DEFAULT_EXPENSE_CATEGORIES].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)));
+    expect(res.body.data.content.every((c: { is_default: boolean }) => c.is_default)).to.equal(true);
   });
 
   it('POST /expenses: 201 with the expense; today in Lagos by default; the caller\'s branch; read back by GET', async () => {

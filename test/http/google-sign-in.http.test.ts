@@ -38,8 +38,8 @@ describe('HTTP Google sign-in: POST /auth/google and /auth/google/link', () => {
     expect(me.body.data.roles).to.deep.equal(['BUSINESS_OWNER']);
     expect(me.body.data.branch.name).to.equal('Main branch');
     expect(me.body.data.status).to.equal('ACTIVE');
-    const categories = await app.request('GET', '/expenses/categories', { token: first.body.data.access_token });
-    expect(categories.body.data.map((c: { name: string }) => c.name)).to.include('Rent');
+    const categories = await app.request('GET', '/expenses/categories?limit=100', { token: first.body.data.access_token });
+    expect(categories.body.data.content.map((c: { name: string }) => c.name)).to.include('Rent');
 
     // signs in again (business_name is ignored for a known account): the same user, no new business
     const again = await google({ id_token: await idp.idToken({ sub, email }), business_name: 'Another' });

@@ -42,7 +42,7 @@ describe('HTTP every numeric field is bounded', function () {
     token = (await registerOwner(app)).accessToken;
     const product = await app.request('POST', '/products', { token, body: { name: 'Bounds', price: 100, quantity: 1000 } });
     const customer = await app.request('POST', '/customers', { token, body: { name: 'Bounds', phone: aPhone() } });
-    const category = (await app.request('GET', '/expenses/categories', { token })).body.data[0].id as string;
+    const category = (await app.request('GET', '/expenses/categories', { token })).body.data.content[0].id as string;
     const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
     const main = ((await app.request('GET', '/businesses/me/branches', { token })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
     const lekki = (await app.request('POST', '/businesses/branches', { token, body: { name: 'Lekki' } })).body.data.id as string;

@@ -51,14 +51,14 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
     const list = await asPartner(app, a.key, 'GET', '/partner/api-keys');
     expect(list.status).to.equal(200);
     expect(list.text).to.not.contain(k.key).and.not.contain(a.key);
-    const row = list.body.data.find((x: { id: string }) => x.id === k.id);
+    const row = list.body.data.content.find((x: { id: string }) => x.id === k.id);
     expect(row).to.include({ name: 'Dashboard', prefix: k.prefix, status: 'ACTIVE', last_used_at: null });
     expect(Object.keys(row).sort()).to.deep.equal(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes', 'status']);
-    const first = list.body.data.find((x: { id: string }) => x.id === a.keyId);
+    const first = list.body.data.content.find((x: { id: string }) => x.id === a.keyId);
     expect(first.last_used_at).to.equal(app.clock.now().toISOString());
     // B sees only its own keys
     const ofB = await asPartner(app, b.key, 'GET', '/partner/api-keys');
-    expect(ofB.body.data.map((x: { id: string }) => x.id)).to.deep.equal([b.keyId]);
+    expect(ofB.body.data.content.map((x: { id: string }) => x.id)).to.deep.equal([b.keyId]);
   });
 
   it('a call outside the key\'s scopes is 403 INSUFFICIENT_SCOPE; a key cannot make a key with scopes it lacks', async () => {
@@ -119,7 +119,7 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
       expect(res.status).to.equal(401);
       expect(res.body.error.code).to.equal('API_KEY_EXPIRED');
       const list = await asPartner(app, a.key, 'GET', '/partner/api-keys');
-      expect(list.body.data.find((x: { id: string }) => x.id === k.id).status).to.equal('EXPIRED');
+      expect(list.body.data.content.find((x: { id: string }) => x.id === k.id).status).to.equal('EXPIRED');
       expect((await asPartner(app, a.key, 'POST', `/partner/api-keys/${k.id}/rotate`)).status).to.equal(404);
     } finally {
       app.clock.advance(-30 * DAY);
@@ -150,7 +150,7 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
     }
     expect((await asPartner(app, a.key, 'GET', '/partner/api-keys')).status, 'the full key still works').to.equal(200);
     const list = await asPartner(app, a.key, 'GET', '/partner/api-keys');
-    expect(list.body.data.find((x: { id: string }) => x.id === a.keyId)).to.include({ status: 'ACTIVE', revoked_at: null, expires_at: null });
+    expect(list.body.data.content.find((x: { id: string }) => x.id === a.keyId)).to.include({ status: 'ACTIVE', revoked_at: null, expires_at: null });
     const weaker = await make(a.key, { name: 'Weaker manager', scopes: ['keys:manage'] });
     expect((await asPartner(app, manager.key, 'POST', `/partner/api-keys/${weaker.id}/revoke`)).status).to.equal(200);
     expect((await asPartner(app, manager.key, 'POST', `/partner/api-keys/${manager.id}/revoke`)).status).to.equal(200);
@@ -166,7 +166,7 @@ describe('HTTP partner API keys (X-API-Key, scopes, expiry, revocation, rotation
     expect(fresh).to.include({ name: 'Rotating', status: 'ACTIVE', expires_at: new Date(app.clock.now().getTime() + 365 * DAY).toISOString() });
     expect(fresh.scopes).to.deep.equal(['keys:manage', 'merchants:read']);
     const list = await asPartner(app, fresh.key, 'GET', '/partner/api-keys');
-    expect(list.body.data.find((x: { id: string }) => x.id === old.id)).to.include({ status: 'ACTIVE', expires_at: new Date(app.clock.now().getTime() + DAY).toISOString() });
+    expect(list.body.data.content.find((x: { id: string }) => x.id === old.id)).to.include({ status: 'ACTIVE', expires_at: new Date(app.clock.now().getTime() + DAY).toISOString() });
     app.clock.advance(DAY - 1);
     try {
       expect((await asPartner(app, old.key, 'GET', '/partner/api-keys')).status).to.equal(200);

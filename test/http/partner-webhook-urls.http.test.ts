@@ -44,7 +44,7 @@ describe('HTTP partner webhooks: URLs (https only, no private or loopback addres
       refused(await asPartner(app, p.key, 'PUT', `/partner/webhooks/${hook.id}`, { url }), `PUT ${url}`);
     }
     const list = await asPartner(app, p.key, 'GET', '/partner/webhooks');
-    expect(list.body.data.map((e: { url: string }) => e.url)).to.deep.equal(['https://hooks.example.com/ok']);
+    expect(list.body.data.content.map((e: { url: string }) => e.url)).to.deep.equal(['https://hooks.example.com/ok']);
   });
 });
 

@@ -77,7 +77,7 @@ for (const persistence of ['postgres', 'memory'] as const)
       const got = await asPartner(app, a.key, 'GET', `/partner/webhooks/${hookA.id}`);
       expect(got.body.data).to.include({ id: hookA.id, url: ra.url, status: 'ACTIVE', description: 'Test receiver' });
       expect(got.text).to.not.contain(hookA.secret);
-      expect((await asPartner(app, a.key, 'GET', '/partner/webhooks')).body.data.map((e: { id: string }) => e.id)).to.deep.equal([hookA.id]);
+      expect((await asPartner(app, a.key, 'GET', '/partner/webhooks')).body.data.content.map((e: { id: string }) => e.id)).to.deep.equal([hookA.id]);
       for (const body of [{ url: ra.url, events: [] }, { url: ra.url, events: ['sale.deleted'] }, { url: 'not a url', events: ['sale.created'] }, { url: ra.url, events: ['sale.created'], secret: 'x' }]) {
         expect((await asPartner(app, a.key, 'POST', '/partner/webhooks', body)).status, JSON.stringify(body)).to.equal(400);
       }
@@ -122,7 +122,7 @@ for (const persistence of ['postgres', 'memory'] as const)
         expect(res.status, `${method} ${path}`).to.equal(404);
         expect(res.body.error.code).to.equal('RESOURCE_NOT_FOUND');
       }
-      expect((await asPartner(app, b.key, 'GET', '/partner/webhooks')).body.data.map((e: { id: string }) => e.id)).to.deep.equal([hookB.id]);
+      expect((await asPartner(app, b.key, 'GET', '/partner/webhooks')).body.data.content.map((e: { id: string }) => e.id)).to.deep.equal([hookB.id]);
       const reader = (await asPartner(app, a.key, 'POST', '/partner/api-keys', { name: 'Reader', scopes: ['merchants:read'] })).body.data.key as string;
       expect((await asPartner(app, reader, 'GET', '/partner/webhooks')).body.error.code).to.equal('INSUFFICIENT_SCOPE');
       expect(rb.received).to.deep.equal([]);

@@ -47,7 +47,7 @@ describe('HTTP offline sync: a simulated device', function () {
     const owner = await registerOwner(app);
     const rice = (await post(owner, '/products', { name: 'Rice 5kg', price: 8500, quantity: 500 })).body.data.id as string;
     const oil = (await post(owner, '/products', { name: 'Palm oil 1L', price: 2200.5, quantity: 500 })).body.data.id as string;
-    const categories = (await get(owner, '/expenses/categories')) as { id: string }[];
+    const categories = (await get(owner, '/expenses/categories')).content as { id: string }[];
     return { owner, rice, oil, category: categories[0]!.id };
   };
   type Shop = Awaited<ReturnType<typeof shop>>;

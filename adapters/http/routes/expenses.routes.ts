@@ -1,6 +1,6 @@
 import type { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../../../application/expenses/manage-categories.js';
 import type { createExpense, deleteExpense, expenseSummary, ExpenseFields, getExpense, listExpenses, updateExpense } from '../../../application/expenses/manage-expenses.js';
-import { EXPENSE_SORTS } from '../../../application/expenses/ports.js';
+import { CATEGORY_SORTS, EXPENSE_SORTS } from '../../../application/expenses/ports.js';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type ExpensePaymentMethod } from '../../../domain/expense.js';
 import type { Kobo } from '../../../domain/money.js';
 import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
@@ -9,7 +9,8 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
-import { categoryJson, categoryShape, expenseJson, expenseShape, lagosDay, summaryJson, summaryShape } from './expenses.views.js';
+import { lagosDayInput as lagosDay } from '../dates.js';
+import { categoryJson, categoryShape, expenseJson, expenseShape, summaryJson, summaryShape } from './expenses.views.js';
 
 export interface ExpenseUseCases {
   readonly createExpense: ReturnType<typeof createExpense>;
@@ -75,12 +76,17 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     tag: TAG,
     summary: 'Expense categories',
     description:
-      'Every category of the business, by name: the defaults it got at registration (`is_default`: Rent, Salaries and wages, Transport, ...) and its own. Not paged (a business has a few dozen at most).',
+      'The categories of the business: the defaults it got at registration (`is_default`: Rent, Salaries and wages, Transport, ...) and its own. ' +
+      'Paged (keyset) like every list: newest first unless sort_by says otherwise (name: by name, ignoring case; sort_dir=asc for A to Z). search: the name; start_date/end_date bound created_at.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
-    success: { status: 200, description: 'The categories', data: doc('ExpenseCategoryList', { type: 'array', items: jsonSchemaOf(categoryShape) }) },
+    query: listQuery('ExpenseCategoryListQuery', CATEGORY_SORTS, {}),
+    success: { status: 200, description: 'A page of categories', data: doc('ExpenseCategoryPage', pageSchema(jsonSchemaOf(categoryShape))) },
     errors: [],
-    handler: async ({ actor }) => ok('Expense categories', (await uc.listExpenseCategories(actor!)).map(categoryJson)),
+    handler: async ({ actor, query }) => {
+      const req = uc.paging.request('listExpenseCategories', query, 'created_at');
+      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor!, req), categoryJson));
+    },
   }),
   route({
     method: 'post',
@@ -190,7 +196,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     tag: TAG,
     summary: 'Expenses',
     description:
-      'Paged (keyset), by spent_on newest first unless sort_by says otherwise; deleted expenses are left out. search: description, vendor, reference. ' +
+      'Paged (keyset), newest recorded first (created_at, the spec\'s default) unless sort_by says otherwise (spent_on: by the day the money was spent; amount); deleted expenses are left out. search: description, vendor, reference. ' +
       'start_date/end_date bound spent_on (a date-time selects its Lagos day). STAFF see only the expenses they recorded.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
@@ -198,12 +204,11 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
       'ExpenseListQuery',
       EXPENSE_SORTS,
       { category_id: uuidInput, payment_method: enumOf('payment_method', EXPENSE_PAYMENT_METHODS), branch_id: uuidInput, created_by: uuidInput },
-      'spent_on',
     ),
     success: { status: 200, description: 'A page of expenses', data: doc('ExpensePage', pageSchema(jsonSchemaOf(expenseShape))) },
     errors: [],
     handler: async ({ actor, query }) => {
-      const req = uc.paging.request('listExpenses', query, 'spent_on');
+      const req = uc.paging.request('listExpenses', query, 'created_at');
       const page = await uc.listExpenses(actor!, req, {
         ...(query.category_id ? { categoryId: query.category_id } : {}),
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),

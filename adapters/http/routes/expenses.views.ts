@@ -1,6 +1,5 @@
-import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
-import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
 import { nairaJson, nairaSumJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
@@ -13,14 +12,6 @@ const totalNaira = doc('naira', {
   description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
 });
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
-
-/** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
-export const lagosDay = (description: string) =>
-  new Documented<string>('date', { type: 'string', format: 'date', pattern: '^\\d{4}-\\d{2}-\\d{2}$', maxLength: 10, description, examples: ['2026-11-21'] }, (u, c) =>
-    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && !u.startsWith('0000') && new Date(`${u}T00:00:00Z`).toISOString().startsWith(u)
-      ? t.success(u)
-      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
-  );
 
 export const expenseJson = (e: Expense) => ({
   id: e.id,

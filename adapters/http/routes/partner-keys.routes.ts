@@ -2,6 +2,7 @@ import type { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../.
 import type { Clock } from '../../../application/ports/clock.js';
 import { doc, jsonSchemaOf, object, text } from '../codecs.js';
 import { successOf } from '../failures.js';
+import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, route } from '../route.js';
 import { apiKeyJson, apiKeyShape, lifetimeInput, newApiKeyShape, scopesInput } from './partner.views.js';
 
@@ -10,6 +11,7 @@ export interface PartnerKeyUseCases {
   readonly listApiKeys: ReturnType<typeof listApiKeys>;
   readonly revokeApiKey: ReturnType<typeof revokeApiKey>;
   readonly rotateApiKey: ReturnType<typeof rotateApiKey>;
+  readonly paging: Paging;
   readonly clock: Clock;
 }
 
@@ -44,14 +46,18 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     operationId: 'listPartnerApiKeys',
     tag: TAG,
     summary: 'API keys',
-    description: "Every key of the partner, newest first, with its status (ACTIVE, REVOKED, EXPIRED); never the key itself. Not paged (a partner has a handful).",
+    description:
+      'The keys of the partner with their status (ACTIVE, REVOKED, EXPIRED); never the key itself. Paged (keyset) like every list, newest first: ' +
+      'revoked and expired keys stay listed, and every rotation adds one. search: the name; start_date/end_date bound created_at.',
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
-    success: { status: 200, description: 'The keys', data: doc('PartnerApiKeyList', { type: 'array', items: jsonSchemaOf(apiKeyShape) }) },
+    query: listQuery('PartnerApiKeyListQuery', ['created_at'] as const, {}),
+    success: { status: 200, description: 'A page of keys', data: doc('PartnerApiKeyPage', pageSchema(jsonSchemaOf(apiKeyShape))) },
     errors: [],
-    handler: async ({ partner }) => {
+    handler: async ({ partner, query }) => {
       const now = uc.clock.now();
-      return ok('API keys', (await uc.listApiKeys(partner!)).map((k) => apiKeyJson(k, now)));
+      const req = uc.paging.request('listPartnerApiKeys', query, 'created_at');
+      return ok('API keys', uc.paging.render('listPartnerApiKeys', query, req, await uc.listApiKeys(partner!, req), (k) => apiKeyJson(k, now)));
     },
   }),
   route({

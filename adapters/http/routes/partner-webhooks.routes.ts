@@ -61,12 +61,18 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       operationId: 'listPartnerWebhooks',
       tag: TAG,
       summary: 'Webhook endpoints',
-      description: 'Every endpoint of the partner, oldest first, with its status and why it fails; never the secret. Not paged.',
+      description:
+        'The endpoints of the partner with their status and why they fail; never the secret. Paged (keyset) like every list, newest first. ' +
+        'search: url and description; start_date/end_date bound created_at.',
       access,
       rateLimit: 'partner',
-      success: { status: 200, description: 'The endpoints', data: doc('WebhookEndpointList', { type: 'array', items: jsonSchemaOf(endpointShape) }) },
+      query: listQuery('WebhookEndpointListQuery', ['created_at'] as const, {}),
+      success: { status: 200, description: 'A page of endpoints', data: doc('WebhookEndpointPage', pageSchema(jsonSchemaOf(endpointShape))) },
       errors: [],
-      handler: async ({ partner }) => ok('Webhook endpoints', (await uc.listWebhooks(partner!)).map(json)),
+      handler: async ({ partner, query }) => {
+        const req = uc.paging.request('listPartnerWebhooks', query, 'created_at');
+        return ok('Webhook endpoints', uc.paging.render('listPartnerWebhooks', query, req, await uc.listWebhooks(partner!, req), json));
+      },
     }),
     route({
       method: 'get',

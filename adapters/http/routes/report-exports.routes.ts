@@ -8,7 +8,8 @@ import type { Report } from '../../../application/report-exports/report.js';
 import { MAX_REPORT_DAYS } from '../../../domain/report.js';
 import type { Actor } from '../../../domain/roles.js';
 import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
-import { doc, Documented, enumOf, object } from '../codecs.js';
+import { doc, enumOf, object } from '../codecs.js';
+import { lagosDayInput } from '../dates.js';
 import { successOf } from '../failures.js';
 import { OWNER_ONLY, route, type RouteDef } from '../route.js';
 
@@ -19,12 +20,7 @@ export interface ReportExportUseCases {
   readonly exportInventory: ReturnType<typeof exportInventory>;
 }
 
-const lagosDay = (description: string) =>
-  new Documented<string>('date', { type: 'string', format: 'date', description, examples: ['2026-11-01'] }, (u, c) =>
-    typeof u === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(u) && u >= '0001-01-01' && !Number.isNaN(Date.parse(u)) && new Date(u).toISOString().startsWith(u)
-      ? t.success(u)
-      : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day)'),
-  );
+const lagosDay = (description: string) => lagosDayInput(description);
 const format = enumOf('format', REPORT_FORMATS, 'the file format (default csv)');
 const periodQuery = object(
   'ReportExportQuery',

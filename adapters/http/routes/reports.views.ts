@@ -3,8 +3,9 @@ import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue
 import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
 import type { KoboSum } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
-import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
 import { nairaSumJson } from '../json-values.js';
+import { lagosDayInput } from '../dates.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
@@ -25,24 +26,11 @@ const reportShape = (name: string, props: Record<string, t.Mixed>, descriptions:
     data_as_of: 'only when read from a replica: the commit time of the last transaction it had replayed; what was written after it may be missing',
   }, { data_as_of: dateTime });
 
-const isCalendarDay = (d: string) => {
-  const ms = Date.parse(`${d}T00:00:00Z`);
-  return !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(d);
-};
-
 /**
  * A Lagos calendar day in the query string: YYYY-MM-DD, a real date in the years 1900 to 9999 (so a
  * range and the same-length range before it stay within what PostgreSQL and ISO 8601 both hold).
  */
-export const lagosDayParam = (description: string) =>
-  new Documented<string>(
-    'date',
-    { type: 'string', format: 'date', minLength: 10, maxLength: 10, pattern: '^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$', description, examples: ['2026-11-21'] },
-    (u, c) =>
-      typeof u === 'string' && /^(19|[2-9][0-9])[0-9]{2}-[0-9]{2}-[0-9]{2}$/.test(u) && isCalendarDay(u)
-        ? t.success(u)
-        : t.failure(u, c, 'must be a date (YYYY-MM-DD, a Lagos day) in the years 1900 to 9999'),
-  );
+export const lagosDayParam = (description: string) => lagosDayInput(description, 1900);
 
 const comparedAmount = shape('ComparedAmount', { value: naira, previous: naira, change_pct: pct }, {
   value: 'in the period', previous: 'in the same number of days just before it', change_pct: '(value - previous) / previous in per cent; null when previous is 0',

@@ -81,7 +81,10 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
       '`cursor` for the next pull. At least once: a record may come again (upserts are idempotent); a change that commits late is ' +
       'never skipped. Stock: the owner gets every branch; a staff member with a branch gets that branch. A `since` this API did not ' +
       'make (damaged, or ahead of this server, e.g. after the database was restored from an earlier copy) is 400 VALIDATION_FAILED: pull again without it. ' +
-      'See docs/offline-sync.md.',
+      'Not the page object of the lists, on purpose: this is a change feed, not a list. Its ' +
+      'cursor is a position in the feed, so it is never null (the last page\'s cursor is the one to keep for the next pull, days later) ' +
+      'and it is passed back as `since`; has_more means "ask again now", not "another page of this list"; there is one order (the order ' +
+      'the changes were committed) and no sort_by, search or date filter. See docs/offline-sync.md.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     query: object('SyncChangesQuery', {}, { since: text(1, 2000, 'the cursor of the last pull; omit for everything'), limit: changesLimit }),

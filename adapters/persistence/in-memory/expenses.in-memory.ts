@@ -94,6 +94,13 @@ export const inMemoryExpensesModule: InMemoryModule<ExpenseTables, ExpenseReposi
     },
     expenseCategories: {
       findById: async (businessId, id) => (t.expenseCategories.get(id)?.businessId === businessId ? copy(t.expenseCategories.get(id)) : undefined),
+      page: async (businessId, page) =>
+        keysetPageInMemory(values(t.expenseCategories).filter((c) => c.businessId === businessId), page, {
+          sortValue: (c, by) => (by === 'name' ? c.name.toLowerCase() : c.createdAt.toISOString()),
+          id: (c) => c.id,
+          searchText: (c) => [c.name],
+          date: (c) => c.createdAt,
+        }),
       list: async (businessId) =>
         values(t.expenseCategories)
           .filter((c) => c.businessId === businessId)

@@ -1,6 +1,7 @@
 import type { NetworkMembership, PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey } from '../../../domain/partner.js';
 import type { InMemoryModule } from './in-memory-store.js';
+import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, values } from './rows.js';
 import { inMemoryPartnerInsights, type InsightTables } from './partner-insights.in-memory.js';
 
@@ -36,6 +37,13 @@ export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerReposi
         add: async (k) => void t.partnerApiKeys.set(k.id, copy(k)),
         findByHash: async (hash) => values(t.partnerApiKeys).find((k) => k.hash === hash),
         findById: async (partnerId, keyId) => copy(ownKey(partnerId, keyId)),
+        page: async (partnerId, page) =>
+          keysetPageInMemory(values(t.partnerApiKeys).filter((k) => k.partnerId === partnerId), page, {
+            sortValue: (k) => k.createdAt.toISOString(),
+            id: (k) => k.id,
+            searchText: (k) => [k.name],
+            date: (k) => k.createdAt,
+          }),
         list: async (partnerId) =>
           values(t.partnerApiKeys)
             .filter((k) => k.partnerId === partnerId)

@@ -32,6 +32,13 @@ export const inMemoryWebhooksModule: InMemoryModule<WebhookTables, WebhookReposi
       webhookEndpoints: {
         add: async (e) => void t.webhookEndpoints.set(e.id, copy(e)),
         findById: async (partnerId, id) => copy(own(partnerId, id)),
+        page: async (partnerId, page) =>
+          keysetPageInMemory(values(t.webhookEndpoints).filter((e) => e.partnerId === partnerId), page, {
+            sortValue: (e) => e.createdAt.toISOString(),
+            id: (e) => e.id,
+            searchText: (e) => [e.url, e.description],
+            date: (e) => e.createdAt,
+          }),
         list: async (partnerId) => values(t.webhookEndpoints).filter((e) => e.partnerId === partnerId).sort(byCreation),
         save: async (e) => void (own(e.partnerId, e.id) && t.webhookEndpoints.set(e.id, copy(e))),
         remove: async (partnerId, id) => {

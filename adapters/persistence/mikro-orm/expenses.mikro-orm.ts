@@ -1,5 +1,5 @@
 import type { Sql } from './sql-session.js';
-import type { ExpenseCategoryRepository, ExpenseFilter, ExpenseRepositories, ExpenseRepository, ExpenseSort } from '../../../application/expenses/ports.js';
+import type { CategorySort, ExpenseCategoryRepository, ExpenseFilter, ExpenseRepositories, ExpenseRepository, ExpenseSort } from '../../../application/expenses/ports.js';
 import type { Expense, ExpenseCategory, ExpensePaymentMethod, ExpenseSummaryGroupBy } from '../../../domain/expense.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
@@ -52,6 +52,17 @@ const categoryFromRow = (r: Row): ExpenseCategory => ({
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
 });
+
+// Names compare by code point of their lower case, as the list by name always did (collate "C").
+const CATEGORIES: KeysetSource<CategorySort> = {
+  select: CATEGORY_COLUMNS,
+  from: 'expense_categories',
+  tenantColumn: 'business_id',
+  idColumn: 'id',
+  sort: { created_at: { column: 'created_at', type: 'timestamptz' }, name: { column: 'lower(name) collate "C"', type: 'text' } },
+  search: ['name'],
+  dateColumn: 'created_at',
+};
 
 /** The live expenses a filter selects, as conditions on `expenses e`. */
 const conditions = (f: ExpenseFilter): SqlCondition[] => [
@@ -128,6 +139,7 @@ export const mikroOrmExpenseCategories = (db: Sql): ExpenseCategoryRepository =>
     const rows = await db.execute<Row[]>(`select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? order by lower(name) collate "C", id`, [businessId]);
     return rows.map(categoryFromRow);
   },
+  page: (businessId, page) => keysetPage(db, CATEGORIES, businessId, page, [], categoryFromRow),
   async add(c) {
     const rows = await db.execute<unknown[]>(
       `insert into expense_categories (${CATEGORY_COLUMNS}) values (?, ?, ?, ?, ?, ?) on conflict do nothing returning id`,

@@ -1,12 +1,22 @@
 import { plannedEachTime, type Sql } from './sql-session.js';
 import type { PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
-import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
 import { firstRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
 import { mikroOrmPartnerInsights } from './partner-insights.mikro-orm.js';
 
 const PARTNER_COLUMNS = 'id, name, code, status, display_name, logo_url, primary_color, support_phone, support_email, created_at, updated_at';
 const KEY_COLUMNS = 'id, partner_id, name, prefix, hash, scopes, created_at, expires_at, revoked_at, last_used_at';
+
+const KEYS: KeysetSource<'created_at'> = {
+  select: KEY_COLUMNS,
+  from: 'partner_api_keys',
+  tenantColumn: 'partner_id',
+  idColumn: 'id',
+  sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
+  search: ['name'],
+  dateColumn: 'created_at',
+};
 
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 
@@ -65,6 +75,7 @@ export const mikroOrmPartnersModule = (db: Sql): PartnerRepositories => ({
     findById: (partnerId, keyId) => firstRow(db, `select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? and id = ?`, [partnerId, keyId], keyFromRow),
     list: async (partnerId) =>
       (await db.execute<Row[]>(`select ${KEY_COLUMNS} from partner_api_keys where partner_id = ? order by created_at desc, id desc`, [partnerId])).map(keyFromRow),
+    page: (partnerId, page) => keysetPage(db, KEYS, partnerId, page, [], keyFromRow),
     async save(k) {
       await db.execute('update partner_api_keys set expires_at = ?, revoked_at = ? where partner_id = ? and id = ?', [k.expiresAt, k.revokedAt, k.partnerId, k.id]);
     },

@@ -24,6 +24,16 @@ const deliveryFromRow = (r: Row): WebhookDelivery => ({
   responseCode: num(r.response_code), durationMs: num(r.duration_ms), lastError: (r.last_error as string | null) ?? null, createdAt: asDate(r.created_at),
 });
 
+const ENDPOINTS: KeysetSource<'created_at'> = {
+  select: ENDPOINT_COLUMNS,
+  from: 'webhook_endpoints',
+  tenantColumn: 'partner_id',
+  idColumn: 'id',
+  sort: { created_at: { column: 'created_at', type: 'timestamptz' } },
+  search: ['url', "coalesce(description, '')"],
+  dateColumn: 'created_at',
+};
+
 const DELIVERIES: KeysetSource<'created_at'> = {
   select: DELIVERY_COLUMNS,
   from: 'webhook_deliveries',
@@ -59,6 +69,7 @@ export const mikroOrmWebhooksModule = (db: Sql): WebhookRepositories => ({
     },
     findById: (partnerId, id) => firstRow(db, `select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? and id = ?`, [partnerId, id], endpointFromRow),
     list: async (partnerId) => (await db.execute<Row[]>(`select ${ENDPOINT_COLUMNS} from webhook_endpoints where partner_id = ? order by created_at, id`, [partnerId])).map(endpointFromRow),
+    page: (partnerId, page) => keysetPage(db, ENDPOINTS, partnerId, page, [], endpointFromRow),
     async save(e) {
       await db.execute(
         `update webhook_endpoints set url = ?, description = ?, events = string_to_array(?, ','), secret = ?, previous_secret = ?, previous_secret_until = ?, status = ?,

@@ -121,7 +121,8 @@ describe('expenses use cases (in memory)', () => {
     const misc = right(await createExpenseCategory(deps)(owner, 'Misc'));
     expect(left(await renameExpenseCategory(deps)(owner, misc.id, 'rent'))).to.include({ _tag: 'DuplicateCategory' });
     expect(right(await renameExpenseCategory(deps)(owner, misc.id, 'misc'))).to.include({ name: 'misc' });
-    expect((await listExpenseCategories(deps)(owner)).map((c) => c.name)).to.deep.equal(['misc', 'Rent']);
+    const byName = { sortBy: 'name', sortDir: 'asc', limit: 100 } as const;
+    expect((await listExpenseCategories(deps)(owner, byName)).items.map((c) => c.name)).to.deep.equal(['misc', 'Rent']);
     const e = right(await createExpense(deps)(owner, fields()));
     expect(left(await deleteExpenseCategory(deps)(owner, rent.id))).to.deep.equal({ _tag: 'CategoryInUse' });
     right(await deleteExpense(deps)(owner, e.id));
@@ -138,7 +139,7 @@ describe('expenses use cases (in memory)', () => {
     const reg = right(await register(deps)({ identifier: { kind: 'phone', value: '+2348031234567' as E164Phone }, firstName: 'Ada', lastName: 'Obi', businessName: 'Ada Stores' }));
     const membership = await uow.read((r) => r.memberships.findByUser(reg.userId));
     const actor: Actor = { userId: reg.userId, businessId: membership!.businessId, roles: ['BUSINESS_OWNER'] };
-    const categories = await listExpenseCategories(deps)(actor);
+    const categories = (await listExpenseCategories(deps)(actor, { sortBy: 'created_at', sortDir: 'desc', limit: 100 })).items;
     expect(categories.map((c) => c.name).sort()).to.deep.equal([...DEFAULT_EXPENSE_CATEGORIES].sort());
     expect(categories.every((c) => c.isDefault)).to.equal(true);
   });
