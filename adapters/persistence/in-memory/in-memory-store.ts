@@ -73,5 +73,7 @@ export const inMemoryStore = <R>(modules: readonly InMemoryModule<any, any, any>
       }
     });
   };
-  return { run, read, readInTurn: read, atomically };
+  // Its units of work are serialised already: a turn of the event loop lets waiting requests queue first.
+  const giveWay = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return { run, read, readInTurn: read, atomically, giveWay };
 };

@@ -17,7 +17,7 @@ const setup = async () => {
   const uow = inMemoryUnitOfWork();
   const tenant = await seedTenant(uow);
   let reads = 0;
-  const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), readInTurn: (w) => ((reads += 1), uow.readInTurn(w)), atomically: (w) => uow.atomically(w) };
+  const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), readInTurn: (w) => ((reads += 1), uow.readInTurn(w)), atomically: (w) => uow.atomically(w), giveWay: (ms) => uow.giveWay(ms) };
   const deps = { uow: counting, clock: testClock(new Date('2026-11-22T23:30:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
   const actor: Actor = tenant.actor;
   const all = async () => {
