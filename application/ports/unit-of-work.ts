@@ -27,8 +27,9 @@ export interface UnitOfWork<R = unknown> {
    * requests waiting for the database go first, waiting at most `upToMs`. Where one transaction holds
    * up every other (the embedded PGlite) it waits until nothing else is using or asking for the
    * database; where transactions run side by side (PostgreSQL), and inside `atomically`, at once.
+   * Answers whether a transaction here holds up every other (then a job keeps its transactions short).
    */
-  giveWay(upToMs: number): Promise<void>;
+  giveWay(upToMs: number): Promise<boolean>;
 }
 
 export class Rollback<A> {

@@ -71,13 +71,14 @@ const branchNamed = (branches: readonly Branch[], cell: string | undefined): Bra
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
 /**
- * How long a chunk's transaction should take (docs/adr/0041): the embedded PGlite runs one transaction
- * at a time, so every other request waits for the chunk under way. The rows of the next chunk follow
- * from the last one's time (a row costs ~0.5 ms on an idle PGlite, several on a loaded machine, a
- * fraction on PostgreSQL), between these bounds and at most doubling or halving from one to the next.
+ * How long a chunk's transaction should take where one transaction holds up every other (the embedded
+ * PGlite, docs/adr/0041): every other request waits for the chunk under way. The rows of the next chunk
+ * follow from the last one's time (a row costs a few ms on PGlite, more on a loaded machine), between
+ * these bounds and at most doubling or halving from one chunk to the next. Where transactions run side
+ * by side (PostgreSQL) a chunk holds only its own rows' locks: chunks of `sideBySide` rows from the second on.
  */
 export const IMPORT_CHUNK_MS = 100;
-export const IMPORT_CHUNK_ROWS = { first: 20, min: 10, max: 500 } as const;
+export const IMPORT_CHUNK_ROWS = { first: 20, min: 10, max: 500, sideBySide: 200 } as const;
 
 /** The next chunk's rows: about IMPORT_CHUNK_MS at the rate the last chunk went. */
 export const nextChunkRows = (rows: number, ms: number): number => {
@@ -133,8 +134,8 @@ export const importProducts =
     let lastMs = 0;
     for (let start = 0; start < applicable.length; start += rows) {
       if (start > 0) {
-        await deps.uow.giveWay(lastMs);
-        rows = nextChunkRows(rows, lastMs);
+        const oneAtATime = await deps.uow.giveWay(lastMs);
+        rows = oneAtATime ? nextChunkRows(rows, lastMs) : IMPORT_CHUNK_ROWS.sideBySide;
       }
       const chunk = applicable.slice(start, start + rows);
       // The database's pace, not the business's time: the monotonic clock, not the Clock port.

@@ -315,8 +315,11 @@ export interface Database {
    * statements would otherwise wait for two of the job's transactions) it waits, at most `upToMs`,
    * until none of the pool's connections is in use or asked for: the requests that were waiting are
    * served whole before the job takes the session again. On PostgreSQL it returns at once.
+   * Answers `oneSession`.
    */
-  giveWay(upToMs: number): Promise<void>;
+  giveWay(upToMs: number): Promise<boolean>;
+  /** Every connection is served by one session, one transaction at a time (PGlite; `prepare: false`). */
+  readonly oneSession: boolean;
 }
 
 export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
@@ -356,17 +359,19 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
       }
     },
     begin,
+    oneSession: !options.prepare,
     async giveWay(upToMs) {
       const counts = pool.pool;
-      if (options.prepare || !counts) return;
+      if (options.prepare || !counts) return !options.prepare;
       const busy = () => counts.numUsed() > 0 || counts.numPendingAcquires() > 0 || counts.numPendingCreates() > 0;
       const until = performance.now() + upToMs;
       let quietSince: number | undefined;
       for (let now = performance.now(); now < until; now = performance.now()) {
         if (busy()) quietSince = undefined;
-        else if (now - (quietSince ??= now) >= GIVE_WAY_QUIET_MS) return;
+        else if (now - (quietSince ??= now) >= GIVE_WAY_QUIET_MS) return true;
         await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_POLL_MS));
       }
+      return true;
     },
     async transaction(work) {
       const tx = await begin();

@@ -58,7 +58,7 @@ export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => 
     return db.inTurn((held) => work(repositories(held)));
   },
   // Inside an ambient transaction the database is held until its end: nothing to give way to.
-  giveWay: (upToMs) => (ambientTransaction() ? Promise.resolve() : db.giveWay(upToMs)),
+  giveWay: async (upToMs) => (ambientTransaction() ? db.oneSession : db.giveWay(upToMs)),
   atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => db.begin(), work))),
   };
 };
