@@ -118,7 +118,7 @@ export const composeJobs = (
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
-  const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work) };
+  const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work), giveWay: (upToMs) => afterCommit!.giveWay(upToMs) };
   const poster = httpWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE });
   const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS };
   const relays = queueSubscribers(jobs, subscribers(d), {

@@ -73,6 +73,7 @@ export const deliverAfterCommit = <R extends EventRepositories>(inner: UnitOfWor
     },
     read: (work) => inner.read(work),
     readInTurn: (work) => inner.readInTurn(work),
+    giveWay: (upToMs) => inner.giveWay(upToMs),
     async atomically(work) {
       if (pendingOfAtomically.getStore()) return inner.atomically(work);
       let outer = pending<R>();

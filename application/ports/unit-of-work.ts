@@ -22,6 +22,14 @@ export interface UnitOfWork<R = unknown> {
    * or not at all. A deadlock or serialization failure runs `work` once more.
    */
   atomically<A>(work: () => Promise<A>): Promise<A>;
+  /**
+   * Called by a long job between its units of work (an import's chunks, docs/adr/0041): lets the
+   * requests waiting for the database go first, waiting at most `upToMs`. Where one transaction holds
+   * up every other (the embedded PGlite) it waits until nothing else is using or asking for the
+   * database; where transactions run side by side (PostgreSQL), and inside `atomically`, at once.
+   * Answers whether a transaction here holds up every other (then a job keeps its transactions short).
+   */
+  giveWay(upToMs: number): Promise<boolean>;
 }
 
 export class Rollback<A> {

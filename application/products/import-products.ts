@@ -70,16 +70,32 @@ const branchNamed = (branches: readonly Branch[], cell: string | undefined): Bra
 
 const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
 
-/** Rows written per transaction: short enough that other requests run between chunks (PGlite runs one transaction at a time). */
-export const IMPORT_CHUNK_ROWS = 200;
+/**
+ * How long a chunk's transaction should take where one transaction holds up every other (the embedded
+ * PGlite, docs/adr/0041): every other request waits for the chunk under way. The rows of the next chunk
+ * follow from the last one's time (a row costs a few ms on PGlite, more on a loaded machine), between
+ * these bounds and at most doubling or halving from one chunk to the next. Where transactions run side
+ * by side (PostgreSQL) a chunk holds only its own rows' locks: chunks of `sideBySide` rows from the second on.
+ */
+export const IMPORT_CHUNK_MS = 100;
+export const IMPORT_CHUNK_ROWS = { first: 20, min: 10, max: 500, sideBySide: 200 } as const;
+
+/** The next chunk's rows: about IMPORT_CHUNK_MS at the rate the last chunk went. */
+export const nextChunkRows = (rows: number, ms: number): number => {
+  const aimed = Math.round((rows * IMPORT_CHUNK_MS) / Math.max(ms, 1));
+  return Math.max(IMPORT_CHUNK_ROWS.min, Math.ceil(rows / 2), Math.min(IMPORT_CHUNK_ROWS.max, rows * 2, aimed));
+};
 
 /**
  * Creates or updates products from an import, matched on sku ignoring case. Invalid rows are
  * reported and skipped; a sku may appear once per branch in a file. A row's quantity is its branch's
- * (the `branch` column; the default branch without it), and a change of it writes one IMPORT ledger row. Valid rows are written in chunks of IMPORT_CHUNK_ROWS, each its own transaction, in sku order
- * with the existing rows locked in id order first (no deadlock with another import or a sale). A
- * failure midway keeps the chunks already written; the file's quantities are absolute, so sending it
- * again completes it (ADR 0012). A dry run does exactly the same work and rolls each chunk back.
+ * (the `branch` column; the default branch without it), and a change of it writes one IMPORT ledger row.
+ * Valid rows are written in chunks of about IMPORT_CHUNK_MS each, each its own transaction, in sku order
+ * with the existing rows locked in id order first (no deadlock with another import or a sale); between
+ * two chunks the import gives way to the requests waiting for the database, for at most as long as the
+ * last chunk took (ADR 0041). A failure midway keeps the chunks already written; the file's quantities
+ * are absolute, so sending it again completes it (ADR 0012). A dry run does exactly the same work and
+ * rolls each chunk back.
  */
 export const importProducts =
   (deps: Deps) =>
@@ -114,8 +130,16 @@ export const importProducts =
     let created = 0;
     let updated = 0;
     let unchanged = 0;
-    for (let start = 0; start < applicable.length; start += IMPORT_CHUNK_ROWS) {
-      const chunk = applicable.slice(start, start + IMPORT_CHUNK_ROWS);
+    let rows: number = IMPORT_CHUNK_ROWS.first;
+    let lastMs = 0;
+    for (let start = 0; start < applicable.length; start += rows) {
+      if (start > 0) {
+        const oneAtATime = await deps.uow.giveWay(lastMs);
+        rows = oneAtATime ? nextChunkRows(rows, lastMs) : IMPORT_CHUNK_ROWS.sideBySide;
+      }
+      const chunk = applicable.slice(start, start + rows);
+      // The database's pace, not the business's time: the monotonic clock, not the Clock port.
+      const began = performance.now();
       const outcomes = await deps.uow.run(async (r) => {
         const skus = chunk.flatMap((c) => (c.fields.sku === undefined ? [] : [c.fields.sku]));
         await r.products.lockBySkus(actor.businessId, skus);
@@ -123,6 +147,7 @@ export const importProducts =
         for (const { row, fields, branchId } of chunk) out.push({ row, outcome: await applyRow(deps, r, actor, fields, branchId) });
         return command.dryRun ? rollback(out) : out;
       });
+      lastMs = performance.now() - began;
       for (const { row, outcome } of outcomes) {
         if (outcome === 'created') created += 1;
         else if (outcome === 'updated') updated += 1;

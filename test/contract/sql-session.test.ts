@@ -301,3 +301,44 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
     if (process.env.TEST_DATABASE_URL) expect(counted, 'four statements, one write').to.equal(1);
   });
 });
+
+describe('sql session: giveWay between a long job’s transactions (docs/adr/0041)', () => {
+  let orm: MikroORM;
+  before(async () => {
+    orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined });
+  });
+  after(() => orm.close());
+
+  /** Holds a connection of the pool (a request between its statements) for `ms`. */
+  const holdFor = (db: Database, ms: number) => db.inTurn(() => new Promise((r) => setTimeout(r, ms)));
+  const timed = async (p: Promise<unknown>) => {
+    const started = performance.now();
+    await p;
+    return performance.now() - started;
+  };
+
+  it('on one session (PGlite) waits until the pool’s connections are back, at most upToMs', async () => {
+    const db = database(orm, { prepare: false });
+    await db.pooled.execute('select 1'); // a connection opened: none being opened while the test measures
+    const held = holdFor(db, 300);
+    await new Promise((r) => setTimeout(r, 20));
+    const waited = await timed(db.giveWay(5000));
+    expect(waited, 'waits for the request holding a connection').to.be.within(200, 2000);
+    await held;
+    const bounded = holdFor(db, 1500);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await timed(db.giveWay(100)), 'never past upToMs').to.be.within(90, 1000);
+    await bounded;
+    expect(await timed(db.giveWay(5000)), 'nothing waiting: a moment').to.be.below(200);
+    expect(await db.giveWay(0), 'transactions hold each other up here').to.equal(true);
+  });
+
+  it('on PostgreSQL (transactions side by side) returns at once, whatever is held', async () => {
+    const db = database(orm, { prepare: true });
+    const held = holdFor(db, 300);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(await timed(db.giveWay(5000))).to.be.below(100);
+    expect(await db.giveWay(5000), 'transactions run side by side').to.equal(false);
+    await held;
+  });
+});

@@ -413,7 +413,7 @@ describe('HTTP edge', () => {
       const boom = async (): Promise<never> => {
         throw new Error('select * from secret_table');
       };
-      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, readInTurn: boom, atomically: boom } satisfies UnitOfWork<AppRepositories> } });
+      app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, readInTurn: boom, atomically: boom, giveWay: boom } satisfies UnitOfWork<AppRepositories> } });
     });
     after(async () => app.close());
 

@@ -145,7 +145,7 @@ describe('a database fault in the log', () => {
     const boom = async (): Promise<never> => {
       throw fault;
     };
-    const app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, readInTurn: boom, atomically: boom } satisfies UnitOfWork<AppRepositories> } });
+    const app = await createTestApp({ persistence: { ...real, uow: { run: boom, read: boom, readInTurn: boom, atomically: boom, giveWay: boom } satisfies UnitOfWork<AppRepositories> } });
     try {
       const res = await app.request('POST', '/auth/login', { body: { phone: aPhone() }, headers: { 'x-request-id': 'redact-1' } });
       expect(res.status).to.equal(500);

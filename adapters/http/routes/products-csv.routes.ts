@@ -220,8 +220,10 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       'Rows are matched on sku ignoring case: a new sku (or a blank one, which gets a generated sku) creates a product and needs name ' +
       'and price; a known sku updates the columns present. A blank cell leaves the field as it is; a cell holding only `-` clears an ' +
       `optional field (${CLEARABLE.join(', ')}; on another column it is a row error). A text that really is "-" is written '- ` +
-      '(as the export writes it). Valid rows are applied in one transaction; invalid rows are ' +
-      'skipped and reported as {row, field, message}, the header being row 1. An optional column branch (a branch\'s name or id) says ' +
+      '(as the export writes it). Invalid rows are skipped and reported as {row, field, message}, the header being row 1; ' +
+      'valid rows are applied in chunks, each its own transaction (other requests are served between them): an import that ' +
+      'fails midway keeps the chunks already applied, and sending the same file again completes it (rows already applied ' +
+      'answer unchanged; a row with a blank sku creates a new product each time). An optional column branch (a branch\'s name or id) says ' +
       'whose quantity the row sets; without it (or blank) the default branch\'s. A sku may appear once per branch in a file. A change ' +
       'of quantity is recorded in the stock ledger with reason IMPORT. dry_run=true reports exactly what would happen and writes nothing. ' +
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,

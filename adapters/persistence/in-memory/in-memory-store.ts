@@ -73,5 +73,7 @@ export const inMemoryStore = <R>(modules: readonly InMemoryModule<any, any, any>
       }
     });
   };
-  return { run, read, readInTurn: read, atomically };
+  // Its units of work are serialised, one at a time: a turn of the event loop lets waiting requests queue first.
+  const giveWay = () => new Promise<boolean>((resolve) => setImmediate(() => resolve(true)));
+  return { run, read, readInTurn: read, atomically, giveWay };
 };

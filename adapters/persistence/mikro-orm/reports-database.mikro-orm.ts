@@ -38,7 +38,7 @@ export const openReportsDatabase = async <R>(options: {
   const db = database(orm, { prepare: options.prepare ?? true });
   let repositories: R | undefined; // stateless but for their session: built once
   return {
-    uow: { run: refuse, atomically: refuse, read: (work) => work((repositories ??= options.repositories(db.pooled))), readInTurn: (work) => db.inTurn((held) => work(options.repositories(held))) },
+    uow: { run: refuse, atomically: refuse, read: (work) => work((repositories ??= options.repositories(db.pooled))), readInTurn: (work) => db.inTurn((held) => work(options.repositories(held))), giveWay: async () => false },
     async dataAsOf() {
       const rows = await db.pooled.execute<{ recovery: boolean; replayed: Date | string | null }[]>(
         'select pg_is_in_recovery() as recovery, pg_last_xact_replay_timestamp() as replayed',

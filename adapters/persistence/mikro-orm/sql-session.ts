@@ -176,11 +176,19 @@ const sendingOn = (client: PgClient): Send => {
   };
 };
 
-/** The ORM's connection pool, as knex keeps it. */
+/** The ORM's connection pool, as knex keeps it (`pool`: tarn's, which counts its connections). */
 interface Pool {
   acquireConnection(): Promise<PgClient>;
   releaseConnection(client: PgClient): Promise<void>;
+  readonly pool?: { numUsed(): number; numPendingAcquires(): number; numPendingCreates(): number };
 }
+
+/**
+ * How often `giveWay` looks whether the pool's connections are all back, and how long they must stay
+ * so: a request between two of its statements (its page, then its stock) may hold none for a moment.
+ */
+const GIVE_WAY_POLL_MS = 1;
+const GIVE_WAY_QUIET_MS = 5;
 
 /**
  * A transaction on one connection, its statements sent by `sendingOn`: on PostgreSQL those of one turn
@@ -301,6 +309,17 @@ export interface Database {
   begin(): Promise<OpenTransaction>;
   /** `work` in a transaction: committed when it returns, rolled back when it throws. */
   transaction<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A>;
+  /**
+   * Called between a long job's transactions (docs/adr/0041). On one session (`prepare: false`:
+   * PGlite, where a transaction holds every other connection up and a request that needs two
+   * statements would otherwise wait for two of the job's transactions) it waits, at most `upToMs`,
+   * until none of the pool's connections is in use or asked for: the requests that were waiting are
+   * served whole before the job takes the session again. On PostgreSQL it returns at once.
+   * Answers `oneSession`.
+   */
+  giveWay(upToMs: number): Promise<boolean>;
+  /** Every connection is served by one session, one transaction at a time (PGlite; `prepare: false`). */
+  readonly oneSession: boolean;
 }
 
 export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
@@ -340,6 +359,20 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
       }
     },
     begin,
+    oneSession: !options.prepare,
+    async giveWay(upToMs) {
+      const counts = pool.pool;
+      if (options.prepare || !counts) return !options.prepare;
+      const busy = () => counts.numUsed() > 0 || counts.numPendingAcquires() > 0 || counts.numPendingCreates() > 0;
+      const until = performance.now() + upToMs;
+      let quietSince: number | undefined;
+      for (let now = performance.now(); now < until; now = performance.now()) {
+        if (busy()) quietSince = undefined;
+        else if (now - (quietSince ??= now) >= GIVE_WAY_QUIET_MS) return true;
+        await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_POLL_MS));
+      }
+      return true;
+    },
     async transaction(work) {
       const tx = await begin();
       let result;

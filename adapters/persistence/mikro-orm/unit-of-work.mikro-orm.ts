@@ -57,6 +57,8 @@ export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => 
     if (outer) return work(repositories(await outer.transaction()));
     return db.inTurn((held) => work(repositories(held)));
   },
+  // Inside an ambient transaction the database is held until its end: nothing to give way to.
+  giveWay: async (upToMs) => (ambientTransaction() ? db.oneSession : db.giveWay(upToMs)),
   atomically: (work) => (ambientTransaction() ? work() : retryOnceOnConflict(() => inAmbientTransaction(() => db.begin(), work))),
   };
 };

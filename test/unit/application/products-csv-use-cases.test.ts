@@ -4,7 +4,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { nodeCrypto } from '../../../adapters/crypto/node-crypto.js';
 import { inMemoryUnitOfWork, type AppRepositories } from '../../../bootstrap/persistence.js';
 import { EXPORT_BATCH, exportProducts } from '../../../application/products/export-products.js';
-import { importProducts, type ImportRow } from '../../../application/products/import-products.js';
+import { IMPORT_CHUNK_ROWS, importProducts, nextChunkRows, type ImportRow } from '../../../application/products/import-products.js';
 import { createProduct } from '../../../application/products/manage-products.js';
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import { kobo } from '../../../domain/money.js';
@@ -17,7 +17,7 @@ const setup = async () => {
   const uow = inMemoryUnitOfWork();
   const tenant = await seedTenant(uow);
   let reads = 0;
-  const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), readInTurn: (w) => ((reads += 1), uow.readInTurn(w)), atomically: (w) => uow.atomically(w) };
+  const counting: UnitOfWork<AppRepositories> = { run: (w) => uow.run(w), read: (w) => ((reads += 1), uow.read(w)), readInTurn: (w) => ((reads += 1), uow.readInTurn(w)), atomically: (w) => uow.atomically(w), giveWay: (ms) => uow.giveWay(ms) };
   const deps = { uow: counting, clock: testClock(new Date('2026-11-22T23:30:00.000Z')), crypto: nodeCrypto(new Uint8Array(32)) };
   const actor: Actor = tenant.actor;
   const all = async () => {
@@ -117,6 +117,40 @@ describe('product import and export use cases (in memory)', () => {
     const report = await importProducts(deps)(actor, { rows: [{ row: 2, fields: { sku: 'RICE', quantity: 40 } }], decodeErrors: [], dryRun: false });
     expect(report).to.include({ updated: 1, created: 0 });
     expect((await all())[0]).to.include({ name: 'Rice', price: 10_000, quantity: 40, category: 'Grains' });
+  });
+
+  it('writes in chunks, giving way between them: time-sized where transactions hold each other up, 200 rows where they run side by side (ADR 0041)', async () => {
+    for (const oneAtATime of [false, true]) {
+      const { deps, actor } = await setup();
+      const sizes: number[] = [];
+      let gaveWay = 0;
+      const uow: UnitOfWork<AppRepositories> = {
+        ...deps.uow,
+        run: (work) =>
+          deps.uow.run((r) => {
+            const products = Object.create(r.products) as typeof r.products;
+            Object.defineProperty(products, 'lockBySkus', { value: (b: string, skus: readonly string[]) => (sizes.push(skus.length), r.products.lockBySkus(b, skus)) });
+            const repos = Object.create(r) as typeof r;
+            Object.defineProperty(repos, 'products', { value: products });
+            return work(repos);
+          }),
+        giveWay: async () => ((gaveWay += 1), oneAtATime),
+      };
+      const rows: ImportRow[] = Array.from({ length: 450 }, (_, i) => ({ row: i + 2, fields: { sku: `C-${i}`, name: `Item ${i}`, price: kobo(100) } }));
+      const report = await importProducts({ ...deps, uow })(actor, { rows, decodeErrors: [], dryRun: false });
+      expect(report.created).to.equal(450);
+      expect(sizes.reduce((a, b) => a + b, 0)).to.equal(450);
+      expect(gaveWay, 'between every two chunks').to.equal(sizes.length - 1);
+      expect(sizes[0]).to.equal(IMPORT_CHUNK_ROWS.first);
+      if (!oneAtATime) expect(sizes).to.deep.equal([20, 200, 200, 30]);
+      else sizes.slice(1, -1).forEach((n, i) => expect(n).to.be.within(Math.max(IMPORT_CHUNK_ROWS.min, Math.ceil(sizes[i]! / 2)), Math.min(IMPORT_CHUNK_ROWS.max, sizes[i]! * 2)));
+    }
+    // ~100 ms at the last chunk's rate, within the bounds, at most doubling or halving
+    expect(nextChunkRows(20, 50)).to.equal(40);
+    expect(nextChunkRows(20, 100)).to.equal(20);
+    expect(nextChunkRows(40, 400)).to.equal(20);
+    expect(nextChunkRows(10, 1000)).to.equal(IMPORT_CHUNK_ROWS.min);
+    expect(nextChunkRows(400, 1)).to.equal(IMPORT_CHUNK_ROWS.max);
   });
 
   it('export reads every product in batches of EXPORT_BATCH, and names the Lagos day', async () => {
