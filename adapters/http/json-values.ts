@@ -1,7 +1,44 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import { koboToNaira, type Kobo } from '../../domain/money.js';
+import type { Kobo } from '../../domain/money.js';
 
-export const nairaJson = (k: Kobo | null): number | null => (k === null ? null : koboToNaira(k));
+/**
+ * Money is written as a JSON number with exactly 2 decimals (8000.00, 7500.50: the spec's "always 2
+ * decimal places", ADR 0046). JSON.stringify writes the number 8000 as `8000`, so a money value is a
+ * marked string until the body is written: `writeJson` turns each marked string into its raw number
+ * text. The mark starts with NUL, which no stored or accepted text can hold (PostgreSQL text cannot,
+ * codecs.ts refuses it), and it survives JSON.stringify/parse and structuredClone unchanged, so a
+ * stored idempotent answer replays with the same bytes.
+ */
+export type NairaJson = string & { readonly NairaJson: unique symbol };
+const MARK = '\u0000N:';
+/** The mark as JSON.stringify escapes it, inside a JSON string that is only a money value. */
+const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
+
+/** Integer kobo as naira text with exactly 2 decimals, no float on the way: 800000 -> "8000.00", -5 -> "-0.05". */
+export const nairaText = (k: Kobo | number): string => {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
+  const abs = Math.abs(k);
+  return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
+/** A money value of a body, from integer kobo: written as a number with 2 decimals by writeJson. */
+export function nairaJson(k: Kobo | number): NairaJson;
+export function nairaJson(k: Kobo | number | null): NairaJson | null;
+export function nairaJson(k: Kobo | number | null): NairaJson | null {
+  return k === null ? null : ((MARK + nairaText(k)) as NairaJson);
+}
+
+/** A bigint of kobo (sums past 2^53) as a money value of a body. */
+export const bigNairaJson = (k: bigint): NairaJson => {
+  const abs = k < 0n ? -k : k;
+  return `${MARK}${k < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` as NairaJson;
+};
+
+/** The text of a JSON body: JSON.stringify, with every money value written as its number (8000.00). */
+export const writeJson = (body: unknown): string => {
+  const text = JSON.stringify(body);
+  return text !== undefined && text.includes('\\u0000N:') ? text.replace(MARKED, '$1') : text;
+};
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const MS_A_DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
 import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJson } from '../json-values.js';
+import { bigNairaJson, nairaJson, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
@@ -68,8 +68,8 @@ export const categoryShape = shape(
   { is_default: 'one of the categories every business gets at registration (renamed and deleted like any other)' },
 );
 
-/** A bigint of kobo as naira with 2 decimals (exact below 2^53 kobo). */
-const bigNaira = (k: bigint): number => Number(`${k / 100n}.${String(k % 100n).padStart(2, '0')}`);
+/** A bigint of kobo as naira with 2 decimals (exact at any size: written as text). */
+const bigNaira = bigNairaJson;
 
 export const summaryJson = (s: ExpenseSummary, query: { group_by: string; start_date: string | null; end_date: string | null }) => ({
   ...query,
