@@ -50,7 +50,7 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
     case 'SaleVoided':
       return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, refund_amount: naira(e.refundAmount), voided_at: at };
     case 'CreditPaymentRecorded':
-      return { ...merchant, payment_id: e.entryId, amount: naira(e.amount), method: e.method, received_at: at };
+      return { ...merchant, payment_id: e.entryId, amount: naira(e.amount), payment_method: e.method, received_at: at };
     case 'LoanPackPaid':
       return { ...merchant, reference: e.reference, amount: naira(e.amount), paid_at: e.paidAt };
     default:

@@ -123,7 +123,7 @@ describe('HTTP what a client developer expected (issue 11)', () => {
       // 3,000 of which 1,200 paid at the till and 300 later: 1,500 still owed when voided
       const sale = (await sell(owner, { items: [{ product_id: milk.id, quantity: 2 }], amount_paid: 1200, customer_id: customer.id })).body.data;
       expect(sale).to.include({ balance_due: 1800, refund_amount: null });
-      const paid = await app.request('POST', `/customers/${customer.id}/credit/payment`, { token: owner.accessToken, body: { amount: 300, method: 'CASH' } });
+      const paid = await app.request('POST', `/customers/${customer.id}/credit/payment`, { token: owner.accessToken, body: { amount: 300, payment_method: 'CASH' } });
       expect(paid.status, paid.text).to.equal(201);
       const voided = await app.request('POST', `/sales/${sale.id}/void`, { token: owner.accessToken, body: { reason: 'returned' } });
       expect(voided.status, voided.text).to.equal(200);

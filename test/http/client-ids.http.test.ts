@@ -65,7 +65,7 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
 
     const credit = await post(owner, '/sales', { payment_method: 'CREDIT', customer_id: customer.id, items: [{ product_id: pid, quantity: 2 }] });
     expect(credit.status, credit.text).to.equal(201);
-    const payment = { id: randomUUID(), amount: 1000, method: 'CASH' };
+    const payment = { id: randomUUID(), amount: 1000, payment_method: 'CASH' };
     const p1 = await post(owner, `/customers/${customer.id}/credit/payment`, payment);
     expect(p1.status, p1.text).to.equal(201);
     const p2 = await post(owner, `/customers/${customer.id}/credit/payment`, payment);

@@ -31,7 +31,7 @@ describe('HTTP customers and credit', () => {
     return res.body.data as { id: string; balance_due: number; receipt_number: string };
   };
   const pay = (customerId: string, amount: number, headers: Record<string, string> = {}) =>
-    app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount, method: 'CASH' }, headers });
+    app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount, payment_method: 'CASH' }, headers });
   const credit = async (customerId: string) => (await app.request('GET', `/customers/${customerId}/credit`, { token: owner.accessToken })).body.data;
   const transactions = async (customerId: string) =>
     (await app.request('GET', `/customers/${customerId}/transactions?limit=100`, { token: owner.accessToken })).body.data.content as {
@@ -211,7 +211,7 @@ describe('HTTP customers and credit', () => {
       ['PUT', `/customers/${c}`, { name: 'x' }],
       ['GET', `/customers/${c}/credit`],
       ['GET', `/customers/${c}/transactions`],
-      ['POST', `/customers/${c}/credit/payment`, { amount: 1, method: 'CASH' }],
+      ['POST', `/customers/${c}/credit/payment`, { amount: 1, payment_method: 'CASH' }],
     ] as [string, string, unknown?][]) {
       const res = await app.request(method, path, { token: other.accessToken, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}`).to.equal(404);

@@ -196,7 +196,7 @@ describe('HTTP races: each ledger reads as a chain under concurrency', () => {
     for (let i = 0; i < 5; i++) expect((await creditSale()).status).to.equal(201);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        i % 2 === 0 ? creditSale() : app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 100, method: 'CASH' } }),
+        i % 2 === 0 ? creditSale() : app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 100, payment_method: 'CASH' } }),
       ),
     );
     expect(answers.every((a) => a.status === 201), answers.map((a) => `${a.status} ${a.status === 201 ? '' : a.text}`).join()).to.equal(true);

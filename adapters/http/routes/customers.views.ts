@@ -50,10 +50,10 @@ const allocationSchema = jsonSchemaOf(shape('Allocation', { sale_id: uuid, amoun
 export const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
   id: e.id,
   type: e.kind,
-  amount: nairaJson(e.amount as Kobo),
+  amount: nairaJson(Math.abs(e.amount)),
   balance_after: nairaJson(e.balanceAfter),
   sale_id: e.saleId,
-  method: e.method,
+  payment_method: e.method,
   note: e.note,
   allocations: e.allocations.map(allocationJson),
   created_by: e.createdBy,
@@ -64,16 +64,21 @@ export const entryShape = shape(
   {
     id: uuid,
     type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
-    amount: naira,
+    amount: doc('naira', { ...naira.schema, minimum: 0 }),
     balance_after: naira,
     sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
-    method: doc('method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
+    payment_method: doc('payment_method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
     note: nullableStr,
     allocations: doc('allocations', { type: 'array', items: allocationSchema }),
     created_by: uuid,
     created_at: dateTime,
   },
-  { amount: 'effect on the balance: positive adds debt, negative settles it', balance_after: 'running balance after this entry' },
+  {
+    type: 'SALE adds amount to what the customer owes; PAYMENT and VOID take it off',
+    amount: 'how much, never negative: type says which way it moved the balance',
+    balance_after: 'running balance after this entry',
+    payment_method: 'how a PAYMENT was paid (the sale methods but CREDIT); null on SALE and VOID',
+  },
 );
 
 export const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
