@@ -1,5 +1,5 @@
 import { lagosDate } from './lagos-time.js';
-import type { Kobo } from './money.js';
+import { nairaDecimal, nairaToKobo, type Kobo } from './money.js';
 import type { Plan } from './plan.js';
 
 // A loan pack: the proof of trading a lender asks for, computed from the books and frozen when made
@@ -33,13 +33,28 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
 };
 
 /**
+ * An amount of money in a loan pack document: integer kobo inside, written as naira with exactly 2
+ * decimals (`1500.50`, like every other body of the API: ADR 0046).
+ */
+export class Naira {
+  constructor(readonly kobo: Kobo) {}
+  /** The naira a document's JSON holds (a number with at most 2 decimals), as integer kobo, exactly. */
+  static of(naira: unknown): Naira {
+    const k = typeof naira === 'number' ? nairaToKobo(naira) : undefined;
+    if (!k?.ok) throw new Error(`a loan pack document holds ${String(naira)} where an amount of naira belongs`);
+    return new Naira(k.value);
+  }
+}
+
+/**
  * Canonical JSON: object keys sorted by code point, no whitespace, arrays in order; only strings,
- * integers, booleans and null (money is integer kobo, shares are strings with 2 decimals), so every
- * JSON library writes the same bytes. A non-integer number is refused rather than written in a way
- * another language might print differently.
+ * integers, money (Naira: written with exactly 2 decimals), booleans and null (shares are strings
+ * with 2 decimals), so every JSON library writes the same bytes. Any other non-integer number is
+ * refused rather than written in a way another language might print differently.
  */
 export const canonicalJson = (v: unknown): string => {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Naira) return nairaDecimal(v.kobo);
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
     return String(v);

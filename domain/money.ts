@@ -36,6 +36,13 @@ export const nairaToKobo = (naira: number): { ok: true; value: Kobo } | { ok: fa
  */
 export const koboToNaira = (amount: Kobo): number => amount / 100;
 
+/** Naira with exactly 2 decimals, no separators, from integer kobo (no float on the way): 800000 -> "8000.00", -5 -> "-0.05". */
+export const nairaDecimal = (k: Kobo | number): string => {
+  if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
+  const abs = Math.abs(k);
+  return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
 export const formatNaira = (k: Kobo | number): string => {
   if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);

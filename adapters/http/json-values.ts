@@ -1,5 +1,5 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import type { Kobo } from '../../domain/money.js';
+import { nairaDecimal, type Kobo } from '../../domain/money.js';
 
 /**
  * Money is written as a JSON number with exactly 2 decimals (8000.00, 7500.50: the spec's "always 2
@@ -15,11 +15,7 @@ const MARK = '\u0000N:';
 const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
 
 /** Integer kobo as naira text with exactly 2 decimals, no float on the way: 800000 -> "8000.00", -5 -> "-0.05". */
-export const nairaText = (k: Kobo | number): string => {
-  if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
-  const abs = Math.abs(k);
-  return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
+export const nairaText: (k: Kobo | number) => string = nairaDecimal;
 
 /** A money value of a body, from integer kobo: written as a number with 2 decimals by writeJson. */
 export function nairaJson(k: Kobo | number): NairaJson;

@@ -1,8 +1,7 @@
 import * as t from 'io-ts';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
-import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
-import type { Kobo } from '../../../domain/money.js';
+import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths, type Naira } from '../../../domain/loan-pack.js';
 import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
 import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
@@ -107,7 +106,7 @@ export const verifiedShape = shape('LoanPackVerification', {
   totals: totalsShape,
 }, { valid: 'always true: a wrong hash or an unknown reference is 404', totals: 'headline figures over the whole period, to compare with the document' });
 
-const n = (k: number) => nairaJson(k as Kobo)!;
+const n = (a: Naira) => nairaJson(a.kobo);
 export const verifiedJson = (v: VerifiedLoanPack) => ({
   valid: true,
   reference: v.reference,
@@ -118,8 +117,8 @@ export const verifiedJson = (v: VerifiedLoanPack) => ({
   created_at: dateTimeJson(v.createdAt),
   sha256: v.sha256,
   totals: {
-    revenue: n(v.totals.revenue_kobo), gross_profit: n(v.totals.gross_profit_kobo), expenses: n(v.totals.expenses_kobo),
-    net_profit: n(v.totals.net_profit_kobo), sales_count: v.totals.sales_count, net_cash_flow: n(v.totals.net_cash_flow_kobo),
+    revenue: n(v.totals.revenue), gross_profit: n(v.totals.gross_profit), expenses: n(v.totals.expenses),
+    net_profit: n(v.totals.net_profit), sales_count: v.totals.sales_count, net_cash_flow: n(v.totals.net_cash_flow),
   },
 });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { canonicalJson, loanPackPeriod, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
+import { canonicalJson, Naira, loanPackPeriod, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
 import { checkLoanPackDownload } from '../../../domain/plan.js';
 
@@ -9,6 +9,21 @@ describe('loan pack rules (domain/loan-pack.ts)', () => {
     expect(canonicalJson({ b: 1, a: [{ z: null, y: 'é "q"' }, true], B: -2, c: undefined })).to.equal('{"B":-2,"a":[{"y":"é \\"q\\"","z":null},true],"b":1}');
     expect(() => canonicalJson({ a: 1.5 })).to.throw('integers only');
     expect(() => canonicalJson({ a: Number.MAX_SAFE_INTEGER + 1 })).to.throw();
+  });
+
+  it('canonical JSON writes money (Naira) as naira with exactly 2 decimals; Naira.of reads it back exactly (ADR 0046)', () => {
+    expect(canonicalJson({ revenue: new Naira(800_000 as Kobo), average_sale: new Naira(750_050 as Kobo), tip: new Naira(5 as Kobo), none: new Naira(0 as Kobo) }))
+      .to.equal('{"average_sale":7500.50,"none":0.00,"revenue":8000.00,"tip":0.05}');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000_000_000 }), (k) => {
+        const text = canonicalJson({ a: new Naira(k as Kobo) });
+        expect(text).to.match(/^\{"a":\d+\.\d{2}\}$/);
+        expect(Naira.of(JSON.parse(text).a).kobo).to.equal(k);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(() => Naira.of(1.005)).to.throw();
+    expect(() => Naira.of('1.00')).to.throw();
   });
 
   it('canonical JSON is JSON, parses back to the same value, and does not depend on key order', () => {
