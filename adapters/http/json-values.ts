@@ -24,6 +24,20 @@ export function nairaJson(k: Kobo | number | null): NairaJson | null {
   return k === null ? null : ((MARK + nairaText(k)) as NairaJson);
 }
 
+/** What the OpenAPI document says of money in a body: a number written with exactly 2 decimals. */
+export const NAIRA_WRITTEN = 'naira: a JSON number written with exactly 2 decimals (8000.00, 7500.50)';
+
+/**
+ * The OpenAPI schema of a money value in a body (`type` number, or [number, null]), with the
+ * sentence above and an example that the document writes as 8000.00 (docs.ts writes it with writeJson).
+ */
+export const nairaSchema = (schema: { readonly type?: string | string[]; readonly description?: string; readonly [keyword: string]: unknown } = {}) => ({
+  type: 'number',
+  ...schema,
+  description: schema.description ? `${NAIRA_WRITTEN}; ${schema.description}` : NAIRA_WRITTEN,
+  examples: [nairaJson(800_000)],
+});
+
 /** A bigint of kobo (sums past 2^53) as a money value of a body. */
 export const bigNairaJson = (k: bigint): NairaJson => {
   const abs = k < 0n ? -k : k;

@@ -2,12 +2,12 @@ import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocati
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
 
-export const naira = doc('naira', { type: 'number' });
-export const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
+export const naira = doc('naira', nairaSchema());
+export const nullableNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'] }));
 export const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
 
 export const customerJson = (c: Customer) => ({
@@ -64,7 +64,7 @@ export const entryShape = shape(
   {
     id: uuid,
     type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
-    amount: doc('naira', { ...naira.schema, minimum: 0 }),
+    amount: doc('naira', nairaSchema({ minimum: 0 })),
     balance_after: naira,
     sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
     payment_method: doc('payment_method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
@@ -82,7 +82,7 @@ export const entryShape = shape(
 );
 
 export const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
-const agingNaira = doc('naira', { type: 'number', minimum: 0 });
+const agingNaira = doc('naira', nairaSchema({ minimum: 0 }));
 const bucketShapes = Object.fromEntries(AGING_BUCKETS.map((k) => [k, agingNaira]));
 /** One customer's row of the aging report. */
 export const agingRowShape = shape('AgingRow', {

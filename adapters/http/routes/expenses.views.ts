@@ -1,13 +1,13 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
 import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { bigNairaJson, nairaJson, dateTimeJson } from '../json-values.js';
+import { bigNairaJson, nairaJson, nairaSchema, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
 const MAX_NAIRA = 1_000_000_000_000;
-const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
-const totalNaira = doc('naira', { type: 'number', minimum: 0, description: 'naira; exact while below 90,071,992,547,409.91 (2^53 kobo)' });
+const amountNaira = doc('naira above 0', nairaSchema({ exclusiveMinimum: 0, maximum: MAX_NAIRA }));
+const totalNaira = doc('naira', nairaSchema({ minimum: 0, description: 'exact at any size' }));
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
 
 /** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */

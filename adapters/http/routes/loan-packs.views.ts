@@ -3,11 +3,11 @@ import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
 import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths, type Naira } from '../../../domain/loan-pack.js';
 import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
 
-const naira = doc('naira', { type: 'number', description: 'naira, 2 decimals' });
+const naira = doc('naira', nairaSchema());
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const reference = doc('loan pack reference', { type: 'string', pattern: REFERENCE_PATTERN.source, examples: ['LP-20261121-K7M2QX'] });
 const sha256 = doc('SHA-256', { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'lowercase hex' });

@@ -4,12 +4,12 @@ import { MERCHANT_ACTIVITY, type MerchantDetail, type MerchantSummary } from '..
 import type { Kobo } from '../../../domain/money.js';
 import { PLANS } from '../../../domain/plan.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of the partner's read side (docs/adr/0033): money in naira, percentages with 2 decimals.
 
 const DAY_MS = 86_400_000;
-const naira = doc('naira', { type: 'number', minimum: 0, description: 'naira, 2 decimals' });
+const naira = doc('naira', nairaSchema({ minimum: 0 }));
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the previous value is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const naira_ = (k: Kobo) => nairaJson(k)!;

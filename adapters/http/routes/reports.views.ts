@@ -4,12 +4,12 @@ import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '..
 import type { Kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson } from '../json-values.js';
+import { nairaJson, nairaSchema } from '../json-values.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
 
-const naira = doc('naira', { type: 'number', description: 'naira, 2 decimals' });
+const naira = doc('naira', nairaSchema());
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the base is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });

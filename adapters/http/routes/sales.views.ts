@@ -2,12 +2,12 @@ import type { Receipt } from '../../../application/sales/read-sales.js';
 import { lagosIsoDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 
-const naira = doc('naira', { type: 'number' });
-const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
+const naira = doc('naira', nairaSchema());
+const nullableNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'] }));
 const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
 const nullableUuid = doc('uuid or null', { type: ['string', 'null'], format: 'uuid' });
 
