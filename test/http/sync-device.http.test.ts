@@ -154,7 +154,7 @@ describe('HTTP offline sync: a simulated device', function () {
           let payments = 0;
           for (const c of await all(s.owner, '/customers')) {
             const entries = (await all(s.owner, `/customers/${c.id}/transactions`)) as { amount: number; type: string }[];
-            expect(Math.round(entries.reduce((n, e) => n + e.amount, 0) * 100) / 100).to.equal(c.credit_balance);
+            expect(Math.round(entries.reduce((n, e) => n + (e.type === 'SALE' ? e.amount : -e.amount), 0) * 100) / 100).to.equal(c.credit_balance);
             payments += entries.filter((e) => e.type === 'PAYMENT').length;
           }
           expect(payments).to.equal(3);
