@@ -1,5 +1,7 @@
 import { lagosDate } from './lagos-time.js';
-import { nairaDecimal, nairaToKobo, type Kobo } from './money.js';
+import { Naira, nairaDecimal, type Kobo } from './money.js';
+
+export { Naira };
 import type { Plan } from './plan.js';
 
 // A loan pack: the proof of trading a lender asks for, computed from the books and frozen when made
@@ -31,20 +33,6 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
   const month = `${String(Math.floor(first / 12)).padStart(4, '0')}-${String((first % 12) + 1).padStart(2, '0')}`;
   return { from: `${month}-01`, to: today };
 };
-
-/**
- * An amount of money in a loan pack document: integer kobo inside, written as naira with exactly 2
- * decimals (`1500.50`, like every other body of the API: ADR 0046).
- */
-export class Naira {
-  constructor(readonly kobo: Kobo) {}
-  /** The naira a document's JSON holds (a number with at most 2 decimals), as integer kobo, exactly. */
-  static of(naira: unknown): Naira {
-    const k = typeof naira === 'number' ? nairaToKobo(naira) : undefined;
-    if (!k?.ok) throw new Error(`a loan pack document holds ${String(naira)} where an amount of naira belongs`);
-    return new Naira(k.value);
-  }
-}
 
 /**
  * Canonical JSON: object keys sorted by code point, no whitespace, arrays in order; only strings,

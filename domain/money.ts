@@ -43,6 +43,30 @@ export const nairaDecimal = (k: Kobo | number): string => {
   return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 };
 
+/**
+ * An amount of money a document or a message holds (a loan pack, a webhook): integer kobo inside,
+ * written as naira with exactly 2 decimals (`1500.50`, like every body of the API: ADR 0046).
+ */
+export class Naira {
+  constructor(readonly kobo: Kobo) {}
+  /** The naira a document's JSON holds (a number with at most 2 decimals), as integer kobo, exactly. */
+  static of(naira: unknown): Naira {
+    const k = typeof naira === 'number' ? nairaToKobo(naira) : undefined;
+    if (!k?.ok) throw new Error(`a document holds ${String(naira)} where an amount of naira belongs`);
+    return new Naira(k.value);
+  }
+}
+
+/**
+ * JSON.stringify, with each Naira written as a number with exactly 2 decimals (8000.00): for bodies
+ * made outside the HTTP adapter (webhooks). Placeholders start with NUL, which no stored text holds.
+ */
+export const stringifyWithNaira = (v: unknown): string => {
+  const amounts: string[] = [];
+  const text = JSON.stringify(v, (_key, x: unknown) => (x instanceof Naira ? `\u0000N${amounts.push(nairaDecimal(x.kobo)) - 1}` : x));
+  return amounts.length === 0 ? text : text.replace(/"\\u0000N(\d+)"/g, (_m, i: string) => amounts[Number(i)]!);
+};
+
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way). */
 export const formatNaira = (k: Kobo | number): string => {
   if (!Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);

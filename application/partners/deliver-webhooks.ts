@@ -1,5 +1,5 @@
 import type { DomainEvent, EventType } from '../../domain/events.js';
-import { koboToNaira } from '../../domain/money.js';
+import { kobo, Naira, stringifyWithNaira } from '../../domain/money.js';
 import { afterAttempt, RETRY_FOR_MS, retryDelayMs, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../domain/webhook.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
@@ -35,7 +35,7 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
 };
 export const WEBHOOK_SOURCE_EVENTS = Object.keys(WEBHOOK_OF) as EventType[];
 
-const naira = (k: number) => koboToNaira(k as never);
+const naira = (k: number) => new Naira(kobo(k));
 
 /** What the partner is told: ids, amounts in naira and times; never a customer, a product or a person. */
 const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string, unknown> | undefined => {
@@ -59,7 +59,7 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
 };
 
 export const webhookBody = (messageId: string, type: string, at: Date, partnerId: string, data: Record<string, unknown>) =>
-  JSON.stringify({ id: messageId, type, timestamp: at.toISOString(), partner_id: partnerId, data });
+  stringifyWithNaira({ id: messageId, type, timestamp: at.toISOString(), partner_id: partnerId, data });
 
 /** How many deliveries one pass attempts at most (one per endpoint). */
 const BATCH = 20;
