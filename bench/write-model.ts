@@ -58,7 +58,7 @@ const MembershipSchema = new EntitySchema<Membership>({
 });
 const OtpCodeSchema = new EntitySchema<OtpCode>({
   name: 'OtpCode', tableName: 'otp_codes',
-  properties: { id: { ...uuid, primary: true }, identifierKey: text, purpose: text, codeHash: text, wrongTries: int, consumedAt: optionalTime, createdAt: time, expiresAt: time },
+  properties: { id: { ...uuid, primary: true }, identifierKey: text, purpose: text, codeHash: text, wrongTries: int, consumedAt: optionalTime, createdAt: time, expiresAt: time, requestedBy: optionalText },
 });
 const ProductSchema = new EntitySchema<Product>({
   name: 'Product', tableName: 'products',
@@ -89,7 +89,7 @@ const aMembership = (businessId: string, userId: string, branchId: string): Memb
 };
 const aCode = (): OtpCode => {
   const t = now();
-  return { id: randomUUID(), identifierKey: `email:${randomUUID()}`, purpose: 'SIGN_IN', codeHash: 'hash', wrongTries: 0, consumedAt: null, createdAt: t, expiresAt: new Date(t.getTime() + 600_000) };
+  return { id: randomUUID(), identifierKey: `email:${randomUUID()}`, purpose: 'SIGN_IN', codeHash: 'hash', wrongTries: 0, consumedAt: null, createdAt: t, expiresAt: new Date(t.getTime() + 600_000), requestedBy: null };
 };
 const aProduct = (businessId: string): Product => {
   const t = now();

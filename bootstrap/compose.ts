@@ -99,7 +99,7 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
     config.GOOGLE_CLIENT_ID && config.GOOGLE_CLIENT_ID.length > 0
       ? joseGoogleVerifier({ clientIds: config.GOOGLE_CLIENT_ID, jwksUrl: config.GOOGLE_JWKS_URL, jwksTimeoutMs: config.GOOGLE_JWKS_TIMEOUT_MS }, clock)
       : undefined;
-  const payments = paymentGateway(config, clock, logger);
+  const payments = paymentGateway(config, clock, logger, otpSecret);
   const deps = { uow, clock, crypto, tokens, ...(testSignIn ? { testSignIn } : {}), ...(google ? { google } : {}) };
   // Reports and exports read from REPORTS_DATABASE_URL when set (a replica; docs/adr/0035), never write there.
   const reportDeps = persistence.reports ? { ...deps, uow: persistence.reports.uow } : deps;

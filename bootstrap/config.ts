@@ -58,7 +58,7 @@ export const ENV = {
   JWT_AUDIENCE: { codec: nonEmpty, default: 'bizops-clients', doc: 'access token `aud`' },
   OTP_SECRET: { codec: nonEmpty, default: undefined, doc: 'HMAC key for stored OTP hashes (base64); unset = generated into DATA_DIR' },
   REDIS_URL: { codec: nonEmpty, default: undefined, doc: 'rate-limit counters in Redis (shared by instances); unset = in memory' },
-  RATE_LIMIT_AUTH_PER_IDENTIFIER: { codec: intFrom('limit', 1), default: '10', doc: 'auth requests a minute per phone/e-mail' },
+  RATE_LIMIT_AUTH_PER_IDENTIFIER: { codec: intFrom('limit', 1), default: '10', doc: 'auth requests a minute per phone/e-mail and client IP' },
   RATE_LIMIT_AUTH_PER_IP: { codec: intFrom('limit', 1), default: '120', doc: 'auth requests a minute per client IP' },
   RATE_LIMIT_USER: { codec: intFrom('limit', 1), default: '300', doc: 'authenticated requests a minute per user' },
   RATE_LIMIT_PARTNER: { codec: intFrom('limit', 1), default: '600', doc: 'partner requests a minute per API key' },

@@ -7,12 +7,14 @@ import type { Config } from './config.js';
 
 /**
  * The payment gateway loan packs are paid through, chosen by configuration (docs/adr/0031): Paystack
- * when PAYSTACK_SECRET_KEY is set, else the sandbox (its checkout page served by this API).
+ * when PAYSTACK_SECRET_KEY is set, else the sandbox (its checkout page served by this API, its codes
+ * signed with a key derived from `secret`).
  */
 export const paymentGateway = (
   config: Config,
   clock: Clock,
   logger: Logger,
+  secret: Uint8Array,
 ): { gateway: PaymentGateway; webhook: PaymentWebhook; audit: PaymentAudit; sandbox: SandboxGateway | undefined } => {
   const audit: PaymentAudit = {
     info: (fields, message) => logger.info({ component: 'payments', ...fields }, message),
@@ -27,6 +29,6 @@ export const paymentGateway = (
     };
   }
   if (config.PAYMENTS_SANDBOX) logger.warn('PAYMENTS_SANDBOX=true: loan packs are "paid" on the sandbox checkout page, where no money moves');
-  const sandbox = sandboxGateway(config.PUBLIC_BASE_URL, clock);
+  const sandbox = sandboxGateway(config.PUBLIC_BASE_URL, clock, secret);
   return { gateway: sandbox.gateway, webhook: noWebhook, audit, sandbox };
 };

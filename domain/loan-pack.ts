@@ -1,5 +1,5 @@
 import { lagosDate } from './lagos-time.js';
-import { Naira, nairaDecimal, type Kobo } from './money.js';
+import { Naira, type Kobo } from './money.js';
 
 export { Naira };
 import type { Plan } from './plan.js';
@@ -42,7 +42,8 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
  */
 export const canonicalJson = (v: unknown): string => {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Naira) return nairaDecimal(v.kobo);
+  if (v instanceof Naira) return v.text; // 2 decimals, exact at any size (ADR 0046, docs/adr/0038)
+  if (typeof v === 'bigint') return String(v); // a sum past 2^53 kobo, with its exact digits (docs/adr/0038)
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
     return String(v);
@@ -55,6 +56,22 @@ export const canonicalJson = (v: unknown): string => {
   }
   throw new Error(`canonical JSON cannot hold ${typeof v}`);
 };
+
+/**
+ * Parses canonical JSON with every number exact: an integer past 2^53 (a sum of kobo in a
+ * bizops-loan-pack/1 document, docs/adr/0038) is read as a bigint, the others as numbers; a number
+ * with decimals (money in bizops-loan-pack/2, the only non-integers canonicalJson writes) as a Naira,
+ * its kobo read from the digits (a bigint past 2^53), never through a double. Strings are matched
+ * first, so digits inside them are left alone.
+ */
+export const parseCanonicalJson = (text: string): unknown =>
+  JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+\.\d+|-?\d{16,}/g, (token) => (token.startsWith('"') ? token : `"\\u0000${token}"`)), (_key, v: unknown) => {
+    if (typeof v !== 'string' || !v.startsWith('\u0000')) return v;
+    const digits = v.slice(1);
+    if (digits.includes('.')) return Naira.parse(digits);
+    const n = BigInt(digits);
+    return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+  });
 
 /** `part` of `whole` in per cent as a string with 2 decimals (half up), "0.00" when `whole` is 0. Integer arithmetic. */
 export const shareOf = (part: number, whole: number): string => {

@@ -1,5 +1,5 @@
 import { lagosTextDateTime, textDay } from './message-format.js';
-import { formatNaira, type Kobo } from './money.js';
+import { formatNaira, type Kobo, type KoboSum } from './money.js';
 
 /*
  * The texts people receive: plain English, amounts as ₦1,500.50, dates in Lagos time, the business's
@@ -52,10 +52,10 @@ export const dailySummaryText = (r: {
   readonly businessName: string;
   readonly day: string;
   readonly salesCount: number;
-  readonly salesTotal: Kobo;
-  readonly expensesTotal: Kobo;
-  readonly creditCollected: Kobo;
-  readonly cashExpected: Kobo;
+  readonly salesTotal: Kobo | KoboSum;
+  readonly expensesTotal: Kobo | KoboSum;
+  readonly creditCollected: Kobo | KoboSum;
+  readonly cashExpected: Kobo | KoboSum;
 }): NotificationText => {
   const day = textDay(r.day);
   const sales = `${r.salesCount} sale${r.salesCount === 1 ? '' : 's'} ${formatNaira(r.salesTotal)}`;

@@ -4,8 +4,10 @@ export const OTP_MAX_WRONG_TRIES = 5;
 export const OTP_RESEND_COOLDOWN_MS = 60 * 1000;
 export const OTP_MAX_PER_HOUR = 10;
 /**
- * Codes of one purpose an hour, killed ones included: what bounds the messages an attacker can make
- * us send by asking for codes and killing them with wrong tries (ADR 0012).
+ * Codes of one purpose an hour asked for by one requester, killed ones included: what bounds the
+ * messages an attacker can make us send, and the guesses they get, by asking for codes and killing
+ * them with wrong tries (ADR 0012). Per requester, so the attacker's codes never stop the phone's
+ * owner, elsewhere, from getting one (ADR 0042).
  */
 export const OTP_MAX_SENT_PER_HOUR = 30;
 export const OTP_LENGTH = 6;
@@ -20,6 +22,8 @@ export interface OtpCode {
   readonly codeHash: string;
   readonly createdAt: Date;
   readonly expiresAt: Date;
+  /** Who asked for it: the client IP as the HTTP edge saw it (null when unknown, e.g. a program embedding the use cases). */
+  readonly requestedBy: string | null;
   wrongTries: number;
   consumedAt: Date | null;
 }
@@ -35,14 +39,16 @@ export type SendRefusal =
 const spendsBudget = (c: OtpCode, now: Date) => c.consumedAt !== null || isLive(c, now);
 
 /**
- * May a new code be sent? `recent` holds the identifier's codes created in the last hour.
+ * May a new code be sent to `requester`? `recent` holds the identifier's codes created in the last hour.
  * A live unused code blocks a resend for 60 s after it was sent. Each purpose has its own budget, so
  * the public /otp/send cannot use up sign-in. At most 10 codes an hour that were used or are still
  * usable: a code killed by wrong tries or left to expire does not count, because anyone can make one,
  * while only the phone's owner can use one; when the budget is full, the newest code is still
- * live and usable by its owner. At most 30 codes sent an hour whatever became of them (ADR 0012).
+ * live and usable by its owner. At most 30 codes sent an hour to one requester whatever became of
+ * them (ADR 0012): a stranger who kills codes with wrong tries reaches that ceiling for themself,
+ * not for the owner asking from elsewhere (ADR 0042).
  */
-export const checkSend = (recent: readonly OtpCode[], purpose: OtpPurpose, now: Date): SendRefusal | undefined => {
+export const checkSend = (recent: readonly OtpCode[], purpose: OtpPurpose, now: Date, requester: string | null = null): SendRefusal | undefined => {
   const t = now.getTime();
   const lastHour = recent.filter((c) => c.purpose === purpose && c.createdAt.getTime() > t - 3_600_000);
   const retryAfter = (counted: readonly OtpCode[], cap: number) => {
@@ -52,7 +58,8 @@ export const checkSend = (recent: readonly OtpCode[], purpose: OtpPurpose, now: 
   };
   const counted = lastHour.filter((c) => spendsBudget(c, now));
   if (counted.length >= OTP_MAX_PER_HOUR) return { _tag: 'HourlyCapReached', retryAfterSeconds: retryAfter(counted, OTP_MAX_PER_HOUR) };
-  if (lastHour.length >= OTP_MAX_SENT_PER_HOUR) return { _tag: 'HourlyCapReached', retryAfterSeconds: retryAfter(lastHour, OTP_MAX_SENT_PER_HOUR) };
+  const asked = lastHour.filter((c) => c.requestedBy === requester);
+  if (asked.length >= OTP_MAX_SENT_PER_HOUR) return { _tag: 'HourlyCapReached', retryAfterSeconds: retryAfter(asked, OTP_MAX_SENT_PER_HOUR) };
   const blocking = lastHour.filter(
     (c) => c.purpose === purpose && isLive(c, now) && c.createdAt.getTime() > t - OTP_RESEND_COOLDOWN_MS,
   );

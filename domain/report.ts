@@ -1,5 +1,5 @@
 import { lagosDate } from './lagos-time.js';
-import { kobo, type Kobo } from './money.js';
+import { kobo, type Kobo, type KoboSum } from './money.js';
 
 // Report periods (Lagos calendar days, both ends inclusive) and the figures derived from the sums
 // the database computes: one implementation for every adapter.
@@ -62,16 +62,33 @@ export const dashboardRange = (period: DashboardPeriod, now: Date, custom: { sta
   }
 };
 
-/** `part` of `whole` in per cent with 2 decimals (half up), null when `whole` is 0. Integer arithmetic. */
-export const percentOf = (part: number, whole: number): number | null => {
-  if (whole === 0) return null;
-  const sign = Math.sign(part) * Math.sign(whole);
-  const basisPoints = Math.floor((Math.abs(part) * 10_000 * 2 + Math.abs(whole)) / (2 * Math.abs(whole)));
-  return (sign * basisPoints) / 100;
+/**
+ * `part` of `whole` in per cent with 2 decimals (half up), null when `whole` is 0. Integer arithmetic,
+ * in bigint so sums past 2^53 kobo neither throw nor lose the rounding (docs/adr/0038).
+ */
+export const percentOf = (part: number | bigint, whole: number | bigint): number | null => {
+  if (typeof part === 'number' && typeof whole === 'number') {
+    // counts and rates (a rate may have decimals): the number arithmetic, exact for them
+    if (whole === 0) return null;
+    const sign = Math.sign(part) * Math.sign(whole);
+    return (sign * Math.floor((Math.abs(part) * 10_000 * 2 + Math.abs(whole)) / (2 * Math.abs(whole)))) / 100;
+  }
+  const p = BigInt(part);
+  const w = BigInt(whole);
+  if (w === 0n) return null;
+  const negative = p < 0n !== w < 0n && p !== 0n;
+  const [ap, aw] = [p < 0n ? -p : p, w < 0n ? -w : w];
+  const basisPoints = (ap * 20_000n + aw) / (2n * aw);
+  return (negative ? -Number(basisPoints) : Number(basisPoints)) / 100;
 };
 
 /** Change from `previous` to `value` in per cent (2 decimals), null when previous is 0. */
-export const changePct = (value: number, previous: number): number | null => percentOf(value - previous, previous);
+export const changePct = (value: number | bigint, previous: number | bigint): number | null =>
+  typeof value === 'number' && typeof previous === 'number' ? percentOf(value - previous, previous) : percentOf(BigInt(value) - BigInt(previous), previous);
 
-/** The average sale in kobo, rounded half up; 0 without sales. */
-export const averageOf = (total: Kobo, count: number): Kobo => (count === 0 ? kobo(0) : kobo(Math.floor((total * 2 + count) / (2 * count))));
+/** The average sale in kobo, rounded half up; 0 without sales. At most the largest sale, so a Kobo. */
+export const averageOf = (total: number | KoboSum, count: number): Kobo => {
+  if (count === 0) return kobo(0);
+  const n = BigInt(count);
+  return kobo(Number((BigInt(total) * 2n + n) / (2n * n)));
+};

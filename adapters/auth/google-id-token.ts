@@ -12,6 +12,12 @@ export const GOOGLE_JWKS_URL = 'https://www.googleapis.com/oauth2/v3/certs';
 const ALGORITHMS = ['RS256'];
 /** Clocks of phones and servers disagree a little. */
 const CLOCK_TOLERANCE_SECONDS = 30;
+/**
+ * Google's ID tokens live one hour. A token made to look issued later than now (beyond the clock
+ * tolerance) or to live more than a day from now is not one Google issued as documented: refused
+ * (docs/adr/0042).
+ */
+export const GOOGLE_TOKEN_MAX_LIFETIME_SECONDS = 24 * 3600;
 
 export interface GoogleSettings {
   /** The OAuth client ids the tokens may be issued to (`aud`): a web, an Android and an iOS client differ. */
@@ -36,7 +42,7 @@ const faultOf = (e: unknown): GoogleTokenFault => {
 
 /**
  * Google ID tokens checked with jose against Google's published keys (fetched with a deadline and
- * cached by jose): signature, issuer, audience and expiry. A key set that cannot be fetched or read is
+ * cached by jose): signature, issuer, audience, expiry, and a lifetime Google gives (iat not in the future, exp at most a day ahead). A key set that cannot be fetched or read is
  * GoogleUnavailable (503), not a rejection: the token may well be good.
  */
 export const joseGoogleVerifier = (settings: GoogleSettings, clock: Clock): GoogleIdentityVerifier => {
@@ -61,6 +67,10 @@ export const joseGoogleVerifier = (settings: GoogleSettings, clock: Clock): Goog
           clockTolerance: CLOCK_TOLERANCE_SECONDS,
           currentDate: clock.now(),
         });
+        const nowSeconds = Math.floor(clock.now().getTime() / 1000);
+        if (payload.iat! > nowSeconds + CLOCK_TOLERANCE_SECONDS || payload.exp! > nowSeconds + GOOGLE_TOKEN_MAX_LIFETIME_SECONDS) {
+          return E.left({ _tag: 'GoogleTokenRejected', reason: 'lifetime' });
+        }
         const subject = str(payload.sub);
         const email = str(payload.email);
         if (!subject || subject.length > 255 || !email || !isEmail(email)) return E.left({ _tag: 'GoogleTokenRejected', reason: 'malformed' });

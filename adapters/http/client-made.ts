@@ -21,7 +21,15 @@ export const clientId = new Documented<string>(
 /** When the device made the record, by its own clock: an ISO 8601 date-time with a zone. */
 export const clientTime = new Documented<Date>(
   'client date-time',
-  { type: 'string', format: 'date-time', maxLength: 35, description: "when the device made the record, by the device's clock" },
+  {
+    type: 'string',
+    format: 'date-time',
+    maxLength: 35,
+    description:
+      "when the device made the record, by the device's clock. A sale's is kept within bounds, not refused (docs/adr/0039): a time " +
+      "before the business was created, or (synced) before the device's previous sync, is kept as that instant; more than 5 minutes " +
+      'ahead of the server, as now',
+  },
   (u, c) => {
     if (typeof u !== 'string' || !ISO_INSTANT.test(u)) return t.failure(u, c, 'must be an ISO 8601 date-time with a zone');
     const ms = Date.parse(u);
@@ -35,7 +43,7 @@ export const CLIENT_FIELDS = { id: clientId, client_created_at: clientTime };
 export const CLIENT_FIELDS_DESCRIPTION =
   ' Offline tills: `id` (a UUID v4 the device generated) and `client_created_at` make the create idempotent by the record itself: ' +
   'sending the same id with the same content again answers the record already made (201, `Idempotent-Replayed: true`), with other ' +
-  'content 409 CLIENT_ID_CONFLICT.';
+  'content 409 CLIENT_ID_CONFLICT. Ids are per business: an id another business used is, here, a new one.';
 
 export const REPLAYED_HEADER = { 'Idempotent-Replayed': 'true when the record was already made under this Idempotency-Key or client id: this is it' };
 

@@ -192,6 +192,17 @@ export const jsonSchemaOf = (codec: t.Mixed): JsonSchema => {
   throw new Error(`no JSON Schema for codec ${codec.name}`);
 };
 
+/**
+ * A strict object that takes exactly one of two of its optional fields, documented as a `oneOf` of the two shapes:
+ * each requires its field and refuses the other (`false`, which openapi-typescript types `never`), so a generated
+ * client cannot send both or neither. It decodes as `codec`; the route checks the pair (its error names the fields).
+ */
+export const exactlyOneOf = <R extends t.Props, O extends t.Props>(codec: StrictObject<R, O>, a: keyof O & string, b: keyof O & string) => {
+  const { title, ...whole } = jsonSchemaOf(codec) as { title?: string; properties: Record<string, unknown>; required: string[] };
+  const only = (field: string, other: string) => ({ ...whole, properties: { ...whole.properties, [other]: false }, required: [...whole.required, field] });
+  return new Documented<t.TypeOf<typeof codec>>(codec.name, { ...(title ? { title } : {}), type: 'object', oneOf: [only(a, b), only(b, a)] }, (u, c) => codec.validate(u, c));
+};
+
 /** The codec, or null (clears an optional field on update). */
 export const orNull = <A, O>(codec: Documented<A, O>) =>
   new Documented<A | null, O | null>(`${codec.name} or null`, { oneOf: [codec.schema, { type: 'null' }] }, (u, c) =>

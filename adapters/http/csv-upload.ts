@@ -3,6 +3,7 @@ import busboy from 'busboy';
 import { CsvError, parse } from 'csv-parse';
 import type { Context } from 'koa';
 import { problem, Problem } from './problem.js';
+import { rawBodyStream } from './raw-body.js';
 
 /** One non-blank record of the file, numbered as a spreadsheet shows it (the first row is 1). */
 export interface CsvRecord {
@@ -23,7 +24,7 @@ export interface UploadLimits {
 }
 
 /** Room for the multipart boundaries and part headers around the file. */
-const MULTIPART_OVERHEAD = 64 * 1024;
+export const MULTIPART_OVERHEAD = 64 * 1024;
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 const unreadable = (detail: string) => problem('VALIDATION_FAILED', detail, { errors: [{ field: '(body)', message: detail }] });
@@ -81,7 +82,7 @@ const pipeMultipartFile = (ctx: Context, maxBytes: number, sink: Transform): Pro
       if (file) return void (failed || sink.end());
       reject(problem('VALIDATION_FAILED', 'The form has no "file" field holding the CSV.', { errors: [{ field: 'file', message: 'is required' }] }));
     });
-    ctx.req.pipe(form);
+    rawBodyStream(ctx).pipe(form);
   });
 
 /**
@@ -102,8 +103,9 @@ export const readCsvUpload = async (ctx: Context, limits: UploadLimits): Promise
   try {
     if (multipart) await pipeMultipartFile(ctx, limits.maxBytes, counted);
     else {
-      ctx.req.on('error', (e: Error) => counted.destroy(unreadable(`The body cannot be read: ${e.message}.`)));
-      ctx.req.pipe(counted);
+      const body = rawBodyStream(ctx);
+      body.on('error', (e: Error) => counted.destroy(unreadable(`The body cannot be read: ${e.message}.`)));
+      body.pipe(counted);
     }
     let header: CsvRecord | undefined;
     const records: CsvRecord[] = [];

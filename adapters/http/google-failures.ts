@@ -25,6 +25,7 @@ const TOKEN_FAULTS: Record<GoogleTokenFault, string> = {
   audience: 'The Google ID token was issued to another client than this API’s (aud is not GOOGLE_CLIENT_ID).',
   issuer: 'The ID token was not issued by Google (iss).',
   signature: 'The ID token’s signature is not one of Google’s keys.',
+  lifetime: 'The ID token’s iat is in the future or its exp more than a day ahead: Google’s tokens are issued now and live an hour.',
   malformed: 'This is not a Google ID token (it must be a signed JWT with sub, email, iat and exp).',
 };
 

@@ -4,6 +4,7 @@ import type { Clock } from '../../application/ports/clock.js';
 import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { problem, Problem } from './problem.js';
+import { rawBodyFingerprint } from './raw-body.js';
 
 export interface IdempotencyDeps {
   readonly idempotency: IdempotencyStore;
@@ -21,17 +22,31 @@ export const canonicalJson = (v: unknown): string =>
       : JSON.stringify(v);
 
 /**
+ * What makes two requests "the same" under one key: method, path, query (its parameters sorted; none
+ * for most routes, so their fingerprint is what it always was) and body: the JSON body canonically, or
+ * an upload's media type and bytes (`rawBody`, the file itself: docs/adr/0045).
+ */
+const fingerprint = (ctx: Context, rawBody: Buffer | undefined): string => {
+  const query = new URLSearchParams(ctx.querystring);
+  query.sort();
+  const target = query.size > 0 ? `${ctx.method} ${ctx.path}?${query.toString()}` : `${ctx.method} ${ctx.path}`;
+  const content = rawBody ? rawBodyFingerprint(ctx, rawBody) : canonicalJson(ctx.request.body ?? null);
+  return createHash('sha256').update(`${target}\n${content}`).digest('base64url');
+};
+
+/**
  * Runs `handle` under an Idempotency-Key (API-DECISIONS "Idempotency"). Same key + same request
  * within 24 h: the first answer replayed (status and body). Same key + another request: 422. Same
- * key while the first still runs: 409. A fault frees the key.
+ * key while the first still runs: 409. A fault frees the key. `businessId` scopes the key: the
+ * business of a user's request, the partner of a partner key's request (both UUIDs, never equal).
  */
 export const idempotently =
   (deps: IdempotencyDeps, render: (ctx: Context, p: Problem) => void) =>
-  async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>): Promise<void> => {
+  async (ctx: Context, businessId: string, key: string, handle: () => Promise<void>, rawBody?: Buffer): Promise<void> => {
     if (key.length > 255) {
       throw problem('VALIDATION_FAILED', 'The Idempotency-Key header is longer than 255 characters.', { errors: [{ field: 'Idempotency-Key', message: 'must be at most 255 characters' }] });
     }
-    const hash = createHash('sha256').update(`${ctx.method} ${ctx.path}\n${canonicalJson(ctx.request.body ?? null)}`).digest('base64url');
+    const hash = fingerprint(ctx, rawBody);
     const claim = await deps.idempotency.claim(businessId, key, hash, deps.clock.now());
     switch (claim.state) {
       case 'replay':

@@ -1,5 +1,5 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import { nairaDecimal, type Kobo } from '../../domain/money.js';
+import { nairaText, type Kobo, type KoboSum } from '../../domain/money.js';
 
 /**
  * Money is written as a JSON number with exactly 2 decimals (8000.00, 7500.50: the spec's "always 2
@@ -14,8 +14,8 @@ const MARK = '\u0000N:';
 /** The mark as JSON.stringify escapes it, inside a JSON string that is only a money value. */
 const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
 
-/** Integer kobo as naira text with exactly 2 decimals, no float on the way: 800000 -> "8000.00", -5 -> "-0.05". */
-export const nairaText: (k: Kobo | number) => string = nairaDecimal;
+/** Integer kobo as naira text with exactly 2 decimals, no float on the way (domain/money.ts: the one naira text). */
+export { nairaText };
 
 /** A money value of a body, from integer kobo: written as a number with 2 decimals by writeJson. */
 export function nairaJson(k: Kobo | number): NairaJson;
@@ -38,11 +38,15 @@ export const nairaSchema = (schema: { readonly type?: string | string[]; readonl
   examples: [nairaJson(800_000)],
 });
 
-/** A bigint of kobo (sums past 2^53) as a money value of a body. */
-export const bigNairaJson = (k: bigint): NairaJson => {
-  const abs = k < 0n ? -k : k;
-  return `${MARK}${k < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}` as NairaJson;
-};
+/** What the OpenAPI document adds for a sum of money (docs/adr/0038), after NAIRA_WRITTEN. */
+export const NAIRA_SUM = 'a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that';
+
+/**
+ * A sum of kobo (reports, analytics, a loan pack's totals: a bigint, docs/adr/0038) as a money value of a
+ * body: the same marked money as `nairaJson`, 2 decimals always, and exact at any size (past 2^53 kobo,
+ * about 90 trillion naira, its exact digits: `91000000000000.03`; a JSON number may have any number).
+ */
+export const nairaSumJson = (k: KoboSum): NairaJson => (MARK + nairaText(k)) as NairaJson;
 
 /** The text of a JSON body: JSON.stringify, with every money value written as its number (8000.00). */
 export const writeJson = (body: unknown): string => {

@@ -19,6 +19,7 @@ export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
   }
   if (access !== 'public' && 'partnerScope' in access) ['API_KEY_MISSING', 'API_KEY_INVALID', 'API_KEY_EXPIRED', 'INSUFFICIENT_SCOPE'].forEach((c) => codes.add(c as ErrorCode));
   if (r.rateLimit !== 'none') codes.add('RATE_LIMITED');
+  if (r.idempotent) ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'].forEach((c) => codes.add(c as ErrorCode));
   codes.add('INTERNAL');
   codes.add('DATABASE_UNAVAILABLE');
   return [...codes];
@@ -32,10 +33,13 @@ const rateLimitHeaders = {
   'RateLimit-Reset': { schema: { type: 'integer', minimum: 0 }, description: 'seconds until the window resets' },
 };
 
-/** A route's other media types (success.alternatives), each a file described in words. */
+/** A route's other media types (success.alternatives): a file described in words, or a body with its own schema. */
 const alternativeContent = (r: RouteDef<any, any>) =>
   Object.fromEntries(
-    Object.entries(r.success.alternatives ?? {}).map(([type, description]) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type, description } }]),
+    Object.entries(r.success.alternatives ?? {}).map(([type, alt]) => [
+      type,
+      { schema: typeof alt === 'string' ? { type: 'string', format: 'binary', contentMediaType: type, description: alt } : { ...jsonSchemaOf(alt.data), description: alt.description } },
+    ]),
   );
 
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
@@ -108,7 +112,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     (paths[openApiPath(r.path)] ??= {})[r.method] = operation;
   }
 
-  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(info.errorTypeBase) };
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(), Problem: problemSchema(info.errorTypeBase) };
   const namedPaths = hoistNamedSchemas(paths, schemas) as typeof paths;
   return {
     openapi: '3.1.0',
@@ -118,7 +122,8 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       description:
         'Products and stock per branch, sales, customers and credit, expenses, reports and loan packs, and notifications for Nigerian small businesses. Every response is wrapped in ' +
         '`{success, message, data | error, timestamp}`; errors are Problem Details with a machine-readable `error.code`. ' +
-        'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC.',
+        'Money is a JSON number in naira with at most 2 decimals; times are ISO 8601 UTC. ' +
+        'A sum in a report or analytics may pass 90 trillion naira (2^53 kobo): it is written with its exact digits, so parse it as a decimal if you need it exact beyond that.',
     },
     servers: [{ url: '/api/v1' }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
@@ -158,31 +163,36 @@ const successEnvelope = (data: Record<string, unknown>) => ({
   properties: { success: { const: true }, message: { type: 'string' }, data, timestamp: { type: 'string', format: 'date-time' } },
 });
 
-const errorEnvelope = (errorTypeBase: string): JsonSchema => ({
+/** The Problem Details of an error (the envelope's `error`; a rejected sync operation's `error`): `#/components/schemas/Problem`. */
+export const PROBLEM_REF = { $ref: '#/components/schemas/Problem' } as const;
+
+const errorEnvelope = (): JsonSchema => ({
   type: 'object',
   required: ['success', 'message', 'error', 'timestamp'],
   properties: {
     success: { const: false },
     message: { type: 'string' },
     data: { description: 'only on the health check: the health report' },
-    error: {
-      type: 'object',
-      required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
-      properties: {
-        type: { type: 'string', format: 'uri-reference', examples: [`${errorTypeBase}/validation`] },
-        title: { type: 'string' },
-        status: { type: 'integer', minimum: 400, maximum: 599 },
-        detail: { type: 'string' },
-        instance: { type: 'string', description: 'the request path' },
-        code: { type: 'string', enum: Object.keys(ERROR_CODES) },
-        errors: {
-          type: 'array',
-          description: 'on 400 and 422: what is wrong with which field',
-          items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
-        },
-      },
-    },
+    error: PROBLEM_REF,
     timestamp: { type: 'string', format: 'date-time' },
+  },
+});
+
+const problemSchema = (errorTypeBase: string): JsonSchema => ({
+  type: 'object',
+  required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
+  properties: {
+    type: { type: 'string', format: 'uri-reference', examples: [`${errorTypeBase}/validation`] },
+    title: { type: 'string' },
+    status: { type: 'integer', minimum: 400, maximum: 599 },
+    detail: { type: 'string' },
+    instance: { type: 'string', description: 'the request path' },
+    code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+    errors: {
+      type: 'array',
+      description: 'on 400 and 422: what is wrong with which field',
+      items: { type: 'object', required: ['field', 'message'], properties: { field: { type: 'string' }, message: { type: 'string' } } },
+    },
   },
 });
 
@@ -193,7 +203,7 @@ const idempotencyKeyParameter = {
   schema: { type: 'string', minLength: 1, maxLength: 255 },
   description:
     'Any unique string (a UUID is best) naming this attempt. A retry with the same key and body answers the first answer again ' +
-    '(with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another body is 409 IDEMPOTENCY_KEY_REUSED, ' +
+    '(with `Idempotent-Replayed: true`) instead of doing the work twice; the same key with another request (body, query or uploaded file) is 422 IDEMPOTENCY_KEY_REUSED, ' +
     'and while the first is still running 409 IDEMPOTENCY_IN_PROGRESS. Keys are kept 24 hours.',
   example: '6f1c2d3e-4b5a-4c6d-8e9f-0a1b2c3d4e5f',
 };

@@ -3,7 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 export type LimitKind = 'ip' | 'identifier' | 'user' | 'partner';
 
 export interface RateLimitSettings {
-  /** Auth requests a minute per phone or e-mail. */
+  /** Auth requests a minute per phone or e-mail and client IP. */
   readonly authPerIdentifier: number;
   /** Auth requests a minute per client IP (generous: carriers put many people behind one address). */
   readonly authPerIp: number;

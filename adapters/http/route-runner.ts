@@ -7,11 +7,14 @@ import { fieldErrors } from './codecs.js';
 import { dateTimeJson } from './json-values.js';
 import { idempotently, type IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, type Problem } from './problem.js';
+import { bufferRawBody } from './raw-body.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Reply, RouteDef } from './route.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_LIMIT = '1mb';
+/** The largest upload read ahead under an Idempotency-Key when its route names no `rawBody.maxBytes`. */
+const RAW_BODY_LIMIT = 1024 * 1024;
 
 export type VerifyToken = (token: string) => Promise<{ ok: true; actor: Actor; sessionId: string } | { ok: false; reason: 'TOKEN_EXPIRED' | 'TOKEN_INVALID' }>;
 
@@ -187,7 +190,8 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
         if (r.rateLimit === 'identifier') {
           const { phone, email } = body as { phone?: string; email?: string };
           const key = phone ?? email;
-          if (key) await limit(ctx, 'identifier', key);
+          // per phone or e-mail and client IP: a stranger spending a number's allowance does not spend its owner's (ADR 0042)
+          if (key) await limit(ctx, 'identifier', `${key} ${ctx.ip}`);
         }
       }
       // A route with alternatives answers the media type Accept prefers among JSON and them; JSON when none fits.
@@ -217,8 +221,12 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
         };
       };
       const key = r.idempotent ? ctx.get('idempotency-key') : '';
-      if (key && actor) await underKey(ctx, actor.businessId, key, handle);
-      else await handle();
+      const owner = actor?.businessId ?? partner?.partnerId; // a partner's keys are its own, as a business's are
+      if (key && owner) {
+        // an upload is read ahead so its fingerprint covers the file; the handler reads the copy (raw-body.ts)
+        const raw = r.rawBody ? await bufferRawBody(ctx, r.rawBody.maxBytes ?? RAW_BODY_LIMIT) : undefined;
+        await underKey(ctx, owner, key, handle, raw);
+      } else await handle();
     };
 
   return runner;

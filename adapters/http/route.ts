@@ -51,7 +51,7 @@ export interface HandlerInput<B, Q = unknown> {
   readonly sync?: { readonly deviceId: string };
 }
 
-/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail; ip; user; partner (per API key); none. */
+/** Which rate limits a route counts against: identifier = per IP and per phone/e-mail from that IP; ip; user; partner (per API key); none. */
 export type RateLimitKey = 'identifier' | 'ip' | 'user' | 'partner' | 'none';
 
 /**
@@ -80,7 +80,12 @@ export interface RouteDef<B = unknown, Q = unknown> {
    * A body the handler reads itself from `ctx.req` (an upload) instead of a JSON `body`: its media
    * types with their schemas (for the document); any other media type is 415, no body at all 400.
    */
-  readonly rawBody?: { readonly description: string; readonly content: Readonly<Record<string, JsonSchema>> };
+  readonly rawBody?: {
+    readonly description: string;
+    readonly content: Readonly<Record<string, JsonSchema>>;
+    /** The largest body the route takes, in bytes: an upload under an Idempotency-Key is read ahead up to it (413 beyond). 1 MB if left out. */
+    readonly maxBytes?: number;
+  };
   /** Path parameters that are not UUIDs (the default), with the pattern they must match. */
   readonly pathParams?: Record<string, { readonly pattern: RegExp; readonly description: string }>;
   /** Query string codec; unknown parameters are refused. */
@@ -99,16 +104,21 @@ export interface RouteDef<B = unknown, Q = unknown> {
      * description (for the document), chosen by the request's Accept header; the handler answers the
      * chosen one (`HandlerInput.mediaType`) with `okFile`. With `contentType` (a download), the other file
      * types the handler may answer instead (chosen by a query parameter, e.g. the report exports' format).
-     * Errors stay Problem Details JSON.
+     * Errors stay Problem Details JSON. A description alone documents a file (`format: binary`); with `data`,
+     * the body is that schema (e.g. the loan pack's canonical JSON), so a generated client types it.
      */
-    readonly alternatives?: Readonly<Record<string, string>>;
+    readonly alternatives?: Readonly<Record<string, string | { readonly description: string; readonly data: t.Mixed }>>;
     /** Response headers of the success, name to description (for the document). */
     readonly headers?: Readonly<Record<string, string>>;
   };
   /** Business errors this route answers, besides those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
-  /** Honours the Idempotency-Key header (API-DECISIONS "Idempotency"). */
+  /**
+   * Honours the Idempotency-Key header (API-DECISIONS "Idempotency", docs/adr/0045): set on every POST
+   * that creates something or moves money. The runner, the document (the header, `Idempotent-Replayed`,
+   * IDEMPOTENCY_IN_PROGRESS and IDEMPOTENCY_KEY_REUSED) and test/http/idempotency-everywhere follow it.
+   */
   readonly idempotent?: boolean;
   /** Extra response (e.g. the health check's 503). */
   readonly alsoAnswers?: { readonly status: 503; readonly description: string };

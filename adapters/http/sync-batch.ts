@@ -23,7 +23,7 @@ export const SYNC_TARGETS: Record<SyncOperationType, string> = {
 };
 
 /** Path parameters an operation carries in its payload (the credit payment's customer). */
-const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' } };
+export const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' } };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SyncOperation {

@@ -1,10 +1,11 @@
 import type { ProvisionalReceiptNumberTaken } from '../../application/sales/record-sale.js';
 import type { ClientIdConflict } from '../../application/sync/client-id.js';
+import type { SyncCursorAhead } from '../../application/sync/changes.js';
 import type { ConflictAlreadyResolved } from '../../application/sync/conflicts.js';
 import { problem, type Problem } from './problem.js';
 
 /** The failures of offline sync (docs/adr/0034); part of failures.ts's one mapping. */
-export type SyncFailure = ClientIdConflict | ProvisionalReceiptNumberTaken | ConflictAlreadyResolved;
+export type SyncFailure = ClientIdConflict | ProvisionalReceiptNumberTaken | ConflictAlreadyResolved | SyncCursorAhead;
 
 export const SYNC_FAILURES: { readonly [K in SyncFailure['_tag']]: (f: Extract<SyncFailure, { _tag: K }>) => Problem } = {
   ClientIdConflict: (f) =>
@@ -16,4 +17,9 @@ export const SYNC_FAILURES: { readonly [K in SyncFailure['_tag']]: (f: Extract<S
       errors: [{ field: 'provisional_receipt_number', message: 'is already used' }],
     }),
   ConflictAlreadyResolved: () => problem('CONFLICT_ALREADY_RESOLVED', 'The owner has already decided this conflict.'),
+  // the same answer as any other cursor this API did not make (docs/adr/0034): the till pulls again without it
+  SyncCursorAhead: () =>
+    problem('VALIDATION_FAILED', 'The since cursor is ahead of this server: it was not made here (or the database was restored from an earlier copy); pull again without it.', {
+      errors: [{ field: 'since', message: 'is not a cursor of GET /sync/changes' }],
+    }),
 };

@@ -15,7 +15,7 @@ const MARGIN = 40;
 const WIDTH = 595.28 - 2 * MARGIN;
 const ROW = 13;
 
-const money = (n: Naira) => formatNaira(n.kobo);
+const money = (n: Naira) => formatNaira(n.kobo); // a bigint past 2^53 kobo too, exactly (docs/adr/0038)
 const monthName = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 const heading = (doc: Doc, text: string) => {

@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { GatewayTransaction, PaymentGateway } from '../../application/loan-packs/ports.js';
 import type { Clock } from '../../application/ports/clock.js';
 
@@ -6,7 +7,9 @@ import type { Clock } from '../../application/ports/clock.js';
  * locally. Its checkout is a page this API serves (GET /api/v1/sandbox/checkout/{code}) with Pay and
  * Cancel buttons; no money moves. The code carries the transaction (reference, amount, e-mail,
  * callback), so a checkout link still opens after a restart; what was paid is kept in this process
- * only (a restart forgets it: pay again). Never for production: anyone can press Pay.
+ * only (a restart forgets it: pay again). The code is signed (an HMAC keyed from the server's secret),
+ * so nobody can make a code for another business's reference or alter the amount (docs/adr/0042).
+ * Never for production: anyone holding a checkout link can press Pay.
  */
 
 interface SandboxCheckout {
@@ -16,10 +19,30 @@ interface SandboxCheckout {
   readonly callbackUrl: string | null;
 }
 
-const encode = (c: SandboxCheckout) => Buffer.from(JSON.stringify([c.reference, c.amount, c.email, c.callbackUrl])).toString('base64url');
-const decode = (code: string): SandboxCheckout | undefined => {
+/** The signature's length at the end of a code: 16 bytes of HMAC-SHA256, base64url (22 characters, no padding). */
+const TAG_LENGTH = 22;
+
+const codec = (secret: Uint8Array) => {
+  const key = createHmac('sha256', secret).update('sandbox-checkout').digest();
+  const tag = (payload: string) => createHmac('sha256', key).update(payload).digest().subarray(0, 16).toString('base64url');
+  const encode = (c: SandboxCheckout) => {
+    const payload = Buffer.from(JSON.stringify([c.reference, c.amount, c.email, c.callbackUrl])).toString('base64url');
+    return payload + tag(payload);
+  };
+  /** The checkout of a code this server signed; undefined for a forged, altered or malformed one. */
+  const decode = (code: string): SandboxCheckout | undefined => {
+    const payload = code.slice(0, -TAG_LENGTH);
+    const given = Buffer.from(code.slice(-TAG_LENGTH));
+    const expected = Buffer.from(tag(payload));
+    if (code.length <= TAG_LENGTH || given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    return parse(payload);
+  };
+  return { encode, decode };
+};
+
+const parse = (payload: string): SandboxCheckout | undefined => {
   try {
-    const [reference, amount, email, callbackUrl] = JSON.parse(Buffer.from(code, 'base64url').toString('utf8')) as unknown[];
+    const [reference, amount, email, callbackUrl] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as unknown[];
     if (typeof reference !== 'string' || !Number.isSafeInteger(amount) || typeof email !== 'string' || (callbackUrl !== null && typeof callbackUrl !== 'string')) return undefined;
     return { reference, amount: amount as number, email, callbackUrl: callbackUrl as string | null };
   } catch {
@@ -56,7 +79,9 @@ const backTo = (c: SandboxCheckout) => {
   return url.toString();
 };
 
-export const sandboxGateway = (publicBaseUrl: string, clock: Clock) => {
+/** `secret`: the server's secret (OTP_SECRET or the one in DATA_DIR); the codes' key is derived from it. */
+export const sandboxGateway = (publicBaseUrl: string, clock: Clock, secret: Uint8Array) => {
+  const { encode, decode } = codec(secret);
   const results = new Map<string, GatewayTransaction>();
   const checkoutUrl = (code: string) => `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/sandbox/checkout/${code}`;
   const gateway: PaymentGateway = {

@@ -1,13 +1,13 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Cell, Report, ReportColumn } from '../../application/report-exports/report.js';
-import type { Kobo } from '../../domain/money.js';
+import { nairaText, type Kobo } from '../../domain/money.js';
 import { guardCell, nairaCell } from '../http/routes/products-csv.routes.js';
 import { coalesce } from '../http/csv-coalesce.js';
 
 const csvCell = (column: ReportColumn, v: Cell): string => {
   if (v === null) return '';
-  if (column.kind === 'money') return nairaCell(v as Kobo);
+  if (column.kind === 'money') return typeof v === 'bigint' ? nairaText(v) : nairaCell(v as Kobo);
   if (column.kind === 'text') return guardCell(String(v)); // the products export's formula guard
   return String(v);
 };

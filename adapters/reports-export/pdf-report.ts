@@ -17,7 +17,7 @@ const MIN_TEXT = 60;
 type Doc = PDFKit.PDFDocument;
 
 /** Money columns show 1,500.50 under a heading ending in (₦): the sign once per column, not per cell. */
-const pdfCell = (column: ReportColumn, v: Cell): string => (v === null ? '' : column.kind === 'money' ? formatNaira(v as Kobo).replace('₦', '') : String(v));
+const pdfCell = (column: ReportColumn, v: Cell): string => (v === null ? '' : column.kind === 'money' ? formatNaira(v as Kobo | bigint).replace('₦', '') : String(v));
 const heading = (c: ReportColumn) => (c.kind === 'money' ? `${c.label} (₦)` : c.label);
 
 /**

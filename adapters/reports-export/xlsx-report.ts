@@ -1,7 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import type { Cell, Report, ReportColumn } from '../../application/report-exports/report.js';
-import { koboToNaira, type Kobo } from '../../domain/money.js';
+import { koboToNaira, nairaText, type Kobo } from '../../domain/money.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import { wallClock, whileBacklogged } from './formats.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +10,9 @@ const WIDTH: Record<ReportColumn['kind'], number> = { text: 18, integer: 10, mon
 
 const xlsxCell = (column: ReportColumn, v: Cell): ExcelJS.CellValue => {
   if (v === null) return null;
-  if (column.kind === 'money') return koboToNaira(v as Kobo);
+  // a sum past 2^53 kobo: the double nearest its exact naira text, as Excel (15 significant digits) holds any number
+  if (column.kind === 'money') return typeof v === 'bigint' ? Number(nairaText(v)) : koboToNaira(v as Kobo);
+  if (typeof v === 'bigint') return Number(v);
   if (column.kind === 'date') return wallClock(String(v));
   return v; // a string stays a string cell: nothing in it is run as a formula
 };

@@ -20,7 +20,7 @@ export type GoogleSignInNotConfigured = { readonly _tag: 'GoogleSignInNotConfigu
 export type GoogleUnavailable = { readonly _tag: 'GoogleUnavailable' };
 /** The ID token is not a live token Google issued for this API's client. */
 export type GoogleTokenRejected = { readonly _tag: 'GoogleTokenRejected'; readonly reason: GoogleTokenFault };
-export type GoogleTokenFault = 'expired' | 'audience' | 'issuer' | 'signature' | 'malformed';
+export type GoogleTokenFault = 'expired' | 'audience' | 'issuer' | 'signature' | 'malformed' | 'lifetime';
 /** Google does not vouch for the e-mail (`email_verified` is not true). */
 export type GoogleEmailNotVerified = { readonly _tag: 'GoogleEmailNotVerified' };
 /** No account has this Google identity or e-mail, and no business name was given to register one. */

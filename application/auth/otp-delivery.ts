@@ -23,7 +23,8 @@ export interface IssuedCode {
 
 /**
  * Creates a code for the identifier inside the caller's transaction, enforcing the resend
- * cooldown and the hourly cap, and records the event that has it sent after the commit.
+ * cooldown and the hourly caps (`requester`: who asks, see OtpCode.requestedBy), and records the
+ * event that has it sent after the commit.
  * `deliver: false` stores a code nobody receives, so an unknown identifier behaves exactly like a
  * known one (no account enumeration).
  */
@@ -34,12 +35,13 @@ export const issueCode = async (
   purpose: OtpPurpose,
   deliver: boolean,
   businessId: string | null = null,
+  requester: string | null = null,
 ): Promise<{ ok: true; code: IssuedCode } | { ok: false; refusal: SendRefusal }> => {
   const key = identifierKey(identifier);
   const now = deps.clock.now();
   await repos.otps.lockIdentifier(key);
   const recent = await repos.otps.createdSince(key, new Date(now.getTime() - 3_600_000));
-  const refusal = checkSend(recent, purpose, now);
+  const refusal = checkSend(recent, purpose, now, requester);
   if (refusal) return { ok: false, refusal };
   // test mode: a listed identifier gets the fixed code, and nothing is sent
   const fixed = deps.testSignIn?.(identifier) ? TEST_MODE_CODE : undefined;
@@ -53,6 +55,7 @@ export const issueCode = async (
     codeHash: deps.crypto.hashOtp(key, code),
     createdAt,
     expiresAt,
+    requestedBy: requester,
     wrongTries: 0,
     consumedAt: null,
   });

@@ -96,7 +96,7 @@ export const openOwnedBusiness = async (
  */
 export const register =
   (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories & PartnerRepositories> }) =>
-  async (cmd: RegisterCommand): Promise<E.Either<RegisterFailure, Registered>> => {
+  async (cmd: RegisterCommand, requester: string | null = null): Promise<E.Either<RegisterFailure, Registered>> => {
     return deps.uow.run(async (repos) => {
       const partner = cmd.partnerCode === undefined ? undefined : await partnerByCode(repos.partners, cmd.partnerCode);
       if (cmd.partnerCode !== undefined && !partner) return E.left<RegisterFailure>({ _tag: 'UnknownPartnerCode' });
@@ -104,7 +104,8 @@ export const register =
       await repos.otps.lockIdentifier(identifierKey(cmd.identifier));
       const now = deps.clock.now();
       const existing = await repos.users.findByIdentifier(cmd.identifier);
-      const claim = existing && (await releaseUnheldMembership(repos, existing.id, now));
+      // A pending invitation does not stop the person registering: it is closed (ADR 0042).
+      const claim = existing && (await releaseUnheldMembership(repos, existing.id, now, 'yield'));
       if (claim === 'held') return E.left<RegisterFailure>({ _tag: 'DuplicateIdentifier', kind: cmd.identifier.kind });
       // A person once invited (or deactivated) elsewhere keeps their user: the same phone, now with their own business.
       const { user, businessId } = await openOwnedBusiness(deps, repos, { ...cmd, existing }, now);
@@ -112,7 +113,7 @@ export const register =
         await repos.partnerNetwork.join({ businessId, partnerId: partner.id, joinedAt: now }, user.id);
         await repos.events.record(now, { _tag: 'MerchantJoinedNetwork', businessId, partnerId: partner.id, joinedAt: now.toISOString() });
       }
-      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId);
+      const issued = await issueCode(deps, repos, cmd.identifier, 'SIGN_IN', true, businessId, requester);
       // A refused code (cap reached for this identifier) must not leave a half-made account behind.
       if (!issued.ok) return rollback(E.left<RegisterFailure>(issued.refusal));
       return E.right({ userId: user.id, identifier: cmd.identifier, otpExpiresAt: issued.code.expiresAt });

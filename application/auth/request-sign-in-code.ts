@@ -12,10 +12,10 @@ import type { AuthRepositories } from './ports.js';
  */
 export const requestSignInCode =
   (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'otps'> & EventRepositories> }) =>
-  async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
+  async (identifier: Identifier, requester: string | null = null): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
     const issued = await deps.uow.run(async (repos) => {
       const user = await repos.users.findByIdentifier(identifier);
-      return issueCode(deps, repos, identifier, 'SIGN_IN', user !== undefined);
+      return issueCode(deps, repos, identifier, 'SIGN_IN', user !== undefined, null, requester);
     });
     if (!issued.ok) return E.left(issued.refusal);
     return E.right({ identifier, otpExpiresAt: issued.code.expiresAt });

@@ -9,8 +9,8 @@ import type { AuthRepositories } from './ports.js';
 /** The generic pair, part one: sends a code proving control of any phone or e-mail. */
 export const sendVerificationCode =
   (deps: OtpDeps & { uow: UnitOfWork<Pick<AuthRepositories, 'otps'> & EventRepositories> }) =>
-  async (identifier: Identifier): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
-    const issued = await deps.uow.run((repos) => issueCode(deps, repos, identifier, 'VERIFY', true));
+  async (identifier: Identifier, requester: string | null = null): Promise<E.Either<OtpSendRefused, { identifier: Identifier; otpExpiresAt: Date }>> => {
+    const issued = await deps.uow.run((repos) => issueCode(deps, repos, identifier, 'VERIFY', true, null, requester));
     if (!issued.ok) return E.left(issued.refusal);
     return E.right({ identifier, otpExpiresAt: issued.code.expiresAt });
   };

@@ -23,9 +23,16 @@ type SessionRepos = Pick<AuthRepositories, 'refreshTokens' | 'sessions'>;
 const clean = (s: string | null, max: number) => s?.replace(/\u0000/g, '').trim().slice(0, max) || null;
 const cleanDevice = (d: SessionDevice): SessionDevice => ({ userAgent: clean(d.userAgent, USER_AGENT_MAX), ip: clean(d.ip, 64) });
 
-/** Issues an access token and a refresh token of the session (the refresh-token family). */
-const issueTokenPair = async (deps: Deps, repos: Pick<AuthRepositories, 'refreshTokens'>, actor: Actor, sessionId: string, now: Date, expiresAt: Date): Promise<TokenPair> => {
-  const refreshToken = deps.crypto.refreshToken();
+/** Issues an access token and a refresh token (`refreshToken`, else a random one) of the session (the refresh-token family). */
+const issueTokenPair = async (
+  deps: Deps,
+  repos: Pick<AuthRepositories, 'refreshTokens'>,
+  actor: Actor,
+  sessionId: string,
+  now: Date,
+  expiresAt: Date,
+  refreshToken = deps.crypto.refreshToken(),
+): Promise<TokenPair> => {
   await repos.refreshTokens.add({
     id: deps.crypto.uuid(),
     familyId: sessionId,
@@ -49,10 +56,13 @@ export const startSession = async (deps: Deps, repos: SessionRepos, actor: Actor
   return issueTokenPair(deps, repos, actor, id, now, expiresAt);
 };
 
-/** A refresh: the session's next token pair; the session records the use and lives 30 days more. */
-export const continueSession = async (deps: Deps, repos: SessionRepos, actor: Actor, sessionId: string, device: SessionDevice): Promise<TokenPair> => {
+/**
+ * A refresh: the session's next token pair, its refresh token `successor` (the spent token's
+ * successorToken); the session records the use and lives 30 days more.
+ */
+export const continueSession = async (deps: Deps, repos: SessionRepos, actor: Actor, sessionId: string, device: SessionDevice, successor: string): Promise<TokenPair> => {
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
   await repos.sessions.touch(actor.userId, sessionId, now, expiresAt, cleanDevice(device));
-  return issueTokenPair(deps, repos, actor, sessionId, now, expiresAt);
+  return issueTokenPair(deps, repos, actor, sessionId, now, expiresAt, successor);
 };

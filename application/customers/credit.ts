@@ -56,7 +56,7 @@ export const recordCreditPayment =
       if (allocated !== cmd.amount) throw new Error(`customer ${customerId}: balance ${customer.creditBalance} disagrees with open debts`);
       for (const a of allocations) await r.credit.reduceOutstanding(actor.businessId, a.saleId, a.amount);
       const entry = await recordCreditEntry(deps, r, actor, { customer, kind: 'PAYMENT', amount: -cmd.amount, method: cmd.method, note: cmd.note ?? null, ...(clientId ? { id: clientId } : {}) });
-      await r.credit.addAllocations(entry.id, allocations);
+      await r.credit.addAllocations(actor.businessId, entry.id, allocations);
       await r.events.record(entry.createdAt, creditPaymentRecorded(entry));
       return E.right({ entry, allocations });
       });

@@ -29,7 +29,7 @@ export type AgingSort = (typeof AGING_SORTS)[number];
 export interface CreditLedger {
   /** Appends an entry; answers the time recorded, strictly after the customer's previous entry (see StockLedger.add). */
   add(entry: CreditEntry): Promise<Date>;
-  addAllocations(paymentId: string, allocations: readonly Allocation[]): Promise<void>;
+  addAllocations(businessId: string, paymentId: string, allocations: readonly Allocation[]): Promise<void>;
   allocationsOf(businessId: string, paymentId: string): Promise<Allocation[]>;
   /** One entry of the business's ledger (a payment retried under its client id is answered from it). */
   entryById(businessId: string, entryId: string): Promise<CreditEntry | undefined>;

@@ -1,7 +1,7 @@
 import { AGING_BUCKETS, type AgingBucket } from '../../domain/credit.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { Naira, shareOf, type LoanPackMonths } from '../../domain/loan-pack.js';
-import { kobo, type Kobo } from '../../domain/money.js';
+import { Naira, parseCanonicalJson, shareOf, type LoanPackMonths } from '../../domain/loan-pack.js';
+import { kobo, type Kobo, type KoboSum } from '../../domain/money.js';
 import { averageOf } from '../../domain/report.js';
 import type { CashFlowDay } from '../report-exports/ports.js';
 import type { MonthActivity, ProfitLossSums, StockValue } from '../reports/ports.js';
@@ -39,8 +39,14 @@ export interface LoanPackFigures {
   readonly credit: { readonly buckets: Record<AgingBucket, Kobo>; readonly total: Kobo; readonly customers: number };
 }
 
-const N = (k: number) => new Naira(k as Kobo);
+/**
+ * An amount as the document holds it: a Naira, written by canonicalJson with exactly 2 decimals and, for
+ * a sum past 2^53 kobo (a bigint: a year of sales can pass it, docs/adr/0038), with its exact digits.
+ */
+const N = (k: Kobo | KoboSum) => new Naira(k);
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
+/** Money adds up exactly, in bigint (docs/adr/0038). */
+const total = <T>(rows: readonly T[], f: (x: T) => number | bigint): KoboSum => rows.reduce((n, x) => n + BigInt(f(x)), 0n);
 const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
 
@@ -50,8 +56,8 @@ export const loanPackDocument = (f: LoanPackFigures) => {
     const pl = f.profitLoss.find((l) => l.month === a.month)!;
     const flow = f.cashFlow.filter((d) => d.day.startsWith(a.month));
     const gross = pl.revenue - pl.costOfGoods;
-    const cashIn = sum(flow, (d) => d.moneyIn);
-    const cashOut = sum(flow, (d) => d.moneyOut);
+    const cashIn = total(flow, (d) => d.moneyIn);
+    const cashOut = total(flow, (d) => d.moneyOut);
     return {
       month: a.month,
       revenue: N(pl.revenue),
@@ -64,9 +70,9 @@ export const loanPackDocument = (f: LoanPackFigures) => {
       cash_in: N(cashIn),
       cash_out: N(cashOut),
       net_cash_flow: N(cashIn - cashOut),
-      credit_collected: N(sum(flow, (d) => d.creditCollected)),
-      transfer_share_pct: shareOf(a.transferTotal, a.salesTotal),
-      card_share_pct: shareOf(a.cardTotal, a.salesTotal),
+      credit_collected: N(total(flow, (d) => d.creditCollected)),
+      transfer_share_pct: shareOf(Number(a.transferTotal), Number(a.salesTotal)),
+      card_share_pct: shareOf(Number(a.cardTotal), Number(a.salesTotal)),
       void_rate_pct: shareOf(a.voidedCount, a.salesCount + a.voidedCount),
       days_with_sales: a.daysWithSales,
       days_covered: flow.length,
@@ -74,10 +80,10 @@ export const loanPackDocument = (f: LoanPackFigures) => {
   });
   const whole = f.profitLoss.find((l) => l.month === null)!;
   const salesCount = sum(f.activity, (a) => a.salesCount);
-  const salesTotal = sum(f.activity, (a) => a.salesTotal);
+  const salesTotal = total(f.activity, (a) => a.salesTotal);
   const voided = sum(f.activity, (a) => a.voidedCount);
-  const cashIn = sum(months, (m) => m.cash_in.kobo);
-  const cashOut = sum(months, (m) => m.cash_out.kobo);
+  const cashIn = total(months, (m) => m.cash_in.kobo);
+  const cashOut = total(months, (m) => m.cash_out.kobo);
   const gross = whole.revenue - whole.costOfGoods;
   const today = f.period.to;
   return {
@@ -105,7 +111,7 @@ export const loanPackDocument = (f: LoanPackFigures) => {
       expenses: N(whole.totalExpenses),
       net_profit: N(gross - whole.totalExpenses),
       sales_count: salesCount,
-      average_sale: N(averageOf(salesTotal as Kobo, salesCount)),
+      average_sale: N(averageOf(salesTotal, salesCount)),
       cash_in: N(cashIn),
       cash_out: N(cashOut),
       net_cash_flow: N(cashIn - cashOut),
@@ -114,19 +120,19 @@ export const loanPackDocument = (f: LoanPackFigures) => {
       as_of: today,
       products: sum(f.stock, (s) => s.products),
       units: sum(f.stock, (s) => s.units),
-      value_at_cost: N(sum(f.stock, (s) => s.atCost)),
-      value_at_price: N(sum(f.stock, (s) => s.atPrice)),
+      value_at_cost: N(total(f.stock, (s) => s.atCost)),
+      value_at_price: N(total(f.stock, (s) => s.atPrice)),
     },
     credit: {
       as_of: today,
       outstanding: N(f.credit.total),
       customers_owing: f.credit.customers,
       aging: Object.fromEntries(AGING_BUCKETS.map((b) => [b, N(f.credit.buckets[b])])) as Record<AgingBucket, Naira>,
-      collected_in_period: N(sum(months, (m) => m.credit_collected.kobo)),
+      collected_in_period: N(total(months, (m) => m.credit_collected.kobo)),
     },
     data_quality: {
-      transfer_share_pct: shareOf(sum(f.activity, (a) => a.transferTotal), salesTotal),
-      card_share_pct: shareOf(sum(f.activity, (a) => a.cardTotal), salesTotal),
+      transfer_share_pct: shareOf(Number(total(f.activity, (a) => a.transferTotal)), Number(salesTotal)),
+      card_share_pct: shareOf(Number(total(f.activity, (a) => a.cardTotal)), Number(salesTotal)),
       void_rate_pct: shareOf(voided, salesCount + voided),
       days_with_sales: sum(f.activity, (a) => a.daysWithSales),
       days_in_period: daysBetween(f.period.from, f.period.to),
@@ -144,8 +150,9 @@ const MONEY_KEYS = new Set([
 
 const revive = (v: unknown, format1: boolean): unknown => {
   if (Array.isArray(v)) return v.map((x) => revive(x, format1));
-  if (v === null || typeof v !== 'object') return v;
-  const amount = (x: unknown) => (format1 ? new Naira(kobo(x as number)) : Naira.of(x));
+  if (v === null || typeof v !== 'object' || v instanceof Naira) return v;
+  // format 1: integer kobo (a bigint past 2^53, docs/adr/0038); format 2: already a Naira (parseCanonicalJson)
+  const amount = (x: unknown) => (format1 ? new Naira(typeof x === 'bigint' ? x : kobo(x as number)) : Naira.of(x));
   const out: Record<string, unknown> = {};
   for (const [key, x] of Object.entries(v)) {
     const name = format1 && key.endsWith('_kobo') ? key.slice(0, -'_kobo'.length) : key;
@@ -156,10 +163,11 @@ const revive = (v: unknown, format1: boolean): unknown => {
 };
 
 /**
- * A stored document, read back with its money as Naira: this format (naira with 2 decimals) or
- * bizops-loan-pack/1 (integer kobo in `*_kobo` keys, read under the same names without `_kobo`).
+ * A stored document, read back with its money as Naira, exactly at any size (parseCanonicalJson: no
+ * amount goes through a double, a sum past 2^53 kobo is a bigint inside): this format (naira with 2
+ * decimals) or bizops-loan-pack/1 (integer kobo in `*_kobo` keys, read under the same names without `_kobo`).
  */
 export const readLoanPackDocument = (text: string): LoanPackDocument => {
-  const raw = JSON.parse(text) as { format?: unknown };
+  const raw = parseCanonicalJson(text) as { format?: unknown };
   return revive(raw, raw.format === FORMAT_1) as LoanPackDocument;
 };

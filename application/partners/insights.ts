@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import type { Kobo } from '../../domain/money.js';
+import type { KoboSum } from '../../domain/money.js';
 import type { PartnerActor, PartnerBranding } from '../../domain/partner.js';
 import { addDays, averageOf, changePct, percentOf, previousRange, type DayRange } from '../../domain/report.js';
 import { notFound, type NotFound } from '../business/errors.js';
@@ -48,7 +48,7 @@ export interface NetworkCompared<T> {
   /** Per cent, 2 decimals; null when the previous value is 0. */
   readonly changePct: number | null;
 }
-const compared = <T extends number>(value: T, previous: T): NetworkCompared<T> => ({ value, previous, changePct: changePct(value, previous) });
+const compared = <T extends number | KoboSum>(value: T, previous: T): NetworkCompared<T> => ({ value, previous, changePct: changePct(value, previous) });
 
 export interface NetworkReport {
   readonly period: NetworkPeriod;
@@ -58,10 +58,10 @@ export interface NetworkReport {
   readonly merchantsActive: NetworkCompared<number>;
   /** Active of total, per cent with 2 decimals (0 when there are no merchants). */
   readonly activeRatePct: NetworkCompared<number>;
-  readonly gmv: NetworkCompared<Kobo>;
+  readonly gmv: NetworkCompared<KoboSum>;
   readonly transactions: NetworkCompared<number>;
-  readonly averageTicket: NetworkCompared<Kobo>;
-  readonly daily: readonly { readonly day: string; readonly gmv: Kobo; readonly transactions: number }[];
+  readonly averageTicket: NetworkCompared<KoboSum>;
+  readonly daily: readonly { readonly day: string; readonly gmv: KoboSum; readonly transactions: number }[];
   readonly atRisk: readonly MerchantAtRisk[];
   readonly atRiskCount: number;
 }
@@ -87,7 +87,7 @@ export const networkAnalytics =
       activeRatePct: compared(rate(a.current), rate(a.previous)),
       gmv: compared(a.current.gmv, a.previous.gmv),
       transactions: compared(a.current.transactions, a.previous.transactions),
-      averageTicket: compared(averageOf(a.current.gmv, a.current.transactions), averageOf(a.previous.gmv, a.previous.transactions)),
+      averageTicket: compared(BigInt(averageOf(a.current.gmv, a.current.transactions)), BigInt(averageOf(a.previous.gmv, a.previous.transactions))),
       daily: a.daily,
       atRisk: a.atRisk,
       atRiskCount: a.atRiskCount,

@@ -1,4 +1,4 @@
-import type { Kobo } from '../../domain/money.js';
+import type { Kobo, KoboSum } from '../../domain/money.js';
 import type { Partner, PartnerApiKey } from '../../domain/partner.js';
 import type { Plan } from '../../domain/plan.js';
 import type { DayRange } from '../../domain/report.js';
@@ -66,13 +66,13 @@ export interface MerchantSummary {
   readonly joinedAt: Date;
   readonly lastSaleAt: Date | null;
   readonly salesCount30d: number;
-  readonly gmv30d: Kobo;
+  readonly gmv30d: KoboSum;
 }
 
 export interface MerchantDetail extends MerchantSummary {
   /** Each Lagos month of `months`, oldest first, empty ones too. */
-  readonly months: readonly { readonly month: string; readonly gmv: Kobo; readonly salesCount: number }[];
-  /** What the merchant's customers owe it now. */
+  readonly months: readonly { readonly month: string; readonly gmv: KoboSum; readonly salesCount: number }[];
+  /** What the merchant's customers owe it now (at most 2^53 - 1 kobo: the business credit cap, docs/adr/0017). */
   readonly creditOutstanding: Kobo;
   /** Active members with the STAFF role. */
   readonly staffCount: number;
@@ -90,7 +90,7 @@ export interface NetworkPeriodSums {
   readonly merchants: number;
   /** Of those, with a completed sale in the period. */
   readonly activeMerchants: number;
-  readonly gmv: Kobo;
+  readonly gmv: KoboSum;
   readonly transactions: number;
 }
 
@@ -105,7 +105,7 @@ export interface NetworkAnalytics {
   readonly current: NetworkPeriodSums;
   readonly previous: NetworkPeriodSums;
   /** GMV and transactions per Lagos day of the current period, oldest first, empty days too. */
-  readonly daily: readonly { readonly day: string; readonly gmv: Kobo; readonly transactions: number }[];
+  readonly daily: readonly { readonly day: string; readonly gmv: KoboSum; readonly transactions: number }[];
   /** Merchants whose last completed sale is at or before `riskSince`, most recently lapsed first (at most `riskLimit`). */
   readonly atRisk: readonly MerchantAtRisk[];
   readonly atRiskCount: number;

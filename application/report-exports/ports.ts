@@ -1,4 +1,4 @@
-import type { Kobo } from '../../domain/money.js';
+import type { Kobo, KoboSum } from '../../domain/money.js';
 import type { PaymentMethod, SaleStatus } from '../../domain/sale.js';
 
 // The report-exports module's port: the rows its exports read, as plain rows (no aggregates loaded).
@@ -32,24 +32,25 @@ export interface SaleExportCursor {
  * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till (by the
  * sale's method; the deposit on a CREDIT sale counts as `inOther`) and credit collected (by its method).
  * Out: live expenses by their method. `runningBalance` is the sum of `net` from the period's first day.
+ * Sums are exact bigint kobo (a day of many large sales passes 2^53, docs/adr/0038).
  */
 export interface CashFlowDay {
   readonly day: string;
-  readonly salesPaid: Kobo;
-  readonly creditCollected: Kobo;
-  readonly inCash: Kobo;
-  readonly inTransfer: Kobo;
-  readonly inCard: Kobo;
-  readonly inOther: Kobo;
-  readonly moneyIn: Kobo;
-  readonly outCash: Kobo;
-  readonly outTransfer: Kobo;
-  readonly outCard: Kobo;
-  readonly outPos: Kobo;
-  readonly outOther: Kobo;
-  readonly moneyOut: Kobo;
-  readonly net: number;
-  readonly runningBalance: number;
+  readonly salesPaid: KoboSum;
+  readonly creditCollected: KoboSum;
+  readonly inCash: KoboSum;
+  readonly inTransfer: KoboSum;
+  readonly inCard: KoboSum;
+  readonly inOther: KoboSum;
+  readonly moneyIn: KoboSum;
+  readonly outCash: KoboSum;
+  readonly outTransfer: KoboSum;
+  readonly outCard: KoboSum;
+  readonly outPos: KoboSum;
+  readonly outOther: KoboSum;
+  readonly moneyOut: KoboSum;
+  readonly net: KoboSum;
+  readonly runningBalance: KoboSum;
 }
 
 /** The rows report exports read, always of one business. */

@@ -15,7 +15,8 @@ export interface ReportColumn {
   readonly kind: ColumnKind;
 }
 
-export type Cell = string | number | null;
+/** A money cell is integer kobo: a number, or a bigint sum (exact past 2^53, docs/adr/0038). */
+export type Cell = string | number | bigint | null;
 
 /** A report ready to be written: a title, its period, its columns, and its rows as they are read. */
 export interface Report {

@@ -1,28 +1,28 @@
 import type { CreditPaymentMethod } from '../../domain/credit.js';
-import type { Kobo } from '../../domain/money.js';
+import type { Kobo, KoboSum } from '../../domain/money.js';
 import type { ProductType } from '../../domain/product.js';
 import type { DayRange } from '../../domain/report.js';
 import type { PaymentMethod } from '../../domain/sale.js';
 
 // The reports module's port: read-only sums over sales, their lines, the credit ledger, products and
-// expenses. Every method takes the business id (tenancy in the port). Sales count when COMPLETED
+// expenses. Sums are KoboSum (bigint: exact past 2^53 kobo, docs/adr/0038). Every method takes the business id (tenancy in the port). Sales count when COMPLETED
 // (voided ones are left out of every figure but `voids`); days are Lagos days; a line's cost is the
 // cost price stored on it when sold (a line without one costs 0); expenses count while not deleted.
 
 /** What the sales, the credit ledger and the expenses of a range add up to. */
 export interface PeriodSums {
   /** Sum of the totals of completed sales (after every discount). */
-  readonly revenue: Kobo;
+  readonly revenue: KoboSum;
   readonly salesCount: number;
   /** Line discounts plus sale discounts of completed sales. */
-  readonly discounts: Kobo;
+  readonly discounts: KoboSum;
   /** Sum of quantity x stored cost price over the lines of completed sales. */
-  readonly costOfGoods: Kobo;
+  readonly costOfGoods: KoboSum;
   /** What completed sales left unpaid at the till (total - amount paid). */
-  readonly creditGiven: Kobo;
+  readonly creditGiven: KoboSum;
   /** Credit payments received. */
-  readonly creditCollected: Kobo;
-  readonly expenses: Kobo;
+  readonly creditCollected: KoboSum;
+  readonly expenses: KoboSum;
 }
 
 /** A product's (or service's) sales in a range: line totals of completed sales. */
@@ -30,23 +30,23 @@ export interface ProductSales {
   readonly productId: string;
   readonly name: string;
   readonly units: number;
-  readonly revenue: Kobo;
+  readonly revenue: KoboSum;
 }
 
 export interface CategoryAmount {
   readonly categoryId: string;
   readonly category: string;
-  readonly amount: Kobo;
+  readonly amount: KoboSum;
 }
 
 /** One Lagos month (`2026-11`) of the profit and loss, or the whole range when `month` is null. */
 export interface ProfitLossSums {
   readonly month: string | null;
-  readonly revenue: Kobo;
-  readonly discounts: Kobo;
-  readonly costOfGoods: Kobo;
+  readonly revenue: KoboSum;
+  readonly discounts: KoboSum;
+  readonly costOfGoods: KoboSum;
   readonly expenses: readonly CategoryAmount[];
-  readonly totalExpenses: Kobo;
+  readonly totalExpenses: KoboSum;
 }
 
 /** Stock of one product category (null: products without one); services and archived products are left out. */
@@ -54,8 +54,8 @@ export interface StockValue {
   readonly category: string | null;
   readonly products: number;
   readonly units: number;
-  readonly atCost: Kobo;
-  readonly atPrice: Kobo;
+  readonly atCost: KoboSum;
+  readonly atPrice: KoboSum;
 }
 
 export interface StockAlertItem {
@@ -79,29 +79,29 @@ export interface StockAlerts {
 export interface MethodSum<M extends string> {
   readonly method: M;
   readonly count: number;
-  readonly total: Kobo;
+  readonly total: KoboSum;
 }
 
 /** One Lagos day at the till. */
 export interface DaySums {
   readonly sales: readonly MethodSum<PaymentMethod>[];
   /** Sales made that day and voided since. */
-  readonly voids: { readonly count: number; readonly total: Kobo };
-  readonly discounts: Kobo;
+  readonly voids: { readonly count: number; readonly total: KoboSum };
+  readonly discounts: KoboSum;
   readonly expenses: readonly MethodSum<string>[];
-  readonly creditGiven: Kobo;
+  readonly creditGiven: KoboSum;
   readonly creditCollected: readonly MethodSum<CreditPaymentMethod>[];
   /** What the till received in cash for CASH sales (their amount paid). */
-  readonly cashSalesReceived: Kobo;
+  readonly cashSalesReceived: KoboSum;
 }
 
 /** One product category's sales in a range (line totals; sale-level discounts are not split over categories). */
 export interface CategorySales {
   readonly category: string | null;
-  readonly revenue: Kobo;
+  readonly revenue: KoboSum;
   readonly units: number;
-  readonly costOfGoods: Kobo;
-  readonly grossProfit: Kobo;
+  readonly costOfGoods: KoboSum;
+  readonly grossProfit: KoboSum;
   /** This category's share of the line totals of the range, per cent with 2 decimals; null when they are 0. */
   readonly sharePct: number | null;
 }
@@ -111,14 +111,14 @@ export interface MonthActivity {
   readonly month: string;
   /** Completed sales: how many, and their totals. */
   readonly salesCount: number;
-  readonly salesTotal: Kobo;
+  readonly salesTotal: KoboSum;
   /** Sales made in the month and voided since. */
   readonly voidedCount: number;
   /** Completed sales paid by TRANSFER and by CARD: how many and their totals. */
   readonly transferCount: number;
-  readonly transferTotal: Kobo;
+  readonly transferTotal: KoboSum;
   readonly cardCount: number;
-  readonly cardTotal: Kobo;
+  readonly cardTotal: KoboSum;
   /** Lagos days of the month with at least one completed sale. */
   readonly daysWithSales: number;
 }

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../domain/money.js';
+import { sumKobo, type Kobo, type KoboSum } from '../../domain/money.js';
 import { checkFeature, type FeatureNotAvailable } from '../../domain/plan.js';
 import {
   averageOf, changePct, checkRange, dashboardRange, isInvalidRange, percentOf, previousRange,
@@ -19,13 +19,13 @@ export const TOP_PRODUCTS = 5;
 export const TOP_SERVICES = 10;
 export const STOCK_ALERT_ROWS = 50;
 
-/** A figure of the period beside the same figure of the same-length period before. */
-export interface Compared {
-  readonly value: number;
-  readonly previous: number;
+/** A figure of the period beside the same figure of the same-length period before (money: an exact KoboSum). */
+export interface Compared<T extends number | KoboSum = number> {
+  readonly value: T;
+  readonly previous: T;
   readonly changePct: number | null;
 }
-const compared = (value: number, previous: number): Compared => ({ value, previous, changePct: changePct(value, previous) });
+const compared = <T extends number | KoboSum>(value: T, previous: T): Compared<T> => ({ value, previous, changePct: changePct(value, previous) });
 
 export interface DashboardQuery {
   readonly period: DashboardPeriod;
@@ -36,14 +36,14 @@ export interface DashboardQuery {
 export interface Dashboard {
   readonly range: DayRange;
   readonly previousRange: DayRange;
-  readonly revenue: Compared;
+  readonly revenue: Compared<KoboSum>;
   readonly salesCount: Compared;
-  readonly averageSale: Compared;
-  readonly grossProfit: Compared;
-  readonly expenses: Compared;
-  readonly netProfit: Compared;
-  readonly creditGiven: Compared;
-  readonly creditCollected: Compared;
+  readonly averageSale: Compared<KoboSum>;
+  readonly grossProfit: Compared<KoboSum>;
+  readonly expenses: Compared<KoboSum>;
+  readonly netProfit: Compared<KoboSum>;
+  readonly creditGiven: Compared<KoboSum>;
+  readonly creditCollected: Compared<KoboSum>;
   readonly creditOutstanding: Kobo;
   readonly lowStockCount: number;
   readonly outOfStockCount: number;
@@ -73,7 +73,7 @@ export const getDashboard =
       previousRange: before,
       revenue: compared(c.revenue, p.revenue),
       salesCount: compared(c.salesCount, p.salesCount),
-      averageSale: compared(averageOf(c.revenue, c.salesCount), averageOf(p.revenue, p.salesCount)),
+      averageSale: compared(BigInt(averageOf(c.revenue, c.salesCount)), BigInt(averageOf(p.revenue, p.salesCount))),
       grossProfit: compared(gross(c), gross(p)),
       expenses: compared(c.expenses, p.expenses),
       netProfit: compared(net(c), net(p)),
@@ -101,14 +101,14 @@ export const getTopServices =
 
 export interface ProfitLossLine {
   readonly month: string | null;
-  readonly revenue: Kobo;
-  readonly discounts: Kobo;
-  readonly costOfGoods: Kobo;
-  readonly grossProfit: Kobo;
+  readonly revenue: KoboSum;
+  readonly discounts: KoboSum;
+  readonly costOfGoods: KoboSum;
+  readonly grossProfit: KoboSum;
   readonly grossMarginPct: number | null;
   readonly expenses: readonly CategoryAmount[];
-  readonly totalExpenses: Kobo;
-  readonly netProfit: Kobo;
+  readonly totalExpenses: KoboSum;
+  readonly netProfit: KoboSum;
 }
 
 /** Profit and loss over a range of Lagos days: in total and per Lagos month. */
@@ -119,8 +119,8 @@ export const getProfitLoss =
       const range = checkRange(from, to);
       if (isInvalidRange(range)) return E.left(range);
       const lines = (await r.reports.profitLoss(actor.businessId, range)).map((s): ProfitLossLine => {
-        const grossProfit = kobo(s.revenue - s.costOfGoods);
-        return { ...s, grossProfit, grossMarginPct: percentOf(grossProfit, s.revenue), netProfit: kobo(grossProfit - s.totalExpenses) };
+        const grossProfit = s.revenue - s.costOfGoods;
+        return { ...s, grossProfit, grossMarginPct: percentOf(grossProfit, s.revenue), netProfit: grossProfit - s.totalExpenses };
       });
       return E.right({ range, total: lines.find((l) => l.month === null)!, months: lines.filter((l) => l.month !== null) });
     });
@@ -140,22 +140,22 @@ export const getInventory =
       const sum = (f: (s: StockValue) => number) => categories.reduce((n, s) => n + f(s), 0);
       return {
         categories,
-        total: { products: sum((s) => s.products), units: sum((s) => s.units), atCost: kobo(sum((s) => s.atCost)), atPrice: kobo(sum((s) => s.atPrice)) },
+        total: { products: sum((s) => s.products), units: sum((s) => s.units), atCost: sumKobo(categories.map((s) => s.atCost)), atPrice: sumKobo(categories.map((s) => s.atPrice)) },
         alerts: await r.reports.stockAlerts(actor.businessId, STOCK_ALERT_ROWS),
       };
     });
 
 export interface DailySummary extends DaySums {
   readonly date: string;
-  readonly salesTotal: { readonly count: number; readonly total: Kobo };
-  readonly expensesTotal: Kobo;
-  readonly creditCollectedTotal: Kobo;
+  readonly salesTotal: { readonly count: number; readonly total: KoboSum };
+  readonly expensesTotal: KoboSum;
+  readonly creditCollectedTotal: KoboSum;
   /** Cash sales received + cash credit payments - cash expenses. */
-  readonly cashExpected: Kobo;
+  readonly cashExpected: KoboSum;
 }
 
-const totalOf = <M extends string>(rows: readonly MethodSum<M>[]) => kobo(rows.reduce((n, x) => n + x.total, 0));
-const cashOf = <M extends string>(rows: readonly MethodSum<M>[]) => rows.find((x) => x.method === 'CASH')?.total ?? 0;
+const totalOf = <M extends string>(rows: readonly MethodSum<M>[]) => sumKobo(rows.map((x) => x.total));
+const cashOf = <M extends string>(rows: readonly MethodSum<M>[]) => rows.find((x) => x.method === 'CASH')?.total ?? 0n;
 
 /** The day's figures of a business (the daily-summary report, and the daily summary message). */
 export const dailySummaryOf = async (reports: ReportRepositories['reports'], businessId: string, day: string): Promise<DailySummary> => {
@@ -166,7 +166,7 @@ export const dailySummaryOf = async (reports: ReportRepositories['reports'], bus
     salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
     expensesTotal: totalOf(s.expenses),
     creditCollectedTotal: totalOf(s.creditCollected),
-    cashExpected: kobo(s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses)),
+    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses),
   };
 };
 
@@ -179,12 +179,12 @@ export const getDailySummary =
 /** Sales per product category over a range: revenue (line totals), units, gross profit and share of revenue. */
 export const getSalesByCategory =
   (deps: Deps) =>
-  (actor: Actor, from: string, to: string): Promise<E.Either<InvalidReportRange, { range: DayRange; categories: CategorySales[]; lineTotal: Kobo; saleDiscounts: Kobo; revenue: Kobo }>> =>
+  (actor: Actor, from: string, to: string): Promise<E.Either<InvalidReportRange, { range: DayRange; categories: CategorySales[]; lineTotal: KoboSum; saleDiscounts: KoboSum; revenue: KoboSum }>> =>
     deps.uow.read(async (r) => {
       const range = checkRange(from, to);
       if (isInvalidRange(range)) return E.left(range);
       const categories = await r.reports.salesByCategory(actor.businessId, range);
       const { current } = await r.reports.periodSums(actor.businessId, range, range);
-      const lineTotal = kobo(categories.reduce((n, c) => n + c.revenue, 0));
-      return E.right({ range, categories, lineTotal, saleDiscounts: kobo(lineTotal - current.revenue), revenue: current.revenue });
+      const lineTotal = sumKobo(categories.map((c) => c.revenue));
+      return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - current.revenue, revenue: current.revenue });
     });

@@ -37,6 +37,11 @@ export interface SaleRepository {
   markVoided(sale: Sale): Promise<void>;
   /** An offline sale whose every shortfall the owner has resolved needs no more review. */
   clearNeedsReview(businessId: string, saleId: string): Promise<void>;
+  /**
+   * When the device's latest sale synced before `before` was recorded (null: none): the device's
+   * previous sync, for bounding the time its new sales claim (docs/adr/0039).
+   */
+  lastSyncedAt(businessId: string, deviceId: string, before: Date): Promise<Date | null>;
   /** True when any sale was made at the branch (it must then be archived, not erased). */
   existsForBranch(businessId: string, branchId: string): Promise<boolean>;
 }

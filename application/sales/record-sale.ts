@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { boundClientTime, previousSyncBefore } from '../../domain/client-time.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
@@ -41,8 +42,9 @@ export interface SaleCommand extends ClientMade {
   readonly branchId?: string;
   /**
    * A sale a till made offline, arriving through POST /sync/batch: it takes its stock even below zero
-   * (the goods already left; each shortfall becomes a conflict for the owner) and counts toward the plan's
-   * month of its clientCreatedAt (docs/adr/0034).
+   * (the goods already left; each shortfall becomes a conflict for the owner, docs/adr/0034). Like every
+   * sale it counts toward the plan's month it is recorded in; its clientCreatedAt is kept, bounded
+   * (docs/adr/0039).
    */
   readonly offline?: { readonly deviceId: string; readonly provisionalReceiptNumber?: string };
 }
@@ -81,9 +83,6 @@ export type SaleFailure =
 /** What a sale is made from, as the device sent it: not which device or route it came through (a retry may take another). */
 const saleContent = ({ offline, ...cmd }: SaleCommand) => ({ ...cmd, provisionalReceiptNumber: offline?.provisionalReceiptNumber });
 
-/** The month an offline sale counts in is its device's (never later than now); an online sale's is now's. */
-const planTime = (cmd: SaleCommand, now: Date): Date => (cmd.offline && cmd.clientCreatedAt && cmd.clientCreatedAt < now ? cmd.clientCreatedAt : now);
-
 /** The sale, and on a plan that caps sales a month, the month's usage including this sale. */
 export interface RecordedSale {
   readonly sale: Sale;
@@ -113,13 +112,17 @@ export const recordSale =
       // The reads that decide whether the sale can be made, started side by side: on PostgreSQL they
       // go to the server together, with the transaction's BEGIN, in one round trip (sql-session.ts).
       const ids = [...new Set(cmd.items.map((i) => i.productId))];
-      const [business, chosen, customerKnown, found] = await Promise.all([
+      const [business, chosen, customerKnown, found, previousSyncAt] = await Promise.all([
         r.businesses.findById(actor.businessId),
         stockBranchFor(r, actor, cmd.branchId),
         cmd.customerId ? r.customers.exists(actor.businessId, cmd.customerId) : true,
         r.products.findMany(actor.businessId, ids),
+        cmd.offline && cmd.clientCreatedAt ? r.sales.lastSyncedAt(actor.businessId, cmd.offline.deviceId, previousSyncBefore(now)) : null,
       ]);
       if (!business) throw new Error(`business ${actor.businessId} of an authenticated actor does not exist`);
+      // The device's claimed time, inside what the server knows (docs/adr/0039); the command's own stays
+      // in its client id's fingerprint and record, so a retry still replays.
+      const clientCreatedAt = cmd.clientCreatedAt ? boundClientTime(cmd.clientCreatedAt, { businessCreatedAt: business.createdAt, previousSyncAt, now }).at : null;
       if (E.isLeft(chosen)) return chosen;
       const branch = chosen.right;
       if (!customerKnown) return E.left({ _tag: 'UnknownCustomer' });
@@ -174,9 +177,11 @@ export const recordSale =
       if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'SALE', amount: priced.value.balanceDue, saleId });
 
       // Business-wide counters last: their row locks are held only until the commit just after.
+      // Every sale counts in the Lagos month it is recorded in (its created_at, now), whatever its device
+      // claims: a closed month's usage never moves, and the counter agrees with the sales (docs/adr/0039).
       let monthlySales: MonthlySalesUsage | null = null;
       if (limitsMonthlySales(business.plan)) {
-        const count = await r.sales.countSaleInMonth(actor.businessId, lagosDate(planTime(cmd, now)).slice(0, 7));
+        const count = await r.sales.countSaleInMonth(actor.businessId, lagosDate(now).slice(0, 7));
         const gate = checkMonthlySale(business.plan, count);
         if (gate) return rollback(E.left(gate));
         monthlySales = monthlySalesUsage(business.plan, count);
@@ -198,7 +203,7 @@ export const recordSale =
         creditOutstanding: customer ? priced.value.balanceDue : kobo(0),
         refundAmount: null,
         ...(cmd.offline
-          ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt: cmd.clientCreatedAt ?? null, needsReview: shortfalls.length > 0 } }
+          ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt, needsReview: shortfalls.length > 0 } }
           : {}),
       };
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };

@@ -1,3 +1,4 @@
+import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { CHANGE_KINDS, type Change, type ChangeKind, type ChangePosition, type SyncRepositories } from './ports.js';
@@ -50,6 +51,18 @@ export const decodeSyncCursor = (text: string): SyncCursor | null => {
   return { since, next, after: { version, kind: kind as ChangeKind, key } };
 };
 
+/**
+ * The cursor names a place this server has not reached: a snapshot or a row past the transactions it has
+ * given out. It was not made here, or the database was restored from an earlier copy; either way the
+ * till's catalogue cannot be trusted to follow on from it, so it pulls again from no cursor.
+ */
+export type SyncCursorAhead = { readonly _tag: 'SyncCursorAhead' };
+
+const xmaxOf = (snapshot: string): bigint => BigInt(snapshot.split(':')[1]!);
+/** Every place the cursor names is before `next`, the first transaction id not yet given out. */
+const isBehind = (c: SyncCursor, next: bigint): boolean =>
+  xmaxOf(c.since) <= next && (c.next === null || xmaxOf(c.next) <= next) && (c.after === null || BigInt(c.after.version) < next);
+
 export interface ChangesPage {
   readonly changes: Change[];
   readonly cursor: SyncCursor;
@@ -61,22 +74,25 @@ export interface ChangesPage {
  * One page of changes. The first page of a pull takes the horizon (a snapshot) *before* reading rows:
  * every change it sees is committed and among what this pull reads, so the next pull asks for what it
  * did not see; a change still in flight then comes on that pull. Pages of one pull keep that horizon. An empty
- * pull keeps the till's cursor (nothing is lost by starting again from the same place).
+ * pull keeps the till's cursor (nothing is lost by starting again from the same place). A cursor past the
+ * server's transactions is refused (SyncCursorAhead) rather than answered "nothing new" for ever.
  * Stock: an owner gets every branch; a staff member with a branch gets that branch's.
  */
 export const pullChanges =
   (deps: { uow: UnitOfWork<SyncRepositories> }) =>
-  (actor: Actor, request: { cursor: SyncCursor | null; limit: number }): Promise<ChangesPage> =>
+  (actor: Actor, request: { cursor: SyncCursor | null; limit: number }): Promise<E.Either<SyncCursorAhead, ChangesPage>> =>
     deps.uow.read(async (r) => {
       const from = request.cursor ?? START;
-      const next = from.next ?? (await r.changeFeed.horizon());
+      const horizon = await r.changeFeed.horizon();
+      if (!isBehind(from, BigInt(horizon.next))) return E.left({ _tag: 'SyncCursorAhead' as const });
+      const next = from.next ?? horizon.snapshot;
       const branchId = actor.roles.includes('BUSINESS_OWNER') ? null : (actor.branchId ?? null);
       const rows = await r.changeFeed.changes(actor.businessId, { since: from.since, after: from.after, branchId, limit: request.limit + 1 });
       const changes = rows.slice(0, request.limit);
       const last = changes[changes.length - 1];
       if (rows.length > request.limit && last) {
-        return { changes, hasMore: true, cursor: { since: from.since, next, after: { version: last.version, kind: last.kind, key: last.key } } };
+        return E.right({ changes, hasMore: true, cursor: { since: from.since, next, after: { version: last.version, kind: last.kind, key: last.key } } });
       }
-      if (changes.length === 0 && from.after === null) return { changes, hasMore: false, cursor: from };
-      return { changes, hasMore: false, cursor: { since: next, next: null, after: null } };
+      if (changes.length === 0 && from.after === null) return E.right({ changes, hasMore: false, cursor: from });
+      return E.right({ changes, hasMore: false, cursor: { since: next, next: null, after: null } });
     });

@@ -121,8 +121,10 @@ export interface ChangeFeed {
   /**
    * The snapshot of now (`xmin:xmax:xip,…`): every change it sees is committed and visible to reads
    * made from now on, so the next pull asks for what it did not see and misses no change that commits late.
+   * With it `next`: the first transaction id not yet given out (the uncut snapshot's xmax); no position
+   * this server handed out is past it.
    */
-  horizon(): Promise<string>;
+  horizon(): Promise<{ readonly snapshot: string; readonly next: string }>;
   /** The rows changed since `query.since`, after `query.after`, ordered by position, at most `limit`. */
   changes(businessId: string, query: ChangeQuery): Promise<Change[]>;
 }

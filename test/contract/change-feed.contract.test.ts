@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import * as E from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { kobo } from '../../domain/money.js';
 import { pullChanges, type ChangesPage, type SyncCursor } from '../../application/sync/changes.js';
@@ -9,6 +10,11 @@ import { aBranch, aCustomer, aProduct, aSale, NOW, seedTenant } from '../support
 
 // The change feed on every adapter (docs/adr/0034 addendum): what changed after a cursor comes on the
 // next pull, at least once; archived products come as tombstones; paging with a limit sends each row once.
+
+const right = <A>(e: E.Either<unknown, A>): A => {
+  if (E.isLeft(e)) throw new Error(`a pull failed: ${JSON.stringify(e.left)}`);
+  return e.right;
+};
 
 const key = (c: { kind: string; key: string; data: unknown }) => `${c.kind}:${c.key}${c.data === null ? ':deleted' : ''}`;
 
@@ -25,7 +31,7 @@ const contract = (name: string, open: () => Promise<{ p: Persistence; url?: stri
       const pages: ChangesPage[] = [];
       let at = cursor;
       do {
-        pages.push(await pullChanges({ uow: p.uow })(actor, { cursor: at, limit }));
+        pages.push(right(await pullChanges({ uow: p.uow })(actor, { cursor: at, limit })));
         at = pages[pages.length - 1]!.cursor;
       } while (pages[pages.length - 1]!.hasMore);
       return { rows: pages.flatMap((x) => x.changes), cursor: at!, pages };
@@ -89,12 +95,24 @@ const contract = (name: string, open: () => Promise<{ p: Persistence; url?: stri
       const after = await pullAll(s.actor, paged.cursor, 2);
       expect(after.rows).to.deep.equal([]);
       // a change made while paging comes on the next pull
-      const mid = await pullChanges({ uow: p.uow })(s.actor, { cursor: null, limit: 1 });
+      const mid = right(await pullChanges({ uow: p.uow })(s.actor, { cursor: null, limit: 1 }));
       await p.uow.run((r) => r.customers.setBalance(s.business.id, s.customer.id, kobo(5_000), NOW));
       let rest = await pullAll(s.actor, mid.cursor, 1);
       rest = await pullAll(s.actor, rest.cursor);
       expect(rest.rows.map(key)).to.include(`customer:${s.customer.id}`);
       expect(rest.rows.find((c) => c.key === s.customer.id)!.data).to.deep.include({ creditBalance: 5_000 });
+    });
+
+    it('a cursor ahead of the server (past every transaction given out) is refused, its own cursors are not (issue 32)', async () => {
+      const s = await shop();
+      const made = await pullAll(s.actor, null);
+      const pull = (cursor: SyncCursor) => pullChanges({ uow: p.uow })(s.actor, { cursor, limit: 10 });
+      const far = '900000000000';
+      const row = { version: far, kind: 'product' as const, key: s.product.id };
+      for (const cursor of [{ since: `${far}:${far}:`, next: null, after: null }, { since: '1:1:', next: `${far}:${far}:`, after: { ...row, version: '1' } }, { since: '1:1:', next: '2:2:', after: row }]) {
+        expect(await pull(cursor), JSON.stringify(cursor)).to.deep.equal(E.left({ _tag: 'SyncCursorAhead' }));
+      }
+      expect(E.isRight(await pull(made.cursor))).to.equal(true);
     });
 
     it("a staff member with a branch gets that branch's stock; the owner every branch's", async () => {

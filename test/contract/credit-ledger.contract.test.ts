@@ -143,8 +143,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const [payment, empty] = [aCreditEntry(debtor, { kind: 'PAYMENT', amount: -700, balanceAfter: kobo(300) }), aCreditEntry(debtor, { kind: 'PAYMENT', amount: -1, balanceAfter: kobo(299) })];
       await p.uow.run(async (r) => {
         for (const e of [payment!, empty!]) await r.credit.add(e);
-        await r.credit.addAllocations(payment!.id, [{ saleId: newer!.id, amount: kobo(200) }, { saleId: older!.id, amount: kobo(500) }]);
-        await r.credit.addAllocations(empty!.id, []);
+        await r.credit.addAllocations(b, payment!.id, [{ saleId: newer!.id, amount: kobo(200) }, { saleId: older!.id, amount: kobo(500) }]);
+        await r.credit.addAllocations(b, empty!.id, []);
       });
       const allocations = (businessId: string, paymentId: string) => p.uow.read((r) => r.credit.allocationsOf(businessId, paymentId));
       expect(await allocations(b, payment!.id)).to.deep.equal([{ saleId: older!.id, amount: 500 }, { saleId: newer!.id, amount: 200 }]);
@@ -200,7 +200,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       await r.credit.reduceOutstanding(debtor.businessId, sale.id, kobo(400));
       const payment = aCreditEntry(debtor, { kind: 'PAYMENT', amount: -400, balanceAfter: kobo(600), method: 'CASH' });
       const paidAt = await r.credit.add(payment);
-      await r.credit.addAllocations(payment.id, [{ saleId: sale.id, amount: kobo(400) }]);
+      await r.credit.addAllocations(debtor.businessId, payment.id, [{ saleId: sale.id, amount: kobo(400) }]);
       return { sale, payment, owed, saleAt, paidAt };
     };
     /** What every read of the ledger answers for the debtor, one statement at a time. */

@@ -11,6 +11,8 @@ import { buildReportsFixture } from '../support/reports-fixture.js';
 // activity figures are those of the hand-worked fixture in test/support/reports-fixture.ts).
 
 const K = (naira: number) => kobo(Math.round(naira * 100));
+/** A sum: exact bigint kobo (docs/adr/0038). */
+const S = (naira: number) => BigInt(Math.round(naira * 100));
 
 const contract = (name: string, open: () => Promise<Persistence>) =>
   describe(`loan packs contract: ${name}`, function () {
@@ -40,15 +42,15 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     });
 
     it('monthActivity: completed sales, voids, TRANSFER and CARD sales and days with sales per Lagos month, empty months too', async () => {
-      const empty = (month: string) => ({ month, salesCount: 0, salesTotal: 0, voidedCount: 0, transferCount: 0, transferTotal: 0, cardCount: 0, cardTotal: 0, daysWithSales: 0 });
+      const empty = (month: string) => ({ month, salesCount: 0, salesTotal: 0n, voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 0 });
       expect(await p.uow.read((r) => r.reports.monthActivity(shop.businessId, { from: '2026-09-10', to: '2026-11-21' }))).to.deep.equal([
         empty('2026-09'),
-        { month: '2026-10', salesCount: 1, salesTotal: K(5000), voidedCount: 0, transferCount: 0, transferTotal: 0, cardCount: 0, cardTotal: 0, daysWithSales: 1 },
+        { month: '2026-10', salesCount: 1, salesTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
         // S5 at 23:30Z on the 20th is the 21st in Lagos: two days with sales; S3 voided
-        { month: '2026-11', salesCount: 4, salesTotal: K(27000), voidedCount: 1, transferCount: 1, transferTotal: K(1000), cardCount: 0, cardTotal: 0, daysWithSales: 2 },
+        { month: '2026-11', salesCount: 4, salesTotal: S(27000), voidedCount: 1, transferCount: 1, transferTotal: S(1000), cardCount: 0, cardTotal: 0n, daysWithSales: 2 },
       ]);
       expect(await p.uow.read((r) => r.reports.monthActivity(shop.businessId, { from: '2026-11-21', to: '2026-11-21' }))).to.deep.equal([
-        { month: '2026-11', salesCount: 1, salesTotal: K(5000), voidedCount: 0, transferCount: 0, transferTotal: 0, cardCount: 0, cardTotal: 0, daysWithSales: 1 },
+        { month: '2026-11', salesCount: 1, salesTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
       ]);
       expect(await p.uow.read((r) => r.reports.monthActivity(other.businessId, { from: '2026-11-01', to: '2026-11-30' }))).to.deep.equal([empty('2026-11')]);
     });

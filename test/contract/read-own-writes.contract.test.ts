@@ -103,7 +103,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         const key = `phone:${user.phone}`;
         const sessionId = randomUUID();
         await r.users.add(user);
-        await r.otps.add({ id: randomUUID(), identifierKey: key, purpose: 'SIGN_IN', codeHash: 'h', wrongTries: 0, consumedAt: null, createdAt: NOW, expiresAt: new Date(NOW.getTime() + 600_000) });
+        await r.otps.add({ id: randomUUID(), identifierKey: key, purpose: 'SIGN_IN', codeHash: 'h', wrongTries: 0, consumedAt: null, createdAt: NOW, expiresAt: new Date(NOW.getTime() + 600_000), requestedBy: null });
         expect((await r.otps.latest(key, 'SIGN_IN'))?.codeHash).to.equal('h');
         expect(await r.otps.createdSince(key, new Date(NOW.getTime() - 1))).to.have.length(1);
         await r.sessions.add({ id: sessionId, userId: user.id, createdAt: NOW, lastUsedAt: NOW, expiresAt: new Date(NOW.getTime() + 86_400_000), userAgent: null, ip: null, revokedAt: null });

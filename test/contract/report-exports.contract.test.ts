@@ -97,7 +97,12 @@ const contract = (name: string, open: () => Promise<Adapter>) =>
       await a.addExpense(shop, { amount: 9_999, method: 'CASH', spentOn: '2026-11-03', deleted: true });
       await a.addExpense(other, { amount: 8_888, method: 'CASH', spentOn: '2026-11-03' });
       const days = await a.uow.read((r) => r.reportExports.cashFlow(shop.business.id, '2026-10-31', '2026-11-04'));
-      const pick = (keys: string[]) => days.map((d) => keys.map((k) => (d as unknown as Record<string, unknown>)[k]));
+      // every figure an exact bigint sum (docs/adr/0038), compared here as numbers
+      const pick = (keys: string[]) => days.map((d) => keys.map((k) => {
+        const v = (d as unknown as Record<string, unknown>)[k];
+        expect(typeof v, k).to.equal('bigint');
+        return Number(v);
+      }));
       expect(days.map((d) => d.day)).to.deep.equal(['2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
       expect(pick(['salesPaid', 'creditCollected', 'inCash', 'inTransfer', 'inCard', 'inOther', 'moneyIn'])).to.deep.equal([
         [0, 0, 0, 0, 0, 0, 0],

@@ -9,6 +9,8 @@ import { buildReportsFixture, type ReportsFixture } from '../support/reports-fix
 // (amounts in kobo): every sum the SQL adapter asks PostgreSQL for, the in-memory adapter computes the same.
 
 const K = (naira: number) => kobo(Math.round(naira * 100));
+/** A sum: exact bigint kobo (docs/adr/0038). */
+const S = (naira: number) => BigInt(Math.round(naira * 100));
 const day = (d: string) => ({ from: d, to: d });
 
 const contract = (name: string, open: () => Promise<Persistence>) =>
@@ -30,10 +32,10 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     it('periodSums: revenue net of voids, discounts, stored line costs, credit given and collected, expenses not deleted; Lagos days', async () => {
       expect(await q((r) => r.periodSums(shop, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({
-        current: { revenue: K(5000), salesCount: 1, discounts: K(0), costOfGoods: K(3500), creditGiven: K(0), creditCollected: K(3000), expenses: K(1200) },
-        previous: { revenue: K(22000), salesCount: 3, discounts: K(500), costOfGoods: K(12900), creditGiven: K(6000), creditCollected: K(2500), expenses: K(3700) },
+        current: { revenue: S(5000), salesCount: 1, discounts: S(0), costOfGoods: S(3500), creditGiven: S(0), creditCollected: S(3000), expenses: S(1200) },
+        previous: { revenue: S(22000), salesCount: 3, discounts: S(500), costOfGoods: S(12900), creditGiven: S(6000), creditCollected: S(2500), expenses: S(3700) },
       });
-      const empty = { revenue: 0, salesCount: 0, discounts: 0, costOfGoods: 0, creditGiven: 0, creditCollected: 0, expenses: 0 };
+      const empty = { revenue: 0n, salesCount: 0, discounts: 0n, costOfGoods: 0n, creditGiven: 0n, creditCollected: 0n, expenses: 0n };
       expect(await q((r) => r.periodSums(other, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({ current: empty, previous: empty });
     });
 
@@ -45,30 +47,30 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     it('topProducts: line totals of completed sales by product, best first; services alone when asked', async () => {
       const month = { from: '2026-11-01', to: '2026-11-21' };
       expect(await q((r) => r.topProducts(shop, month, undefined, 5))).to.deep.equal([
-        { productId: f.products.rice, name: 'Rice 5kg', units: 5, revenue: K(24800) },
-        { productId: f.products.soap, name: 'Soap', units: 3, revenue: K(1500) },
-        { productId: f.products.delivery, name: 'Delivery', units: 1, revenue: K(1000) },
+        { productId: f.products.rice, name: 'Rice 5kg', units: 5, revenue: S(24800) },
+        { productId: f.products.soap, name: 'Soap', units: 3, revenue: S(1500) },
+        { productId: f.products.delivery, name: 'Delivery', units: 1, revenue: S(1000) },
       ]);
       expect(await q((r) => r.topProducts(shop, month, undefined, 1))).to.have.length(1);
-      expect(await q((r) => r.topProducts(shop, month, 'SERVICE', 10))).to.deep.equal([{ productId: f.products.delivery, name: 'Delivery', units: 1, revenue: K(1000) }]);
+      expect(await q((r) => r.topProducts(shop, month, 'SERVICE', 10))).to.deep.equal([{ productId: f.products.delivery, name: 'Delivery', units: 1, revenue: S(1000) }]);
       expect(await q((r) => r.topProducts(other, month, undefined, 5))).to.deep.equal([]);
     });
 
     it('profitLoss: every Lagos month of the range, then the whole range; expenses by category, largest first', async () => {
       const expenses = [
-        { categoryId: f.categories.rent, category: 'Rent', amount: K(3000) },
-        { categoryId: f.categories.fuel, category: 'Fuel and generator', amount: K(1200) },
-        { categoryId: f.categories.transport, category: 'Transport', amount: K(700) },
+        { categoryId: f.categories.rent, category: 'Rent', amount: S(3000) },
+        { categoryId: f.categories.fuel, category: 'Fuel and generator', amount: S(1200) },
+        { categoryId: f.categories.transport, category: 'Transport', amount: S(700) },
       ];
       expect(await q((r) => r.profitLoss(shop, { from: '2026-10-01', to: '2026-11-30' }))).to.deep.equal([
-        { month: '2026-10', revenue: K(5000), discounts: K(0), costOfGoods: K(3000), expenses: [], totalExpenses: K(0) },
-        { month: '2026-11', revenue: K(27000), discounts: K(500), costOfGoods: K(16400), expenses, totalExpenses: K(4900) },
-        { month: null, revenue: K(32000), discounts: K(500), costOfGoods: K(19400), expenses, totalExpenses: K(4900) },
+        { month: '2026-10', revenue: S(5000), discounts: S(0), costOfGoods: S(3000), expenses: [], totalExpenses: S(0) },
+        { month: '2026-11', revenue: S(27000), discounts: S(500), costOfGoods: S(16400), expenses, totalExpenses: S(4900) },
+        { month: null, revenue: S(32000), discounts: S(500), costOfGoods: S(19400), expenses, totalExpenses: S(4900) },
       ]);
       // partial months; the sale at 23:30Z on the 20th is the 21st in Lagos, and so is the fuel
-      const nov = { revenue: K(22000), discounts: K(500), costOfGoods: K(12900), expenses: [expenses[0], expenses[2]], totalExpenses: K(3700) };
+      const nov = { revenue: S(22000), discounts: S(500), costOfGoods: S(12900), expenses: [expenses[0], expenses[2]], totalExpenses: S(3700) };
       expect(await q((r) => r.profitLoss(shop, { from: '2026-10-20', to: '2026-11-20' }))).to.deep.equal([
-        { month: '2026-10', revenue: K(0), discounts: K(0), costOfGoods: K(0), expenses: [], totalExpenses: K(0) },
+        { month: '2026-10', revenue: S(0), discounts: S(0), costOfGoods: S(0), expenses: [], totalExpenses: S(0) },
         { month: '2026-11', ...nov },
         { month: null, ...nov },
       ]);
@@ -76,9 +78,9 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     it('stockValue and stockAlerts: goods only (no services, nothing archived), per category, fewest units first', async () => {
       expect(await q((r) => r.stockValue(shop))).to.deep.equal([
-        { category: 'Food', products: 2, units: 97, atCost: K(94 * 3500 + 3 * 600), atPrice: K(94 * 5000 + 3 * 800) },
-        { category: 'Toiletries', products: 1, units: 17, atCost: K(17 * 300), atPrice: K(17 * 500) },
-        { category: null, products: 1, units: 0, atCost: K(0), atPrice: K(0) },
+        { category: 'Food', products: 2, units: 97, atCost: S(94 * 3500 + 3 * 600), atPrice: S(94 * 5000 + 3 * 800) },
+        { category: 'Toiletries', products: 1, units: 17, atCost: S(17 * 300), atPrice: S(17 * 500) },
+        { category: null, products: 1, units: 0, atCost: S(0), atPrice: S(0) },
       ]);
       const milk = { productId: f.products.milk, name: 'Milk', category: null, quantity: 0, lowStockThreshold: 2 };
       const sugar = { productId: f.products.sugar, name: 'Sugar', category: 'Food', quantity: 3, lowStockThreshold: 5 };
@@ -92,30 +94,30 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     it('daySums: one Lagos day by payment method, voids, discounts, credit, cash received', async () => {
       expect(await q((r) => r.daySums(shop, '2026-11-20'))).to.deep.equal({
-        sales: [{ method: 'CASH', count: 1, total: K(11000) }, { method: 'CREDIT', count: 1, total: K(10000) }, { method: 'TRANSFER', count: 1, total: K(1000) }],
-        voids: { count: 1, total: K(5000) },
-        discounts: K(500),
-        expenses: [{ method: 'CASH', count: 1, total: K(3000) }, { method: 'TRANSFER', count: 1, total: K(700) }],
-        creditGiven: K(6000),
-        creditCollected: [{ method: 'CASH', count: 1, total: K(2500) }],
-        cashSalesReceived: K(11000),
+        sales: [{ method: 'CASH', count: 1, total: S(11000) }, { method: 'CREDIT', count: 1, total: S(10000) }, { method: 'TRANSFER', count: 1, total: S(1000) }],
+        voids: { count: 1, total: S(5000) },
+        discounts: S(500),
+        expenses: [{ method: 'CASH', count: 1, total: S(3000) }, { method: 'TRANSFER', count: 1, total: S(700) }],
+        creditGiven: S(6000),
+        creditCollected: [{ method: 'CASH', count: 1, total: S(2500) }],
+        cashSalesReceived: S(11000),
       });
       expect(await q((r) => r.daySums(shop, '2026-11-21'))).to.deep.equal({
-        sales: [{ method: 'CASH', count: 1, total: K(5000) }],
-        voids: { count: 0, total: K(0) },
-        discounts: K(0),
-        expenses: [{ method: 'CASH', count: 1, total: K(1200) }],
-        creditGiven: K(0),
-        creditCollected: [{ method: 'TRANSFER', count: 1, total: K(3000) }],
-        cashSalesReceived: K(5000),
+        sales: [{ method: 'CASH', count: 1, total: S(5000) }],
+        voids: { count: 0, total: S(0) },
+        discounts: S(0),
+        expenses: [{ method: 'CASH', count: 1, total: S(1200) }],
+        creditGiven: S(0),
+        creditCollected: [{ method: 'TRANSFER', count: 1, total: S(3000) }],
+        cashSalesReceived: S(5000),
       });
     });
 
     it('salesByCategory: line totals, units, stored costs and share per category', async () => {
       expect(await q((r) => r.salesByCategory(shop, { from: '2026-11-01', to: '2026-11-30' }))).to.deep.equal([
-        { category: 'Food', revenue: K(24800), units: 5, costOfGoods: K(15500), grossProfit: K(9300), sharePct: 90.84 },
-        { category: 'Toiletries', revenue: K(1500), units: 3, costOfGoods: K(900), grossProfit: K(600), sharePct: 5.49 },
-        { category: 'Services', revenue: K(1000), units: 1, costOfGoods: K(0), grossProfit: K(1000), sharePct: 3.66 },
+        { category: 'Food', revenue: S(24800), units: 5, costOfGoods: S(15500), grossProfit: S(9300), sharePct: 90.84 },
+        { category: 'Toiletries', revenue: S(1500), units: 3, costOfGoods: S(900), grossProfit: S(600), sharePct: 5.49 },
+        { category: 'Services', revenue: S(1000), units: 1, costOfGoods: S(0), grossProfit: S(1000), sharePct: 3.66 },
       ]);
       expect(await q((r) => r.salesByCategory(other, { from: '2026-11-01', to: '2026-11-30' }))).to.deep.equal([]);
     });

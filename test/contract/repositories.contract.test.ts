@@ -21,6 +21,7 @@ const aCode = (key: string, o: Partial<OtpCode> = {}): OtpCode => ({
   expiresAt: later(600_000),
   wrongTries: 0,
   consumedAt: null,
+  requestedBy: null,
   ...o,
 });
 const aToken = (userId: string, familyId: string, o: Partial<RefreshToken> = {}): RefreshToken => ({
@@ -103,17 +104,19 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect((await p.uow.run((r) => r.memberships.findByUser(t.user.id)))?.status).to.equal('DEACTIVATED');
     });
 
-    it('otp codes: newest by purpose, created since, wrong tries saved', async () => {
+    it('otp codes: newest by purpose, created since, who asked, wrong tries saved', async () => {
       const key = `phone:+23480${randomUUID().slice(0, 8)}`;
       await p.uow.run(async (r) => {
         await r.otps.lockIdentifier(key);
         await r.otps.add(aCode(key, { createdAt: now }));
-        await r.otps.add(aCode(key, { createdAt: later(1), codeHash: 'newest' }));
+        await r.otps.add(aCode(key, { createdAt: later(1), codeHash: 'newest', requestedBy: '102.89.7.7' }));
         await r.otps.add(aCode(key, { createdAt: later(2), purpose: 'VERIFY' }));
         await r.otps.add(aCode(`${key}0`, { createdAt: later(3) }));
       });
       const latest = (await p.uow.run((r) => r.otps.latest(key, 'SIGN_IN')))!;
       expect(latest.codeHash).to.equal('newest');
+      expect(latest.requestedBy).to.equal('102.89.7.7');
+      expect((await p.uow.run((r) => r.otps.createdSince(key, now))).map((c) => c.requestedBy)).to.have.members(['102.89.7.7', null]);
       expect(await p.uow.run((r) => r.otps.createdSince(key, now))).to.have.length(2);
       await p.uow.run(async (r) => {
         const c = (await r.otps.latest(key, 'SIGN_IN'))!;

@@ -270,6 +270,23 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect((await list(randomUUID())).items).to.deep.equal([]);
       });
     });
+
+    it('ids are per business: two businesses may each hold a sale under one id, each found with its own lines, voided and counted alone (docs/adr/0039)', async () => {
+      const shop = await seedShop(p.uow);
+      const other = await seedShop(p.uow);
+      const id = randomUUID();
+      const mine = aSale(shop, shop.product.id, { id, createdAt: at(1), offline: { deviceId: 'till-1', provisionalReceiptNumber: null, clientCreatedAt: null, needsReview: false } });
+      const theirs = aSale(other, other.product.id, { id, total: kobo(7_000), createdAt: at(2) });
+      expect(await addSales([mine, theirs])).to.deep.equal(['RCP-000001', 'RCP-000001']);
+      expect((await find(shop.business.id, id))!.lines.map((l) => [l.productId, l.lineTotal])).to.deep.equal([[shop.product.id, 100_000]]);
+      expect((await find(other.business.id, id))!.lines.map((l) => [l.productId, l.lineTotal])).to.deep.equal([[other.product.id, 7_000]]);
+      await p.uow.run(async (r) => r.sales.markVoided(voided({ ...theirs, receiptNumber: 'RCP-000001' })));
+      expect((await find(shop.business.id, id))!.status).to.equal('COMPLETED');
+      expect((await find(other.business.id, id))!.status).to.equal('VOIDED');
+      expect(await p.uow.read((r) => r.sales.lastSyncedAt(shop.business.id, 'till-1', at(2)))).to.deep.equal(at(1));
+      expect(await p.uow.read((r) => r.sales.lastSyncedAt(shop.business.id, 'till-1', at(1)))).to.equal(null);
+      expect(await p.uow.read((r) => r.sales.lastSyncedAt(other.business.id, 'till-1', at(9)))).to.equal(null);
+    });
   });
 
 contract('in-memory', async () => inMemory());

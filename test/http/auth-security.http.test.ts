@@ -89,10 +89,11 @@ describe('HTTP auth: tokens and codes under attack', () => {
   });
 
   describe('refresh tokens', () => {
-    it('rotate on use; presenting a spent one revokes the whole family', async () => {
+    it('rotate on use; presenting a spent one (after the 30 s grace window) revokes the whole family', async () => {
       const first = await app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } });
       expect(first.status).to.equal(200);
       const second = first.body.data.refresh_token as string;
+      app.clock.advance(30_001);
 
       const replay = await app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } });
       expect(replay.status).to.equal(401);
@@ -108,9 +109,48 @@ describe('HTTP auth: tokens and codes under attack', () => {
       await app.request('POST', '/auth/login', { body: a.identifier });
       const b = await app.request('POST', '/auth/verify-otp', { body: { ...a.identifier, otp: app.outbox.lastCode(a.to) } });
       await app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } });
+      app.clock.advance(31_000);
       await app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } }); // reuse: family A revoked
       const other = await app.request('POST', '/auth/refresh', { body: { refresh_token: b.body.data.refresh_token } });
       expect(other.status).to.equal(200);
+    });
+
+    it('five simultaneous refreshes with one token: all 200 with the same new refresh token, the session alive, every token working', async () => {
+      const a = await registerOwner(app);
+      const all = await Promise.all([1, 2, 3, 4, 5].map(() => app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } })));
+      for (const res of all) expect(res.status, res.text).to.equal(200);
+      const next = all[0]!.body.data.refresh_token as string;
+      expect(all.map((r) => r.body.data.refresh_token)).to.deep.equal([next, next, next, next, next]);
+      for (const res of all) expect((await me(res.body.data.access_token)).status).to.equal(200);
+      const sessions = await app.request('GET', '/auth/sessions', { token: all[4]!.body.data.access_token });
+      expect(sessions.body.data.content).to.have.length(1);
+      // the new token rotates as usual, and the session goes on
+      const later = await app.request('POST', '/auth/refresh', { body: { refresh_token: next } });
+      expect(later.status, later.text).to.equal(200);
+      expect((await me(later.body.data.access_token)).status).to.equal(200);
+    });
+
+    it('a spent token is answered again within 30 s of its rotation, not after; nor once its successor was used', async () => {
+      const a = await registerOwner(app);
+      const first = await app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } });
+      app.clock.advance(29_000);
+      const retry = await app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } });
+      expect(retry.status, retry.text).to.equal(200);
+      expect(retry.body.data.refresh_token).to.equal(first.body.data.refresh_token);
+      app.clock.advance(2_000);
+      const late = await app.request('POST', '/auth/refresh', { body: { refresh_token: a.refreshToken } });
+      expect(late.status).to.equal(401);
+      expect(late.body.error.code).to.equal('REFRESH_TOKEN_INVALID');
+      // theft detection still works: the family is revoked, its access tokens too
+      expect((await app.request('POST', '/auth/refresh', { body: { refresh_token: first.body.data.refresh_token } })).status).to.equal(401);
+      expect((await me(retry.body.data.access_token)).body.error.code).to.equal('SESSION_REVOKED');
+
+      const b = await registerOwner(app);
+      const second = await app.request('POST', '/auth/refresh', { body: { refresh_token: b.refreshToken } });
+      expect((await app.request('POST', '/auth/refresh', { body: { refresh_token: second.body.data.refresh_token } })).status).to.equal(200);
+      const stale = await app.request('POST', '/auth/refresh', { body: { refresh_token: b.refreshToken } });
+      expect(stale.status, 'the successor was already spent: a replay, within the window or not').to.equal(401);
+      expect((await me(second.body.data.access_token)).body.error.code).to.equal('SESSION_REVOKED');
     });
 
     it('expire after 30 days', async () => {

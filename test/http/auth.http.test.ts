@@ -100,14 +100,14 @@ describe('HTTP auth under concurrency', () => {
     expect(results.filter((r) => r.status === 400)).to.have.length(9);
   });
 
-  it('ten simultaneous refreshes with one token: one succeeds and the family is revoked', async () => {
+  it('ten simultaneous refreshes with one token: one rotation, all answered with its successor (the grace window); the family lives on', async () => {
     const owner = await registerOwner(app);
     const results = await Promise.all(
       Array.from({ length: 10 }, () => app.request('POST', '/auth/refresh', { body: { refresh_token: owner.refreshToken } })),
     );
-    const winners = results.filter((r) => r.status === 200);
-    expect(winners).to.have.length(1);
-    const next = await app.request('POST', '/auth/refresh', { body: { refresh_token: winners[0]!.body.data.refresh_token } });
-    expect(next.status).to.equal(401);
+    expect(results.map((r) => r.status)).to.deep.equal(Array(10).fill(200));
+    expect(new Set(results.map((r) => r.body.data.refresh_token)).size).to.equal(1);
+    const next = await app.request('POST', '/auth/refresh', { body: { refresh_token: results[0]!.body.data.refresh_token } });
+    expect(next.status, next.text).to.equal(200);
   });
 });

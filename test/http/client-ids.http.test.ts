@@ -90,10 +90,11 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     expect(a2.body.data).to.deep.equal(a1.body.data);
     expect((await app.request('GET', `/products/${pid}`, { token: owner.accessToken })).body.data.quantity).to.equal(7);
 
-    // an id is one record's: the customer's id cannot name an expense, nor another business's record
+    // an id is one record's in its business: the customer's id cannot name an expense; another business
+    // has ids of its own, so there the same id is a new record (docs/adr/0039)
     expect((await post(owner, '/expenses', { ...expense, id: customer.id })).body.error.code).to.equal('CLIENT_ID_CONFLICT');
     const rival = await registerOwner(app);
-    expect((await post(rival, '/customers', customer)).body.error.code).to.equal('CLIENT_ID_CONFLICT');
+    expect((await post(rival, '/customers', customer)).status).to.equal(201);
     // a server-made id is taken too
     expect((await post(owner, '/customers', { id: credit.body.data.id, name: 'Ade' })).status).to.equal(201);
     expect((await post(owner, '/expenses', { ...expense, id: credit.body.data.id })).body.error.code).to.equal('CLIENT_ID_CONFLICT');
@@ -108,6 +109,49 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     expect(both.map((r) => r.headers.get('idempotent-replayed')).sort()).to.deep.equal([null, 'true'].sort());
     expect(both[0]!.body.data).to.deep.equal(both[1]!.body.data);
     expect((await app.request('GET', `/products/${pid}`, { token: owner.accessToken })).body.data.quantity).to.equal(7);
+  });
+
+  it("another business's ids are no oracle: a create under another business's customer, sale, payment or expense id answers as under a new id (201), and each business keeps its own record (issue 31)", async () => {
+    const a = await registerOwner(app);
+    const b = await registerOwner(app);
+    const get = async (owner: Owner, path: string) => (await app.request('GET', path, { token: owner.accessToken })).body.data;
+    const pa = await product(a, 10);
+    const pb = await product(b, 10);
+    const category = (await get(a, '/expenses/categories'))[0].id as string;
+    const categoryB = (await get(b, '/expenses/categories'))[0].id as string;
+    // A's records: a customer the server numbered, one the device numbered, a credit sale, a payment, an expense
+    const serverCustomer = (await post(a, '/customers', { name: 'Mama Chioma' })).body.data.id as string;
+    const clientCustomer = randomUUID();
+    expect((await post(a, '/customers', { id: clientCustomer, name: 'Baba Tunde' })).status).to.equal(201);
+    const sale = (await post(a, '/sales', { payment_method: 'CREDIT', customer_id: serverCustomer, items: [{ product_id: pa, quantity: 2 }] })).body.data.id as string;
+    const cashSale = (await post(a, '/sales', { payment_method: 'CASH', items: [{ product_id: pa, quantity: 1 }] })).body.data.id as string;
+    const payment = randomUUID();
+    expect((await post(a, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1000, payment_method: 'CASH' })).status).to.equal(201);
+    const expense = (await post(a, '/expenses', { category_id: category, amount: 500, description: 'Diesel', payment_method: 'CASH' })).body.data.id as string;
+
+    // B sends A's ids as its own new records: each answers as a random id does
+    for (const id of [serverCustomer, clientCustomer, cashSale, randomUUID()]) {
+      const res = await post(b, '/customers', { id, name: 'Bola' });
+      expect([res.status, res.body.data?.id, res.headers.get('idempotent-replayed')], res.text).to.deep.equal([201, id, null]);
+    }
+    const synced = await post(b, '/sync/batch', { device_id: 'till-b', operations: [{ op_id: randomUUID(), type: 'sale.create', payload: { id: sale, payment_method: 'CREDIT', customer_id: serverCustomer, items: [{ product_id: pb, quantity: 1 }] } }] });
+    expect(synced.body.data.results[0], synced.text).to.deep.include({ status: 'applied', http_status: 201 });
+    const paid = await post(b, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1500, payment_method: 'TRANSFER' });
+    expect([paid.status, paid.body.data?.id], paid.text).to.deep.equal([201, payment]);
+    const spent = await post(b, '/expenses', { id: expense, category_id: categoryB, amount: 700, description: 'Rent', payment_method: 'CASH' });
+    expect([spent.status, spent.body.data?.id], spent.text).to.deep.equal([201, expense]);
+
+    // each business reads only its own record under the id
+    expect((await get(a, `/customers/${serverCustomer}`)).name).to.equal('Mama Chioma');
+    expect((await get(b, `/customers/${serverCustomer}`)).name).to.equal('Bola');
+    const saleOfA = await get(a, `/sales/${sale}`);
+    const saleOfB = await get(b, `/sales/${sale}`);
+    expect(saleOfA.items.map((i: { product_id: string }) => i.product_id)).to.deep.equal([pa]);
+    expect(saleOfB.items.map((i: { product_id: string }) => i.product_id)).to.deep.equal([pb]);
+    expect((await get(a, `/customers/${serverCustomer}`)).credit_balance).to.equal(2000);
+    expect((await get(b, `/customers/${serverCustomer}`)).credit_balance).to.equal(0);
+    expect((await get(a, '/customers')).content).to.have.length(2);
+    expect((await get(a, '/sales')).content).to.have.length(2);
   });
 
   it('a client id must be a UUID v4 and client_created_at a date-time with a zone (400)', async () => {

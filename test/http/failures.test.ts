@@ -49,6 +49,7 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   DuplicateSku: [{ _tag: 'DuplicateSku', sku: 'RICE-5' }],
   ProvisionalReceiptNumberTaken: [{ _tag: 'ProvisionalReceiptNumberTaken', number: 'TILL1-000042' }],
   ConflictAlreadyResolved: [{ _tag: 'ConflictAlreadyResolved' }],
+  SyncCursorAhead: [{ _tag: 'SyncCursorAhead' }],
   ClientIdConflict: [{ _tag: 'ClientIdConflict', id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c' }],
   ServiceHasNoStock: [{ _tag: 'ServiceHasNoStock' }],
   InsufficientStock: [

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   CLIENT_FIXTURE,
   clientProject,
@@ -10,7 +11,7 @@ import {
   typescriptVersion,
   type ClientProject,
 } from '../support/generated-client/toolchain.js';
-import { aPhone, createTestApp, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Schema = Record<string, any>;
 interface Doc {
@@ -18,8 +19,36 @@ interface Doc {
   components: { schemas: Record<string, Schema> };
 }
 
+/** Where a JSON value has a key its (named) schema does not document, or lacks one it requires. */
+const undocumented = (value: unknown, schema: Schema, doc: Doc, at = 'data'): string[] => {
+  const resolved: Schema = schema.$ref ? doc.components.schemas[String(schema.$ref).split('/').pop()!]! : schema;
+  if (Array.isArray(value)) return value.flatMap((v, i) => undocumented(v, resolved.items ?? {}, doc, `${at}[${i}]`));
+  if (value === null || typeof value !== 'object' || !resolved.properties) return [];
+  const obj = value as Record<string, unknown>;
+  return [
+    ...((resolved.required ?? []) as string[]).filter((k) => !(k in obj)).map((k) => `${at}.${k}: required, missing`),
+    ...Object.keys(obj).filter((k) => !(k in resolved.properties)).map((k) => `${at}.${k}: not documented`),
+    ...Object.entries(obj).filter(([k]) => k in resolved.properties).flatMap(([k, v]) => undocumented(v, resolved.properties[k], doc, `${at}.${k}`)),
+  ];
+};
+
 /** What the test reads of the client's run (the client itself is typed by the generated schema). */
 type RunShop = (options: { baseUrl: string; phone: string; readCode: (phone: string) => string }) => Promise<Record<string, any>>;
+type RunBackOffice = (options: { baseUrl: string; accessToken: string; textTo: string; foreignCursor: string }) => Promise<Record<string, any>>;
+
+/**
+ * Issue 32: what a client must not be able to write. Each line is a mistake the document now rules out, so each
+ * must be a compile error: a notification to both a customer and a number, or to neither; a period on the
+ * inventory export (a snapshot); a sync payload that is not its endpoint's body.
+ */
+const MISUSE = `import createClient from 'openapi-fetch';
+import type { paths } from './schema.js';
+const api = createClient<paths, 'application/json'>({ baseUrl: 'http://127.0.0.1/api/v1' });
+export const both = () => api.POST('/notifications/sms', { body: { template: 'CUSTOM', customer_id: crypto.randomUUID(), to: '+2348031234567', message: 'Hi' } });
+export const neither = () => api.POST('/notifications/sms', { body: { template: 'CUSTOM', message: 'Hi' } });
+export const dated = () => api.GET('/reports/inventory/export', { params: { query: { start_date: '2026-11-01' } } });
+export const wrongPayload = () => api.POST('/sync/batch', { body: { device_id: 'till-1', operations: [{ op_id: crypto.randomUUID(), type: 'customer.create', payload: { amount: 5 } }] } });
+`;
 
 /**
  * Issue 11: a client generated from the served document must compile and work without casts. The served
@@ -53,7 +82,10 @@ describe('HTTP a client generated from the served OpenAPI document', function ()
 
   it('the generated types name the resources the client imports', () => {
     const schema = readFileSync(project.schema, 'utf8');
-    for (const name of ['Product', 'ProductPage', 'Sale', 'SaleRequest', 'Receipt', 'Customer', 'ErrorEnvelope']) expect(schema, name).to.match(new RegExp(`^ {8}${name}: \\{`, 'm'));
+    for (const name of ['Product', 'ProductPage', 'Sale', 'SaleRequest', 'Receipt', 'Customer', 'ErrorEnvelope', 'Problem', 'LoanPackDocument', 'SaleCreateOperation', 'SyncCreditPaymentRequest']) {
+      expect(schema, name).to.match(new RegExp(`^ {8}${name}: \\{`, 'm'));
+    }
+    expect(schema).to.match(/^ {8}SyncOperation: components\["schemas"\]\["SaleCreateOperation"\] \| /m);
     expect(schema).to.include('"Idempotency-Key"?: string;');
   });
 
@@ -80,6 +112,40 @@ describe('HTTP a client generated from the served OpenAPI document', function ()
     expect(run.till).to.equal(`${run.sale.receipt_number} 2 x Peak Milk 400g total NGN 3000.00, change NGN 2000.00`);
   });
 
+  it('issue 32: runs the back office: the loan pack as JSON, a till queue of typed operations, a text, a CSV upload as a form, the inventory export, a foreign cursor', async () => {
+    const { runBackOffice } = (await loadClient(project)) as { runBackOffice: RunBackOffice };
+    const owner = await registerOwner(app);
+    await putOnPlan(app, owner, 'BUSINESS'); // a pack is ready when made
+    const far = Buffer.from('1|900000000000:900000000000:||||').toString('base64url');
+    const run = await runBackOffice({ baseUrl: `${app.baseUrl}/api/v1`, accessToken: owner.accessToken, textTo: '+2348059990000', foreignCursor: far });
+
+    // the canonical JSON, typed as the document's LoanPackDocument, which has exactly its keys
+    const document = run.loanPack.document;
+    expect(document).to.include({ format: 'bizops-loan-pack/2', reference: run.loanPack.reference, currency: 'NGN', months: 6 });
+    expect(run.loanPack.headline).to.match(/^LP-\d{8}-[A-Z2-9]{6} \d{4}-\d{2}-01\.\.\d{4}-\d{2}-\d{2}: revenue 0 naira over 6 months$/);
+    expect(undocumented(document, served.components.schemas.LoanPackDocument!, served)).to.deep.equal([]);
+
+    expect(run.sync.results.map((r: { type: string; status: string; http_status: number }) => [r.type, r.status, r.http_status])).to.deep.equal([
+      ['customer.create', 'applied', 201],
+      ['sale.create', 'applied', 201],
+      ['credit_payment.create', 'applied', 201],
+      ['sale.create', 'rejected', 422],
+    ]);
+    expect(run.sync.rejectedStatus).to.equal(422);
+    expect(run.sync.rejectedCode).to.equal('UNKNOWN_PRODUCT');
+    expect(run.notification).to.deep.equal({ status: 'QUEUED', to: '+2348059990000' });
+    expect(run.imported).to.deep.equal({ created: 1, updated: 0 });
+    expect(run.inventoryCsv.replace(/^\uFEFF/, '').split(/\r?\n/)[0]).to.equal('category,products,units,stock_value_at_cost,stock_value_at_price');
+    expect(run.foreignPull).to.deep.equal({ status: 400, code: 'VALIDATION_FAILED' });
+  });
+
+  it('issue 32: the mistakes the document rules out do not compile: both or neither recipient, a period on the inventory export, a payload of another type', () => {
+    writeFileSync(join(project.dir, 'misuse.ts'), MISUSE);
+    const misuse = { ...project, client: join(project.dir, 'misuse.ts') };
+    const lines = typeCheck(misuse).diagnostics.map((d) => Number(/^misuse\.ts:(\d+):/.exec(d)?.[1]));
+    expect([...new Set(lines)].sort((a, b) => a - b), 'each mistake is a compile error, in its own line').to.deep.equal([4, 5, 6, 7]);
+  });
+
   it('fails, naming each place, on a degraded document: a total turned text, a renamed schema, a dropped header', async () => {
     const doc = JSON.parse(JSON.stringify(served).replaceAll('#/components/schemas/ProductPage"', '#/components/schemas/ProductList"')) as Doc;
     doc.components.schemas.ProductList = doc.components.schemas.ProductPage!;
@@ -90,7 +156,7 @@ describe('HTTP a client generated from the served OpenAPI document', function ()
     const doctored = clientProject(await generateTypes(doc));
     try {
       const { diagnostics } = typeCheck(doctored, program);
-      expect(diagnostics).to.have.length(3);
+      expect(diagnostics, diagnostics.join('\n')).to.have.length(3);
       expect(diagnostics[0]).to.match(/^client\.ts:\d+:\d+ Property 'ProductPage' does not exist on type/);
       expect(diagnostics[1]).to.match(/^client\.ts:\d+:\d+ Type '\{ 'Idempotency-Key': .* is not assignable to type 'undefined'/);
       expect(diagnostics[2]).to.match(/^client\.ts:\d+:\d+ Argument of type 'string' is not assignable to parameter of type 'number'/);

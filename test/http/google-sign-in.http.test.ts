@@ -89,7 +89,7 @@ describe('HTTP Google sign-in: POST /auth/google and /auth/google/link', () => {
     expect(res.status, res.text).to.equal(200);
   });
 
-  it('refuses with 401 an expired token, another audience or issuer, an unverified e-mail and a bad signature', async () => {
+  it('refuses with 401 an expired token, another audience or issuer, an unverified e-mail, a bad signature, and an iat in the future or an exp more than a day ahead', async () => {
     const now = Math.floor(Date.now() / 1000);
     const cases: [string, Promise<string>, string][] = [
       ['expired', idp.idToken({ iat: now - 7200, exp: now - 3600 }), 'GOOGLE_TOKEN_EXPIRED'],
@@ -100,12 +100,19 @@ describe('HTTP Google sign-in: POST /auth/google and /auth/google/link', () => {
       ['bad signature', idp.idToken({}, { signedBy: 'stranger' }), 'GOOGLE_TOKEN_INVALID'],
       ['unknown key', idp.idToken({}, { signedBy: 'stranger', kid: 'not-google' }), 'GOOGLE_TOKEN_INVALID'],
       ['no e-mail', idp.idToken({ email: undefined }), 'GOOGLE_TOKEN_INVALID'],
+      ['iat 30 days ahead', idp.idToken({ iat: now + 30 * 86_400, exp: now + 30 * 86_400 + 3600 }), 'GOOGLE_TOKEN_INVALID'],
+      ['iat 5 minutes ahead', idp.idToken({ iat: now + 300 }), 'GOOGLE_TOKEN_INVALID'],
+      ['exp ten years ahead', idp.idToken({ exp: now + 10 * 365 * 86_400 }), 'GOOGLE_TOKEN_INVALID'],
+      ['exp 25 hours ahead', idp.idToken({ exp: now + 25 * 3600 }), 'GOOGLE_TOKEN_INVALID'],
     ];
     for (const [name, token, code] of cases) {
       const res = await google({ id_token: await token, business_name: 'Never Made' });
       expect(res.status, `${name}: ${res.text}`).to.equal(401);
       expect(res.body.error.code, name).to.equal(code);
     }
+    // within the bounds: issued 20 s ahead (clock skew), living 23 hours
+    const skewed = await google({ id_token: await idp.idToken({ iat: now + 20, exp: now + 23 * 3600 }), business_name: 'Skewed Clock' });
+    expect(skewed.status, skewed.text).to.equal(200);
     // a string that is not a JWT at all is a bad request
     expectProblem(await google({ id_token: 'not-a-token' }), 400, 'VALIDATION_FAILED');
   });

@@ -99,6 +99,23 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       expect((await app.request('GET', `/reports/loan-pack/${pack.reference}/download`, { token })).status).to.equal(402);
     });
 
+    it('a forged or altered access_code (reference, amount, e-mail) opens no page and pays nothing: 404', async () => {
+      const url = (await app.request('GET', `/reports/loan-pack/${pack.reference}`, { token })).body.data.checkout.authorization_url as string;
+      const real = sandboxPath(url).split('/').pop()!;
+      const json = (v: unknown[]) => Buffer.from(JSON.stringify(v)).toString('base64url');
+      const forged = json([pack.reference, 500_000, 'me@example.com', null]);
+      const altered = json([pack.reference, 1, 'me@example.com', null]) + real.slice(-22);
+      for (const code of [forged, altered, real.slice(0, -1), real.slice(-22)]) {
+        const seen = await app.request('GET', `/sandbox/checkout/${code}`);
+        expect(seen.status, seen.text).to.equal(404);
+        expect(seen.body.error.code).to.equal('RESOURCE_NOT_FOUND');
+        expect((await app.request('POST', `/sandbox/checkout/${code}/pay`)).status).to.equal(404);
+      }
+      const verified = await app.request('POST', '/reports/loan-pack/payment/verify', { token, body: { reference: pack.reference } });
+      expect(verified.body.data).to.include({ status: 'PENDING_PAYMENT' });
+      expect((await app.request('GET', sandboxPath(url))).status).to.equal(200);
+    });
+
     it('the sandbox page says it is a sandbox; Pay sends the payer back to the callback; verify makes the pack READY once', async () => {
       const url = (await app.request('GET', `/reports/loan-pack/${pack.reference}`, { token })).body.data.checkout.authorization_url as string;
       const page = await app.request('GET', sandboxPath(url));

@@ -93,7 +93,11 @@ describe('HTTP every numeric field is bounded', function () {
   };
 
   it('the table names exactly the operations whose bodies hold numbers', () => {
-    const withNumbers = app.routes.filter((r) => r.body && numericLeaves(jsonSchemaOf(r.body) as Schema).length > 0).map((r) => `${r.method.toUpperCase()} ${r.path}`);
+    // POST /sync/batch documents its operations' payloads as their endpoints' bodies (each in the table); a bad number
+    // there is one rejected operation, with the 4xx its endpoint answers (test/http/sync-batch.http.test.ts), not a 4xx batch
+    const withNumbers = app.routes
+      .filter((r) => r.body && r.operationId !== 'syncBatch' && numericLeaves(jsonSchemaOf(r.body) as Schema).length > 0)
+      .map((r) => `${r.method.toUpperCase()} ${r.path}`);
     expect(withNumbers.sort()).to.deep.equal(Object.keys(valid).sort());
   });
 

@@ -79,7 +79,7 @@ describe('HTTP OpenAPI as a generated client sees it', () => {
     expect(() => buildOpenApi([a, b], { version: '1', errorTypeBase: 'https://x' })).to.throw('two different schemas are named Thing');
     const c = route({ ...a, path: '/c', operationId: 'c' });
     const built = buildOpenApi([a, c], { version: '1', errorTypeBase: 'https://x' }) as unknown as Doc;
-    expect(Object.keys(built.components.schemas)).to.deep.equal(['ErrorEnvelope', 'Thing']);
+    expect(Object.keys(built.components.schemas)).to.deep.equal(['ErrorEnvelope', 'Problem', 'Thing']);
   });
 
   it('every operation says who may call it and lists its error codes, in x-error-codes and in its description', () => {

@@ -365,7 +365,7 @@ describe('HTTP products CSV: export and import', () => {
       expect(Object.keys(importOp.requestBody.content)).to.deep.equal(['text/csv', 'multipart/form-data']);
       expect(importOp.requestBody.content['multipart/form-data'].schema.required).to.deep.equal(['file']);
       expect(Object.keys(importOp.responses)).to.include.members(['200', '400', '403', '413', '415']);
-      expect(importOp.parameters.map((p: any) => p.name)).to.deep.equal(['dry_run']);
+      expect(importOp.parameters.map((p: any) => p.name)).to.deep.equal(['dry_run', 'Idempotency-Key']);
       expect(importOp.responses['200'].content['application/json'].schema.properties.data).to.deep.equal({ $ref: '#/components/schemas/ProductImportReport' });
       expect((app.openApi as any).components.schemas.ProductImportReport.required).to.deep.equal(['dry_run', 'created', 'updated', 'unchanged', 'errors']);
     });

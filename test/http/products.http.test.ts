@@ -797,12 +797,13 @@ describe('HTTP products and stock', function () {
       expect(await quantityOf(p.id)).to.equal(8);
     });
 
-    it('the header means nothing on routes that do not honour it (POST /products creates each time)', async () => {
+    it('POST /products honours it too (issue 32, docs/adr/0045): the same key and body make one product', async () => {
       const key = aKey();
-      const a = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Not idempotent', price: 1 }, headers: { 'idempotency-key': key } });
-      const b = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Not idempotent', price: 1 }, headers: { 'idempotency-key': key } });
+      const a = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Made once', price: 1 }, headers: { 'idempotency-key': key } });
+      const b = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Made once', price: 1 }, headers: { 'idempotency-key': key } });
       expect([a.status, b.status]).to.deep.equal([201, 201]);
-      expect(a.body.data.id).to.not.equal(b.body.data.id);
+      expect(b.body).to.deep.equal(a.body);
+      expect(b.headers.get('idempotent-replayed')).to.equal('true');
     });
   });
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
+import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 /** Issue 21: a stranger who knows the phone number cannot lock its owner out of signing in. */
 describe('HTTP sign-in cannot be blocked by anyone who knows the number', () => {
@@ -58,6 +58,64 @@ describe('HTTP sign-in cannot be blocked by anyone who knows the number', () => 
   });
 });
 
+/** Issue 31: the lockout a stranger could still cause, and the one per-number rate limit they could spend. */
+describe('HTTP a stranger hammering a number from elsewhere does not lock its owner out', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp({ env: { TRUST_PROXY: 'true' } })));
+  after(async () => app.close());
+  const from = (ip: string) => ({ 'x-forwarded-for': ip });
+
+  it('30 codes asked for and killed with wrong tries: the stranger gets 429 OTP_HOURLY_LIMIT, the owner still gets a code and signs in', async () => {
+    const owner = await registerOwner(app);
+    const phone = owner.to;
+    app.clock.advance(61_000);
+    const stranger = from('102.89.7.7');
+    for (let i = 0; i < 30; i++) {
+      const sent = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+      expect(sent.status, `code ${i + 1}: ${sent.text}`).to.equal(200);
+      const wrong = app.outbox.lastCode(phone) === '000000' ? '111111' : '000000';
+      for (let t = 0; t < 5; t++) {
+        expect((await app.request('POST', '/auth/verify-otp', { body: { phone, otp: wrong }, headers: stranger })).status).to.equal(400);
+      }
+      app.clock.advance(1_000);
+    }
+    const refused = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+    expect(refused.status, refused.text).to.equal(429);
+    expect(refused.body.error.code).to.equal('OTP_HOURLY_LIMIT');
+    // the owner, on their own network: a code at once, and it signs in
+    const mine = from('197.210.1.1');
+    const login = await app.request('POST', '/auth/login', { body: { phone }, headers: mine });
+    expect(login.status, login.text).to.equal(200);
+    const signIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) }, headers: mine });
+    expect(signIn.status, signIn.text).to.equal(200);
+    // the generic pair too: the stranger's VERIFY codes are theirs to lose
+    for (let i = 0; i < 30; i++) {
+      expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: stranger })).status).to.equal(200);
+      const wrong = app.outbox.lastCode(phone) === '000000' ? '111111' : '000000';
+      for (let t = 0; t < 5; t++) await app.request('POST', '/auth/otp/verify', { body: { phone, otp: wrong }, headers: stranger });
+    }
+    expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: stranger })).body.error?.code).to.equal('OTP_HOURLY_LIMIT');
+    expect((await app.request('POST', '/auth/otp/send', { body: { phone }, headers: mine })).status).to.equal(200);
+  });
+});
+
+describe('HTTP the per-number rate limit is per number and client IP', () => {
+  let app: TestApp;
+  before(async () => (app = await createTestApp({ env: { TRUST_PROXY: 'true', RATE_LIMIT_AUTH_PER_IDENTIFIER: '3' } })));
+  after(async () => app.close());
+
+  it('a stranger spending a number’s 3 requests a minute gets 429 RATE_LIMITED; its owner, elsewhere, in the same minute, does not', async () => {
+    const phone = aPhone();
+    const stranger = { 'x-forwarded-for': '102.89.7.8' };
+    for (let i = 0; i < 3; i++) await app.request('POST', '/auth/verify-otp', { body: { phone, otp: '000000' }, headers: stranger });
+    const limited = await app.request('POST', '/auth/login', { body: { phone }, headers: stranger });
+    expect(limited.status).to.equal(429);
+    expect(limited.body.error.code).to.equal('RATE_LIMITED');
+    const owner = await app.request('POST', '/auth/login', { body: { phone }, headers: { 'x-forwarded-for': '197.210.1.2' } });
+    expect(owner.status, owner.text).to.equal(200);
+  });
+});
+
 describe('HTTP an invitation does not claim a phone number', () => {
   let app: TestApp;
   before(async () => (app = await createTestApp()));
@@ -84,6 +142,32 @@ describe('HTTP an invitation does not claim a phone number', () => {
     const refused = await invite(other, phone);
     expect(refused.status).to.equal(409);
     expect(refused.body.error.code).to.equal('ALREADY_A_MEMBER');
+  });
+
+  it('a pending invitation does not stop the person registering: the invitation lapses, and cannot be renewed to squat the phone', async () => {
+    const squatter = await registerOwner(app);
+    const phone = `+23480313${String(Date.now()).slice(-5)}`;
+    const invited = await invite(squatter, phone);
+    expect(invited.status, invited.text).to.equal(201);
+    app.clock.advance(61_000);
+    const own = await registerOwner(app, { phone });
+    const me = await app.request('GET', '/businesses/me', { token: own.accessToken });
+    expect(me.body.data.name).to.equal('Ada Stores');
+    expect(me.body.data.id).to.not.equal((await app.request('GET', '/businesses/me', { token: squatter.accessToken })).body.data.id);
+    // the invitation is closed: the inviter's staff list shows it DEACTIVATED
+    const staff = (await app.request('GET', '/businesses/staff?status=DEACTIVATED', { token: squatter.accessToken })).body.data.content as { id: string }[];
+    expect(staff.map((m) => m.id)).to.include(invited.body.data.id);
+    // deleting and inviting again does not take the phone back: the person is a member of their own business
+    await app.request('DELETE', `/staff/${invited.body.data.id}`, { token: squatter.accessToken });
+    const again = await invite(squatter, phone);
+    expect(again.status, again.text).to.equal(409);
+    expect(again.body.error.code).to.equal('ALREADY_A_MEMBER');
+    // and accepting the invitation (signing in) lands in the person's own business, never the inviter's
+    app.clock.advance(61_000);
+    await app.request('POST', '/auth/login', { body: { phone } });
+    const signedIn = await app.request('POST', '/auth/verify-otp', { body: { phone, otp: app.outbox.lastCode(phone) } });
+    expect(signedIn.status, signedIn.text).to.equal(200);
+    expect((await app.request('GET', '/businesses/me', { token: signedIn.body.data.access_token })).body.data.id).to.equal(me.body.data.id);
   });
 
   it('an invitation not accepted within 7 days lapses: sign-in is 401 INVITATION_EXPIRED, and the person may register or be invited elsewhere', async () => {

@@ -99,4 +99,23 @@ describe('HTTP offline sync: GET /sync/changes', () => {
     }
     expect((await app.request('GET', '/sync/changes?limit=500', { token: owner.accessToken })).status).to.equal(200);
   });
+
+  it('refuses a well-formed cursor ahead of the server (400 VALIDATION_FAILED), where it answered "nothing new" for ever (issue 32)', async () => {
+    const owner = await registerOwner(app);
+    const made = Buffer.from((await call(owner, 'GET', '/sync/changes')).cursor as string, 'base64url').toString('utf8');
+    expect(made).to.match(/^1\|\d+:\d+:[\d,]*\|\|\|\|$/);
+    const forged = (text: string) => Buffer.from(text).toString('base64url');
+    const far = '900000000000';
+    // a snapshot past every transaction given out, a pull's horizon past it, a position (row) past it; each a snapshot PostgreSQL accepts
+    for (const cursor of [`1|${far}:${far}:||||`, `1|1:1:|${far}:${far}:|1|product|${'0'.repeat(36)}`, `1|1:1:|2:2:|${far}|product|${'0'.repeat(36)}`]) {
+      const res = await app.request('GET', `/sync/changes?since=${forged(cursor)}`, { token: owner.accessToken });
+      expect(res.status, `${cursor}: ${res.text}`).to.equal(400);
+      expect(res.body.error).to.include({ code: 'VALIDATION_FAILED', status: 400 });
+      expect(res.body.error.errors).to.deep.equal([{ field: 'since', message: 'is not a cursor of GET /sync/changes' }]);
+      expect(res.body.error.detail).to.include('pull again without it');
+    }
+    // the server's own cursor, and one a little behind it, still pull
+    expect((await app.request('GET', `/sync/changes?since=${forged(made)}`, { token: owner.accessToken })).status).to.equal(200);
+    expect((await app.request('GET', `/sync/changes?since=${forged('1|1:1:||||')}`, { token: owner.accessToken })).status).to.equal(200);
+  });
 });

@@ -28,7 +28,8 @@ describe('HTTP offline sync: oversells, conflicts, provisional numbers, the plan
   it('an offline sale of the last unit racing an online one: the offline one is always kept; when the online one came first it is flagged, stock -1, its conflict listed', async () => {
     const owner = await registerOwner(app);
     const pid = await product(owner, 1);
-    const offline = { id: randomUUID(), client_created_at: '2026-11-24T08:00:00Z', provisional_receipt_number: 'TILL1-000007', payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] };
+    const madeAt = app.clock.now().toISOString(); // after the business was created, not ahead of the server (docs/adr/0039)
+    const offline = { id: randomUUID(), client_created_at: madeAt, provisional_receipt_number: 'TILL1-000007', payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] };
     const [online, [synced]] = await Promise.all([post(owner, '/sales', { payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] }), sync(owner, [offline])]);
     // whichever came first, the online sale never oversells: it is refused when the offline one took the unit
     const onlineKept = online.status === 201;
@@ -39,7 +40,7 @@ describe('HTTP offline sync: oversells, conflicts, provisional numbers, the plan
     }
     const stock = (await get(owner, `/products/${pid}`)).quantity;
     expect(stock).to.equal(onlineKept ? -1 : 0);
-    expect(synced!.data).to.deep.include({ needs_review: onlineKept, provisional_receipt_number: 'TILL1-000007', device_id: 'till-1', client_created_at: '2026-11-24T08:00:00.000Z' });
+    expect(synced!.data).to.deep.include({ needs_review: onlineKept, provisional_receipt_number: 'TILL1-000007', device_id: 'till-1', client_created_at: madeAt });
     expect((await get(owner, '/sync/conflicts?status=OPEN')).content).to.have.length(onlineKept ? 1 : 0);
   });
 
@@ -97,22 +98,22 @@ describe('HTTP offline sync: oversells, conflicts, provisional numbers, the plan
     expect([second!.status, second!.error.code]).to.deep.equal(['rejected', 'PROVISIONAL_RECEIPT_NUMBER_TAKEN']);
   });
 
-  it('offline sales count toward the Free month of their client_created_at: the excess of a batch is 402 per operation', async () => {
-    const owner = await registerOwner(app);
+  it('offline sales count toward the Free month they are recorded in, whatever month their device claims: the excess of a batch is 402 per operation', async () => {
     const was = app.clock.now();
     app.clock.set(new Date('2026-11-25T10:00:00Z'));
     try {
+      const owner = await registerOwner(app);
       const pid = await product(owner, 1000);
       const sale = (at: string) => ({ id: randomUUID(), client_created_at: at, payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] });
-      const results = await sync(owner, Array.from({ length: 52 }, () => sale('2026-11-20T09:00:00Z')));
+      const results = await sync(owner, Array.from({ length: 52 }, () => sale('2026-11-25T09:00:00Z')));
       expect(results.filter((r) => r.status === 'applied')).to.have.length(50);
       expect(results.slice(50).map((r) => [r.status, r.http_status, r.error.code])).to.deep.equal([
         ['rejected', 402, 'PLAN_LIMIT_EXCEEDED'],
         ['rejected', 402, 'PLAN_LIMIT_EXCEEDED'],
       ]);
-      // made in October (Lagos), they count in October's month; a device clock ahead of the server counts as now
+      // a sale claimed in a closed month (October) counts in November's, which is full (docs/adr/0039)
       const october = await sync(owner, [sale('2026-10-31T22:30:00Z'), sale('2026-12-02T09:00:00Z')]);
-      expect(october.map((r) => r.status)).to.deep.equal(['applied', 'rejected']);
+      expect(october.map((r) => [r.status, r.error?.code])).to.deep.equal([['rejected', 'PLAN_LIMIT_EXCEEDED'], ['rejected', 'PLAN_LIMIT_EXCEEDED']]);
     } finally {
       app.clock.set(was);
     }

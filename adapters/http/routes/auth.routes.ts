@@ -72,10 +72,10 @@ export const authRoutes = (uc: AuthUseCases) => [
     ),
     success: { status: 201, description: 'Registered; a code was sent', data: shape('Registration', { user_id: uuid, ...identifierDocs, otp_expires_at: dateTime }) },
     errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT', 'UNKNOWN_PARTNER_CODE'],
-    handler: async ({ body }) => {
+    handler: async ({ body, ctx }) => {
       const identifier = identifierOf(body);
       const cmd = { identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name, ...(body.partner_code !== undefined ? { partnerCode: body.partner_code } : {}) };
-      const r = successOf(await uc.register(cmd), 'sign-in');
+      const r = successOf(await uc.register(cmd, deviceOf(ctx).ip), 'sign-in');
       return created('Registration successful; a verification code was sent', {
         user_id: r.userId,
         ...identifierJson(r.identifier),
@@ -120,8 +120,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     body: object('LoginRequest', {}, identifierFields),
     success: { status: 200, description: 'A code was sent if the identifier is registered', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
-    handler: async ({ body }) => {
-      const sent = successOf(await uc.requestSignInCode(identifierOf(body)), 'sign-in');
+    handler: async ({ body, ctx }) => {
+      const sent = successOf(await uc.requestSignInCode(identifierOf(body), deviceOf(ctx).ip), 'sign-in');
       return ok('If this identifier is registered, a code was sent', {
         ...identifierJson(sent.identifier),
         otp_expires_at: dateTimeJson(sent.otpExpiresAt),
@@ -135,7 +135,9 @@ export const authRoutes = (uc: AuthUseCases) => [
     tag: 'Auth',
     summary: 'Rotate a refresh token',
     description:
-      'Spends the refresh token and returns a new pair of the same session. Presenting an already-spent token ends its ' +
+      'Spends the refresh token and returns a new pair of the same session. The same token presented again within 30 s of ' +
+      'being spent (parallel refreshes, a retry after a lost answer) gets the same new refresh token and a fresh access token, ' +
+      'as long as that new refresh token is unused. Otherwise presenting an already-spent token ends its ' +
       'whole session (its access tokens are then refused with 401 SESSION_REVOKED); so does POST /auth/logout.',
     access: 'public',
     rateLimit: 'ip',
@@ -160,8 +162,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     body: object('SendOtpRequest', {}, identifierFields),
     success: { status: 200, description: 'Code sent', data: codeSentShape },
     errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
-    handler: async ({ body }) => {
-      const sent = successOf(await uc.sendVerificationCode(identifierOf(body)), 'sign-in');
+    handler: async ({ body, ctx }) => {
+      const sent = successOf(await uc.sendVerificationCode(identifierOf(body), deviceOf(ctx).ip), 'sign-in');
       return ok('Verification code sent', { ...identifierJson(sent.identifier), otp_expires_at: dateTimeJson(sent.otpExpiresAt) });
     },
   }),

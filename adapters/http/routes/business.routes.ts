@@ -160,6 +160,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       "Adds a branch to the caller's business. The default branch made at registration stays the default.",
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     bodyExample: { name: 'Yaba branch', address: '3 Herbert Macaulay Way, Yaba, Lagos', phone: '+2348031112222' },
     body: object('CreateBranchRequest', branchFields, branchOptional),
     success: { status: 201, description: 'The new branch', data: branchShape },

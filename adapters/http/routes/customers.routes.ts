@@ -44,6 +44,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
       'Adds a customer the business can sell to on credit. A phone (optional) is normalised to E.164 and unique in the business (409 DUPLICATE_PHONE); `credit_limit` (naira, 0 or more) caps what they may owe, none when left out or null; `notifications_opt_out` (default false): true stops credit reminders and custom messages to them (receipts still go).' + CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
+    idempotent: true,
     bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },
     body: object('CreateCustomerRequest', { name: text(1, 200) }, { ...customerFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The customer', data: customerShape, headers: REPLAYED_HEADER },

@@ -91,6 +91,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     description: 'A name the business does not use yet, ignoring case (409 DUPLICATE_CATEGORY).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     bodyExample: { name: 'Security' },
     body: categoryName,
     success: { status: 201, description: 'The category', data: categoryShape },

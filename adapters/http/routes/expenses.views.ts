@@ -1,13 +1,13 @@
 import * as t from 'io-ts';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
 import { bool, dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { bigNairaJson, nairaJson, nairaSchema, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, nairaSumJson, NAIRA_SUM, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
 const MAX_NAIRA = 1_000_000_000_000;
 const amountNaira = doc('naira above 0', nairaSchema({ exclusiveMinimum: 0, maximum: MAX_NAIRA }));
-const totalNaira = doc('naira', nairaSchema({ minimum: 0, description: 'exact at any size' }));
+const totalNaira = doc('naira', nairaSchema({ minimum: 0, description: NAIRA_SUM }));
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
 
 /** A Lagos calendar day in a request: YYYY-MM-DD, a real date in the years 0001 to 9999. */
@@ -68,8 +68,8 @@ export const categoryShape = shape(
   { is_default: 'one of the categories every business gets at registration (renamed and deleted like any other)' },
 );
 
-/** A bigint of kobo as naira with 2 decimals (exact at any size: written as text). */
-const bigNaira = bigNairaJson;
+/** A bigint of kobo as naira with 2 decimals, exact at any size (docs/adr/0038, ADR 0046). */
+const bigNaira = nairaSumJson;
 
 export const summaryJson = (s: ExpenseSummary, query: { group_by: string; start_date: string | null; end_date: string | null }) => ({
   ...query,

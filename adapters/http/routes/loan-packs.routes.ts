@@ -8,7 +8,7 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, okFile, OWNER_ONLY, route } from '../route.js';
 import {
-  checkoutBody, checkoutExample, checkoutResultShape, createLoanPackBody, createLoanPackExample, loanPackJson, loanPackShape, paymentResultShape,
+  checkoutBody, checkoutExample, checkoutResultShape, createLoanPackBody, createLoanPackExample, loanPackDocumentShape, loanPackJson, loanPackShape, paymentResultShape,
   REFERENCE_PARAM, verifiedJson, verifiedShape, verifyPaymentBody, verifyPaymentExample, verifyQuery,
 } from './loan-packs.views.js';
 
@@ -45,6 +45,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
       'On FREE and STARTER the pack is PENDING_PAYMENT at LOAN_PACK_PRICE_NGN; on BUSINESS and PRO it is READY at 0. Later sales do not change it.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     body: createLoanPackBody,
     bodyExample: createLoanPackExample,
     success: { status: 201, description: 'The pack', data: loanPackShape },
@@ -155,7 +156,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
       description: 'The pack as a PDF',
       contentType: PDF,
       data: doc('LoanPackPdf', { type: 'string', format: 'binary' }),
-      alternatives: { [JSON_TYPE]: 'the canonical JSON document (not in the envelope): sha256 of these bytes is the pack\'s sha256' },
+      alternatives: { [JSON_TYPE]: { description: "the canonical JSON document (not in the envelope): sha256 of these bytes is the pack's sha256", data: loanPackDocumentShape } },
       headers: { 'Content-Disposition': 'attachment; filename="{reference}.pdf" (or .json)' },
     },
     errors: ['RESOURCE_NOT_FOUND', 'LOAN_PACK_PAYMENT_REQUIRED'],

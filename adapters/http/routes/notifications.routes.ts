@@ -3,7 +3,7 @@ import { NOTIFICATION_SORTS } from '../../../application/notifications/ports.js'
 import type { SendCommand, sendNotification } from '../../../application/notifications/send-notification.js';
 import { MAX_CUSTOM_MESSAGE, NOTIFICATION_CHANNELS, NOTIFICATION_STATUSES, RECEIPT_CHANNELS, REQUESTED_TEMPLATES } from '../../../domain/notification.js';
 import * as t from 'io-ts';
-import { booleanInput, doc, enumOf, jsonSchemaOf, object, phone, text, uuidInput, type FieldError } from '../codecs.js';
+import { booleanInput, doc, enumOf, exactlyOneOf, jsonSchemaOf, object, phone, text, uuidInput, type FieldError } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
@@ -21,15 +21,20 @@ export interface NotificationUseCases {
 
 const TAG = 'Notifications';
 
-const sendBody = object(
-  'SendNotificationRequest',
-  { template: enumOf('template', REQUESTED_TEMPLATES) },
-  {
-    customer_id: uuidInput,
-    to: phone,
-    sale_id: uuidInput,
-    message: text(1, MAX_CUSTOM_MESSAGE, 'the words of a CUSTOM message (the business name is put before them)'),
-  },
+// exactly one of customer_id or to: in the document too, so a generated client cannot send both or neither (issue 32)
+const sendBody = exactlyOneOf(
+  object(
+    'SendNotificationRequest',
+    { template: enumOf('template', REQUESTED_TEMPLATES) },
+    {
+      customer_id: uuidInput,
+      to: phone,
+      sale_id: uuidInput,
+      message: text(1, MAX_CUSTOM_MESSAGE, 'the words of a CUSTOM message (the business name is put before them)'),
+    },
+  ),
+  'customer_id',
+  'to',
 );
 type SendBody = t.TypeOf<typeof sendBody>;
 

@@ -1,18 +1,21 @@
 import * as t from 'io-ts';
 import type { NetworkCompared, NetworkReport } from '../../../application/partners/insights.js';
 import { MERCHANT_ACTIVITY, type MerchantDetail, type MerchantSummary } from '../../../application/partners/ports.js';
-import type { Kobo } from '../../../domain/money.js';
+import type { Kobo, KoboSum } from '../../../domain/money.js';
 import { PLANS } from '../../../domain/plan.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, nairaSumJson, NAIRA_SUM, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of the partner's read side (docs/adr/0033): money in naira, percentages with 2 decimals.
 
 const DAY_MS = 86_400_000;
 const naira = doc('naira', nairaSchema({ minimum: 0 }));
+/** A sum: may pass 90 trillion naira (2^53 kobo), written exactly (docs/adr/0038). */
+const nairaSum = doc('naira', nairaSchema({ minimum: 0, description: NAIRA_SUM }));
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the previous value is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const naira_ = (k: Kobo) => nairaJson(k)!;
+const sum_ = (k: KoboSum) => nairaSumJson(k);
 const nullableDateTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
 
@@ -41,7 +44,7 @@ const summaryProps = {
   joined_at: dateTime,
   last_sale_at: nullableDateTime,
   sales_count_30d: int,
-  gmv_30d: naira,
+  gmv_30d: nairaSum,
 };
 const summaryDocs = {
   id: 'the business id',
@@ -61,10 +64,10 @@ export const merchantJson = (m: MerchantSummary) => ({
   joined_at: dateTimeJson(m.joinedAt),
   last_sale_at: dateTimeJsonOrNull(m.lastSaleAt),
   sales_count_30d: m.salesCount30d,
-  gmv_30d: naira_(m.gmv30d),
+  gmv_30d: sum_(m.gmv30d),
 });
 
-const monthShape = shape('PartnerMerchantMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), gmv: naira, sales_count: int });
+const monthShape = shape('PartnerMerchantMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), gmv: nairaSum, sales_count: int });
 export const merchantDetailShape = shape(
   'PartnerMerchantDetail',
   { ...summaryProps, monthly: arrayOf('PartnerMerchantMonths', monthShape), credit_outstanding: naira, staff_count: int },
@@ -72,15 +75,15 @@ export const merchantDetailShape = shape(
 );
 export const merchantDetailJson = (d: MerchantDetail) => ({
   ...merchantJson(d),
-  monthly: d.months.map((m) => ({ month: m.month, gmv: naira_(m.gmv), sales_count: m.salesCount })),
+  monthly: d.months.map((m) => ({ month: m.month, gmv: sum_(m.gmv), sales_count: m.salesCount })),
   credit_outstanding: naira_(d.creditOutstanding),
   staff_count: d.staffCount,
 });
 
-const comparedAmount = shape('NetworkComparedAmount', { value: naira, previous: naira, change_pct: pct });
+const comparedAmount = shape('NetworkComparedAmount', { value: nairaSum, previous: nairaSum, change_pct: pct });
 const comparedCount = shape('NetworkComparedCount', { value: int, previous: int, change_pct: pct });
 const comparedRate = shape('NetworkComparedRate', { value: doc('per cent', { type: 'number', minimum: 0, maximum: 100 }), previous: doc('per cent', { type: 'number', minimum: 0, maximum: 100 }), change_pct: pct });
-const amountJson = (c: NetworkCompared<Kobo>) => ({ value: naira_(c.value), previous: naira_(c.previous), change_pct: c.changePct });
+const amountJson = (c: NetworkCompared<KoboSum>) => ({ value: sum_(c.value), previous: sum_(c.previous), change_pct: c.changePct });
 const countJson = (c: NetworkCompared<number>) => ({ value: c.value, previous: c.previous, change_pct: c.changePct });
 
 const atRiskShape = shape('MerchantAtRisk', { id: uuid, name: str, owner_phone: nullableStr, last_sale_at: dateTime, days_since_last_sale: int });
@@ -98,7 +101,7 @@ export const analyticsShape = shape(
     gmv: comparedAmount,
     transactions: comparedCount,
     average_ticket: comparedAmount,
-    daily_gmv: arrayOf('NetworkDailyGmv', shape('NetworkDay', { date: lagosDay, gmv: naira, transactions: int })),
+    daily_gmv: arrayOf('NetworkDailyGmv', shape('NetworkDay', { date: lagosDay, gmv: nairaSum, transactions: int })),
     merchants_at_risk: shape('MerchantsAtRisk', { count: int, merchants: arrayOf('MerchantAtRiskList', atRiskShape) }),
   },
   {
@@ -118,7 +121,7 @@ export const analyticsJson = (r: NetworkReport, now: Date) => ({
   gmv: amountJson(r.gmv),
   transactions: countJson(r.transactions),
   average_ticket: amountJson(r.averageTicket),
-  daily_gmv: r.daily.map((d) => ({ date: d.day, gmv: naira_(d.gmv), transactions: d.transactions })),
+  daily_gmv: r.daily.map((d) => ({ date: d.day, gmv: sum_(d.gmv), transactions: d.transactions })),
   merchants_at_risk: {
     count: r.atRiskCount,
     merchants: r.atRisk.map((m) => ({

@@ -28,6 +28,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
       'scopes: among those the calling key holds (a key cannot make a stronger one: 403 INSUFFICIENT_SCOPE). expires_in_days: 30, 90, 365, or null / left out for no expiry.',
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
+    idempotent: true,
     bodyExample: { name: 'Reporting dashboard', scopes: ['merchants:read', 'analytics:read'], expires_in_days: 90 },
     body: object('CreatePartnerApiKeyRequest', { name: text(1, 100, 'what the key is for'), scopes: scopesInput }, { expires_in_days: lifetimeInput }),
     success: { status: 201, description: 'The key, shown once', data: newApiKeyShape },
@@ -79,6 +80,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
       'A revoked or expired key cannot be rotated (404); a key with scopes the calling key lacks cannot be rotated by it (403 INSUFFICIENT_SCOPE).',
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
+    idempotent: true,
     success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ partner, params }) => {

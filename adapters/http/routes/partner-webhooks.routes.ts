@@ -45,6 +45,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       description: `The answer carries the signing secret (whsec_...) this once. url: https, not a private or loopback address (else 422 WEBHOOK_URL_NOT_ALLOWED). ${SIGNING}`,
       access,
       rateLimit: 'partner',
+      idempotent: true,
       bodyExample: { url: 'https://hooks.partner.example/bizops', events: ['sale.created', 'merchant.joined'], description: 'Production' },
       body: object('CreatePartnerWebhookRequest', { url: webhookUrlInput, events: webhookEventsInput }, { description: fields.description }),
       success: { status: 201, description: 'The endpoint and its secret', data: endpointWithSecretShape },
@@ -119,6 +120,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       description: "A new secret, shown this once; for 24 hours every delivery carries both signatures (new and old), so the receiver can switch without losing one.",
       access,
       rateLimit: 'partner',
+      idempotent: true,
       success: { status: 200, description: 'The endpoint and its new secret', data: endpointWithSecretShape },
       errors: ['RESOURCE_NOT_FOUND'],
       handler: async ({ partner, params }) => {

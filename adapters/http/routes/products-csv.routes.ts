@@ -7,7 +7,7 @@ import { MAX_KOBO, nairaToKobo, type Kobo } from '../../../domain/money.js';
 import { PRODUCT_TYPES, type Product } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
 import { bool, doc, int, object, queryFlag, shape } from '../codecs.js';
-import { readCsvUpload, type CsvRecord } from '../csv-upload.js';
+import { MULTIPART_OVERHEAD, readCsvUpload, type CsvRecord } from '../csv-upload.js';
 import { coalesce } from '../csv-coalesce.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
@@ -227,11 +227,15 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
       `At most ${MAX_IMPORT_BYTES / 1024 / 1024} MB and ${MAX_IMPORT_ROWS} rows (413 beyond).`,
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     query: object('ProductImportQuery', {}, { dry_run: queryFlag }),
     rawBody: {
       description: 'The CSV, UTF-8 (a byte-order mark is allowed), as the body itself or as the form field `file`',
+      maxBytes: MAX_IMPORT_BYTES + MULTIPART_OVERHEAD,
       content: {
-        'text/csv': { type: 'string', description: `CSV with a header row, e.g. ${columnList}` },
+        // the file's bytes, not a JSON string: no `type` (OpenAPI 3.1 describes a raw file by its media type alone), which
+        // a generated client types `unknown`, so it can send a Blob, a string or a FormData (issue 32)
+        'text/csv': { contentMediaType: 'text/csv', description: `CSV with a header row, e.g. ${columnList}` },
         'multipart/form-data': {
           type: 'object',
           properties: { file: { type: 'string', format: 'binary', contentMediaType: 'text/csv', description: 'the CSV file' } },

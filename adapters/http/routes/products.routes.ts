@@ -188,6 +188,7 @@ export const productRoutes = (uc: ProductUseCases) => [
       'total over the branches and stock lists each branch\'s (move stock between branches with POST /products/stock-transfers).',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
+    idempotent: true,
     bodyExample: { name: 'Peak Milk 400g', price: 1500, sku: 'PEAK-400', cost_price: 1200, quantity: 48, category: 'Provisions', low_stock_threshold: 6, unit: 'tin' },
     body: object('CreateProductRequest', { name: text(1, 200), price: money }, productFields),
     success: { status: 201, description: 'The product', data: productShape },

@@ -36,6 +36,10 @@ const periodQuery = object(
   },
 );
 type PeriodQuery = t.TypeOf<typeof periodQuery>;
+/** A snapshot of now (the inventory) takes no period: the document declares only what the route takes (issue 32). */
+const snapshotQuery = object('SnapshotReportExportQuery', {}, { format });
+/** The query a route takes: a period, or (a snapshot) the format alone, which reads as a period left out. */
+const queryOf = (snapshot: boolean | undefined): t.Type<PeriodQuery, unknown, unknown> => (snapshot ? snapshotQuery : periodQuery);
 
 /** The first row is read before the answer starts, so a database fault is still a proper error, not a cut-off file. */
 const primed = async (report: Report): Promise<Report> => {
@@ -60,6 +64,8 @@ export const reportExportRoute = (def: {
   readonly summary: string;
   /** What the rows are and what each column holds. */
   readonly description: string;
+  /** A snapshot of now: only `format`; start_date or end_date is an unknown parameter (400). */
+  readonly snapshot?: boolean;
   readonly run: (actor: Actor, query: ReportQuery) => Promise<Either<ExportFailure, Report>>;
 }): RouteDef<undefined, PeriodQuery> =>
   route({
@@ -72,11 +78,12 @@ export const reportExportRoute = (def: {
       `${def.description} format=csv (default; UTF-8 with a BOM, a header row of the column keys, money as naira with 2 decimals, a text cell ` +
       "starting with = + - @, tab or CR prefixed with ' as in the products export), xlsx (one sheet: title, business, period, then the table " +
       'with money as numbers and dates as dates) or pdf (A4, business name, period, the table with its header on every page, page numbers, ' +
-      `amounts in naira). start_date and end_date are Lagos days, both inclusive; end before start or more than ${MAX_REPORT_DAYS} days is 400. ` +
+      'amounts in naira). ' +
+      (def.snapshot ? '' : `start_date and end_date are Lagos days, both inclusive; end before start or more than ${MAX_REPORT_DAYS} days is 400. `) +
       'The file is streamed as it is read from the database (no Content-Length). Owner only (STAFF 403).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    query: periodQuery,
+    query: queryOf(def.snapshot),
     success: {
       status: 200,
       description: 'The report file, in the format asked for',
@@ -139,7 +146,8 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
     description:
       'GET /reports/inventory as a file: one row per product category, then a Total row: category, products, units, stock_value_at_cost ' +
       '(a product without a cost price counts 0), stock_value_at_price. Goods only (services and archived products left out). A snapshot of ' +
-      'now: its period is today, and start_date or end_date is 400 rather than ignored.',
+      'now: its period is today; it takes no start_date or end_date (400, an unknown parameter, rather than ignored).',
+    snapshot: true,
     run: uc.exportInventory,
   }),
 ];

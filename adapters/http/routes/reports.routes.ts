@@ -5,7 +5,7 @@ import { dateTimeJson, nairaJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {
-  comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
+  comparedAmountJson, comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
   profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
 } from './reports.views.js';
 
@@ -72,14 +72,14 @@ const reportRouteList = (uc: ReportUseCases) => [
         ...rangeJson(d.range),
         previous_start_date: d.previousRange.from,
         previous_end_date: d.previousRange.to,
-        revenue: comparedJson(d.revenue),
-        sales_count: comparedJson(d.salesCount, false),
-        average_sale: comparedJson(d.averageSale),
-        gross_profit: comparedJson(d.grossProfit),
-        expenses: comparedJson(d.expenses),
-        net_profit: comparedJson(d.netProfit),
-        credit_given: comparedJson(d.creditGiven),
-        credit_collected: comparedJson(d.creditCollected),
+        revenue: comparedAmountJson(d.revenue),
+        sales_count: comparedJson(d.salesCount),
+        average_sale: comparedAmountJson(d.averageSale),
+        gross_profit: comparedAmountJson(d.grossProfit),
+        expenses: comparedAmountJson(d.expenses),
+        net_profit: comparedAmountJson(d.netProfit),
+        credit_given: comparedAmountJson(d.creditGiven),
+        credit_collected: comparedAmountJson(d.creditCollected),
         credit_outstanding: nairaJson(d.creditOutstanding),
         low_stock_count: d.lowStockCount,
         out_of_stock_count: d.outOfStockCount,

@@ -1,19 +1,19 @@
 import * as t from 'io-ts';
 import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue } from '../../../application/reports/ports.js';
 import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
-import type { Kobo } from '../../../domain/money.js';
+import type { KoboSum } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, nairaSchema } from '../json-values.js';
+import { nairaSchema, nairaSumJson, NAIRA_SUM } from '../json-values.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
 
-const naira = doc('naira', nairaSchema());
+const naira = doc('naira', nairaSchema({ description: NAIRA_SUM }));
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the base is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });
-const naira_ = (k: number) => nairaJson(k as Kobo)!;
+const naira_ = (k: KoboSum) => nairaSumJson(k);
 
 /** A report's answer: `data_as_of` only when it was read from a replica (REPORTS_DATABASE_URL, docs/adr/0035). */
 const reportShape = (name: string, props: Record<string, t.Mixed>, descriptions: Record<string, string> = {}) =>
@@ -45,8 +45,8 @@ const comparedAmount = shape('ComparedAmount', { value: naira, previous: naira, 
   value: 'in the period', previous: 'in the same number of days just before it', change_pct: '(value - previous) / previous in per cent; null when previous is 0',
 });
 const comparedCount = shape('ComparedCount', { value: int, previous: int, change_pct: pct });
-export const comparedJson = (c: Compared, money = true) =>
-  money ? { value: naira_(c.value), previous: naira_(c.previous), change_pct: c.changePct } : { value: c.value, previous: c.previous, change_pct: c.changePct };
+export const comparedJson = (c: Compared) => ({ value: c.value, previous: c.previous, change_pct: c.changePct });
+export const comparedAmountJson = (c: Compared<KoboSum>) => ({ value: naira_(c.value), previous: naira_(c.previous), change_pct: c.changePct });
 
 const productSalesShape = shape('ProductSales', { id: uuid, name: str, units: int, revenue: naira }, { revenue: 'line totals of completed sales (after line discounts)' });
 export const productSalesJson = (p: ProductSales) => ({ id: p.productId, name: p.name, units: p.units, revenue: naira_(p.revenue) });
@@ -169,7 +169,7 @@ export const salesByCategoryShape = reportShape('SalesByCategory', {
   sale_discounts: 'discounts given on whole sales, not split over categories',
   revenue: 'line_total - sale_discounts: the revenue of the other reports',
 });
-export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySales[]; lineTotal: Kobo; saleDiscounts: Kobo; revenue: Kobo }) => ({
+export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySales[]; lineTotal: KoboSum; saleDiscounts: KoboSum; revenue: KoboSum }) => ({
   ...rangeJson(r.range),
   categories: r.categories.map((c) => ({
     category: c.category, revenue: naira_(c.revenue), units: c.units, cost_of_goods_sold: naira_(c.costOfGoods), gross_profit: naira_(c.grossProfit), share_pct: c.sharePct,

@@ -256,6 +256,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     bodyExample: { reason: 'Customer returned the goods' },
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
     errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],

@@ -35,6 +35,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
       'A business sends at most a number of invitations a Lagos day by plan (FREE 20, STARTER 50, BUSINESS 100, PRO 200; then 402 PLAN_LIMIT_EXCEEDED).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
+    idempotent: true,
     bodyExample: { first_name: 'Chidi', last_name: 'Eze', phone: '+2348039876543', role: 'STAFF' },
     body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
     success: { status: 201, description: 'The invited member', data: staffShape },

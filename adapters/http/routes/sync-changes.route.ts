@@ -3,6 +3,7 @@ import { decodeSyncCursor, encodeSyncCursor, type pullChanges } from '../../../a
 import type { Change } from '../../../application/sync/ports.js';
 import { bool, doc, Documented, jsonSchemaOf, object, shape, str, text } from '../codecs.js';
 import { nairaJson, dateTimeJson } from '../json-values.js';
+import { successOf } from '../failures.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 
@@ -78,7 +79,8 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
       'into the local catalogue, remove each tombstone. While has_more is true ask again at once with `cursor`; when it is false, keep ' +
       '`cursor` for the next pull. At least once: a record may come again (upserts are idempotent); a change that commits late is ' +
       'never skipped. Stock: the owner gets every branch; a staff member with a branch gets that branch. A `since` this API did not ' +
-      'make is 400. See docs/offline-sync.md.',
+      'make (damaged, or ahead of this server, e.g. after the database was restored from an earlier copy) is 400 VALIDATION_FAILED: pull again without it. ' +
+      'See docs/offline-sync.md.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     query: object('SyncChangesQuery', {}, { since: text(1, 2000, 'the cursor of the last pull; omit for everything'), limit: changesLimit }),
@@ -89,7 +91,7 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
       if (query.since !== undefined && cursor === null) {
         throw problem('VALIDATION_FAILED', 'The since cursor is not one this API made; pull again without it.', { errors: [{ field: 'since', message: 'is not a cursor of GET /sync/changes' }] });
       }
-      const page = await pull(actor!, { cursor, limit: query.limit ?? DEFAULT_CHANGES });
+      const page = successOf(await pull(actor!, { cursor, limit: query.limit ?? DEFAULT_CHANGES }), 'business');
       return ok('Changes', { changes: page.changes.map(changeJson), cursor: encodeSyncCursor(page.cursor), has_more: page.hasMore });
     },
   });

@@ -1,7 +1,7 @@
 import * as t from 'io-ts';
 import type { listConflicts, resolveConflict } from '../../../application/sync/conflicts.js';
 import { CONFLICT_RESOLUTIONS, CONFLICT_SORTS, type SaleConflict } from '../../../application/sync/ports.js';
-import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, int, jsonSchemaOf, nonZeroInteger, nullableStr, object, shape, str, text, uuid, uuidInput, type JsonSchema } from '../codecs.js';
 import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
@@ -9,7 +9,8 @@ import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, OWNER_ONLY, route, type RouteDef } from '../route.js';
 import type { pullChanges } from '../../../application/sync/changes.js';
 import { syncChangesRoute } from './sync-changes.route.js';
-import { runSyncBatch, SYNC_OPERATION_TYPES, SYNC_TARGETS, type SyncBatchDeps, type SyncOperationType } from '../sync-batch.js';
+import { PATH_FIELDS, runSyncBatch, SYNC_OPERATION_TYPES, SYNC_TARGETS, type SyncBatchDeps, type SyncOperationType } from '../sync-batch.js';
+import { PROBLEM_REF } from '../openapi.js';
 
 // Offline sync (docs/adr/0034, docs/offline-sync.md): a till's queued operations, applied in order.
 
@@ -48,24 +49,49 @@ const MAX_OPERATIONS = 100;
 /** The body of one operation: the single endpoint's request body (checked by that endpoint's codec, per operation). */
 const payload = new Documented<Record<string, unknown>>(
   'operation payload',
-  {
-    type: 'object',
-    maxProperties: 20,
-    description:
-      "the single endpoint's request body (SaleRequest, CreateCustomerRequest, CreditPaymentRequest plus customer_id, CreateExpenseRequest, StockAdjustmentRequest)",
-  },
+  { type: 'object', maxProperties: 20 },
   (u, c) => (u !== null && typeof u === 'object' && !Array.isArray(u) ? t.success(u as Record<string, unknown>) : t.failure(u, c, 'must be an object')),
 );
-
 const operation = object('SyncOperation', { op_id: uuidInput, type: enumOf('type', SYNC_OPERATION_TYPES), payload });
-const operations = new Documented<t.TypeOf<typeof operation>[]>(
-  'operations',
-  { type: 'array', minItems: 1, maxItems: MAX_OPERATIONS, items: jsonSchemaOf(operation) },
-  (u, c) => {
+
+/** `sale.create` → `SaleCreateOperation`, `credit_payment.create` → `CreditPaymentCreateOperation`. */
+const operationName = (type: SyncOperationType) => `${type.split(/[._]/).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}Operation`;
+
+/**
+ * The payload of an operation type as the document gives it: its single endpoint's body codec's schema (the
+ * codec each payload is checked with), plus the path's fields (credit_payment.create: customer_id) as
+ * `Sync<Body>` (issue 32: a bare object let no real payload type-check in a generated client).
+ */
+const payloadSchema = (type: SyncOperationType, target: RouteDef<any, any>): JsonSchema => {
+  const body = jsonSchemaOf(target.body!) as { title: string; properties: Record<string, unknown>; required: string[] };
+  const pathFields = Object.keys(PATH_FIELDS[type] ?? {});
+  if (pathFields.length === 0) return body;
+  const fields = Object.fromEntries(pathFields.map((f) => [f, { type: 'string', format: 'uuid', description: `the ${f.replace(/_id$/, '')} (the id in the path of ${target.path.replace(/:(\w+)/g, '{$1}')})` }]));
+  return { ...body, title: `Sync${body.title}`, properties: { ...fields, ...body.properties }, required: [...pathFields, ...body.required] };
+};
+
+/**
+ * The operations of a batch. They decode as `operation` (each payload is checked by its endpoint's codec when it
+ * runs, so one bad payload is one rejected operation, not a 400 for the batch); the document gives each type its
+ * own schema, `SyncOperation` being their `oneOf` discriminated on `type`.
+ */
+const operationsOf = (targets: Record<SyncOperationType, RouteDef<any, any>>) => {
+  const operationSchema = {
+    title: 'SyncOperation',
+    oneOf: SYNC_OPERATION_TYPES.map((type) => ({
+      title: operationName(type),
+      type: 'object',
+      properties: { op_id: uuidInput.schema, type: { type: 'string', enum: [type] }, payload: payloadSchema(type, targets[type]) },
+      required: ['op_id', 'type', 'payload'],
+      additionalProperties: false,
+    })),
+    discriminator: { propertyName: 'type', mapping: Object.fromEntries(SYNC_OPERATION_TYPES.map((type) => [type, `#/components/schemas/${operationName(type)}`])) },
+  };
+  return new Documented<t.TypeOf<typeof operation>[]>('operations', { type: 'array', minItems: 1, maxItems: MAX_OPERATIONS, items: operationSchema }, (u, c) => {
     if (!Array.isArray(u) || u.length < 1 || u.length > MAX_OPERATIONS) return t.failure(u, c, `must be a list of 1 to ${MAX_OPERATIONS} operations`);
     return t.array(operation).validate(u, c);
-  },
-);
+  });
+};
 
 const resultShape = doc('SyncOperationResult', {
   type: 'object',
@@ -75,7 +101,7 @@ const resultShape = doc('SyncOperationResult', {
     status: { type: 'string', enum: ['applied', 'duplicate', 'rejected'] },
     http_status: { type: 'integer', minimum: 200, maximum: 599, description: 'what the single endpoint answered (201) or would answer (4xx)' },
     data: { description: "applied and duplicate: the record, as the single endpoint's data" },
-    error: { type: 'object', description: "rejected: the Problem Details the single endpoint would answer (its `error` object)" },
+    error: { ...PROBLEM_REF, description: "rejected: the Problem Details the single endpoint would answer (its `error` object)" },
   },
   required: ['op_id', 'type', 'status', 'http_status'],
 });
@@ -108,11 +134,14 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         'one rejected operation never stops the others. An op_id is remembered per device for 24 hours once applied; a rejected one is ' +
         'not, so it may be sent again once its cause is gone. The same op_id with another payload is rejected 422 IDEMPOTENCY_KEY_REUSED. ' +
         'Give every record a client id (`id`, UUID v4) and `client_created_at`: the record itself then stays idempotent after the 24 hours. ' +
+        'A sale counts toward the plan\'s month it is synced in (FREE: past 50 this Lagos month it is rejected 402 PLAN_LIMIT_EXCEEDED, ' +
+        'whatever month its client_created_at names); its client_created_at is kept between the business\'s creation, the device\'s ' +
+        'previous sync (its last sale synced more than 30 minutes before) and now plus 5 minutes: a time outside is set to the nearest bound. ' +
         'Take product_id from GET /products, customer_id from GET /customers (or a customer created in an earlier operation), category_id from ' +
         'GET /expenses/categories and branch_id from GET /businesses/me/branches while online. See docs/offline-sync.md.',
       access: { roles: OWNER_AND_STAFF },
       rateLimit: 'user',
-      body: object('SyncBatchRequest', { device_id: text(1, 64, 'the till: any stable name unique in the business, e.g. its install UUID'), operations }),
+      body: object('SyncBatchRequest', { device_id: text(1, 64, 'the till: any stable name unique in the business, e.g. its install UUID'), operations: operationsOf(targets) }),
       bodyExample: {
         device_id: 'till-1',
         operations: [
@@ -164,6 +193,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         'needs_review is false. A conflict already decided is 409 CONFLICT_ALREADY_RESOLVED.',
       access: { roles: OWNER_ONLY },
       rateLimit: 'user',
+      idempotent: true,
       body: object('ResolveSyncConflictRequest', { resolution: enumOf('resolution', CONFLICT_RESOLUTIONS) }, { quantity_change: nonZeroInteger, note: text(1, 500) }),
       bodyExample: { resolution: 'STOCK_CORRECTION', quantity_change: 1, note: 'One carton was behind the counter' },
       success: { status: 200, description: 'The conflict, resolved', data: conflictShape },

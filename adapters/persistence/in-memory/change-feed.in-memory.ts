@@ -53,7 +53,7 @@ const current = (t: FeedSources): Current[] => [
 const stamp = (t: ChangeFeedTables & FeedSources): Map<string, number> => {
   let last = t.changeCounter.get('last') ?? 0;
   for (const row of current(t)) {
-    const id = `${row.kind}:${row.key}`;
+    const id = `${row.businessId}:${row.kind}:${row.key}`; // ids are per business (docs/adr/0039)
     const content = JSON.stringify(row.data);
     if (t.changeVersions.get(id)?.content !== content) t.changeVersions.set(id, { version: ++last, content });
   }
@@ -69,7 +69,7 @@ export const inMemoryChangeFeed = (t: ChangeFeedTables & FeedSources): ChangeFee
     stamp(t);
     // nothing is ever in flight here: every version below the next one is seen
     const next = (t.changeCounter.get('last') ?? 0) + 1;
-    return `${next}:${next}:`;
+    return { snapshot: `${next}:${next}:`, next: String(next) };
   },
   changes: async (businessId, q) => {
     const versions = stamp(t);
@@ -77,7 +77,7 @@ export const inMemoryChangeFeed = (t: ChangeFeedTables & FeedSources): ChangeFee
     const unseen = (v: bigint) => v >= BigInt(xmax) || (xip !== '' && xip.split(',').map(BigInt).includes(v));
     return current(t)
       .filter((r) => r.businessId === businessId && (r.kind !== 'stock' || !q.branchId || r.branchId === q.branchId))
-      .map((r): Change => ({ kind: r.kind, id: r.id, key: r.key, version: String(versions.get(`${r.kind}:${r.key}`)!), data: structuredClone(r.data) }))
+      .map((r): Change => ({ kind: r.kind, id: r.id, key: r.key, version: String(versions.get(`${r.businessId}:${r.kind}:${r.key}`)!), data: structuredClone(r.data) }))
       .filter((c) => BigInt(c.version) >= BigInt(xmin) && unseen(BigInt(c.version)) && (!q.after || compare(c, q.after) > 0))
       .sort(compare)
       .slice(0, q.limit);

@@ -5,14 +5,14 @@ import { lagosDate } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
-import { copy, after, values } from './rows.js';
+import { copy, after, rowKey, values } from './rows.js';
 import { saleOrder, salesOf, type SaleTables } from './sales.in-memory.js';
 
 /** The customers module's tables: customers and the credit ledger. */
 export interface CustomerTables {
   customers: Map<string, Customer>;
   creditEntries: Map<string, CreditEntry>;
-  creditAllocations: { paymentId: string; saleId: string; amount: Kobo }[];
+  creditAllocations: { businessId: string; paymentId: string; saleId: string; amount: Kobo }[];
 }
 
 // Open debts are the unpaid parts of credit sales: the ledger reads the sales module's table, as its SQL does.
@@ -26,7 +26,7 @@ const phoneTaken = (t: CustomerTables, c: Customer) =>
 const agingRows = (t: Tables, businessId: string, today: string): AgingRow[] => {
   const rows = new Map<string, AgingRow>();
   for (const x of openDebtsOf(t, businessId)) {
-    const c = t.customers.get(x.customerId!)!;
+    const c = t.customers.get(rowKey(businessId, x.customerId!))!;
     const row = rows.get(c.id) ?? {
       customerId: c.id,
       customerName: c.name,
@@ -50,8 +50,8 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
   tables: () => ({ customers: new Map(), creditEntries: new Map(), creditAllocations: [] }),
   repositories: (t) => ({
     customers: {
-      exists: async (businessId, id) => t.customers.get(id)?.businessId === businessId,
-      findById: async (businessId, id) => (t.customers.get(id)?.businessId === businessId ? copy(t.customers.get(id)) : undefined),
+      exists: async (businessId, id) => t.customers.has(rowKey(businessId, id)),
+      findById: async (businessId, id) => copy(t.customers.get(rowKey(businessId, id))),
       list: async (businessId, page, filter) =>
         keysetPageInMemory(
           values(t.customers).filter((c) => c.businessId === businessId && (!filter.hasBalance || c.creditBalance > 0)),
@@ -65,13 +65,13 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
         ),
       add: async (c) => {
         if (phoneTaken(t, c)) return 'duplicate_phone';
-        t.customers.set(c.id, copy(c));
+        t.customers.set(rowKey(c.businessId, c.id), copy(c));
         return 'added';
       },
       save: async (c) => {
         if (phoneTaken(t, c)) return 'duplicate_phone';
-        const stored = t.customers.get(c.id);
-        if (stored && stored.businessId === c.businessId) t.customers.set(c.id, { ...copy(c), creditBalance: stored.creditBalance });
+        const stored = t.customers.get(rowKey(c.businessId, c.id));
+        if (stored) t.customers.set(rowKey(c.businessId, c.id), { ...copy(c), creditBalance: stored.creditBalance });
         return 'saved';
       },
       totalOwedExceeds: async (businessId, limit) =>
@@ -79,29 +79,29 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
       setBalance: async (businessId, id, balance, at) => {
         // the database's check customers_balance_not_negative, so both adapters refuse alike
         if (balance < 0) throw new Error('check violation: credit_balance >= 0');
-        const c = t.customers.get(id);
-        if (c && c.businessId === businessId) Object.assign(c, { creditBalance: balance, updatedAt: at });
+        const c = t.customers.get(rowKey(businessId, id));
+        if (c) Object.assign(c, { creditBalance: balance, updatedAt: at });
       },
     },
     credit: {
       add: async (e) => {
         if (e.balanceAfter < 0) throw new Error('check violation: balance_after >= 0');
         const createdAt = after(values(t.creditEntries).filter((x) => x.businessId === e.businessId && x.customerId === e.customerId), e.createdAt);
-        t.creditEntries.set(e.id, copy({ ...e, createdAt }));
+        t.creditEntries.set(rowKey(e.businessId, e.id), copy({ ...e, createdAt }));
         return createdAt;
       },
-      addAllocations: async (paymentId, allocations) => {
-        for (const a of allocations) t.creditAllocations.push({ paymentId, saleId: a.saleId, amount: a.amount });
+      addAllocations: async (businessId, paymentId, allocations) => {
+        for (const a of allocations) t.creditAllocations.push({ businessId, paymentId, saleId: a.saleId, amount: a.amount });
       },
       entryById: async (businessId, entryId) => {
-        const e = t.creditEntries.get(entryId);
-        return e && e.businessId === businessId ? copy(e) : undefined;
+        const e = t.creditEntries.get(rowKey(businessId, entryId));
+        return e ? copy(e) : undefined;
       },
       allocationsOf: async (businessId, paymentId) =>
         t.creditAllocations
-          .filter((a) => a.paymentId === paymentId && t.creditEntries.get(paymentId)?.businessId === businessId)
+          .filter((a) => a.businessId === businessId && a.paymentId === paymentId)
           .map((a) => ({ saleId: a.saleId, amount: a.amount }))
-          .sort((a, b) => saleOrder(t.sales.get(a.saleId)!, t.sales.get(b.saleId)!)),
+          .sort((a, b) => saleOrder(t.sales.get(rowKey(businessId, a.saleId))!, t.sales.get(rowKey(businessId, b.saleId))!)),
       list: async (businessId, customerId, page) =>
         keysetPageInMemory(
           values(t.creditEntries).filter((e) => e.businessId === businessId && e.customerId === customerId),
@@ -119,8 +119,8 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
           .filter((x) => x.customerId === customerId)
           .map((x) => ({ saleId: x.id, outstanding: x.creditOutstanding, createdAt: x.createdAt })),
       reduceOutstanding: async (businessId, saleId, amount) => {
-        const x = t.sales.get(saleId);
-        if (x && x.businessId === businessId) {
+        const x = t.sales.get(rowKey(businessId, saleId));
+        if (x) {
           if (x.creditOutstanding - amount < 0) throw new Error('check violation: credit_outstanding >= 0');
           x.creditOutstanding = kobo(x.creditOutstanding - amount);
         }

@@ -3,7 +3,7 @@ import type { Expense, ExpenseCategory, ExpenseSummaryGroup, ExpenseSummaryGroup
 import { lagosDayStart } from '../../../domain/lagos-time.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
-import { copy, values } from './rows.js';
+import { copy, rowKey, values } from './rows.js';
 
 /** An expense row as the table holds it: no category name (read through the category), the soft delete's columns. */
 export type ExpenseRow = Omit<Expense, 'categoryName'> & { deletedAt: Date | null; deletedBy: string | null };
@@ -63,8 +63,8 @@ export const inMemoryExpensesModule: InMemoryModule<ExpenseTables, ExpenseReposi
   repositories: (t) => ({
     expenses: {
       findById: async (businessId, id) => {
-        const row = t.expenses.get(id);
-        return row && row.businessId === businessId && row.deletedAt === null ? withName(t, row) : undefined;
+        const row = t.expenses.get(rowKey(businessId, id));
+        return row && row.deletedAt === null ? withName(t, row) : undefined;
       },
       list: async (businessId, page, filter) =>
         keysetPageInMemory(liveExpenses(t, businessId, filter), page, {
@@ -77,16 +77,16 @@ export const inMemoryExpensesModule: InMemoryModule<ExpenseTables, ExpenseReposi
         // the table's checks and foreign keys, so both adapters refuse alike
         if (!(e.amount > 0)) throw new Error('check violation: amount > 0');
         if (t.expenseCategories.get(e.categoryId)?.businessId !== e.businessId) throw new Error('foreign key violation: category_id');
-        t.expenses.set(e.id, toRow(e));
+        t.expenses.set(rowKey(e.businessId, e.id), toRow(e));
       },
       save: async (e) => {
-        const stored = t.expenses.get(e.id);
+        const stored = t.expenses.get(rowKey(e.businessId, e.id));
         if (!(e.amount > 0)) throw new Error('check violation: amount > 0');
-        if (stored && stored.businessId === e.businessId && stored.deletedAt === null) t.expenses.set(e.id, toRow(e));
+        if (stored && stored.deletedAt === null) t.expenses.set(rowKey(e.businessId, e.id), toRow(e));
       },
       softDelete: async (businessId, id, userId, at) => {
-        const row = t.expenses.get(id);
-        if (!row || row.businessId !== businessId || row.deletedAt !== null) return false;
+        const row = t.expenses.get(rowKey(businessId, id));
+        if (!row || row.deletedAt !== null) return false;
         Object.assign(row, { deletedAt: at, deletedBy: userId });
         return true;
       },

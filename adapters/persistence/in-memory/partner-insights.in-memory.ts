@@ -1,6 +1,6 @@
 import type { MerchantSummary, NetworkMembership, NetworkPeriodSums, PartnerInsights } from '../../../application/partners/ports.js';
 import { lagosDate, lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
-import { kobo } from '../../../domain/money.js';
+import { kobo, type KoboSum } from '../../../domain/money.js';
 import { addDays, type DayRange } from '../../../domain/report.js';
 import type { Sale } from '../../../domain/sale.js';
 import type { AuthTables } from './auth.in-memory.js';
@@ -17,7 +17,8 @@ import type { SaleTables } from './sales.in-memory.js';
 export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> } & BusinessTables & Pick<AuthTables, 'users'> & SaleTables & Pick<CustomerTables, 'customers'>;
 
 const DAY_MS = 86_400_000;
-const sum = (sales: readonly Sale[]) => sales.reduce((t, s) => t + s.total, 0);
+/** Exact, as PostgreSQL's numeric sum. */
+const sum = (sales: readonly Sale[]): KoboSum => sales.reduce((t, s) => t + BigInt(s.total), 0n);
 
 export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
   const completed = (businessId: string) => values(t.sales).filter((s) => s.businessId === businessId && s.status === 'COMPLETED');
@@ -45,7 +46,7 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
       joinedAt,
       lastSaleAt: upToNow.reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null),
       salesCount30d: recent.length,
-      gmv30d: kobo(sum(recent)),
+      gmv30d: sum(recent),
     };
   };
 
@@ -54,7 +55,7 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
     const to = lagosDayEnd(r.to);
     const members = network(partnerId).filter((m) => m.joinedAt < to);
     const sales = members.flatMap((m) => completed(m.businessId).filter((s) => s.createdAt >= from && s.createdAt < to));
-    return { merchants: members.length, activeMerchants: new Set(sales.map((s) => s.businessId)).size, gmv: kobo(sum(sales)), transactions: sales.length };
+    return { merchants: members.length, activeMerchants: new Set(sales.map((s) => s.businessId)).size, gmv: sum(sales), transactions: sales.length };
   };
 
   return {
@@ -64,7 +65,8 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
         .filter((m) => !filter.plan || m.plan === filter.plan)
         .filter((m) => !filter.activity || (filter.activity === 'ACTIVE') === m.salesCount30d > 0);
       return keysetPageInMemory(rows, page, {
-        sortValue: (m, by) => (by === 'joined_at' ? m.joinedAt.toISOString() : by === 'name' ? m.name : m.gmv30d),
+        // a sum as zero-padded digits: compared as text in the order of the numbers, and a cursor can hold it
+        sortValue: (m, by) => (by === 'joined_at' ? m.joinedAt.toISOString() : by === 'name' ? m.name : m.gmv30d.toString().padStart(40, '0')),
         id: (m) => m.businessId,
         searchText: (m) => [m.name, m.ownerPhone],
         date: (m) => m.joinedAt,
@@ -74,11 +76,11 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
       const m = network(partnerId).find((x) => x.businessId === businessId);
       if (!m) return undefined;
       const sales = completed(businessId);
-      const list: { month: string; gmv: ReturnType<typeof kobo>; salesCount: number }[] = [];
+      const list: { month: string; gmv: KoboSum; salesCount: number }[] = [];
       for (let start = lagosDayStart(`${months.from}-01`); lagosDate(start).slice(0, 7) <= months.to; start = lagosNextMonthStart(start)) {
         const end = lagosNextMonthStart(start);
         const inMonth = sales.filter((s) => s.createdAt >= start && s.createdAt < end);
-        list.push({ month: lagosDate(start).slice(0, 7), gmv: kobo(sum(inMonth)), salesCount: inMonth.length });
+        list.push({ month: lagosDate(start).slice(0, 7), gmv: sum(inMonth), salesCount: inMonth.length });
       }
       return {
         ...summary(businessId, m.joinedAt, now),
@@ -89,10 +91,10 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
     },
     async analytics(partnerId, current, previous, riskSince, riskLimit) {
       const members = network(partnerId);
-      const daily: { day: string; gmv: ReturnType<typeof kobo>; transactions: number }[] = [];
+      const daily: { day: string; gmv: KoboSum; transactions: number }[] = [];
       for (let day = current.from; day <= current.to; day = addDays(day, 1)) {
         const sales = members.flatMap((m) => completed(m.businessId).filter((s) => lagosDate(s.createdAt) === day));
-        daily.push({ day, gmv: kobo(sum(sales)), transactions: sales.length });
+        daily.push({ day, gmv: sum(sales), transactions: sales.length });
       }
       const lapsed = members
         .map((m) => ({ businessId: m.businessId, lastSaleAt: lastSale(m.businessId) }))

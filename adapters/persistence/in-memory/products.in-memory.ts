@@ -3,7 +3,7 @@ import { isLowStock, MAX_STOCK, type BranchStock, type Product, type StockMoveme
 import type { Branch } from '../../../domain/business.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
-import { copy, after, values } from './rows.js';
+import { copy, after, rowKey, values } from './rows.js';
 
 /** One product's stock at one branch (keyed `productId:branchId`). */
 export interface ProductStockRow {
@@ -58,7 +58,7 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
     };
     const addMovement = (m: StockMovement): Date => {
       const createdAt = after(values(t.stockMovements).filter((x) => x.businessId === m.businessId && x.productId === m.productId), m.createdAt);
-      t.stockMovements.set(m.id, copy({ ...m, createdAt }));
+      t.stockMovements.set(rowKey(m.businessId, m.id), copy({ ...m, createdAt }));
       return createdAt;
     };
     return {
@@ -133,8 +133,8 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
           return movements.map(addMovement);
         },
         findById: async (businessId, id) => {
-          const m = t.stockMovements.get(id);
-          return m && m.businessId === businessId ? copy(m) : undefined;
+          const m = t.stockMovements.get(rowKey(businessId, id));
+          return m ? copy(m) : undefined;
         },
         list: async (businessId, page, filter) =>
           keysetPageInMemory(

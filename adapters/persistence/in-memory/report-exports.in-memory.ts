@@ -1,11 +1,12 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../../domain/money.js';
+import type { KoboSum } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
+import { rowKey } from './rows.js';
 
 // The exports own no table: they read the sales, their cashiers and customers, the credit ledger and expenses.
 type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
@@ -25,7 +26,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           .slice(0, limit)
           .map((s): SaleExportRow => {
             const user = t.users.get(s.createdBy);
-            const customer = s.customerId ? t.customers.get(s.customerId) : undefined;
+            const customer = s.customerId ? t.customers.get(rowKey(s.businessId, s.customerId)) : undefined;
             return {
               id: s.id,
               receiptNumber: s.receiptNumber,
@@ -43,11 +44,11 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             };
           }),
       cashFlow: async (businessId, start, end) => {
-        const days = new Map<string, Record<string, number>>();
+        const days = new Map<string, Record<string, KoboSum>>();
         for (let d = start; d <= end; d = nextDay(d)) days.set(d, {});
         const add = (day: string, field: string, amount: number) => {
           const row = days.get(day);
-          if (row) row[field] = (row[field] ?? 0) + amount;
+          if (row) row[field] = (row[field] ?? 0n) + BigInt(amount);
         };
         for (const s of salesOf(t, businessId)) {
           if (s.status === 'VOIDED') continue;
@@ -65,9 +66,9 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
           add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
         }
-        let runningBalance = 0;
+        let runningBalance = 0n;
         return [...days].map(([day, f]): CashFlowDay => {
-          const v = (k: string) => kobo(f[k] ?? 0);
+          const v = (k: string) => f[k] ?? 0n;
           const moneyIn = v('salesPaid') + v('creditCollected');
           const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther');
           runningBalance += moneyIn - moneyOut;
@@ -79,13 +80,13 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             inTransfer: v('inTransfer'),
             inCard: v('inCard'),
             inOther: v('inOther'),
-            moneyIn: kobo(moneyIn),
+            moneyIn,
             outCash: v('outCash'),
             outTransfer: v('outTransfer'),
             outCard: v('outCard'),
             outPos: v('outPos'),
             outOther: v('outOther'),
-            moneyOut: kobo(moneyOut),
+            moneyOut,
             net: moneyIn - moneyOut,
             runningBalance,
           };

@@ -1,7 +1,7 @@
 import type { CategoryAmount, MethodSum, MonthActivity, PeriodSums, ProfitLossSums, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
 import { lagosDate, lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
-import { kobo, type Kobo } from '../../../domain/money.js';
+import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
 import { percentOf, type DayRange } from '../../../domain/report.js';
 import { costOfGoods, type PaymentMethod, type Sale } from '../../../domain/sale.js';
@@ -16,6 +16,8 @@ import { salesOf, type SaleTables } from './sales.in-memory.js';
 type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables;
 
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
+/** An exact sum of kobo (bigint), as PostgreSQL's numeric sum gives it. */
+const total = <T>(rows: readonly T[], f: (x: T) => number | bigint): KoboSum => rows.reduce((n, x) => n + BigInt(f(x)), 0n);
 const inRange = (at: Date, r: DayRange) => at >= lagosDayStart(r.from) && at < lagosDayEnd(r.to);
 const completed = (t: Tables, businessId: string, r: DayRange) => salesOf(t, businessId).filter((s) => s.status === 'COMPLETED' && inRange(s.createdAt, r));
 const costOf = (s: Sale) => costOfGoods(s.lines);
@@ -29,13 +31,13 @@ const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lo
 const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
   const sales = completed(t, businessId, r);
   return {
-    revenue: kobo(sum(sales, (s) => s.total)),
+    revenue: total(sales, (s) => s.total),
     salesCount: sales.length,
-    discounts: kobo(sum(sales, (s) => s.discount + s.lineDiscountTotal)),
-    costOfGoods: kobo(sum(sales, costOf)),
-    creditGiven: kobo(sum(sales, (s) => s.total - s.amountPaid)),
-    creditCollected: kobo(sum(paymentsOf(t, businessId, r), (e) => -e.amount)),
-    expenses: kobo(sum(expensesOf(t, businessId, r), (e) => e.amount)),
+    discounts: total(sales, (s) => s.discount + s.lineDiscountTotal),
+    costOfGoods: total(sales, costOf),
+    creditGiven: total(sales, (s) => s.total - s.amountPaid),
+    creditCollected: total(paymentsOf(t, businessId, r), (e) => -e.amount),
+    expenses: total(expensesOf(t, businessId, r), (e) => e.amount),
   };
 };
 
@@ -45,9 +47,10 @@ const groupBy = <T>(rows: readonly T[], key: (x: T) => string) => {
   for (const x of rows) out.set(key(x), [...(out.get(key(x)) ?? []), x]);
   return out;
 };
-const byAmountThenName = (a: CategoryAmount, b: CategoryAmount) => b.amount - a.amount || a.category.localeCompare(b.category) || (a.categoryId < b.categoryId ? -1 : 1);
+const byBig = (a: bigint, b: bigint) => (a < b ? -1 : a > b ? 1 : 0);
+const byAmountThenName = (a: CategoryAmount, b: CategoryAmount) => byBig(b.amount, a.amount) || a.category.localeCompare(b.category) || (a.categoryId < b.categoryId ? -1 : 1);
 const methodSums = <M extends string>(rows: readonly { method: M; amount: number }[]): MethodSum<M>[] =>
-  [...groupBy(rows, (x) => x.method)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([method, xs]) => ({ method: method as M, count: xs.length, total: kobo(sum(xs, (x) => x.amount)) }));
+  [...groupBy(rows, (x) => x.method)].sort(([a], [b]) => (a < b ? -1 : 1)).map(([method, xs]) => ({ method: method as M, count: xs.length, total: total(xs, (x) => x.amount) }));
 const alertItem = (p: Product): StockAlertItem => ({ productId: p.id, name: p.name, sku: p.sku, category: p.category, quantity: p.quantity, lowStockThreshold: p.lowStockThreshold });
 const alertOrder = (a: Product, b: Product) => a.quantity - b.quantity || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1);
 const nullsLast = (a: string | null, b: string | null) => (a === b ? 0 : a === null ? 1 : b === null ? -1 : a < b ? -1 : 1);
@@ -71,12 +74,12 @@ const activityOf = (t: Tables, businessId: string, r: DayRange): MonthActivity =
   return {
     month: r.from.slice(0, 7),
     salesCount: done.length,
-    salesTotal: kobo(sum(done, (s) => s.total)),
+    salesTotal: total(done, (s) => s.total),
     voidedCount: all.filter((s) => s.status === 'VOIDED').length,
     transferCount: by('TRANSFER').length,
-    transferTotal: kobo(sum(by('TRANSFER'), (s) => s.total)),
+    transferTotal: total(by('TRANSFER'), (s) => s.total),
     cardCount: by('CARD').length,
-    cardTotal: kobo(sum(by('CARD'), (s) => s.total)),
+    cardTotal: total(by('CARD'), (s) => s.total),
     daysWithSales: new Set(done.map((s) => lagosDate(s.createdAt))).size,
   };
 };
@@ -87,13 +90,13 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
   repositories: (t) => ({
     reports: {
       periodSums: async (businessId, current, previous) => ({ current: periodOf(t, businessId, current), previous: periodOf(t, businessId, previous) }),
-      creditOutstanding: async (businessId) => kobo(sum(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance)),
+      creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance))),
       topProducts: async (businessId, range, type, limit) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
         const lines = completed(t, businessId, range).flatMap((s) => s.lines).filter((l) => !type || products.get(l.productId)?.type === type);
         return [...groupBy(lines, (l) => l.productId)]
-          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: kobo(sum(ls, (l) => l.lineTotal)) }))
-          .sort((a, b) => b.revenue - a.revenue || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.productId < b.productId ? -1 : 1))
+          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: total(ls, (l) => l.lineTotal) }))
+          .sort((a, b) => byBig(b.revenue, a.revenue) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.productId < b.productId ? -1 : 1))
           .slice(0, limit);
       },
       profitLoss: async (businessId, range) => {
@@ -102,7 +105,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
           const p = periodOf(t, businessId, r);
           const expenses = [...groupBy(expensesOf(t, businessId, r), (e) => e.categoryId)]
-            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: kobo(sum(es, (e) => e.amount)) }))
+            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => e.amount) }))
             .sort(byAmountThenName);
           return { month, revenue: p.revenue, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
         };
@@ -112,7 +115,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         [...groupBy(goodsOf(t, businessId), (p) => JSON.stringify(p.category))]
           .map(([, ps]) => ({
             category: ps[0]!.category, products: ps.length, units: sum(ps, (p) => p.quantity),
-            atCost: kobo(sum(ps, (p) => p.quantity * (p.costPrice ?? 0))), atPrice: kobo(sum(ps, (p) => p.quantity * p.price)),
+            atCost: total(ps, (p) => BigInt(p.quantity) * BigInt(p.costPrice ?? 0)), atPrice: total(ps, (p) => BigInt(p.quantity) * BigInt(p.price)),
           }))
           .sort((a, b) => nullsLast(a.category, b.category)),
       stockAlerts: async (businessId, limit) => {
@@ -128,25 +131,25 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         const voided = all.filter((s) => s.status === 'VOIDED');
         return {
           sales: methodSums<PaymentMethod>(done.map((s) => ({ method: s.paymentMethod, amount: s.total }))),
-          voids: { count: voided.length, total: kobo(sum(voided, (s) => s.total)) },
-          discounts: kobo(sum(done, (s) => s.discount + s.lineDiscountTotal)),
+          voids: { count: voided.length, total: total(voided, (s) => s.total) },
+          discounts: total(done, (s) => s.discount + s.lineDiscountTotal),
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
-          creditGiven: kobo(sum(done, (s) => s.total - s.amountPaid)),
+          creditGiven: total(done, (s) => s.total - s.amountPaid),
           creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method!, amount: -e.amount }))),
-          cashSalesReceived: kobo(sum(done.filter((s) => s.paymentMethod === 'CASH'), (s) => s.amountPaid)),
+          cashSalesReceived: total(done.filter((s) => s.paymentMethod === 'CASH'), (s) => s.amountPaid),
         };
       },
       salesByCategory: async (businessId, range) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
         const lines = completed(t, businessId, range).flatMap((s) => s.lines);
-        const all = sum(lines, (l) => l.lineTotal);
+        const all = total(lines, (l) => l.lineTotal);
         return [...groupBy(lines, (l) => JSON.stringify(products.get(l.productId)!.category))]
           .map(([key, ls]) => {
-            const revenue = sum(ls, (l) => l.lineTotal);
-            const cost = sum(ls, (l) => l.quantity * (l.costPrice ?? 0));
-            return { category: JSON.parse(key) as string | null, revenue: kobo(revenue), units: sum(ls, (l) => l.quantity), costOfGoods: kobo(cost), grossProfit: kobo(revenue - cost), sharePct: percentOf(revenue, all) };
+            const revenue = total(ls, (l) => l.lineTotal);
+            const cost = total(ls, (l) => BigInt(l.quantity) * BigInt(l.costPrice ?? 0));
+            return { category: JSON.parse(key) as string | null, revenue, units: sum(ls, (l) => l.quantity), costOfGoods: cost, grossProfit: revenue - cost, sharePct: percentOf(revenue, all) };
           })
-          .sort((a, b) => b.revenue - a.revenue || nullsLast(a.category, b.category));
+          .sort((a, b) => byBig(b.revenue, a.revenue) || nullsLast(a.category, b.category));
       },
       monthActivity: async (businessId, range) => monthsOf(range).map((m) => activityOf(t, businessId, m)),
     },

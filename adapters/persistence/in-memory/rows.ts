@@ -1,6 +1,12 @@
 // Helpers every in-memory module shares: rows are copied in and out, so a caller holding one cannot
 // change a table behind the unit of work's back (as with rows read from SQL).
 
+/**
+ * A row's key in a table of client-made records (sales, customers, credit entries, expenses, stock
+ * movements): ids are per business, as in SQL's (id, business_id) keys (docs/adr/0039).
+ */
+export const rowKey = (businessId: string, id: string): string => `${businessId}/${id}`;
+
 export const copy = <T>(value: T): T => structuredClone(value);
 
 /** Copies of a table's rows. */

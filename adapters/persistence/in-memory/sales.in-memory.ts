@@ -2,7 +2,7 @@ import type { SaleRepositories } from '../../../application/sales/ports.js';
 import { formatReceiptNumber, type Sale } from '../../../domain/sale.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
-import { copy, values } from './rows.js';
+import { copy, rowKey, values } from './rows.js';
 
 /** The sales module's tables. */
 export interface SaleTables {
@@ -32,12 +32,12 @@ export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> =
         const next = (t.receiptCounters.get(draft.businessId) ?? 0) + 1;
         t.receiptCounters.set(draft.businessId, next);
         const receiptNumber = formatReceiptNumber(next);
-        t.sales.set(draft.id, copy({ ...draft, receiptNumber }));
+        t.sales.set(rowKey(draft.businessId, draft.id), copy({ ...draft, receiptNumber }));
         return receiptNumber;
       },
       clearNeedsReview: async (businessId, saleId) => {
-        const s = t.sales.get(saleId);
-        if (s && s.businessId === businessId && s.offline) t.sales.set(saleId, { ...s, offline: { ...s.offline, needsReview: false } });
+        const s = t.sales.get(rowKey(businessId, saleId));
+        if (s && s.offline) t.sales.set(rowKey(businessId, saleId), { ...s, offline: { ...s.offline, needsReview: false } });
       },
       findById: async (businessId, id) => salesOf(t, businessId).find((x) => x.id === id),
       findByReceiptNumber: async (businessId, receiptNumber) => salesOf(t, businessId).find((x) => x.receiptNumber === receiptNumber || x.offline?.provisionalReceiptNumber === receiptNumber),
@@ -57,13 +57,17 @@ export const inMemorySalesModule: InMemoryModule<SaleTables, SaleRepositories> =
         return { ...page_, items: page_.items.map((x) => ({ ...x, lines: [] })) }; // list items carry no lines, as in SQL
       },
       markVoided: async (sale) => {
-        const stored = t.sales.get(sale.id);
-        if (stored && stored.businessId === sale.businessId) {
+        const stored = t.sales.get(rowKey(sale.businessId, sale.id));
+        if (stored) {
           const { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue } = sale;
           Object.assign(stored, { status, voidedAt, voidReason, voidedBy, refundAmount, creditOutstanding, balanceDue });
         }
       },
       existsForBranch: async (businessId, branchId) => salesOf(t, businessId).some((x) => x.branchId === branchId),
+      lastSyncedAt: async (businessId, deviceId, before) =>
+        salesOf(t, businessId)
+          .filter((x) => x.offline?.deviceId === deviceId && x.createdAt < before)
+          .reduce<Date | null>((latest, x) => (latest && latest >= x.createdAt ? latest : new Date(x.createdAt)), null),
     },
   }),
 };

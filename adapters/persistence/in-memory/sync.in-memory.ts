@@ -3,7 +3,7 @@ import type { Product } from '../../../domain/product.js';
 import type { Sale } from '../../../domain/sale.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
-import { copy, values } from './rows.js';
+import { copy, rowKey, values } from './rows.js';
 import { inMemoryChangeFeed, type ChangeFeedTables } from './change-feed.in-memory.js';
 import type { ProductStockRow } from './products.in-memory.js';
 
@@ -41,7 +41,7 @@ const TABLES: Record<ClientRecordKind, keyof RecordTables> = {
 
 /** A conflict as the SQL reads it: with its product's name and its sale's numbers. */
 const withNames = (t: SyncTables & RecordTables, c: NewSaleConflict): SaleConflict => {
-  const sale = t.sales.get(c.saleId)!;
+  const sale = t.sales.get(rowKey(c.businessId, c.saleId))!;
   return { ...copy(c), productName: t.products.get(c.productId)!.name, receiptNumber: sale.receiptNumber, provisionalReceiptNumber: sale.offline?.provisionalReceiptNumber ?? null };
 };
 
@@ -51,17 +51,18 @@ export const inMemorySyncModule: InMemoryModule<SyncTables, SyncRepositories, Re
   repositories: (t) => ({
     clientIds: {
       claim: async (q) => {
-        const row = t.clientRecords.get(q.id);
+        // ids are per business (docs/adr/0039): another business's record or claim is not seen
+        const key = rowKey(q.businessId, q.id);
+        const row = t.clientRecords.get(key);
         if (!row) {
-          if (t[TABLES[q.kind]].has(q.id)) return 'different';
-          t.clientRecords.set(q.id, { id: q.id, businessId: q.businessId, kind: q.kind, fingerprint: q.fingerprint, clientCreatedAt: q.clientCreatedAt, createdAt: q.at });
+          if (t[TABLES[q.kind]].has(key)) return 'different';
+          t.clientRecords.set(key, { id: q.id, businessId: q.businessId, kind: q.kind, fingerprint: q.fingerprint, clientCreatedAt: q.clientCreatedAt, createdAt: q.at });
           return 'claimed';
         }
-        return row.businessId === q.businessId && row.kind === q.kind && row.fingerprint === q.fingerprint ? 'same' : 'different';
+        return row.kind === q.kind && row.fingerprint === q.fingerprint ? 'same' : 'different';
       },
       clientCreatedAt: async (businessId, id) => {
-        const row = t.clientRecords.get(id);
-        return row && row.businessId === businessId ? row.clientCreatedAt : null;
+        return t.clientRecords.get(rowKey(businessId, id))?.clientCreatedAt ?? null;
       },
     },
     saleConflicts: {

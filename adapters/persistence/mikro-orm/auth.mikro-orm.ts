@@ -38,7 +38,7 @@ const mikroOrmUsers = (db: Sql): UserRepository => {
   };
 };
 
-const OTP_COLUMNS = 'id, identifier_key, purpose, code_hash, wrong_tries, consumed_at, created_at, expires_at';
+const OTP_COLUMNS = 'id, identifier_key, purpose, code_hash, wrong_tries, consumed_at, created_at, expires_at, requested_by';
 
 const otpFromRow = (r: Row): OtpCode => ({
   id: String(r.id),
@@ -49,6 +49,7 @@ const otpFromRow = (r: Row): OtpCode => ({
   consumedAt: asOptionalDate(r.consumed_at),
   createdAt: asDate(r.created_at),
   expiresAt: asDate(r.expires_at),
+  requestedBy: (r.requested_by as string | null) ?? null,
 });
 
 const mikroOrmOtps = (db: Sql): OtpRepository => ({
@@ -59,7 +60,7 @@ const mikroOrmOtps = (db: Sql): OtpRepository => ({
     (await db.execute<Row[]>(`select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and created_at > ? order by created_at`, [key, since])).map(otpFromRow),
   latest: (key, purpose) =>
     firstRow(db, `select ${OTP_COLUMNS} from otp_codes where identifier_key = ? and purpose = ? order by created_at desc limit 1`, [key, purpose], otpFromRow),
-  add: (c) => insertRow(db, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt]),
+  add: (c) => insertRow(db, 'otp_codes', OTP_COLUMNS, [c.id, c.identifierKey, c.purpose, c.codeHash, c.wrongTries, c.consumedAt, c.createdAt, c.expiresAt, c.requestedBy]),
   // Only the tries and the use of a code change.
   save: async (c) => {
     await db.execute('update otp_codes set wrong_tries = ?, consumed_at = ? where id = ?', [c.wrongTries, c.consumedAt, c.id]);

@@ -31,12 +31,13 @@ const dataOf = (kind: ChangeKind, id: string, d: Row | null): ChangeData | null 
 export const mikroOrmChangeFeed = (db: Sql): ChangeFeed => ({
   horizon: async () => {
     // a snapshot naming too many in-flight transactions keeps only its xmin: more comes again, nothing is missed
-    const [row] = await db.execute<{ snapshot: string }[]>(
+    const [row] = await db.execute<{ snapshot: string; next: string }[]>(
       `select case when (select count(*) from pg_snapshot_xip(s)) <= ? then s::text
-        else pg_snapshot_xmin(s)::text || ':' || pg_snapshot_xmin(s)::text || ':' end as snapshot from pg_current_snapshot() s`,
+        else pg_snapshot_xmin(s)::text || ':' || pg_snapshot_xmin(s)::text || ':' end as snapshot,
+        pg_snapshot_xmax(s)::text as next from pg_current_snapshot() s`,
       [MAX_IN_FLIGHT],
     );
-    return row!.snapshot;
+    return { snapshot: row!.snapshot, next: row!.next };
   },
   changes: async (businessId, q) => {
     const stockBranch = q.branchId ? 'and ps.branch_id = ?' : '';

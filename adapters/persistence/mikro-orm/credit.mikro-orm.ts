@@ -62,13 +62,13 @@ export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
     );
     return asDate(rows[0]!.created_at);
   },
-  async addAllocations(paymentId, allocations) {
+  async addAllocations(businessId, paymentId, allocations) {
     if (allocations.length === 0) return;
     await db.execute(
-      // business_id from the payment: the row lives beside its payment and sale (docs/adr/0035)
+      // the row lives beside its payment and sale (docs/adr/0035)
       `insert into credit_allocations (business_id, payment_id, sale_id, amount)
-       values ${allocations.map(() => '((select business_id from credit_entries where id = ?), ?, ?, ?)').join(', ')}`,
-      allocations.flatMap((a) => [paymentId, paymentId, a.saleId, a.amount]),
+       values ${allocations.map(() => '(?, ?, ?, ?)').join(', ')}`,
+      allocations.flatMap((a) => [businessId, paymentId, a.saleId, a.amount]),
     );
   },
   async entryById(businessId, entryId) {
@@ -76,8 +76,8 @@ export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
   },
   async allocationsOf(businessId, paymentId) {
     const rows = await db.execute<{ sale_id: string; amount: string }[]>(
-      `select a.sale_id, a.amount from credit_allocations a join credit_entries e on e.id = a.payment_id
-       join sales s on s.id = a.sale_id where e.business_id = ? and a.payment_id = ? order by s.created_at, s.id`,
+      `select a.sale_id, a.amount from credit_allocations a join credit_entries e on e.business_id = a.business_id and e.id = a.payment_id
+       join sales s on s.business_id = a.business_id and s.id = a.sale_id where e.business_id = ? and a.payment_id = ? order by s.created_at, s.id`,
       [businessId, paymentId],
     );
     return rows.map((r) => ({ saleId: r.sale_id, amount: kobo(Number(r.amount)) }));

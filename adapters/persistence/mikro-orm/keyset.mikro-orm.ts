@@ -7,7 +7,7 @@ export interface KeysetSource<S extends string> {
   readonly from: string;
   readonly tenantColumn: string;
   readonly idColumn: string;
-  readonly sort: Record<S, { readonly column: string; readonly type: 'text' | 'timestamptz' | 'bigint' | 'date' }>;
+  readonly sort: Record<S, { readonly column: string; readonly type: 'text' | 'timestamptz' | 'bigint' | 'numeric' | 'date' }>;
   readonly search: readonly string[];
   readonly dateColumn: string;
 }

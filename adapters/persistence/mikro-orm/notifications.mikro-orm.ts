@@ -139,7 +139,7 @@ export const mikroOrmNotificationSettings = (db: Sql): NotificationSettings => (
   async reminderCandidates(businessId, debtBefore, remindedBefore, limit) {
     const rows = await db.execute<Row[]>(
       `select c.id, c.name, c.phone, c.email, c.credit_balance from customers c
-       left join customer_reminders r on r.customer_id = c.id
+       left join customer_reminders r on r.business_id = c.business_id and r.customer_id = c.id
        where c.business_id = ? and c.credit_balance > 0 and not c.notifications_opt_out
          and exists (select 1 from sales s where s.business_id = c.business_id and s.customer_id = c.id and s.credit_outstanding > 0 and s.created_at < ?)
          and (r.last_reminded_at is null or r.last_reminded_at <= ?)

@@ -11,7 +11,8 @@ import type { Row } from './sql.mikro-orm.js';
 
 const DAY_MS = 86_400_000;
 const n = (v: unknown) => Number(v ?? 0);
-const k = (v: unknown) => kobo(Number(v ?? 0));
+/** A sum (numeric in PostgreSQL, read as text) as exact bigint kobo. */
+const k = (v: unknown) => BigInt(String(v ?? 0));
 
 /** One row per merchant of the network: owner, plan, joined_at, last sale, and the 30 days before `now` (params: since, since, now). */
 const MERCHANTS = `(
@@ -42,7 +43,7 @@ const SOURCE: KeysetSource<PartnerMerchantSort> = {
   tenantColumn: 'pm.partner_id',
   idColumn: 'pm.id',
   // names by code point, as the in-memory adapter compares them
-  sort: { joined_at: { column: 'pm.joined_at', type: 'timestamptz' }, name: { column: 'pm.name collate "C"', type: 'text' }, gmv_30d: { column: 'pm.gmv_30d', type: 'bigint' } },
+  sort: { joined_at: { column: 'pm.joined_at', type: 'timestamptz' }, name: { column: 'pm.name collate "C"', type: 'text' }, gmv_30d: { column: 'pm.gmv_30d', type: 'numeric' } },
   search: ['pm.name', "coalesce(pm.owner_phone, '')"],
   dateColumn: 'pm.joined_at',
 };
@@ -127,7 +128,7 @@ export const mikroOrmPartnerInsights = (db: Sql): PartnerInsights => ({
     const detail: MerchantDetail = {
       ...summaryFromRow(row),
       months: monthRows.map((m) => ({ month: String(m.month), gmv: k(m.gmv), salesCount: n(m.sales_count) })),
-      creditOutstanding: k(row.credit_outstanding),
+      creditOutstanding: kobo(Number(row.credit_outstanding ?? 0)), // within the business credit cap (docs/adr/0017)
       staffCount: n(row.staff_count),
     };
     return detail;

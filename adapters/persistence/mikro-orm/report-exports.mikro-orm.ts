@@ -79,7 +79,7 @@ const CASH_FLOW = `
   from flow order by day`;
 
 const cashFlowDay = (r: Row): CashFlowDay => {
-  const k = (c: string) => kobo(Number(r[c]));
+  const k = (c: string) => BigInt(String(r[c])); // numeric sums, read exactly
   return {
     day: String(r.day),
     salesPaid: k('sales_paid'),
@@ -95,8 +95,8 @@ const cashFlowDay = (r: Row): CashFlowDay => {
     outPos: k('out_pos'),
     outOther: k('out_other'),
     moneyOut: k('money_out'),
-    net: Number(r.net),
-    runningBalance: Number(r.running_balance),
+    net: k('net'),
+    runningBalance: k('running_balance'),
   };
 };
 

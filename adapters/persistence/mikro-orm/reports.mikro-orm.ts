@@ -11,11 +11,12 @@ import { insertRow, type Row } from './sql.mikro-orm.js';
 // the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price.
 
 const n = (v: unknown) => Number(v ?? 0);
-const k = (v: unknown) => kobo(Number(v ?? 0));
+/** A sum (numeric in PostgreSQL, read as text) as exact bigint kobo. */
+const k = (v: unknown) => BigInt(String(v ?? 0));
 const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDayEnd(r.to).toISOString()];
 
 /** A line's cost: quantity x the cost price stored when sold (none stored counts 0). Summed over joined lines, not per sale. */
-const LINE_COST = 'i.quantity::bigint * coalesce(i.cost_price, 0)';
+const LINE_COST = 'i.quantity::numeric * coalesce(i.cost_price, 0)';
 
 const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
@@ -33,12 +34,13 @@ const periodSql = `
     select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, e.amount
     from b join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
   )
+  -- sums go into the JSON as text: a JSON number would be read as a double, inexact past 2^53
   select
     (select json_build_object(
-      'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0), 'count', count(*) filter (where cur),
-        'discounts', coalesce(sum(discounts) filter (where cur), 0), 'credit', coalesce(sum(credit) filter (where cur), 0)),
-      'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0), 'count', count(*) filter (where prev),
-        'discounts', coalesce(sum(discounts) filter (where prev), 0), 'credit', coalesce(sum(credit) filter (where prev), 0))
+      'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0)::text, 'count', count(*) filter (where cur),
+        'discounts', coalesce(sum(discounts) filter (where cur), 0)::text, 'credit', coalesce(sum(credit) filter (where cur), 0)::text),
+      'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0)::text, 'count', count(*) filter (where prev),
+        'discounts', coalesce(sum(discounts) filter (where prev), 0)::text, 'credit', coalesce(sum(credit) filter (where prev), 0)::text)
     ) from s) as sales, (select coalesce(sum(cost_of_goods) filter (where cur), 0) from s) as c_cogs,
     (select coalesce(sum(cost_of_goods) filter (where prev), 0) from s) as p_cogs,
     (select coalesce(sum(amount) filter (where cur), 0) from p) as c_collected, (select coalesce(sum(amount) filter (where prev), 0) from p) as p_collected,
@@ -114,7 +116,7 @@ export const mikroOrmReports = (db: Sql): ReportQueries => ({
   },
   async creditOutstanding(businessId) {
     const [row] = await db.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
-    return k(row!.owed);
+    return kobo(Number(row!.owed ?? 0)); // at most MAX_SAFE_INTEGER: the business credit cap (docs/adr/0017)
   },
   async topProducts(businessId, range, type, limit) {
     const rows = await db.execute<Row[]>(
@@ -149,7 +151,7 @@ export const mikroOrmReports = (db: Sql): ReportQueries => ({
   async stockValue(businessId) {
     const rows = await db.execute<Row[]>(
       `select category, count(*) as products, coalesce(sum(quantity), 0) as units,
-         sum(quantity::bigint * coalesce(cost_price, 0)) as at_cost, sum(quantity::bigint * price) as at_price
+         sum(quantity::numeric * coalesce(cost_price, 0)) as at_cost, sum(quantity::numeric * price) as at_price
        from products where ${GOODS} group by category order by category nulls last`,
       [businessId],
     );

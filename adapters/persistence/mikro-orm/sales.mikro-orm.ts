@@ -64,8 +64,8 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
     const lines = await db.execute<Row[]>(
-      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where sale_id = ? order by position',
-      [row.id],
+      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where business_id = ? and sale_id = ? order by position',
+      [row.business_id, row.id],
     );
     return saleFromRow(row, lines.map(lineFromRow));
   };
@@ -152,6 +152,10 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
     async existsForBranch(businessId, branchId) {
       const rows = await db.execute<unknown[]>('select 1 from sales where business_id = ? and branch_id = ? limit 1', [businessId, branchId]);
       return rows.length > 0;
+    },
+    async lastSyncedAt(businessId, deviceId, before) {
+      const rows = await db.execute<{ at: unknown }[]>('select max(created_at) as at from sales where business_id = ? and device_id = ? and created_at < ?', [businessId, deviceId, before]);
+      return asOptionalDate(rows[0]?.at ?? null);
     },
   };
 };

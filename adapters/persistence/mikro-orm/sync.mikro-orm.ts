@@ -15,10 +15,15 @@ const TABLES: Record<ClientRecordKind, string> = {
 };
 
 const claim = async (db: Sql, q: ClientIdClaimRequest): Promise<ClientIdClaim> => {
-  const serverMade = await firstRow(db, `select 1 as one from ${TABLES[q.kind]} where id = ? and not exists (select 1 from client_records where id = ?)`, [q.id, q.id], () => true);
+  // Ids are per business (docs/adr/0039): only this business's records and claims can take one, so
+  // another business's id answers as a new one does (no existence oracle across tenants).
+  const serverMade = await firstRow(
+    db,
+    `select 1 as one from ${TABLES[q.kind]} where business_id = ? and id = ? and not exists (select 1 from client_records where business_id = ? and id = ?)`,
+    [q.businessId, q.id, q.businessId, q.id],
+    () => true,
+  );
   if (serverMade) return 'different';
-  // Another business's id is checked, not constrained: the key is (id, business_id) for Citus (docs/adr/0035).
-  if (await firstRow(db, 'select 1 as one from client_records where id = ? and business_id <> ?', [q.id, q.businessId], () => true)) return 'different';
   // The insert waits for a concurrent claim of the same id to end, then either takes the id or sees the committed row.
   const inserted = await db.execute<{ id: string }[]>(
     'insert into client_records (id, business_id, kind, fingerprint, client_created_at, created_at) values (?, ?, ?, ?, ?, ?) on conflict (id, business_id) do nothing returning id',

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { bigNairaJson, nairaJson, nairaText, writeJson } from '../../../adapters/http/json-values.js';
+import { nairaSumJson, nairaJson, nairaText, writeJson } from '../../../adapters/http/json-values.js';
 import { MAX_KOBO, Naira, stringifyWithNaira, type Kobo } from '../../../domain/money.js';
 
 // Issue 32 / ADR 0046: money in a body is a JSON number written with exactly 2 decimals.
@@ -24,7 +24,7 @@ describe('writeJson: money as a number with exactly 2 decimals', () => {
   });
 
   it('a bigint sum past 2^53 kobo is written exactly', () => {
-    expect(writeJson({ total: bigNairaJson(9_007_199_254_740_993n) })).to.equal('{"total":90071992547409.93}');
+    expect(writeJson({ total: nairaSumJson(9_007_199_254_740_993n) })).to.equal('{"total":90071992547409.93}');
   });
 
   it('leaves strings alone, even ones that look like money, and survives a stored round trip (idempotent replays)', () => {

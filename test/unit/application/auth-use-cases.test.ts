@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import * as E from 'fp-ts/lib/Either.js';
 import { getMe } from '../../../application/auth/get-me.js';
-import { refreshSession } from '../../../application/auth/refresh-session.js';
+import { REFRESH_REUSE_GRACE_MS, refreshSession } from '../../../application/auth/refresh-session.js';
 import { register } from '../../../application/auth/register.js';
 import { requestSignInCode } from '../../../application/auth/request-sign-in-code.js';
 import { verifySignInCode } from '../../../application/auth/verify-sign-in-code.js';
@@ -72,14 +72,31 @@ describe('auth use cases (in memory)', () => {
     expect(E.isLeft(await verifySignInCode(deps)(ada, '123456'))).to.equal(true);
   });
 
-  it('refresh rotates within the family and a replay revokes it', async () => {
+  it('refresh rotates within the family and a replay (after the grace window) revokes it', async () => {
     const { deps } = setup();
     await register(deps)(cmd);
     const s = await verifySignInCode(deps)(ada, deps.messages.lastCode('+2348031234567'));
     if (E.isLeft(s)) throw new Error('sign-in failed');
     const r1 = await refreshSession(deps)(s.right.refreshToken);
     if (E.isLeft(r1)) throw new Error('refresh failed');
+    deps.clock.advance(REFRESH_REUSE_GRACE_MS + 1);
     expect(await refreshSession(deps)(s.right.refreshToken)).to.deep.equal(E.left({ _tag: 'RefreshTokenInvalid' }));
     expect(await refreshSession(deps)(r1.right.refreshToken)).to.deep.equal(E.left({ _tag: 'RefreshTokenInvalid' }));
+  });
+
+  it('refreshes of one token at once, or within the grace window, all get its one successor; the successor rotates on', async () => {
+    const { deps } = setup();
+    await register(deps)(cmd);
+    const s = await verifySignInCode(deps)(ada, deps.messages.lastCode('+2348031234567'));
+    if (E.isLeft(s)) throw new Error('sign-in failed');
+    const all = await Promise.all([1, 2, 3, 4, 5].map(() => refreshSession(deps)(s.right.refreshToken)));
+    const tokens = all.map((r) => (E.isRight(r) ? r.right.refreshToken : r.left._tag));
+    expect(new Set(tokens).size).to.equal(1);
+    expect(tokens[0]).to.equal(deps.crypto.successorToken(s.right.refreshToken));
+    deps.clock.advance(REFRESH_REUSE_GRACE_MS);
+    const edge = await refreshSession(deps)(s.right.refreshToken);
+    expect(E.isRight(edge) && edge.right.refreshToken).to.equal(tokens[0]);
+    const next = await refreshSession(deps)(tokens[0]!);
+    expect(E.isRight(next)).to.equal(true);
   });
 });

@@ -38,4 +38,15 @@ describe('readLoanPackDocument: both formats read as Naira', () => {
     expect(d.totals).to.deep.equal({ revenue: k(3_200_000), sales_count: 5 });
     expect(d.credit).to.deep.include({ outstanding: k(50_000), customers_owing: 1, aging: { days_0_30: k(50_000), days_31_60: k(0) } });
   });
+
+  it('sums past 2^53 kobo (docs/adr/0038) are read exactly, as a bigint, in both formats', () => {
+    const big = 9_100_000_000_000_003n;
+    const two = canonicalJson({ format: LOAN_PACK_FORMAT, totals: { revenue: new Naira(big), sales_count: 92 } });
+    expect(two).to.contain('"revenue":91000000000000.03');
+    expect(readLoanPackDocument(two).totals.revenue.kobo).to.equal(big);
+    // a format-1 pack made on main past 2^53 held the bigint's digits: it reads back to the same kobo
+    const one = canonicalJson({ format: 'bizops-loan-pack/1', totals: { revenue_kobo: big, sales_count: 92 } });
+    expect(one).to.contain('"revenue_kobo":9100000000000003');
+    expect(readLoanPackDocument(one).totals).to.deep.equal({ revenue: new Naira(big), sales_count: 92 });
+  });
 });

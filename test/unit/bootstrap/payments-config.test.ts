@@ -11,7 +11,7 @@ describe('loan pack payments: chosen by configuration', () => {
   it('defaults: the sandbox gateway, 5,000 naira a pack, links on http://localhost:8080', async () => {
     const config = loadConfig({});
     expect(config).to.include({ LOAN_PACK_PRICE_NGN: 5000, PUBLIC_BASE_URL: 'http://localhost:8080', PAYSTACK_BASE_URL: 'https://api.paystack.co', PAYSTACK_TIMEOUT_MS: 10000 });
-    const payments = paymentGateway(config, clock, silent);
+    const payments = paymentGateway(config, clock, silent, Buffer.alloc(32, 7));
     expect(payments.gateway.name).to.equal('sandbox');
     expect(payments.sandbox).to.not.equal(undefined);
     expect(payments.webhook.read(Buffer.from('{}'), 'anything')).to.deep.equal({ authentic: false });
@@ -20,7 +20,7 @@ describe('loan pack payments: chosen by configuration', () => {
   });
 
   it('Paystack when PAYSTACK_SECRET_KEY is set; no sandbox then', () => {
-    const payments = paymentGateway(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' }), clock, silent);
+    const payments = paymentGateway(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' }), clock, silent, Buffer.alloc(32, 7));
     expect(payments.gateway.name).to.equal('paystack');
     expect(payments.sandbox).to.equal(undefined);
   });

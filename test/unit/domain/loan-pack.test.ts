@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { canonicalJson, Naira, loanPackPeriod, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
+import { canonicalJson, Naira, loanPackPeriod, parseCanonicalJson, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
 import { checkLoanPackDownload } from '../../../domain/plan.js';
 
@@ -66,5 +66,33 @@ describe('loan pack rules (domain/loan-pack.ts)', () => {
     expect(checkLoanPackDownload('FREE', { reference: 'LP-20261121-K7M2QX', ready: false, price })).to.deep.equal({ _tag: 'LoanPackPaymentRequired', plan: 'FREE', reference: 'LP-20261121-K7M2QX', price });
     expect(checkLoanPackDownload('STARTER', { reference: 'r', ready: true, price })).to.equal(undefined);
     expect(checkLoanPackDownload('BUSINESS', { reference: 'r', ready: false, price })).to.equal(undefined);
+  });
+});
+
+describe('loan pack: canonical JSON with sums past 2^53 kobo (docs/adr/0038)', () => {
+  it('writes a bigint with its exact digits, and reads every integer back exactly (bigint past 2^53, number below)', () => {
+    const doc = { name: 'Shop 12345678901234567890', revenue_kobo: 9_100_000_000_000_003n, sales_count: 92, safe: 9_007_199_254_740_991, list: [-(10n ** 20n)] };
+    const text = canonicalJson(doc);
+    expect(text).to.equal('{"list":[-100000000000000000000],"name":"Shop 12345678901234567890","revenue_kobo":9100000000000003,"safe":9007199254740991,"sales_count":92}');
+    expect(parseCanonicalJson(text)).to.deep.equal(doc);
+    expect(parseCanonicalJson('{"a":"\\"12345678901234567\\"","b":1234567890123456}')).to.deep.equal({ a: '"12345678901234567"', b: 1234567890123456 });
+  });
+
+  it('format 2: a Naira past 2^53 kobo is written with its exact digits and 2 decimals, and read back exactly (a Naira holding a bigint)', () => {
+    const doc = { revenue: new Naira(9_100_000_000_000_003n), stock: new Naira(10n ** 20n), average_sale: new Naira(150_050 as Kobo), loss: new Naira(-9_100_000_000_000_000n), sales_count: 92 };
+    const text = canonicalJson(doc);
+    expect(text).to.equal('{"average_sale":1500.50,"loss":-91000000000000.00,"revenue":91000000000000.03,"sales_count":92,"stock":1000000000000000000.00}');
+    const back = parseCanonicalJson(text) as Record<string, unknown>;
+    expect(back).to.deep.equal(doc);
+    expect((back.revenue as Naira).kobo).to.equal(9_100_000_000_000_003n);
+    expect((back.average_sale as Naira).kobo).to.equal(150_050); // a number below 2^53
+    expect(canonicalJson(back)).to.equal(text); // the same bytes, so the same hash
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }), (k) => {
+        const t = canonicalJson({ a: new Naira(k) });
+        expect(t).to.match(/^\{"a":-?\d+\.\d{2}\}$/);
+        expect(BigInt((parseCanonicalJson(t) as { a: Naira }).a.kobo)).to.equal(k);
+      }),
+    );
   });
 });

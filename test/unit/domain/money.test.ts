@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { koboToNaira, MAX_KOBO, nairaToKobo } from '../../../domain/money.js';
+import { formatNaira, isSafeKobo, kobo, koboToNaira, MAX_KOBO, nairaText, nairaToKobo, sumKobo } from '../../../domain/money.js';
 
 describe('money: naira <-> kobo', () => {
   it('survives naira -> kobo -> naira for every 2-decimal amount up to the maximum', () => {
@@ -51,5 +51,35 @@ describe('money: naira <-> kobo', () => {
     expect(nairaToKobo(1e21)).to.deep.equal({ ok: false, reason: 'TOO_LARGE' });
     expect(nairaToKobo(Number.NaN)).to.deep.equal({ ok: false, reason: 'NOT_A_NUMBER' });
     expect(nairaToKobo(Number.POSITIVE_INFINITY)).to.deep.equal({ ok: false, reason: 'NOT_A_NUMBER' });
+  });
+});
+
+describe('money: sums of kobo past 2^53 (KoboSum, docs/adr/0038)', () => {
+  const big = 9_100_000_000_000_003n; // past Number.MAX_SAFE_INTEGER (9,007,199,254,740,991)
+
+  it('nairaText writes kobo as naira with exactly 2 decimals, exact at any size', () => {
+    expect(nairaText(big)).to.equal('91000000000000.03');
+    expect(nairaText(-big)).to.equal('-91000000000000.03');
+    expect(nairaText(10n ** 20n + 27n)).to.equal('1000000000000000000.27');
+    expect(nairaText(0n)).to.equal('0.00');
+    expect(nairaText(kobo(150050))).to.equal('1500.50');
+    expect(nairaText(-5)).to.equal('-0.05');
+    expect(() => nairaText(1.5)).to.throw(RangeError);
+  });
+
+  it('formatNaira takes a bigint sum: separators and 2 decimals, the same text as for a number', () => {
+    expect(formatNaira(big)).to.equal('₦91,000,000,000,000.03');
+    expect(formatNaira(-big)).to.equal('-₦91,000,000,000,000.03');
+    expect(formatNaira(10n ** 20n + 27n)).to.equal('₦1,000,000,000,000,000,000.27');
+    fc.assert(fc.property(fc.integer({ min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }), (k) => formatNaira(BigInt(k)) === formatNaira(k)));
+    expect(() => formatNaira(Number(big))).to.throw(RangeError); // a number past 2^53 is still refused
+  });
+
+  it('sumKobo adds exactly; isSafeKobo says when a sum is still exact as a number', () => {
+    expect(sumKobo(Array.from({ length: 91 }, () => MAX_KOBO).concat([3]))).to.equal(big);
+    expect(sumKobo([1n, 2, -3])).to.equal(0n);
+    expect(isSafeKobo(BigInt(Number.MAX_SAFE_INTEGER))).to.equal(true);
+    expect(isSafeKobo(BigInt(Number.MAX_SAFE_INTEGER) + 1n)).to.equal(false);
+    expect(isSafeKobo(-BigInt(Number.MAX_SAFE_INTEGER) - 1n)).to.equal(false);
   });
 });

@@ -11,6 +11,7 @@ const aCode = (overrides: Partial<OtpCode> = {}): OtpCode => ({
   expiresAt: new Date(at(0).getTime() + 600_000),
   wrongTries: 0,
   consumedAt: null,
+  requestedBy: null,
   ...overrides,
 });
 
@@ -45,6 +46,17 @@ describe('OTP rules', () => {
     const lapsed = Array.from({ length: OTP_MAX_PER_HOUR }, (_, i) => aCode({ id: `l${i}`, createdAt: at(i), expiresAt: at(i + 600) }));
     expect(checkSend(lapsed, 'SIGN_IN', at(700))).to.equal(undefined);
     expect(checkSend(lapsed, 'SIGN_IN', at(599))?._tag).to.equal('HourlyCapReached');
+  });
+
+  it('the 30-an-hour ceiling is per requester: a stranger who killed 30 codes is refused, the owner asking from elsewhere is not', () => {
+    const stranger = '102.89.7.7';
+    const killed = Array.from({ length: OTP_MAX_SENT_PER_HOUR }, (_, i) => aCode({ id: `k${i}`, createdAt: at(i * 10), wrongTries: 5, requestedBy: stranger }));
+    expect(checkSend(killed, 'SIGN_IN', at(400), stranger)).to.deep.equal({ _tag: 'HourlyCapReached', retryAfterSeconds: 3600 - 400 });
+    expect(checkSend(killed, 'SIGN_IN', at(400), '197.210.1.1')).to.equal(undefined);
+    expect(checkSend(killed, 'SIGN_IN', at(400), null)).to.equal(undefined);
+    // the used-or-live budget stays per identifier: only the owner can use codes
+    const used = Array.from({ length: OTP_MAX_PER_HOUR }, (_, i) => aCode({ id: `u${i}`, createdAt: at(i), consumedAt: at(i), requestedBy: stranger }));
+    expect(checkSend(used, 'SIGN_IN', at(30), '197.210.1.1')?._tag).to.equal('HourlyCapReached');
   });
 
   it('judge: a match consumes, a miss counts, the fifth miss kills, expiry is its own failure', () => {

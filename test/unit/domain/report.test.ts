@@ -42,6 +42,18 @@ describe('domain: report periods and derived figures', () => {
     expect(averageOf(kobo(0), 0)).to.equal(0);
   });
 
+  it('sums past 2^53 kobo: percentages, changes and averages exact in bigint, never a RangeError (issue 31)', () => {
+    const big = 9_100_000_000_000_003n; // 91 sales of 1,000,000,000,000.00 and one of 0.03
+    expect(percentOf(big / 2n, big)).to.equal(50);
+    expect(percentOf(4_550_000_000_000_003n, big)).to.equal(50);
+    expect(percentOf(1n, big)).to.equal(0);
+    expect(changePct(big, 100n)).to.equal(Number(909_999_999_999_990_300n) / 100); // basis points exact, then one division
+    expect(changePct(0n, big)).to.equal(-100);
+    expect(changePct(big, 0n)).to.equal(null);
+    expect(averageOf(big, 92)).to.equal(98_913_043_478_261); // 98,913,043,478,260.90... half up
+    expect(percentOf(33.33, 50)).to.equal(66.66); // a rate with decimals keeps number arithmetic
+  });
+
   it('top services are a Business and Pro feature', () => {
     expect(checkFeature('FREE', 'TOP_SERVICES')).to.include({ _tag: 'FeatureNotAvailable', plan: 'FREE' });
     expect(checkFeature('STARTER', 'TOP_SERVICES')).to.include({ _tag: 'FeatureNotAvailable' });

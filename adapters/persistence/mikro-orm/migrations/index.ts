@@ -18,8 +18,10 @@ import { Migration20261127900000_partner_consent_key } from './Migration20261127
 import { Migration20261128000000_sync_changes } from './Migration20261128000000_sync_changes.js';
 import { Migration20261202000000_daily_message_counts } from './Migration20261202000000_daily_message_counts.js';
 import { Migration20261201000000_member_change_notices } from './Migration20261201000000_member_change_notices.js';
+import { Migration20261203004200_otp_requester } from './Migration20261203004200_otp_requester.js';
 import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
 import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
+import { Migration20261202390000_sales_by_device } from './Migration20261202390000_sales_by_device.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -45,4 +47,6 @@ export const migrationsList = [
   { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes },
   { name: 'Migration20261201000000_member_change_notices', class: Migration20261201000000_member_change_notices },
   { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts },
+  { name: 'Migration20261202390000_sales_by_device', class: Migration20261202390000_sales_by_device },
+  { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester },
 ];
