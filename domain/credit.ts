@@ -1,4 +1,5 @@
 import { kobo, type Kobo } from './money.js';
+import type { PaymentMethod } from './sale.js';
 
 /**
  * The credit ledger (append-only, integer kobo). `amount` is the entry's effect on what the customer
@@ -6,7 +7,11 @@ import { kobo, type Kobo } from './money.js';
  * still owed. The customer's balance is always the sum of their entries and never negative.
  */
 export type CreditEntryKind = 'SALE' | 'PAYMENT' | 'VOID';
-export const PAYMENT_METHODS_FOR_CREDIT = ['CASH', 'TRANSFER', 'CARD'] as const;
+/**
+ * How a debt is paid: the sale's payment methods but CREDIT (a debt is not paid with more debt). One
+ * list, so a sale's and a credit payment's `payment_method` agree (ADR 0046).
+ */
+export const PAYMENT_METHODS_FOR_CREDIT = ['CASH', 'TRANSFER', 'CARD'] as const satisfies readonly Exclude<PaymentMethod, 'CREDIT'>[];
 export type CreditPaymentMethod = (typeof PAYMENT_METHODS_FOR_CREDIT)[number];
 
 export interface CreditEntry {

@@ -16,6 +16,9 @@ export const lagosMonthStart = (at: Date): Date => lagosDayStart(`${lagosDate(at
 /** Lagos wall-clock time of an instant, as a receipt prints it: `2026-11-22 15:04`. */
 export const lagosDateTime = (at: Date): string => new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 16).replace('T', ' ');
 
+/** Lagos local time of an instant in ISO 8601 with its offset, to the second: `2026-11-28T04:32:00+01:00`. */
+export const lagosIsoDateTime = (at: Date): string => `${new Date(at.getTime() + LAGOS_OFFSET_MS).toISOString().slice(0, 19)}+01:00`;
+
 /** The instant the Lagos calendar month after the one holding `at` starts. */
 export const lagosNextMonthStart = (at: Date): Date => {
   const [y, m] = lagosDate(at).slice(0, 7).split('-').map(Number) as [number, number];

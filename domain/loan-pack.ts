@@ -1,5 +1,7 @@
 import { lagosDate } from './lagos-time.js';
-import type { Kobo } from './money.js';
+import { Naira, type Kobo } from './money.js';
+
+export { Naira };
 import type { Plan } from './plan.js';
 
 // A loan pack: the proof of trading a lender asks for, computed from the books and frozen when made
@@ -34,12 +36,13 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
 
 /**
  * Canonical JSON: object keys sorted by code point, no whitespace, arrays in order; only strings,
- * integers, booleans and null (money is integer kobo, shares are strings with 2 decimals), so every
- * JSON library writes the same bytes. A non-integer number is refused rather than written in a way
- * another language might print differently.
+ * integers, money (Naira: written with exactly 2 decimals), booleans and null (shares are strings
+ * with 2 decimals), so every JSON library writes the same bytes. Any other non-integer number is
+ * refused rather than written in a way another language might print differently.
  */
 export const canonicalJson = (v: unknown): string => {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Naira) return v.text; // 2 decimals, exact at any size (ADR 0046, docs/adr/0038)
   if (typeof v === 'bigint') return String(v); // a sum past 2^53 kobo, with its exact digits (docs/adr/0038)
   if (typeof v === 'number') {
     if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
@@ -55,13 +58,18 @@ export const canonicalJson = (v: unknown): string => {
 };
 
 /**
- * Parses canonical JSON with every integer exact: one past 2^53 (a sum of kobo, docs/adr/0038) is read
- * as a bigint, the others as numbers. Strings are matched first, so digits inside them are left alone.
+ * Parses canonical JSON with every number exact: an integer past 2^53 (a sum of kobo in a
+ * bizops-loan-pack/1 document, docs/adr/0038) is read as a bigint, the others as numbers; a number
+ * with decimals (money in bizops-loan-pack/2, the only non-integers canonicalJson writes) as a Naira,
+ * its kobo read from the digits (a bigint past 2^53), never through a double. Strings are matched
+ * first, so digits inside them are left alone.
  */
 export const parseCanonicalJson = (text: string): unknown =>
-  JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d{16,}/g, (token) => (token.startsWith('"') ? token : `"\\u0000${token}"`)), (_key, v: unknown) => {
+  JSON.parse(text.replace(/"(?:[^"\\]|\\.)*"|-?\d+\.\d+|-?\d{16,}/g, (token) => (token.startsWith('"') ? token : `"\\u0000${token}"`)), (_key, v: unknown) => {
     if (typeof v !== 'string' || !v.startsWith('\u0000')) return v;
-    const n = BigInt(v.slice(1));
+    const digits = v.slice(1);
+    if (digits.includes('.')) return Naira.parse(digits);
+    const n = BigInt(digits);
     return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
   });
 

@@ -54,11 +54,59 @@ export const sumKobo = (amounts: Iterable<number | bigint>): KoboSum => {
 const MAX_SAFE_KOBO = BigInt(Number.MAX_SAFE_INTEGER);
 export const isSafeKobo = (k: KoboSum): boolean => k <= MAX_SAFE_KOBO && k >= -MAX_SAFE_KOBO;
 
-/** Kobo as naira text with exactly 2 decimals, no separators: `-1500.50`, `90071992547409.93` (exact at any size). */
+/**
+ * Kobo as naira text with exactly 2 decimals, no separators, no float on the way: 800000 -> "8000.00",
+ * -5 -> "-0.05", a sum past 2^53 kobo -> "90071992547409.93" (exact at any size). The one naira text of
+ * the system: JSON bodies (ADR 0046), loan packs, webhooks, CSV, Problem details. A number must be a
+ * safe integer (a fraction of a kobo, or a number past 2^53 that is no longer exact, is a RangeError).
+ */
 export const nairaText = (k: Kobo | number | KoboSum): string => {
-  const v = typeof k === 'bigint' ? k : BigInt(k); // a fraction of a kobo is a RangeError
+  if (typeof k === 'number' && !Number.isSafeInteger(k)) throw new RangeError(`kobo must be a safe integer, got ${k}`);
+  const v = typeof k === 'bigint' ? k : BigInt(k);
   const abs = v < 0n ? -v : v;
   return `${v < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+};
+
+/**
+ * An amount of money a document or a message holds (a loan pack, a webhook): integer kobo inside (a
+ * number, or a bigint for a sum past 2^53 kobo: docs/adr/0038), written as naira with exactly 2
+ * decimals (`1500.50`, like every body of the API: ADR 0046), exactly at any size.
+ */
+export class Naira {
+  readonly kobo: Kobo | KoboSum;
+  /** A sum that is exact as a number is held as one, so `kobo` is a number below 2^53 whatever was given. */
+  constructor(k: Kobo | KoboSum) {
+    this.kobo = typeof k === 'bigint' && isSafeKobo(k) ? (Number(k) as Kobo) : k;
+  }
+  /** The naira a document's JSON holds (a number with at most 2 decimals), as integer kobo, exactly. */
+  static of(naira: unknown): Naira {
+    if (naira instanceof Naira) return naira;
+    const k = typeof naira === 'number' ? nairaToKobo(naira) : undefined;
+    if (!k?.ok) throw new Error(`a document holds ${String(naira)} where an amount of naira belongs`);
+    return new Naira(k.value);
+  }
+  /** Naira text with exactly 2 decimals (the bytes a document holds). */
+  get text(): string {
+    return nairaText(this.kobo);
+  }
+  /** Reads naira text with at most 2 decimals (`-1500.50`, any size) as integer kobo, exactly. */
+  static parse(text: string): Naira {
+    const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+    if (!m) throw new Error(`a document holds ${text} where an amount of naira belongs`);
+    const abs = BigInt(m[2]!) * 100n + BigInt((m[3] ?? '').padEnd(2, '0'));
+    return new Naira(m[1] ? -abs : abs);
+  }
+}
+
+/**
+ * JSON.stringify, with each Naira written as a number with exactly 2 decimals (8000.00, and a sum past
+ * 2^53 kobo with its exact digits): for bodies made outside the HTTP adapter (webhooks). Placeholders
+ * start with NUL, which no stored text holds.
+ */
+export const stringifyWithNaira = (v: unknown): string => {
+  const amounts: string[] = [];
+  const text = JSON.stringify(v, (_key, x: unknown) => (x instanceof Naira ? `\u0000N${amounts.push(x.text) - 1}` : x));
+  return amounts.length === 0 ? text : text.replace(/"\\u0000N(\d+)"/g, (_m, i: string) => amounts[Number(i)]!);
 };
 
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way; a bigint sum exact at any size). */

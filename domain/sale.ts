@@ -82,7 +82,8 @@ export type PricingFailure =
   | { readonly _tag: 'AmountTooLarge' }
   | { readonly _tag: 'SaleDiscountTooLarge' }
   | { readonly _tag: 'AmountPaidExceedsTotal' }
-  | { readonly _tag: 'AmountTenderedTooSmall'; readonly amountPaid: Kobo };
+  /** `short` is what the tender falls short of: the amount paid, or the total of a sale nobody can owe (no customer). */
+  | { readonly _tag: 'AmountTenderedTooSmall'; readonly amountPaid: Kobo; readonly short?: 'amountPaid' | 'total' };
 
 export interface PricedSale {
   readonly lines: SaleLine[];
@@ -165,6 +166,19 @@ export const priceSale = (
     },
   };
 };
+
+/**
+ * A cashier's tender typo, not a credit sale: a CASH, TRANSFER or CARD sale without a customer whose
+ * amount paid was not sent and whose tender is below the total. Defaulting the amount paid to the
+ * tender would make it a credit sale nobody owes (CUSTOMER_REQUIRED, misleading): the tender is too small.
+ * With a customer_id the tender still pays that much and the rest is owed (ADR 0015, ADR 0046).
+ */
+export const tenderShortOfTotal = (
+  paymentMethod: PaymentMethod,
+  amountPaidSent: boolean,
+  hasCustomer: boolean,
+  priced: Pick<PricedSale, 'amountTendered' | 'total'>,
+): boolean => paymentMethod !== 'CREDIT' && !amountPaidSent && !hasCustomer && priced.amountTendered !== null && priced.amountTendered < priced.total;
 
 /** A sale leaves something owed (a credit sale): it needs a customer. */
 export const isCreditSale = (paymentMethod: PaymentMethod, balanceDue: Kobo): boolean => paymentMethod === 'CREDIT' || balanceDue > 0;

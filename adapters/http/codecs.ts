@@ -160,7 +160,12 @@ export const shape = (
   doc(name, {
     type: 'object',
     properties: Object.fromEntries(
-      Object.entries({ ...props, ...optional }).map(([k, v]) => [k, { ...jsonSchemaOf(v), ...(descriptions[k] ? { description: descriptions[k] } : {}) }]),
+      Object.entries({ ...props, ...optional }).map(([k, v]) => {
+        // a field's own words first, then what its type says (e.g. how money is written)
+        const schema = jsonSchemaOf(v);
+        const own = descriptions[k];
+        return [k, { ...schema, ...(own ? { description: typeof schema.description === 'string' ? `${own} (${schema.description})` : own } : {}) }];
+      }),
     ),
     required: Object.keys(props),
   });

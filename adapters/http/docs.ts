@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Middleware } from 'koa';
+import { writeJson } from './json-values.js';
 
 const ASSETS: Record<string, string> = {
   'swagger-ui.css': 'text/css; charset=utf-8',
@@ -58,7 +59,7 @@ const withoutUpgrade = (csp: string) =>
  * GET {base}/swagger-ui/ (Swagger UI from the installed swagger-ui-dist, no CDN).
  */
 export const docsMiddleware = (base: string, openApi: object): Middleware => {
-  const json = JSON.stringify(openApi);
+  const json = writeJson(openApi);
   // The package's directory, found without loading its index: that evaluates the whole Swagger UI
   // bundle in Node (about 10 MB of heap kept for the life of the process) to export this path.
   const assetsDir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

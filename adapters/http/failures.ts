@@ -13,7 +13,7 @@ import type { FeatureNotAvailable } from '../../domain/plan.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
-import { nairaJson } from './json-values.js';
+import { nairaText } from './json-values.js';
 import { EXPENSE_FAILURES, type ExpenseFailure } from './expense-failures.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
@@ -212,14 +212,14 @@ export const FAILURES: Mapping = {
       errors: [{ field: 'customer_id', message: 'is required for a credit sale' }],
     }),
   CreditLimitExceeded: (f) =>
-    problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaJson(f.limit)} (they owe ${nairaJson(f.balance)}).`, {
+    problem('CREDIT_LIMIT_EXCEEDED', `This sale would take the customer over their credit limit of ${nairaText(f.limit)} (they owe ${nairaText(f.balance)}).`, {
       errors: [{ field: 'customer_id', message: 'credit limit exceeded' }],
     }),
   CreditBalanceLimitExceeded: (f) =>
     problem(
       'CREDIT_BALANCE_LIMIT_EXCEEDED',
       f.scope === 'customer'
-        ? `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaJson(f.balance)}.`
+        ? `A customer can owe at most 1,000,000,000,000.00; this customer owes ${nairaText(f.balance)}.`
         : "The business's customers together would owe more than the books can hold (2^53 kobo); take payments first.",
       { errors: [{ field: 'customer_id', message: 'outstanding credit would pass the maximum' }] },
     ),
@@ -233,9 +233,13 @@ export const FAILURES: Mapping = {
       { errors: [{ field: 'amount_paid', message: 'is more than the total' }] },
     ),
   AmountTenderedTooSmall: (f) =>
-    problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaJson(f.amountPaid)}).`, {
-      errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
-    }),
+    f.short === 'total'
+      ? problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the total (${nairaText(f.amountPaid)}); to leave the rest on credit, send customer_id.`, {
+          errors: [{ field: 'amount_tendered', message: 'is less than the total' }],
+        })
+      : problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaText(f.amountPaid)}).`, {
+          errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
+        }),
   AmountTooLarge: () => problem('AMOUNT_TOO_LARGE', 'The sale comes to more than 1,000,000,000,000.00.', { errors: [{ field: 'items', message: 'total too large' }] }),
   PlanLimitExceeded: (f) =>
     problem('PLAN_LIMIT_EXCEEDED', `The ${f.plan} plan records at most ${f.limit} sales a month; upgrade to record more.`, {
@@ -246,8 +250,8 @@ export const FAILURES: Mapping = {
   DuplicatePhone: () =>
     problem('DUPLICATE_PHONE', 'Another customer of this business has this phone number.', { errors: [{ field: 'phone', message: 'is already used' }] }),
   Overpayment: (f) =>
-    problem('OVERPAYMENT', `The customer owes ${nairaJson(f.balance)}; a payment cannot be more than that.`, {
-      errors: [{ field: 'amount', message: `is more than the balance (${nairaJson(f.balance)})` }],
+    problem('OVERPAYMENT', `The customer owes ${nairaText(f.balance)}; a payment cannot be more than that.`, {
+      errors: [{ field: 'amount', message: `is more than the balance (${nairaText(f.balance)})` }],
     }),
 
   DuplicateIdentifier: (f) =>

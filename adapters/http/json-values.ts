@@ -1,37 +1,57 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import { isSafeKobo, koboToNaira, nairaText, type Kobo, type KoboSum } from '../../domain/money.js';
-
-export const nairaJson = (k: Kobo | null): number | null => (k === null ? null : koboToNaira(k));
+import { nairaText, type Kobo, type KoboSum } from '../../domain/money.js';
 
 /**
- * A naira amount past 2^53 kobo, written by `jsonText` as its exact digits (a JSON number may have any
- * number of them; JSON.rawJSON is not in Node 20). JSON.stringify writes it as a marked string, which
- * jsonText then unquotes: NUL never reaches a stored string (input with it is refused), so no text
- * a client sent can look like the mark.
+ * Money is written as a JSON number with exactly 2 decimals (8000.00, 7500.50: the spec's "always 2
+ * decimal places", ADR 0046). JSON.stringify writes the number 8000 as `8000`, so a money value is a
+ * marked string until the body is written: `writeJson` turns each marked string into its raw number
+ * text. The mark starts with NUL, which no stored or accepted text can hold (PostgreSQL text cannot,
+ * codecs.ts refuses it), and it survives JSON.stringify/parse and structuredClone unchanged, so a
+ * stored idempotent answer replays with the same bytes.
  */
-class ExactNaira {
-  constructor(readonly text: string) {}
-  toJSON(): string {
-    exactWritten++;
-    return `\u0000${this.text}\u0000`;
-  }
+export type NairaJson = string & { readonly NairaJson: unique symbol };
+const MARK = '\u0000N:';
+/** The mark as JSON.stringify escapes it, inside a JSON string that is only a money value. */
+const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
+
+/** Integer kobo as naira text with exactly 2 decimals, no float on the way (domain/money.ts: the one naira text). */
+export { nairaText };
+
+/** A money value of a body, from integer kobo: written as a number with 2 decimals by writeJson. */
+export function nairaJson(k: Kobo | number): NairaJson;
+export function nairaJson(k: Kobo | number | null): NairaJson | null;
+export function nairaJson(k: Kobo | number | null): NairaJson | null {
+  return k === null ? null : ((MARK + nairaText(k)) as NairaJson);
 }
-let exactWritten = 0;
-const MARKED = /"\\u0000(-?\d+\.\d\d)\\u0000"/g;
+
+/** What the OpenAPI document says of money in a body: a number written with exactly 2 decimals. */
+export const NAIRA_WRITTEN = 'naira: a JSON number written with exactly 2 decimals (8000.00, 7500.50)';
 
 /**
- * A sum of kobo (reports, analytics) as naira: the same JSON number as `nairaJson` while it is exact as
- * a double (below 2^53 kobo, about 90 trillion naira), its exact decimal digits beyond (docs/adr/0038).
+ * The OpenAPI schema of a money value in a body (`type` number, or [number, null]), with the
+ * sentence above and an example that the document writes as 8000.00 (docs.ts writes it with writeJson).
  */
-export const nairaSumJson = (k: KoboSum): number | ExactNaira => (isSafeKobo(k) ? Number(k) / 100 : new ExactNaira(nairaText(k)));
+export const nairaSchema = (schema: { readonly type?: string | string[]; readonly description?: string; readonly [keyword: string]: unknown } = {}) => ({
+  type: 'number',
+  ...schema,
+  description: schema.description ? `${NAIRA_WRITTEN}; ${schema.description}` : NAIRA_WRITTEN,
+  examples: [nairaJson(800_000)],
+});
 
-/** JSON.stringify, with every `nairaSumJson` past 2^53 kobo written as its exact digits. Costs nothing more when there is none. */
-export const jsonText = (value: unknown): string => {
-  exactWritten = 0;
-  const text = JSON.stringify(value);
-  if (exactWritten === 0) return text;
-  exactWritten = 0;
-  return text.replace(MARKED, '$1');
+/** What the OpenAPI document adds for a sum of money (docs/adr/0038), after NAIRA_WRITTEN. */
+export const NAIRA_SUM = 'a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that';
+
+/**
+ * A sum of kobo (reports, analytics, a loan pack's totals: a bigint, docs/adr/0038) as a money value of a
+ * body: the same marked money as `nairaJson`, 2 decimals always, and exact at any size (past 2^53 kobo,
+ * about 90 trillion naira, its exact digits: `91000000000000.03`; a JSON number may have any number).
+ */
+export const nairaSumJson = (k: KoboSum): NairaJson => (MARK + nairaText(k)) as NairaJson;
+
+/** The text of a JSON body: JSON.stringify, with every money value written as its number (8000.00). */
+export const writeJson = (body: unknown): string => {
+  const text = JSON.stringify(body);
+  return text !== undefined && text.includes('\\u0000N:') ? text.replace(MARKED, '$1') : text;
 };
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);

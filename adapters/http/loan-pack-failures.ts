@@ -1,13 +1,12 @@
 import type { NoPaymentDue, PayerEmailRequired, PaymentAmountMismatch, PaymentGatewayUnavailable, WebhookSignatureInvalid } from '../../application/loan-packs/pay-loan-pack.js';
-import type { Kobo } from '../../domain/money.js';
 import type { LoanPackPaymentRequired } from '../../domain/plan.js';
-import { nairaJson } from './json-values.js';
+import { nairaText as plainNaira } from './json-values.js';
 import { problem, type Problem } from './problem.js';
 
 /** The failures of loan packs and their payment (docs/adr/0031); part of failures.ts's one mapping. */
 export type LoanPackFailure = LoanPackPaymentRequired | NoPaymentDue | PayerEmailRequired | PaymentGatewayUnavailable | PaymentAmountMismatch | WebhookSignatureInvalid;
 
-const nairaText = (kobo: number) => `₦${nairaJson(kobo as Kobo)!.toFixed(2)}`;
+const nairaText = (kobo: number) => `₦${plainNaira(kobo)}`;
 
 export const LOAN_PACK_FAILURES: { readonly [K in LoanPackFailure['_tag']]: (f: Extract<LoanPackFailure, { _tag: K }>) => Problem } = {
   LoanPackPaymentRequired: (f) =>

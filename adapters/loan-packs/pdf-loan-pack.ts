@@ -1,9 +1,9 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import type { LoanPackDocument } from '../../application/loan-packs/document.js';
+import { readLoanPackDocument } from '../../application/loan-packs/document.js';
 import type { LoanPack } from '../../application/loan-packs/ports.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
-import { parseCanonicalJson } from '../../domain/loan-pack.js';
+import type { Naira } from '../../domain/loan-pack.js';
 import { BOLD, formatNaira, REGULAR, source } from '../receipts/pdf-receipt.js';
 
 // A loan pack as a PDF on A4 (pdfkit, DejaVu Sans for the naira sign, as receipts and report exports):
@@ -15,7 +15,7 @@ const MARGIN = 40;
 const WIDTH = 595.28 - 2 * MARGIN;
 const ROW = 13;
 
-const money = (k: number | bigint) => formatNaira(k);
+const money = (n: Naira) => formatNaira(n.kobo); // a bigint past 2^53 kobo too, exactly (docs/adr/0038)
 const monthName = (m: string) => new Date(`${m}-01T00:00:00Z`).toLocaleString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 const heading = (doc: Doc, text: string) => {
@@ -63,7 +63,7 @@ const footer = (doc: Doc, pack: LoanPack) => {
 
 /** The pack's PDF; `verifyUrl` is where a lender checks it (encoded in the QR code and printed). */
 export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Promise<Buffer> => {
-  const d = parseCanonicalJson(pack.document) as LoanPackDocument;
+  const d = readLoanPackDocument(pack.document);
   const qr = await QRCode.toBuffer(verifyUrl, { type: 'png', margin: 1, width: 220, errorCorrectionLevel: 'M' });
   const doc: Doc = new PDFDocument({
     size: 'A4',
@@ -100,8 +100,8 @@ export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Prom
   table(
     doc,
     ['Month', 'Revenue', 'Gross profit', 'Expenses', 'Net profit', 'Sales', 'Average sale'],
-    d.monthly.map((m) => [monthName(m.month), money(m.revenue_kobo), money(m.gross_profit_kobo), money(m.expenses_kobo), money(m.net_profit_kobo), String(m.sales_count), money(m.average_sale_kobo)]),
-    ['Total', money(t.revenue_kobo), money(t.gross_profit_kobo), money(t.expenses_kobo), money(t.net_profit_kobo), String(t.sales_count), money(t.average_sale_kobo)],
+    d.monthly.map((m) => [monthName(m.month), money(m.revenue), money(m.gross_profit), money(m.expenses), money(m.net_profit), String(m.sales_count), money(m.average_sale)]),
+    ['Total', money(t.revenue), money(t.gross_profit), money(t.expenses), money(t.net_profit), String(t.sales_count), money(t.average_sale)],
   );
 
   heading(doc, 'Cash flow and activity per month (₦; collected = credit paid back; sale days = days with a sale / days covered)');
@@ -109,26 +109,26 @@ export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Prom
     doc,
     ['Month', 'Money in', 'Money out', 'Net cash', 'Collected', 'Transfer %', 'Card %', 'Void %', 'Sale days'],
     d.monthly.map((m) => [
-      monthName(m.month), money(m.cash_in_kobo), money(m.cash_out_kobo), money(m.net_cash_flow_kobo), money(m.credit_collected_kobo),
+      monthName(m.month), money(m.cash_in), money(m.cash_out), money(m.net_cash_flow), money(m.credit_collected),
       m.transfer_share_pct, m.card_share_pct, m.void_rate_pct, `${m.days_with_sales} / ${m.days_covered}`,
     ]),
-    ['Total', money(t.cash_in_kobo), money(t.cash_out_kobo), money(t.net_cash_flow_kobo), money(d.credit.collected_in_period_kobo),
+    ['Total', money(t.cash_in), money(t.cash_out), money(t.net_cash_flow), money(d.credit.collected_in_period),
       d.data_quality.transfer_share_pct, d.data_quality.card_share_pct, d.data_quality.void_rate_pct, `${d.data_quality.days_with_sales} / ${d.data_quality.days_in_period}`],
   );
 
   heading(doc, `Stock on hand (${d.stock.as_of})`);
   pairs(doc, [
     ['Products in stock', `${d.stock.products} products, ${d.stock.units} units`],
-    ['Value at cost', money(d.stock.value_at_cost_kobo)],
-    ['Value at selling price', money(d.stock.value_at_price_kobo)],
+    ['Value at cost', money(d.stock.value_at_cost)],
+    ['Value at selling price', money(d.stock.value_at_price)],
   ]);
 
   heading(doc, `Credit book (${d.credit.as_of})`);
-  const a = d.credit.aging_kobo;
+  const a = d.credit.aging;
   pairs(doc, [
-    ['Owed by customers', `${money(d.credit.outstanding_kobo)} (${d.credit.customers_owing} customers)`],
+    ['Owed by customers', `${money(d.credit.outstanding)} (${d.credit.customers_owing} customers)`],
     ['By age of debt', `0-30 days ${money(a.days_0_30)}; 31-60 ${money(a.days_31_60)}; 61-90 ${money(a.days_61_90)}; over 90 ${money(a.days_over_90)}`],
-    ['Collected in the period', money(d.credit.collected_in_period_kobo)],
+    ['Collected in the period', money(d.credit.collected_in_period)],
   ]);
 
   heading(doc, 'Check this document');

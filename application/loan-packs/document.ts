@@ -1,16 +1,19 @@
-import type { AgingBucket } from '../../domain/credit.js';
+import { AGING_BUCKETS, type AgingBucket } from '../../domain/credit.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { shareOf, type LoanPackMonths } from '../../domain/loan-pack.js';
-import { isSafeKobo, type Kobo, type KoboSum } from '../../domain/money.js';
+import { Naira, parseCanonicalJson, shareOf, type LoanPackMonths } from '../../domain/loan-pack.js';
+import { kobo, type Kobo, type KoboSum } from '../../domain/money.js';
 import { averageOf } from '../../domain/report.js';
 import type { CashFlowDay } from '../report-exports/ports.js';
 import type { MonthActivity, ProfitLossSums, StockValue } from '../reports/ports.js';
 
 // The content of a loan pack, in the shape it is frozen and hashed in: snake_case keys, money as
-// integer kobo (`*_kobo`), shares as per cent strings with 2 decimals, days as YYYY-MM-DD (Lagos).
-// `LOAN_PACK_FORMAT` names this shape; a change to it is a new format, never an edit of this one.
+// naira with exactly 2 decimals (Naira, integer kobo inside), shares as per cent strings with 2
+// decimals, days as YYYY-MM-DD (Lagos). `LOAN_PACK_FORMAT` names this shape; a change to it is a new
+// format, never an edit of this one. bizops-loan-pack/1 held money as integer kobo in `*_kobo` keys
+// (ADR 0046): packs made then keep their bytes and hash, and readLoanPackDocument reads both.
 
-export const LOAN_PACK_FORMAT = 'bizops-loan-pack/1';
+export const LOAN_PACK_FORMAT = 'bizops-loan-pack/2';
+const FORMAT_1 = 'bizops-loan-pack/1';
 
 /** What the books say, gathered by the use case from the reports, report-exports and credit ports. */
 export interface LoanPackFigures {
@@ -36,14 +39,14 @@ export interface LoanPackFigures {
   readonly credit: { readonly buckets: Record<AgingBucket, Kobo>; readonly total: Kobo; readonly customers: number };
 }
 
-const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
-/** Money adds up exactly, in bigint: a year of sales can pass 2^53 kobo (docs/adr/0038). */
-const total = <T>(rows: readonly T[], f: (x: T) => number | bigint): KoboSum => rows.reduce((n, x) => n + BigInt(f(x)), 0n);
 /**
- * A sum as the document holds it: a JSON integer of kobo, a number while exact as one (so packs below
- * 2^53 kobo are the same bytes as ever), else a bigint, which canonicalJson writes with its exact digits.
+ * An amount as the document holds it: a Naira, written by canonicalJson with exactly 2 decimals and, for
+ * a sum past 2^53 kobo (a bigint: a year of sales can pass it, docs/adr/0038), with its exact digits.
  */
-const out = (k: KoboSum): number | bigint => (isSafeKobo(k) ? Number(k) : k);
+const N = (k: Kobo | KoboSum) => new Naira(k);
+const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
+/** Money adds up exactly, in bigint (docs/adr/0038). */
+const total = <T>(rows: readonly T[], f: (x: T) => number | bigint): KoboSum => rows.reduce((n, x) => n + BigInt(f(x)), 0n);
 const DAY_MS = 86_400_000;
 const daysBetween = (from: string, to: string) => (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS + 1;
 
@@ -57,17 +60,17 @@ export const loanPackDocument = (f: LoanPackFigures) => {
     const cashOut = total(flow, (d) => d.moneyOut);
     return {
       month: a.month,
-      revenue_kobo: out(pl.revenue),
-      cost_of_goods_kobo: out(pl.costOfGoods),
-      gross_profit_kobo: out(gross),
-      expenses_kobo: out(pl.totalExpenses),
-      net_profit_kobo: out(gross - pl.totalExpenses),
+      revenue: N(pl.revenue),
+      cost_of_goods: N(pl.costOfGoods),
+      gross_profit: N(gross),
+      expenses: N(pl.totalExpenses),
+      net_profit: N(gross - pl.totalExpenses),
       sales_count: a.salesCount,
-      average_sale_kobo: averageOf(a.salesTotal, a.salesCount),
-      cash_in_kobo: out(cashIn),
-      cash_out_kobo: out(cashOut),
-      net_cash_flow_kobo: out(cashIn - cashOut),
-      credit_collected_kobo: out(total(flow, (d) => d.creditCollected)),
+      average_sale: N(averageOf(a.salesTotal, a.salesCount)),
+      cash_in: N(cashIn),
+      cash_out: N(cashOut),
+      net_cash_flow: N(cashIn - cashOut),
+      credit_collected: N(total(flow, (d) => d.creditCollected)),
       transfer_share_pct: shareOf(Number(a.transferTotal), Number(a.salesTotal)),
       card_share_pct: shareOf(Number(a.cardTotal), Number(a.salesTotal)),
       void_rate_pct: shareOf(a.voidedCount, a.salesCount + a.voidedCount),
@@ -79,8 +82,8 @@ export const loanPackDocument = (f: LoanPackFigures) => {
   const salesCount = sum(f.activity, (a) => a.salesCount);
   const salesTotal = total(f.activity, (a) => a.salesTotal);
   const voided = sum(f.activity, (a) => a.voidedCount);
-  const cashIn = total(months, (m) => m.cash_in_kobo);
-  const cashOut = total(months, (m) => m.cash_out_kobo);
+  const cashIn = total(months, (m) => m.cash_in.kobo);
+  const cashOut = total(months, (m) => m.cash_out.kobo);
   const gross = whole.revenue - whole.costOfGoods;
   const today = f.period.to;
   return {
@@ -102,30 +105,30 @@ export const loanPackDocument = (f: LoanPackFigures) => {
     },
     monthly: months,
     totals: {
-      revenue_kobo: out(whole.revenue),
-      cost_of_goods_kobo: out(whole.costOfGoods),
-      gross_profit_kobo: out(gross),
-      expenses_kobo: out(whole.totalExpenses),
-      net_profit_kobo: out(gross - whole.totalExpenses),
+      revenue: N(whole.revenue),
+      cost_of_goods: N(whole.costOfGoods),
+      gross_profit: N(gross),
+      expenses: N(whole.totalExpenses),
+      net_profit: N(gross - whole.totalExpenses),
       sales_count: salesCount,
-      average_sale_kobo: averageOf(salesTotal, salesCount),
-      cash_in_kobo: out(cashIn),
-      cash_out_kobo: out(cashOut),
-      net_cash_flow_kobo: out(cashIn - cashOut),
+      average_sale: N(averageOf(salesTotal, salesCount)),
+      cash_in: N(cashIn),
+      cash_out: N(cashOut),
+      net_cash_flow: N(cashIn - cashOut),
     },
     stock: {
       as_of: today,
       products: sum(f.stock, (s) => s.products),
       units: sum(f.stock, (s) => s.units),
-      value_at_cost_kobo: out(total(f.stock, (s) => s.atCost)),
-      value_at_price_kobo: out(total(f.stock, (s) => s.atPrice)),
+      value_at_cost: N(total(f.stock, (s) => s.atCost)),
+      value_at_price: N(total(f.stock, (s) => s.atPrice)),
     },
     credit: {
       as_of: today,
-      outstanding_kobo: f.credit.total,
+      outstanding: N(f.credit.total),
       customers_owing: f.credit.customers,
-      aging_kobo: { ...f.credit.buckets },
-      collected_in_period_kobo: out(total(months, (m) => m.credit_collected_kobo)),
+      aging: Object.fromEntries(AGING_BUCKETS.map((b) => [b, N(f.credit.buckets[b])])) as Record<AgingBucket, Naira>,
+      collected_in_period: N(total(months, (m) => m.credit_collected.kobo)),
     },
     data_quality: {
       transfer_share_pct: shareOf(Number(total(f.activity, (a) => a.transferTotal)), Number(salesTotal)),
@@ -138,3 +141,33 @@ export const loanPackDocument = (f: LoanPackFigures) => {
 };
 
 export type LoanPackDocument = ReturnType<typeof loanPackDocument>;
+
+/** The money keys of a document (bizops-loan-pack/2); `aging` holds one amount per bucket. */
+const MONEY_KEYS = new Set([
+  'revenue', 'cost_of_goods', 'gross_profit', 'expenses', 'net_profit', 'average_sale', 'cash_in', 'cash_out', 'net_cash_flow',
+  'credit_collected', 'value_at_cost', 'value_at_price', 'outstanding', 'collected_in_period',
+]);
+
+const revive = (v: unknown, format1: boolean): unknown => {
+  if (Array.isArray(v)) return v.map((x) => revive(x, format1));
+  if (v === null || typeof v !== 'object' || v instanceof Naira) return v;
+  // format 1: integer kobo (a bigint past 2^53, docs/adr/0038); format 2: already a Naira (parseCanonicalJson)
+  const amount = (x: unknown) => (format1 ? new Naira(typeof x === 'bigint' ? x : kobo(x as number)) : Naira.of(x));
+  const out: Record<string, unknown> = {};
+  for (const [key, x] of Object.entries(v)) {
+    const name = format1 && key.endsWith('_kobo') ? key.slice(0, -'_kobo'.length) : key;
+    const isMoney = format1 ? key.endsWith('_kobo') : MONEY_KEYS.has(name) || name === 'aging';
+    out[name] = !isMoney ? revive(x, format1) : name === 'aging' ? Object.fromEntries(Object.entries(x as object).map(([b, n]) => [b, amount(n)])) : amount(x);
+  }
+  return out;
+};
+
+/**
+ * A stored document, read back with its money as Naira, exactly at any size (parseCanonicalJson: no
+ * amount goes through a double, a sum past 2^53 kobo is a bigint inside): this format (naira with 2
+ * decimals) or bizops-loan-pack/1 (integer kobo in `*_kobo` keys, read under the same names without `_kobo`).
+ */
+export const readLoanPackDocument = (text: string): LoanPackDocument => {
+  const raw = parseCanonicalJson(text) as { format?: unknown };
+  return revive(raw, raw.format === FORMAT_1) as LoanPackDocument;
+};

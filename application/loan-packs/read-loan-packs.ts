@@ -1,12 +1,11 @@
 import * as E from 'fp-ts/lib/Either.js';
-import { parseCanonicalJson } from '../../domain/loan-pack.js';
 import { checkLoanPackDownload, type LoanPackPaymentRequired } from '../../domain/plan.js';
 import type { Actor } from '../../domain/roles.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { LoanPackDocument } from './document.js';
+import { readLoanPackDocument, type LoanPackDocument } from './document.js';
 import type { LoanPack, LoanPackRepositories } from './ports.js';
 
 type Deps = { uow: UnitOfWork<LoanPackRepositories> };
@@ -65,7 +64,7 @@ export const verifyLoanPackDocument =
   async (reference: string, sha256: string): Promise<E.Either<NotFound, VerifiedLoanPack>> => {
     const pack = await deps.uow.read((r) => r.loanPacks.findAnyByReference(reference));
     if (!pack || pack.status !== 'READY' || !sameHex(pack.sha256, sha256.toLowerCase())) return E.left(notFound);
-    const doc = parseCanonicalJson(pack.document) as LoanPackDocument;
+    const doc = readLoanPackDocument(pack.document);
     return E.right({
       reference: pack.reference, businessName: doc.business.name, months: pack.months, periodStart: pack.periodStart, periodEnd: pack.periodEnd,
       createdAt: pack.createdAt, sha256: pack.sha256, totals: doc.totals,

@@ -6,7 +6,7 @@ import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySa
 import { exceedsCreditLimit } from '../../domain/credit.js';
 import { saleRecorded } from '../../domain/events.js';
 import type { Actor } from '../../domain/roles.js';
-import { checkSaleAmounts, isCreditSale, priceSale, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
+import { checkSaleAmounts, isCreditSale, priceSale, tenderShortOfTotal, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { EventRepositories } from '../ports/outbox.js';
@@ -146,6 +146,9 @@ export const recordSale =
         cmd.amountTendered,
       );
       if (!priced.ok) return E.left(priced.failure);
+      if (tenderShortOfTotal(cmd.paymentMethod, cmd.amountPaid !== undefined, cmd.customerId !== undefined, priced.value)) {
+        return E.left({ _tag: 'AmountTenderedTooSmall', amountPaid: priced.value.total, short: 'total' });
+      }
       if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
       // The customer is locked before any product: every credit change takes customer, then sale, then products.
       const customer = cmd.customerId ? await r.customers.findById(actor.businessId, cmd.customerId, { forUpdate: true }) : undefined;

@@ -315,7 +315,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
       route: 'POST /customers/:id/credit/payment',
       method: 'POST',
       path: async () => `/customers/${debtor}/credit/payment`,
-      body: () => ({ amount: 1, method: 'CASH' }),
+      body: () => ({ amount: 1, payment_method: 'CASH' }),
       staff: 'allowed',
     },
     { route: 'GET /credit/aging-report', method: 'GET', path: async () => '/credit/aging-report', staff: 'forbidden' },

@@ -65,7 +65,7 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
 
     const credit = await post(owner, '/sales', { payment_method: 'CREDIT', customer_id: customer.id, items: [{ product_id: pid, quantity: 2 }] });
     expect(credit.status, credit.text).to.equal(201);
-    const payment = { id: randomUUID(), amount: 1000, method: 'CASH' };
+    const payment = { id: randomUUID(), amount: 1000, payment_method: 'CASH' };
     const p1 = await post(owner, `/customers/${customer.id}/credit/payment`, payment);
     expect(p1.status, p1.text).to.equal(201);
     const p2 = await post(owner, `/customers/${customer.id}/credit/payment`, payment);
@@ -126,7 +126,7 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     const sale = (await post(a, '/sales', { payment_method: 'CREDIT', customer_id: serverCustomer, items: [{ product_id: pa, quantity: 2 }] })).body.data.id as string;
     const cashSale = (await post(a, '/sales', { payment_method: 'CASH', items: [{ product_id: pa, quantity: 1 }] })).body.data.id as string;
     const payment = randomUUID();
-    expect((await post(a, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1000, method: 'CASH' })).status).to.equal(201);
+    expect((await post(a, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1000, payment_method: 'CASH' })).status).to.equal(201);
     const expense = (await post(a, '/expenses', { category_id: category, amount: 500, description: 'Diesel', payment_method: 'CASH' })).body.data.id as string;
 
     // B sends A's ids as its own new records: each answers as a random id does
@@ -136,7 +136,7 @@ describe('HTTP client ids: idempotent creates of offline records', () => {
     }
     const synced = await post(b, '/sync/batch', { device_id: 'till-b', operations: [{ op_id: randomUUID(), type: 'sale.create', payload: { id: sale, payment_method: 'CREDIT', customer_id: serverCustomer, items: [{ product_id: pb, quantity: 1 }] } }] });
     expect(synced.body.data.results[0], synced.text).to.deep.include({ status: 'applied', http_status: 201 });
-    const paid = await post(b, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1500, method: 'TRANSFER' });
+    const paid = await post(b, `/customers/${serverCustomer}/credit/payment`, { id: payment, amount: 1500, payment_method: 'TRANSFER' });
     expect([paid.status, paid.body.data?.id], paid.text).to.deep.equal([201, payment]);
     const spent = await post(b, '/expenses', { id: expense, category_id: categoryB, amount: 700, description: 'Rent', payment_method: 'CASH' });
     expect([spent.status, spent.body.data?.id], spent.text).to.deep.equal([201, expense]);

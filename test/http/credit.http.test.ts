@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { aPhone, createTestApp, putOnPlan, registerOwner, type TestApp } from '../support/test-app.js';
 
 type Owner = Awaited<ReturnType<typeof registerOwner>>;
+/** An entry's effect on the balance: amount is never negative, type says which way (ADR 0046). */
+const effect = (t: { type: string; amount: number }) => (t.type === 'SALE' ? t.amount : -t.amount);
 
 describe('HTTP customers and credit', () => {
   let app: TestApp;
@@ -31,7 +33,7 @@ describe('HTTP customers and credit', () => {
     return res.body.data as { id: string; balance_due: number; receipt_number: string };
   };
   const pay = (customerId: string, amount: number, headers: Record<string, string> = {}) =>
-    app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount, method: 'CASH' }, headers });
+    app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount, payment_method: 'CASH' }, headers });
   const credit = async (customerId: string) => (await app.request('GET', `/customers/${customerId}/credit`, { token: owner.accessToken })).body.data;
   const transactions = async (customerId: string) =>
     (await app.request('GET', `/customers/${customerId}/transactions?limit=100`, { token: owner.accessToken })).body.data.content as {
@@ -73,7 +75,7 @@ describe('HTTP customers and credit', () => {
     app.clock.advance(1000);
     const p1 = await pay(c, 350);
     expect(p1.status, p1.text).to.equal(201);
-    expect(p1.body.data).to.include({ type: 'PAYMENT', amount: -350, balance_after: 450 });
+    expect(p1.body.data).to.include({ type: 'PAYMENT', amount: 350, balance_after: 450 });
     expect(p1.body.data.allocations).to.deep.equal([
       { sale_id: s1.id, amount: 300 },
       { sale_id: s2.id, amount: 50 },
@@ -87,7 +89,7 @@ describe('HTTP customers and credit', () => {
     const txs = await transactions(c);
     expect(txs.map((t) => t.type)).to.deep.equal(['PAYMENT', 'SALE', 'SALE']);
     expect(txs.map((t) => t.balance_after)).to.deep.equal([450, 800, 300]);
-    expect(txs.reduce((n, t) => n + t.amount, 0)).to.equal(summary.balance);
+    expect(txs.reduce((n, t) => n + effect(t), 0)).to.equal(summary.balance);
 
     const over = await pay(c, 450.01);
     expect(over.status).to.equal(422);
@@ -128,8 +130,8 @@ describe('HTTP customers and credit', () => {
     expect(voided.body.data).to.include({ credit_outstanding: 0, refund_amount: 500 });
     expect((await credit(c)).balance).to.equal(0);
     const txs = await transactions(c);
-    expect(txs[0]).to.include({ type: 'VOID', amount: -500, balance_after: 0 });
-    expect(txs.reduce((n, t) => n + t.amount, 0)).to.equal(0);
+    expect(txs[0]).to.include({ type: 'VOID', amount: 500, balance_after: 0 });
+    expect(txs.reduce((n, t) => n + effect(t), 0)).to.equal(0);
   });
 
   it('two payments at once that together overpay: exactly one succeeds', async () => {
@@ -151,7 +153,7 @@ describe('HTTP customers and credit', () => {
     ]);
     const txs = await transactions(c);
     expect((await credit(c)).balance).to.equal(5000 - 1000 + 1000);
-    expect(txs.reduce((n, t) => n + t.amount, 0)).to.equal(5000);
+    expect(txs.reduce((n, t) => n + effect(t), 0)).to.equal(5000);
   });
 
   it('a payment is idempotent', async () => {
@@ -211,7 +213,7 @@ describe('HTTP customers and credit', () => {
       ['PUT', `/customers/${c}`, { name: 'x' }],
       ['GET', `/customers/${c}/credit`],
       ['GET', `/customers/${c}/transactions`],
-      ['POST', `/customers/${c}/credit/payment`, { amount: 1, method: 'CASH' }],
+      ['POST', `/customers/${c}/credit/payment`, { amount: 1, payment_method: 'CASH' }],
     ] as [string, string, unknown?][]) {
       const res = await app.request(method, path, { token: other.accessToken, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}`).to.equal(404);

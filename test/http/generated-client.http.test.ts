@@ -121,8 +121,8 @@ describe('HTTP a client generated from the served OpenAPI document', function ()
 
     // the canonical JSON, typed as the document's LoanPackDocument, which has exactly its keys
     const document = run.loanPack.document;
-    expect(document).to.include({ format: 'bizops-loan-pack/1', reference: run.loanPack.reference, currency: 'NGN', months: 6 });
-    expect(run.loanPack.headline).to.match(/^LP-\d{8}-[A-Z2-9]{6} \d{4}-\d{2}-01\.\.\d{4}-\d{2}-\d{2}: revenue 0 kobo over 6 months$/);
+    expect(document).to.include({ format: 'bizops-loan-pack/2', reference: run.loanPack.reference, currency: 'NGN', months: 6 });
+    expect(run.loanPack.headline).to.match(/^LP-\d{8}-[A-Z2-9]{6} \d{4}-\d{2}-01\.\.\d{4}-\d{2}-\d{2}: revenue 0 naira over 6 months$/);
     expect(undocumented(document, served.components.schemas.LoanPackDocument!, served)).to.deep.equal([]);
 
     expect(run.sync.results.map((r: { type: string; status: string; http_status: number }) => [r.type, r.status, r.http_status])).to.deep.equal([

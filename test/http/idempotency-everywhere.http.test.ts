@@ -164,8 +164,8 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
         debtorId = (await post('/customers', { name: 'Baba Tunde', phone: aPhone() })).id;
         await post('/sales', { items: [{ product_id: await product(10), quantity: 5 }], payment_method: 'CREDIT', customer_id: debtorId });
       },
-      request: () => ({ path: `/customers/${debtorId}/credit/payment`, body: { amount: 100, method: 'CASH' } }),
-      other: () => ({ path: `/customers/${debtorId}/credit/payment`, body: { amount: 150, method: 'CASH' } }),
+      request: () => ({ path: `/customers/${debtorId}/credit/payment`, body: { amount: 100, payment_method: 'CASH' } }),
+      other: () => ({ path: `/customers/${debtorId}/credit/payment`, body: { amount: 150, payment_method: 'CASH' } }),
       observe: () => get(`/customers/${debtorId}`),
     },
     'POST /expenses/categories': {

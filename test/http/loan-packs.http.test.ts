@@ -145,30 +145,38 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       expect(json.type).to.equal('application/json; charset=utf-8');
       expect(json.disposition).to.equal(`attachment; filename="${pack.reference}.json"`);
       expect(sha256(json.bytes)).to.equal(pack.sha256);
-      const d = JSON.parse(json.bytes.toString('utf8'));
-      expect(json.bytes.toString('utf8')).to.equal(JSON.stringify(d)); // no whitespace (keys already sorted: see the unit test)
-      expect(d).to.include({ format: 'bizops-loan-pack/1', reference: pack.reference, currency: 'NGN', months: 6, period_start: '2026-06-01', period_end: '2026-11-21' });
+      const text = json.bytes.toString('utf8');
+      const d = JSON.parse(text);
+      expect(text.replace(/"(?:[^"\\]|\\.)*"/g, '""')).to.not.match(/\s/); // no whitespace (keys already sorted: see the unit test)
+      // money is naira written with exactly 2 decimals, in keys without _kobo, like every other body (ADR 0046)
+      expect(text).to.not.contain('_kobo');
+      expect(text).to.contain('"totals":{"average_sale":6400.00,"cash_in":31500.00,');
+      expect(text).to.contain('"aging":{"days_0_30":500.00,"days_31_60":0.00,');
+      for (const m of text.matchAll(/"(revenue|cost_of_goods|gross_profit|expenses|net_profit|average_sale|cash_in|cash_out|net_cash_flow|credit_collected|outstanding|collected_in_period|value_at_cost|value_at_price)":(-?[0-9.]+)/g)) {
+        expect(m[2], m[0]).to.match(/^-?\d+\.\d{2}$/);
+      }
+      expect(d).to.include({ format: 'bizops-loan-pack/2', reference: pack.reference, currency: 'NGN', months: 6, period_start: '2026-06-01', period_end: '2026-11-21' });
       expect(d.business).to.deep.include({ name: 'Ada Stores', owner_name: 'Ada Obi', verified_phone: phone, branches: ['Main branch'] });
       expect(d.monthly.map((m: { month: string }) => m.month)).to.deep.equal(['2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11']);
-      expect(d.monthly[4]).to.deep.include({ revenue_kobo: 500_000, cost_of_goods_kobo: 300_000, gross_profit_kobo: 200_000, expenses_kobo: 0, net_profit_kobo: 200_000, sales_count: 1, average_sale_kobo: 500_000, cash_in_kobo: 500_000, cash_out_kobo: 0, days_with_sales: 1, days_covered: 31 });
+      expect(d.monthly[4]).to.deep.include({ revenue: 5_000, cost_of_goods: 3_000, gross_profit: 2_000, expenses: 0, net_profit: 2_000, sales_count: 1, average_sale: 5_000, cash_in: 5_000, cash_out: 0, days_with_sales: 1, days_covered: 31 });
       // November: 11,000 + 1,000 + 10,000 + 5,000; cost 6,900 + 0 + 6,000 + 3,500; expenses 3,000 + 700 + 1,200 (the deleted 9,999 left out)
       expect(d.monthly[5]).to.deep.include({
-        revenue_kobo: 2_700_000, cost_of_goods_kobo: 1_640_000, gross_profit_kobo: 1_060_000, expenses_kobo: 490_000, net_profit_kobo: 570_000, sales_count: 4,
-        average_sale_kobo: 675_000, transfer_share_pct: '3.70', card_share_pct: '0.00', void_rate_pct: '20.00', days_with_sales: 2, days_covered: 21,
+        revenue: 27_000, cost_of_goods: 16_400, gross_profit: 10_600, expenses: 4_900, net_profit: 5_700, sales_count: 4,
+        average_sale: 6_750, transfer_share_pct: '3.70', card_share_pct: '0.00', void_rate_pct: '20.00', days_with_sales: 2, days_covered: 21,
         // in: paid at the till 11,000 + 1,000 + 4,000 + 5,000 and collected 2,500 + 3,000; out: the expenses
-        cash_in_kobo: 2_650_000, cash_out_kobo: 490_000, net_cash_flow_kobo: 2_160_000, credit_collected_kobo: 550_000,
+        cash_in: 26_500, cash_out: 4_900, net_cash_flow: 21_600, credit_collected: 5_500,
       });
       expect(d.totals).to.deep.equal({
-        revenue_kobo: 3_200_000, cost_of_goods_kobo: 1_940_000, gross_profit_kobo: 1_260_000, expenses_kobo: 490_000, net_profit_kobo: 770_000, sales_count: 5,
-        average_sale_kobo: 640_000, cash_in_kobo: 3_150_000, cash_out_kobo: 490_000, net_cash_flow_kobo: 2_660_000,
+        revenue: 32_000, cost_of_goods: 19_400, gross_profit: 12_600, expenses: 4_900, net_profit: 7_700, sales_count: 5,
+        average_sale: 6_400, cash_in: 31_500, cash_out: 4_900, net_cash_flow: 26_600,
       });
       expect(d.credit).to.deep.equal({
-        as_of: '2026-11-21', outstanding_kobo: 50_000, customers_owing: 1, collected_in_period_kobo: 550_000,
-        aging_kobo: { days_0_30: 50_000, days_31_60: 0, days_61_90: 0, days_over_90: 0 },
+        as_of: '2026-11-21', outstanding: 500, customers_owing: 1, collected_in_period: 5_500,
+        aging: { days_0_30: 500, days_31_60: 0, days_61_90: 0, days_over_90: 0 },
       });
       expect(d.data_quality).to.deep.equal({ transfer_share_pct: '3.13', card_share_pct: '0.00', void_rate_pct: '16.67', days_with_sales: 3, days_in_period: 174 });
       const inventory = (await app.request('GET', '/reports/inventory', { token })).body.data.total;
-      expect(d.stock).to.deep.equal({ as_of: '2026-11-21', products: inventory.products, units: inventory.units, value_at_cost_kobo: Math.round(inventory.stock_value_at_cost * 100), value_at_price_kobo: Math.round(inventory.stock_value_at_price * 100) });
+      expect(d.stock).to.deep.equal({ as_of: '2026-11-21', products: inventory.products, units: inventory.units, value_at_cost: inventory.stock_value_at_cost, value_at_price: inventory.stock_value_at_price });
     });
 
     it('download: the PDF parses, shows the figures, the reference and the hash of its JSON', async () => {
@@ -217,7 +225,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       const fresh = await app.request('POST', '/reports/loan-pack', { token, body: {} });
       expect(fresh.body.data).to.include({ status: 'READY', price: 0 });
       const d = JSON.parse((await download(fresh.body.data.reference, 'application/json')).bytes.toString('utf8'));
-      expect(d.totals.revenue_kobo).to.equal(3_300_000);
+      expect(d.totals.revenue).to.equal(33_000);
       expect(d.monthly[5].card_share_pct).to.equal('3.57');
       expect(fresh.body.data.sha256).to.not.equal(pack.sha256);
     });

@@ -74,7 +74,7 @@ describe('HTTP every numeric field is bounded', function () {
     },
     'POST /customers': { path: () => '/customers', body: () => ({ name: 'C', credit_limit: 1000 }), zeroInvalid: [] },
     'PUT /customers/:id': { path: () => `/customers/${ids.customer}`, body: () => ({ credit_limit: 1000 }), zeroInvalid: [] },
-    'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, method: 'CASH' }), zeroInvalid: ['amount'] },
+    'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, payment_method: 'CASH' }), zeroInvalid: ['amount'] },
     'POST /expenses': { path: () => '/expenses', body: () => ({ category_id: ids.category, amount: 10, description: 'E', payment_method: 'CASH' }), zeroInvalid: ['amount'] },
     'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10 }), zeroInvalid: ['amount'] },
     'PUT /notifications/preferences': {

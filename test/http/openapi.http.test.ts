@@ -1,6 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { ERROR_CODES } from '../../adapters/http/problem.js';
+import { writeJson } from '../../adapters/http/json-values.js';
 import type { RouteDef } from '../../adapters/http/route.js';
 import { ROLES } from '../../domain/roles.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
@@ -291,7 +292,17 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
       expect(res.headers.get('content-type')).to.match(/^application\/json/);
       expect(res.body.openapi).to.equal('3.1.0');
       expect(res.body).to.not.have.property('success');
-      expect(res.body).to.deep.equal(JSON.parse(JSON.stringify(served)));
+      expect(res.body).to.deep.equal(JSON.parse(writeJson(served)));
+    });
+
+    it('money schemas say money is written with exactly 2 decimals, and their example is written 8000.00 (ADR 0046)', async () => {
+      const res = await app.request('GET', '/api/v1/api-docs');
+      expect(res.text).to.contain('"examples":[8000.00]');
+      const schemas = res.body.components.schemas;
+      for (const [shape, field] of [['Sale', 'total'], ['Product', 'price'], ['CreditTransaction', 'amount'], ['Expense', 'amount'], ['Dashboard', 'credit_outstanding'], ['Receipt', 'change_due']] as const) {
+        expect(schemas[shape].properties[field].description, `${shape}.${field}`).to.contain('written with exactly 2 decimals (8000.00');
+        expect(schemas[shape].properties[field].examples, `${shape}.${field}`).to.deep.equal([8000]);
+      }
     });
 
     it('GET /api/v1/swagger-ui/ answers the UTF-8 page that loads the bundle, with no inline script', async () => {

@@ -83,7 +83,7 @@ for (const persistence of ['postgres', 'memory'] as const) {
       expect((await outboxRows(app)).length, 'a rolled-back sale records nothing').to.equal(before);
 
       const sale = (await app.request('POST', '/sales', { ...auth, body: { items: [{ product_id: product.id, quantity: 3 }], payment_method: 'CREDIT', customer_id: customer.id } })).body.data;
-      await app.request('POST', `/customers/${customer.id}/credit/payment`, { ...auth, body: { amount: 1000, method: 'CASH' } });
+      await app.request('POST', `/customers/${customer.id}/credit/payment`, { ...auth, body: { amount: 1000, payment_method: 'CASH' } });
       await app.request('POST', `/sales/${sale.id}/void`, { ...auth, body: { reason: 'returned' } });
 
       const mine = (await outboxRows(app)).filter((r) => r.payload.productId === product.id || r.payload.customerId === customer.id);

@@ -257,10 +257,12 @@ for (const persistence of ['postgres', 'memory'] as const)
     it('sale.voided and credit.payment_received', async () => {
       const customer = (await app.request('POST', '/customers', { token: m1.token, body: { name: 'Ada' } })).body.data.id as string;
       const credit = await sell(m1, { payment_method: 'CREDIT', customer_id: customer });
-      expect((await app.request('POST', `/customers/${customer}/credit/payment`, { token: m1.token, body: { amount: 40, method: 'CASH' } })).status).to.equal(201);
+      expect((await app.request('POST', `/customers/${customer}/credit/payment`, { token: m1.token, body: { amount: 40, payment_method: 'CASH' } })).status).to.equal(201);
       expect((await app.request('POST', `/sales/${credit.id}/void`, { token: m1.token, body: { reason: 'returned' } })).status).to.equal(200);
       await drain();
-      expect(ra.of('credit.payment_received').at(-1)!.json.data).to.deep.include({ merchant_id: m1.id, amount: 40, method: 'CASH' });
+      expect(ra.of('credit.payment_received').at(-1)!.json.data).to.deep.include({ merchant_id: m1.id, amount: 40, payment_method: 'CASH' });
+      expect(ra.of('credit.payment_received').at(-1)!.body).to.contain('"amount":40.00,'); // money with 2 decimals in every body (ADR 0046)
+      expect(ra.of('sale.voided').at(-1)!.body).to.match(/"refund_amount":\d+\.\d{2}[,}]/);
       expect(ra.of('sale.voided').at(-1)!.json.data).to.deep.include({ merchant_id: m1.id, sale_id: credit.id });
       for (const r of ra.received.slice(-2)) expect(r.verifiedWith).to.deep.equal([hookA.secret]);
     });

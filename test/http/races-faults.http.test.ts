@@ -79,7 +79,7 @@ describe('HTTP races: faults injected, deadlock retry, business-wide credit cap'
       await sql(app, `create trigger fail_storing_answer before update of response_status on idempotency_keys
         for each row when (new.response_status is not null) execute function fail_storing_answer()`);
       try {
-        const pay = await app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 500, method: 'CASH' }, headers: { 'idempotency-key': 'pay-1' } });
+        const pay = await app.request('POST', `/customers/${customerId}/credit/payment`, { token: owner.accessToken, body: { amount: 500, payment_method: 'CASH' }, headers: { 'idempotency-key': 'pay-1' } });
         expect(pay.status, pay.text).to.equal(500);
         const adjust = await app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: product.id, quantity_change: 5, reason: 'RESTOCK' }, headers: { 'idempotency-key': 'adj-1' } });
         expect(adjust.status, adjust.text).to.equal(500);

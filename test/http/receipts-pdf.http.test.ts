@@ -106,7 +106,8 @@ describe('HTTP receipts as PDF (Accept: application/pdf)', () => {
   it('the PDF says what the JSON receipt says: business, branch, number, Lagos time, cashier, lines, totals in ₦, payment', async () => {
     const json = (await get(`/sales/${sale.id}/receipt`, owner.accessToken)).json().data;
     const { text } = await pdfOf(`/sales/${sale.id}/receipt`, owner.accessToken);
-    expect(json.date_time).to.equal('2026-11-23 00:30');
+    expect(json.date_time).to.equal(sale.created_at);
+    expect(json.local_date_time.slice(0, 16).replace('T', ' ')).to.equal('2026-11-23 00:30');
     expect(lagos(sale.created_at)).to.equal('2026-11-23 00:30');
     for (const expected of [
       sale.receipt_number,

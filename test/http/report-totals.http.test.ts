@@ -16,6 +16,8 @@ import { aPhone, createTestApp, type TestApp } from '../support/test-app.js';
 // Expenses of B: 91 of 1,000,000,000,000.00 and one of 0.01 on 2026-11-20 (Rent, TRANSFER): 9,100,000,000,000,001 kobo,
 // whose nearest double JSON.stringify writes as 91000000000000.02.
 //
+// Every amount is written with exactly 2 decimals (ADR 0046): a sum past 2^53 kobo with its exact digits.
+//
 // Partner P: M1 (FREE) 45 sales of 1,000,000,000,000.00 and one of 0.03, M2 (FREE) 46 of 1,000,000,000,000.00:
 // each under 2^53 kobo, together 9,100,000,000,000,003 kobo; M3 one sale of 5.00, its own dashboard untouched.
 
@@ -102,9 +104,9 @@ for (const persistence of ['postgres', 'memory'] as const)
 
     it('dashboard: revenue, average sale and gross profit past 2^53 kobo, exact', async () => {
       const text = await get('/reports/dashboard');
-      expect(text).to.include(`"revenue":{"value":${naira(REVENUE)},"previous":0,"change_pct":null}`);
-      expect(text).to.include(`"average_sale":{"value":${naira(average(REVENUE, 92n))},"previous":0,"change_pct":null}`);
-      expect(text).to.include(`"gross_profit":{"value":${naira(GROSS)},"previous":0,"change_pct":null}`);
+      expect(text).to.include(`"revenue":{"value":${naira(REVENUE)},"previous":0.00,"change_pct":null}`);
+      expect(text).to.include(`"average_sale":{"value":${naira(average(REVENUE, 92n))},"previous":0.00,"change_pct":null}`);
+      expect(text).to.include(`"gross_profit":{"value":${naira(GROSS)},"previous":0.00,"change_pct":null}`);
       expect(text).to.include(`"sales_count":{"value":92,"previous":0,"change_pct":null}`);
     });
 
@@ -146,8 +148,8 @@ for (const persistence of ['postgres', 'memory'] as const)
       const res = await asPartner(app, partner.key, 'GET', '/partner/analytics?period=7d');
       expect(res.status, res.text).to.equal(200);
       const gmv = REVENUE + 500n;
-      expect(res.text).to.include(`"gmv":{"value":${naira(gmv)},"previous":0,"change_pct":null}`);
-      expect(res.text).to.include(`"average_ticket":{"value":${naira(average(gmv, 93n))},"previous":0,"change_pct":null}`);
+      expect(res.text).to.include(`"gmv":{"value":${naira(gmv)},"previous":0.00,"change_pct":null}`);
+      expect(res.text).to.include(`"average_ticket":{"value":${naira(average(gmv, 93n))},"previous":0.00,"change_pct":null}`);
       expect(res.text).to.include(`{"date":"2026-11-21","gmv":${naira(gmv)},"transactions":93}`);
       const list = await asPartner(app, partner.key, 'GET', '/partner/merchants?sort_by=gmv_30d&limit=2');
       expect(list.status, list.text).to.equal(200);
@@ -159,7 +161,7 @@ for (const persistence of ['postgres', 'memory'] as const)
       expect(next.body.data.content.map((m: { id: string }) => m.id)).to.deep.equal([m3.businessId]);
     });
 
-    it('loan pack: its JSON holds the sums as exact integers of kobo; its PDF and the lender\'s check show them exactly', async () => {
+    it('loan pack: its JSON (bizops-loan-pack/2) holds the sums as exact naira with 2 decimals; its PDF and the lender\'s check show them exactly', async () => {
       const pack = await app.request('POST', '/reports/loan-pack', { token: b.token, body: { months: 12 } });
       expect(pack.status, pack.text).to.equal(201);
       const { reference, sha256 } = pack.body.data as { reference: string; sha256: string };
@@ -168,10 +170,12 @@ for (const persistence of ['postgres', 'memory'] as const)
       const json = await download('application/json');
       expect(json.status).to.equal(200);
       const text = await json.text();
-      expect(text).to.include(`"revenue_kobo":${REVENUE}`);
-      expect(text).to.include(`"gross_profit_kobo":${GROSS}`);
-      expect(text).to.include(`"value_at_price_kobo":${AT_PRICE}`);
-      expect(text).to.include(`"average_sale_kobo":${average(REVENUE, 92n)}`);
+      expect(text).to.include('"format":"bizops-loan-pack/2"');
+      expect(text).to.include(`"revenue":${naira(REVENUE)}`);
+      expect(text).to.include(`"gross_profit":${naira(GROSS)}`);
+      expect(text).to.include(`"value_at_price":${naira(AT_PRICE)}`);
+      expect(text).to.include(`"average_sale":${naira(average(REVENUE, 92n))}`);
+      expect(text).to.not.contain('_kobo');
       const pdf = await download('application/pdf');
       expect(pdf.status, await pdf.clone().text()).to.equal(200);
       const parser = new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) });
@@ -194,6 +198,6 @@ for (const persistence of ['postgres', 'memory'] as const)
 
     it("another merchant's own reports are untouched by the network's sums", async () => {
       const text = await get('/reports/dashboard', m3.token);
-      expect(text).to.include('"revenue":{"value":5,"previous":0,"change_pct":null}');
+      expect(text).to.include('"revenue":{"value":5.00,"previous":0.00,"change_pct":null}');
     });
   });

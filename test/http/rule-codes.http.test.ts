@@ -17,7 +17,7 @@ describe('HTTP one error code per business rule', () => {
   after(async () => app.close());
 
   const cases: [string, string, () => [string, string, unknown], string][] = [
-    ['a payment of 0', 'AMOUNT_MUST_BE_POSITIVE', () => ['POST', `/customers/${customerId}/credit/payment`, { amount: 0, method: 'CASH' }], 'amount'],
+    ['a payment of 0', 'AMOUNT_MUST_BE_POSITIVE', () => ['POST', `/customers/${customerId}/credit/payment`, { amount: 0, payment_method: 'CASH' }], 'amount'],
     ['a negative credit limit', 'AMOUNT_MUST_NOT_BE_NEGATIVE', () => ['POST', '/customers', { name: 'X', credit_limit: -1 }], 'credit_limit'],
     ['a negative sale discount', 'AMOUNT_MUST_NOT_BE_NEGATIVE', () => ['POST', '/sales', { payment_method: 'CASH', discount: -1, items: [{ product_id: productId, quantity: 1 }] }], 'discount'],
     ['a negative unit price', 'NEGATIVE_PRICE', () => ['POST', '/sales', { payment_method: 'CASH', items: [{ product_id: productId, quantity: 1, unit_price: -1 }] }], 'items.0.unit_price'],

@@ -129,7 +129,7 @@ describe('HTTP sales', () => {
     const sale = (await sell(app, owner, { items: [{ product_id: p.id, quantity: 2 }], payment_method: 'TRANSFER' })).body.data;
     const receipt = await app.request('GET', `/sales/${sale.id}/receipt`, { token: owner.accessToken });
     expect(receipt.status).to.equal(200);
-    expect(receipt.body.data).to.include({ receipt_number: sale.receipt_number, date_time: '2026-11-23 00:30', total: 1600, payment_method: 'TRANSFER', cashier: 'Ada Obi' });
+    expect(receipt.body.data).to.include({ receipt_number: sale.receipt_number, date_time: '2026-11-22T23:30:00.000Z', local_date_time: '2026-11-23T00:30:00+01:00', total: 1600, payment_method: 'TRANSFER', cashier: 'Ada Obi' });
     expect(receipt.body.data.business).to.deep.equal({ name: 'Ada Stores', address: '5 Market Rd, Aba', phone: '+2348031112222' });
     expect(receipt.body.data.lines[0]).to.include({ name: 'Sugar 500g', quantity: 2, line_total: 1600 });
     const byNumber = await app.request('GET', `/sales/receipts/${sale.receipt_number}`, { token: owner.accessToken });

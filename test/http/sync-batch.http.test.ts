@@ -31,9 +31,9 @@ describe('HTTP offline sync: POST /sync/batch', () => {
       op('customer.create', { id: customer, client_created_at: '2026-11-20T09:00:00Z', name: 'Mama Chioma' }),
       op('sale.create', { id: randomUUID(), payment_method: 'CASH', amount_paid: 100, items: [{ product_id: pid, quantity: 1 }] }),
       op('sale.create', { id: randomUUID(), payment_method: 'CREDIT', customer_id: customer, items: [{ product_id: pid, quantity: 2 }] }),
-      op('credit_payment.create', { customer_id: customer, id: randomUUID(), amount: 1000, method: 'CASH' }),
+      op('credit_payment.create', { customer_id: customer, id: randomUUID(), amount: 1000, payment_method: 'CASH' }),
       op('sale.create', { payment_method: 'CASH', items: [], colour: 'red' }),
-      op('credit_payment.create', { customer_id: randomUUID(), amount: 1000, method: 'CASH' }),
+      op('credit_payment.create', { customer_id: randomUUID(), amount: 1000, payment_method: 'CASH' }),
     ];
     const single = await post(owner, '/sales', ops[1]!.payload); // refused: writes nothing
     const out = await batch(owner, ops);

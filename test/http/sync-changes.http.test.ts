@@ -51,7 +51,7 @@ describe('HTTP offline sync: GET /sync/changes', () => {
 
     await call(owner, 'PUT', `/products/${product.id}`, { price: 1600 });
     await call(owner, 'POST', '/products/stock-adjustment', { product_id: product.id, quantity_change: 5, reason: 'RESTOCK' });
-    await call(owner, 'POST', `/customers/${customer.id}/credit/payment`, { amount: 1000, method: 'CASH' });
+    await call(owner, 'POST', `/customers/${customer.id}/credit/payment`, { amount: 1000, payment_method: 'CASH' });
     await call(owner, 'POST', `/sales/${cash.id}/void`, { reason: 'rang up twice' });
     const next = await pull(owner, first.cursor);
     expect(find(next.changes, 'product', product.id).at(-1)!.data.price).to.equal(1600);

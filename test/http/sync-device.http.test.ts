@@ -68,7 +68,7 @@ describe('HTTP offline sync: a simulated device', function () {
         items: [{ product_id: i % 2 ? s.rice : s.oil, quantity: 1 + (i % 4) }, ...(i % 5 === 0 ? [{ product_id: s.rice, quantity: 1, discount: 100 }] : [])],
       });
     });
-    const payments = [0, 1, 2].map((k) => op('credit_payment.create', { customer_id: customers[k]!.payload.id, id: randomUUID(), client_created_at: at(55 + k), amount: 1000 + k, method: 'CASH' }));
+    const payments = [0, 1, 2].map((k) => op('credit_payment.create', { customer_id: customers[k]!.payload.id, id: randomUUID(), client_created_at: at(55 + k), amount: 1000 + k, payment_method: 'CASH' }));
     const expenses = [0, 1].map((k) => op('expense.create', { id: randomUUID(), client_created_at: at(58 + k), category_id: s.category, amount: 15000 + k, description: `Diesel ${k}`, payment_method: 'CASH' }));
     return [...customers, ...sales, ...payments, ...expenses];
   };
@@ -154,7 +154,7 @@ describe('HTTP offline sync: a simulated device', function () {
           let payments = 0;
           for (const c of await all(s.owner, '/customers')) {
             const entries = (await all(s.owner, `/customers/${c.id}/transactions`)) as { amount: number; type: string }[];
-            expect(Math.round(entries.reduce((n, e) => n + e.amount, 0) * 100) / 100).to.equal(c.credit_balance);
+            expect(Math.round(entries.reduce((n, e) => n + (e.type === 'SALE' ? e.amount : -e.amount), 0) * 100) / 100).to.equal(c.credit_balance);
             payments += entries.filter((e) => e.type === 'PAYMENT').length;
           }
           expect(payments).to.equal(3);

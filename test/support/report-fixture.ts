@@ -65,7 +65,7 @@ export const seedReportFixture = async (app: TestApp): Promise<ReportFixture> =>
   at('2026-11-03T12:00:00.000Z');
   await sell({ items: [{ product_id: rice, quantity: 3 }], payment_method: 'CREDIT', customer_id: customer, amount_paid: 1000 });
   at('2026-11-04T08:00:00.000Z');
-  await ok(app.request('POST', `/customers/${customer}/credit/payment`, { token, body: { amount: 2000, method: 'TRANSFER' } }));
+  await ok(app.request('POST', `/customers/${customer}/credit/payment`, { token, body: { amount: 2000, payment_method: 'TRANSFER' } }));
   at('2026-11-05T23:30:00.000Z');
   await sell({ items: [{ product_id: oil, quantity: 1 }], payment_method: 'CARD' }, staffToken);
 

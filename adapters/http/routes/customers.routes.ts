@@ -166,13 +166,13 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     idempotent: true,
-    bodyExample: { amount: 5000, method: 'TRANSFER', note: 'Part payment' },
-    body: object('CreditPaymentRequest', { amount: positiveMoney, method: enumOf('method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500), ...CLIENT_FIELDS }),
+    bodyExample: { amount: 5000, payment_method: 'TRANSFER', note: 'Part payment' },
+    body: object('CreditPaymentRequest', { amount: positiveMoney, payment_method: enumOf('payment_method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500), ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape, headers: REPLAYED_HEADER },
     errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       const paid = successOf(
-        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
+        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.payment_method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
         'customer',
       );
       return createdOnce('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }), paid.replayed);

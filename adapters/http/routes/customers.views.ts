@@ -2,12 +2,12 @@ import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocati
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a customer, their credit ledger and the aging report, and the shapes the OpenAPI document gives them.
 
-export const naira = doc('naira', { type: 'number' });
-export const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
+export const naira = doc('naira', nairaSchema());
+export const nullableNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'] }));
 export const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
 
 export const customerJson = (c: Customer) => ({
@@ -50,10 +50,10 @@ const allocationSchema = jsonSchemaOf(shape('Allocation', { sale_id: uuid, amoun
 export const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
   id: e.id,
   type: e.kind,
-  amount: nairaJson(e.amount as Kobo),
+  amount: nairaJson(Math.abs(e.amount)),
   balance_after: nairaJson(e.balanceAfter),
   sale_id: e.saleId,
-  method: e.method,
+  payment_method: e.method,
   note: e.note,
   allocations: e.allocations.map(allocationJson),
   created_by: e.createdBy,
@@ -64,20 +64,25 @@ export const entryShape = shape(
   {
     id: uuid,
     type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
-    amount: naira,
+    amount: doc('naira', nairaSchema({ minimum: 0 })),
     balance_after: naira,
     sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
-    method: doc('method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
+    payment_method: doc('payment_method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
     note: nullableStr,
     allocations: doc('allocations', { type: 'array', items: allocationSchema }),
     created_by: uuid,
     created_at: dateTime,
   },
-  { amount: 'effect on the balance: positive adds debt, negative settles it', balance_after: 'running balance after this entry' },
+  {
+    type: 'SALE adds amount to what the customer owes; PAYMENT and VOID take it off',
+    amount: 'how much, never negative: type says which way it moved the balance',
+    balance_after: 'running balance after this entry',
+    payment_method: 'how a PAYMENT was paid (the sale methods but CREDIT); null on SALE and VOID',
+  },
 );
 
 export const bucketsJson = (b: Record<string, Kobo>) => Object.fromEntries(AGING_BUCKETS.map((k) => [k, nairaJson(b[k]!)]));
-const agingNaira = doc('naira', { type: 'number', minimum: 0 });
+const agingNaira = doc('naira', nairaSchema({ minimum: 0 }));
 const bucketShapes = Object.fromEntries(AGING_BUCKETS.map((k) => [k, agingNaira]));
 /** One customer's row of the aging report. */
 export const agingRowShape = shape('AgingRow', {

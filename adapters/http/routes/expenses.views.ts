@@ -1,16 +1,12 @@
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type Expense, type ExpenseCategory, type ExpenseSummary } from '../../../domain/expense.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, nairaSumJson, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, nairaSumJson, NAIRA_SUM, dateTimeJson } from '../json-values.js';
 
 // The JSON views of expenses, their categories and the summary, and the shapes the OpenAPI document gives them.
 
 const MAX_NAIRA = 1_000_000_000_000;
-const amountNaira = doc('naira above 0', { type: 'number', exclusiveMinimum: 0, maximum: MAX_NAIRA });
-const totalNaira = doc('naira', {
-  type: 'number',
-  minimum: 0,
-  description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
-});
+const amountNaira = doc('naira above 0', nairaSchema({ exclusiveMinimum: 0, maximum: MAX_NAIRA }));
+const totalNaira = doc('naira', nairaSchema({ minimum: 0, description: NAIRA_SUM }));
 const lagosDayDoc = doc('date', { type: 'string', format: 'date', description: 'a Lagos calendar day', examples: ['2026-11-21'] });
 
 export const expenseJson = (e: Expense) => ({
@@ -63,7 +59,7 @@ export const categoryShape = shape(
   { is_default: 'one of the categories every business gets at registration (renamed and deleted like any other)' },
 );
 
-/** A bigint of kobo as naira with 2 decimals, exact at any size (docs/adr/0038). */
+/** A bigint of kobo as naira with 2 decimals, exact at any size (docs/adr/0038, ADR 0046). */
 const bigNaira = nairaSumJson;
 
 export const summaryJson = (s: ExpenseSummary, query: { group_by: string; start_date: string | null; end_date: string | null }) => ({

@@ -146,7 +146,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     summary: 'Download a pack: PDF, or its canonical JSON (owner)',
     description:
       'The PDF (A4) by default or with Accept: application/pdf; with Accept: application/json, the canonical JSON document (keys sorted, no whitespace, money ' +
-      'as integer kobo): exactly the bytes whose SHA-256 is printed on the PDF and checked at GET /loan-packs/verify/{reference}. ' +
+      'in naira with exactly 2 decimals, format bizops-loan-pack/2; packs made before it keep their bizops-loan-pack/1 bytes, money as integer kobo in *_kobo keys): exactly the bytes whose SHA-256 is printed on the PDF and checked at GET /loan-packs/verify/{reference}. ' +
       'On FREE and STARTER, 402 LOAN_PACK_PAYMENT_REQUIRED until the pack is paid.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',

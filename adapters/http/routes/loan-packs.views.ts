@@ -3,14 +3,15 @@ import { AGING_BUCKETS } from '../../../domain/credit.js';
 import { LOAN_PACK_FORMAT } from '../../../application/loan-packs/document.js';
 import type { LoanPack } from '../../../application/loan-packs/ports.js';
 import type { VerifiedLoanPack } from '../../../application/loan-packs/read-loan-packs.js';
-import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths } from '../../../domain/loan-pack.js';
-import type { Kobo } from '../../../domain/money.js';
+import { LOAN_PACK_MONTHS, LOAN_PACK_STATUSES, REFERENCE_PATTERN, type LoanPackMonths, type Naira } from '../../../domain/loan-pack.js';
 import { dateTime, doc, Documented, email, httpsUrl, int, nullableStr, object, shape, str, text } from '../codecs.js';
-import { nairaJson, nairaSumJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, nairaSumJson, NAIRA_SUM, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of loan packs and the request bodies, with their OpenAPI shapes.
 
-const naira = doc('naira', { type: 'number', description: 'naira, 2 decimals' });
+const naira = doc('naira', nairaSchema());
+/** A sum: may pass 90 trillion naira (2^53 kobo), written exactly (docs/adr/0038). */
+const nairaSum = doc('naira', nairaSchema({ description: NAIRA_SUM }));
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const reference = doc('loan pack reference', { type: 'string', pattern: REFERENCE_PATTERN.source, examples: ['LP-20261121-K7M2QX'] });
 const sha256 = doc('SHA-256', { type: 'string', pattern: '^[0-9a-f]{64}$', description: 'lowercase hex' });
@@ -96,7 +97,7 @@ export const paymentResultShape = shape('LoanPackPayment', {
   pack: loanPackShape,
 }, { payment_status: "the gateway's word on the transaction: only success (of the pack's price, in NGN) makes the pack READY" });
 
-const totalsShape = shape('LoanPackHeadline', { revenue: naira, gross_profit: naira, expenses: naira, net_profit: naira, sales_count: int, net_cash_flow: naira });
+const totalsShape = shape('LoanPackHeadline', { revenue: nairaSum, gross_profit: nairaSum, expenses: nairaSum, net_profit: nairaSum, sales_count: int, net_cash_flow: nairaSum });
 export const verifiedShape = shape('LoanPackVerification', {
   valid: doc('true', { type: 'boolean', const: true }),
   reference,
@@ -109,7 +110,8 @@ export const verifiedShape = shape('LoanPackVerification', {
   totals: totalsShape,
 }, { valid: 'always true: a wrong hash or an unknown reference is 404', totals: 'headline figures over the whole period, to compare with the document' });
 
-const n = (k: number | bigint) => (typeof k === 'bigint' ? nairaSumJson(k) : nairaJson(k as Kobo)!);
+/** A document's amount as a body's money: 2 decimals, exact at any size (a sum past 2^53 kobo is a bigint, docs/adr/0038). */
+const n = (a: Naira) => (typeof a.kobo === 'bigint' ? nairaSumJson(a.kobo) : nairaJson(a.kobo));
 export const verifiedJson = (v: VerifiedLoanPack) => ({
   valid: true,
   reference: v.reference,
@@ -120,8 +122,8 @@ export const verifiedJson = (v: VerifiedLoanPack) => ({
   created_at: dateTimeJson(v.createdAt),
   sha256: v.sha256,
   totals: {
-    revenue: n(v.totals.revenue_kobo), gross_profit: n(v.totals.gross_profit_kobo), expenses: n(v.totals.expenses_kobo),
-    net_profit: n(v.totals.net_profit_kobo), sales_count: v.totals.sales_count, net_cash_flow: n(v.totals.net_cash_flow_kobo),
+    revenue: n(v.totals.revenue), gross_profit: n(v.totals.gross_profit), expenses: n(v.totals.expenses),
+    net_profit: n(v.totals.net_profit), sales_count: v.totals.sales_count, net_cash_flow: n(v.totals.net_cash_flow),
   },
 });
 
@@ -131,19 +133,24 @@ export const verifyQuery = object('LoanPackVerifyQuery', {
 });
 
 // ---- the pack's canonical JSON document (GET /reports/loan-pack/{reference}/download with Accept: application/json) ----
-// Its shape is application/loan-packs/document.ts `loanPackDocument` (format bizops-loan-pack/1): money as integer kobo
-// (`*_kobo`), shares as per cent strings with 2 decimals, days as YYYY-MM-DD in Lagos. A test checks a real pack against it.
+// Its shape is application/loan-packs/document.ts `loanPackDocument` (format bizops-loan-pack/2, ADR 0046): money as naira
+// written with exactly 2 decimals (a sum exact at any size, docs/adr/0038), shares as per cent strings with 2 decimals, days as
+// YYYY-MM-DD in Lagos. A test checks a real pack against it. Packs made in bizops-loan-pack/1 (integer kobo in `*_kobo` keys)
+// are served with their stored bytes.
 
-const kobo = doc('kobo', { type: 'integer', description: 'integer kobo (100 kobo = 1 naira)' });
+/** An amount the document holds: naira with exactly 2 decimals (canonical JSON writes it so: no float is printed). */
+const amount = doc('naira', nairaSchema());
+/** A sum the document holds: may pass 90 trillion naira (2^53 kobo), written with its exact digits. */
+const sumAmount = doc('naira', nairaSchema({ description: NAIRA_SUM }));
 const count = doc('count', { type: 'integer', minimum: 0 });
 const pct = doc('per cent', { type: 'string', pattern: '^\\d+\\.\\d{2}$', description: 'per cent with 2 decimals, e.g. "12.50"' });
 const monthOf = doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$', description: 'a Lagos calendar month, YYYY-MM' });
 const cashAndProfit = {
-  revenue_kobo: kobo, cost_of_goods_kobo: kobo, gross_profit_kobo: kobo, expenses_kobo: kobo, net_profit_kobo: kobo, sales_count: count,
-  average_sale_kobo: kobo, cash_in_kobo: kobo, cash_out_kobo: kobo, net_cash_flow_kobo: kobo,
+  revenue: sumAmount, cost_of_goods: sumAmount, gross_profit: sumAmount, expenses: sumAmount, net_profit: sumAmount, sales_count: count,
+  average_sale: amount, cash_in: sumAmount, cash_out: sumAmount, net_cash_flow: sumAmount,
 };
 const loanPackMonthShape = shape('LoanPackMonth', {
-  month: monthOf, ...cashAndProfit, credit_collected_kobo: kobo, transfer_share_pct: pct, card_share_pct: pct, void_rate_pct: pct, days_with_sales: count, days_covered: count,
+  month: monthOf, ...cashAndProfit, credit_collected: sumAmount, transfer_share_pct: pct, card_share_pct: pct, void_rate_pct: pct, days_with_sales: count, days_covered: count,
 });
 export const loanPackDocumentShape = shape(
   'LoanPackDocument',
@@ -162,10 +169,10 @@ export const loanPackDocumentShape = shape(
     }),
     monthly: doc('loan pack months', { type: 'array', items: loanPackMonthShape.schema }),
     totals: shape('loan pack totals', cashAndProfit),
-    stock: shape('loan pack stock', { as_of: lagosDay, products: count, units: int, value_at_cost_kobo: kobo, value_at_price_kobo: kobo }, { units: 'units in stock (may be below zero after an offline oversell)' }),
+    stock: shape('loan pack stock', { as_of: lagosDay, products: count, units: int, value_at_cost: sumAmount, value_at_price: sumAmount }, { units: 'units in stock (may be below zero after an offline oversell)' }),
     credit: shape('loan pack credit', {
-      as_of: lagosDay, outstanding_kobo: kobo, customers_owing: count,
-      aging_kobo: shape('loan pack aging', Object.fromEntries(AGING_BUCKETS.map((b) => [b, kobo]))), collected_in_period_kobo: kobo,
+      as_of: lagosDay, outstanding: amount, customers_owing: count,
+      aging: shape('loan pack aging', Object.fromEntries(AGING_BUCKETS.map((b) => [b, amount]))), collected_in_period: sumAmount,
     }),
     data_quality: shape('loan pack data quality', { transfer_share_pct: pct, card_share_pct: pct, void_rate_pct: pct, days_with_sales: count, days_in_period: count }),
   },

@@ -4,18 +4,14 @@ import { MERCHANT_ACTIVITY, type MerchantDetail, type MerchantSummary } from '..
 import type { Kobo, KoboSum } from '../../../domain/money.js';
 import { PLANS } from '../../../domain/plan.js';
 import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, nairaSumJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, nairaSumJson, NAIRA_SUM, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of the partner's read side (docs/adr/0033): money in naira, percentages with 2 decimals.
 
 const DAY_MS = 86_400_000;
-const naira = doc('naira', { type: 'number', minimum: 0, description: 'naira, 2 decimals' });
+const naira = doc('naira', nairaSchema({ minimum: 0 }));
 /** A sum: may pass 90 trillion naira (2^53 kobo), written exactly (docs/adr/0038). */
-const nairaSum = doc('naira', {
-  type: 'number',
-  minimum: 0,
-  description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
-});
+const nairaSum = doc('naira', nairaSchema({ minimum: 0, description: NAIRA_SUM }));
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the previous value is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const naira_ = (k: Kobo) => nairaJson(k)!;

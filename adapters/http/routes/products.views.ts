@@ -1,7 +1,7 @@
 import { isLowStock, MOVEMENT_REASONS, PRODUCT_TYPES, type StockMovement } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
 import { dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a product and a stock ledger row, and the shapes the OpenAPI document gives them.
 
@@ -25,7 +25,7 @@ export const productJson = (p: ProductWithStock) => ({
   updated_at: dateTimeJson(p.updatedAt),
 });
 
-const nullableNumber = doc('number or null', { type: ['number', 'null'] });
+const nullableNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'] }));
 export const branchStockShape = shape('BranchStock', { branch_id: uuid, branch_name: str, quantity: int });
 const nullableInt = doc('integer or null', { type: ['integer', 'null'] });
 export const productShape = shape('Product', {
@@ -33,8 +33,8 @@ export const productShape = shape('Product', {
   business_id: uuid,
   name: str,
   sku: str,
-  price: doc('naira', { type: 'number' }),
-  cost_price: nullableNumber,
+  price: doc('naira', nairaSchema()),
+  cost_price: nullableNaira,
   quantity: int,
   stock: doc('stock', { type: 'array', items: jsonSchemaOf(branchStockShape) }),
   category: nullableStr,
@@ -76,7 +76,7 @@ export const movementShape = shape('StockAdjustment', {
   quantity_after: int,
   reason: doc('reason', { type: 'string', enum: [...MOVEMENT_REASONS] }),
   note: nullableStr,
-  unit_cost: nullableNumber,
+  unit_cost: nullableNaira,
   created_by: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
   created_at: dateTime,
   transfer_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),

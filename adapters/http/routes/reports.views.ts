@@ -4,16 +4,13 @@ import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '..
 import type { KoboSum } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import { dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaSumJson } from '../json-values.js';
+import { nairaSchema, nairaSumJson, NAIRA_SUM } from '../json-values.js';
 import { lagosDayInput } from '../dates.js';
 
 // The JSON views of the reports and the named shapes the OpenAPI document gives them. Money is naira
 // with 2 decimals; percentages are numbers with 2 decimals, null where the base is 0.
 
-const naira = doc('naira', {
-  type: 'number',
-  description: 'naira, 2 decimals; a sum, so it may pass 90 trillion naira (2^53 kobo): written exactly, parse it as a decimal if you need exactness beyond that',
-});
+const naira = doc('naira', nairaSchema({ description: NAIRA_SUM }));
 const pct = doc('per cent or null', { type: ['number', 'null'], description: 'per cent, 2 decimals; null when the base is 0' });
 const lagosDay = doc('Lagos day', { type: 'string', format: 'date' });
 const arrayOf = (name: string, item: t.Mixed) => doc(name, { type: 'array', items: jsonSchemaOf(item) });

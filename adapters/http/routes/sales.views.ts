@@ -1,13 +1,13 @@
 import type { Receipt } from '../../../application/sales/read-sales.js';
-import { lagosDateTime } from '../../../domain/lagos-time.js';
+import { lagosIsoDateTime } from '../../../domain/lagos-time.js';
 import { PAYMENT_METHODS, type Sale } from '../../../domain/sale.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
-import { nairaJson, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 
-const naira = doc('naira', { type: 'number' });
-const nullableNaira = doc('naira or null', { type: ['number', 'null'] });
+const naira = doc('naira', nairaSchema());
+const nullableNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'] }));
 const nullableTime = doc('date-time or null', { type: ['string', 'null'], format: 'date-time' });
 const nullableUuid = doc('uuid or null', { type: ['string', 'null'], format: 'uuid' });
 
@@ -122,7 +122,8 @@ export const receiptJson = ({ sale, business, branch, cashier, customer }: Recei
   status: sale.status,
   business: { name: business.name, address: business.address, phone: business.phone },
   branch: branch ? { name: branch.name, address: branch.address, phone: branch.phone } : null,
-  date_time: lagosDateTime(sale.createdAt),
+  date_time: dateTimeJson(sale.createdAt),
+  local_date_time: lagosIsoDateTime(sale.createdAt),
   timezone: 'Africa/Lagos',
   created_at: dateTimeJson(sale.createdAt),
   cashier: cashier ? `${cashier.firstName} ${cashier.lastName}` : null,
@@ -163,7 +164,8 @@ export const receiptShape = shape(
     status: doc('status', { type: 'string', enum: ['COMPLETED', 'VOIDED'] }),
     business: place,
     branch: place,
-    date_time: doc('Lagos local date-time', { type: 'string', examples: ['2026-11-22 15:04'] }),
+    date_time: dateTime,
+    local_date_time: doc('Lagos local date-time', { type: 'string', format: 'date-time', pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\+01:00$', examples: ['2026-11-28T04:32:00+01:00'] }),
     timezone: str,
     created_at: dateTime,
     cashier: nullableStr,
@@ -184,7 +186,8 @@ export const receiptShape = shape(
   },
   {
     ...SALE_FIELD_DESCRIPTIONS,
-    date_time: 'when the sale was made, Lagos wall-clock time',
+    date_time: 'when the sale was made: ISO 8601 UTC, like every other time (the same instant as created_at)',
+    local_date_time: 'when the sale was made, Africa/Lagos wall-clock time in ISO 8601 with its +01:00 offset: what the receipt prints',
     customer: "the sale's customer (name and phone), null when the sale has none",
   },
 );

@@ -1,7 +1,6 @@
 import * as t from 'io-ts';
 import { decodeSyncCursor, encodeSyncCursor, type pullChanges } from '../../../application/sync/changes.js';
 import type { Change } from '../../../application/sync/ports.js';
-import { koboToNaira } from '../../../domain/money.js';
 import { bool, doc, Documented, jsonSchemaOf, object, shape, str, text } from '../codecs.js';
 import { nairaJson, dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
@@ -58,11 +57,11 @@ const changeJson = (c: Change) => {
   if (d === null) return { ...base, deleted: true };
   const data =
     d.kind === 'product'
-      ? { id: d.id, name: d.name, sku: d.sku, price: koboToNaira(d.price), type: d.type, category: d.category, barcode: d.barcode, unit: d.unit, low_stock_threshold: d.lowStockThreshold }
+      ? { id: d.id, name: d.name, sku: d.sku, price: nairaJson(d.price), type: d.type, category: d.category, barcode: d.barcode, unit: d.unit, low_stock_threshold: d.lowStockThreshold }
       : d.kind === 'stock'
         ? { product_id: d.productId, branch_id: d.branchId, quantity: d.quantity }
         : d.kind === 'customer'
-          ? { id: d.id, name: d.name, phone: d.phone, credit_limit: nairaJson(d.creditLimit), credit_balance: koboToNaira(d.creditBalance) }
+          ? { id: d.id, name: d.name, phone: d.phone, credit_limit: nairaJson(d.creditLimit), credit_balance: nairaJson(d.creditBalance) }
           : { id: d.id, receipt_number: d.receiptNumber, status: d.status, voided_at: dateTimeJson(d.voidedAt) };
   return { ...base, deleted: false, data };
 };

@@ -130,7 +130,7 @@ export const runBackOffice = async (options: BackOfficeOptions): Promise<BackOff
     'download loan pack',
     await api.GET('/reports/loan-pack/{reference}/download', { params: { path: { reference: pack.reference } }, headers: { accept: 'application/json' } }),
   );
-  const headline = `${document.reference} ${document.period_start}..${document.period_end}: revenue ${document.totals.revenue_kobo} kobo over ${document.monthly.length} months`;
+  const headline = `${document.reference} ${document.period_start}..${document.period_end}: revenue ${document.totals.revenue} naira over ${document.monthly.length} months`;
 
   const product = ok('create product', await api.POST('/products', { body: { name: 'Golden Penny Semovita 1kg', price: 1200, quantity: 20 } })).data;
   const customerId = crypto.randomUUID();
@@ -141,7 +141,7 @@ export const runBackOffice = async (options: BackOfficeOptions): Promise<BackOff
       type: 'sale.create',
       payload: { items: [{ product_id: product.id, quantity: 2 }], payment_method: 'CREDIT', customer_id: customerId, provisional_receipt_number: 'TILL1-000001' },
     },
-    { op_id: crypto.randomUUID(), type: 'credit_payment.create', payload: { customer_id: customerId, amount: 1000, method: 'CASH' } },
+    { op_id: crypto.randomUUID(), type: 'credit_payment.create', payload: { customer_id: customerId, amount: 1000, payment_method: 'CASH' } },
     { op_id: crypto.randomUUID(), type: 'sale.create', payload: { items: [{ product_id: crypto.randomUUID(), quantity: 1 }], payment_method: 'CASH' } },
   ];
   const batch = ok('sync batch', await api.POST('/sync/batch', { body: { device_id: 'till-1', operations: queue } })).data;

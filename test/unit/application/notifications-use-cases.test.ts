@@ -38,9 +38,13 @@ const setup = async (at = '2026-11-22T11:00:00.000Z') => {
   const staff: Actor = { userId: randomUUID(), businessId: shop.business.id, roles: ['STAFF'] };
   const debtor = aCustomer(shop.business.id, { name: 'Mama Chioma', creditBalance: kobo(150_050) });
   const debt = aSale(shop, shop.product.id, { customerId: debtor.id, paymentMethod: 'CREDIT', total: kobo(150_050), createdAt: new Date(clock.now().getTime() - 10 * DAY) });
+  // Since fix31-sms a `to` must be a customer's or a member's number of the business: the numbers the
+  // tests text by hand are the shop's regulars (a stranger's number is RecipientNotAllowed, checked below).
+  const regulars = ['+2348031234567', '+2348031234568', '+2348031234569'].map((phone, i) => aCustomer(shop.business.id, { name: `Regular ${i + 1}`, phone }));
   await uow.run(async (r) => {
     await r.customers.add(debtor);
     await r.sales.add(debt);
+    for (const c of regulars) await r.customers.add(c);
   });
   const dispatcher = createDispatcher({ outbox: inMemoryOutbox(uow), clock, subscribers: [deliverNotifications({ uow, messages, clock }), notifyOnEvents(deps)] }, { maxAttempts: 3 });
   /** Runs the outbox as the queue would, past the first attempt's grace, until nothing is due. */
@@ -88,6 +92,9 @@ describe('notifications use cases (in memory)', () => {
     expect(left(await send(owner, { customerId: paidUp.id, template: 'CREDIT_REMINDER' }))).to.deep.equal({ _tag: 'NothingOwed' });
     expect(left(await send(owner, { customerId: randomUUID(), template: 'CREDIT_REMINDER' }))).to.deep.equal({ _tag: 'UnknownCustomer' });
     expect(left(await send(owner, { to: '+2348031234567', template: 'RECEIPT', saleId: randomUUID() }))).to.deep.equal({ _tag: 'UnknownSale' });
+    // a number that is nobody's of the business is refused, whatever the template (the platform pays for every message)
+    expect(left(await send(owner, { to: '+2348099999999', template: 'CUSTOM', message: 'hi' }))).to.deep.equal({ _tag: 'RecipientNotAllowed' });
+    expect(left(await send(owner, { to: '+2348099999999', template: 'RECEIPT', saleId: debt.id }))).to.deep.equal({ _tag: 'RecipientNotAllowed' });
   });
 
   it('a provider refusal fails it with the reason; an outage is retried, attempts counted, and the last failed attempt gives it up as FAILED', async () => {

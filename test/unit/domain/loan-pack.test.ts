@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { canonicalJson, loanPackPeriod, parseCanonicalJson, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
+import { canonicalJson, Naira, loanPackPeriod, parseCanonicalJson, loanPackPrice, loanPackReference, REFERENCE_PATTERN, shareOf } from '../../../domain/loan-pack.js';
 import type { Kobo } from '../../../domain/money.js';
 import { checkLoanPackDownload } from '../../../domain/plan.js';
 
@@ -9,6 +9,21 @@ describe('loan pack rules (domain/loan-pack.ts)', () => {
     expect(canonicalJson({ b: 1, a: [{ z: null, y: 'é "q"' }, true], B: -2, c: undefined })).to.equal('{"B":-2,"a":[{"y":"é \\"q\\"","z":null},true],"b":1}');
     expect(() => canonicalJson({ a: 1.5 })).to.throw('integers only');
     expect(() => canonicalJson({ a: Number.MAX_SAFE_INTEGER + 1 })).to.throw();
+  });
+
+  it('canonical JSON writes money (Naira) as naira with exactly 2 decimals; Naira.of reads it back exactly (ADR 0046)', () => {
+    expect(canonicalJson({ revenue: new Naira(800_000 as Kobo), average_sale: new Naira(750_050 as Kobo), tip: new Naira(5 as Kobo), none: new Naira(0 as Kobo) }))
+      .to.equal('{"average_sale":7500.50,"none":0.00,"revenue":8000.00,"tip":0.05}');
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 100_000_000_000_000 }), (k) => {
+        const text = canonicalJson({ a: new Naira(k as Kobo) });
+        expect(text).to.match(/^\{"a":\d+\.\d{2}\}$/);
+        expect(Naira.of(JSON.parse(text).a).kobo).to.equal(k);
+      }),
+      { numRuns: 5_000 },
+    );
+    expect(() => Naira.of(1.005)).to.throw();
+    expect(() => Naira.of('1.00')).to.throw();
   });
 
   it('canonical JSON is JSON, parses back to the same value, and does not depend on key order', () => {
@@ -61,5 +76,23 @@ describe('loan pack: canonical JSON with sums past 2^53 kobo (docs/adr/0038)', (
     expect(text).to.equal('{"list":[-100000000000000000000],"name":"Shop 12345678901234567890","revenue_kobo":9100000000000003,"safe":9007199254740991,"sales_count":92}');
     expect(parseCanonicalJson(text)).to.deep.equal(doc);
     expect(parseCanonicalJson('{"a":"\\"12345678901234567\\"","b":1234567890123456}')).to.deep.equal({ a: '"12345678901234567"', b: 1234567890123456 });
+  });
+
+  it('format 2: a Naira past 2^53 kobo is written with its exact digits and 2 decimals, and read back exactly (a Naira holding a bigint)', () => {
+    const doc = { revenue: new Naira(9_100_000_000_000_003n), stock: new Naira(10n ** 20n), average_sale: new Naira(150_050 as Kobo), loss: new Naira(-9_100_000_000_000_000n), sales_count: 92 };
+    const text = canonicalJson(doc);
+    expect(text).to.equal('{"average_sale":1500.50,"loss":-91000000000000.00,"revenue":91000000000000.03,"sales_count":92,"stock":1000000000000000000.00}');
+    const back = parseCanonicalJson(text) as Record<string, unknown>;
+    expect(back).to.deep.equal(doc);
+    expect((back.revenue as Naira).kobo).to.equal(9_100_000_000_000_003n);
+    expect((back.average_sale as Naira).kobo).to.equal(150_050); // a number below 2^53
+    expect(canonicalJson(back)).to.equal(text); // the same bytes, so the same hash
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 22n), max: 10n ** 22n }), (k) => {
+        const t = canonicalJson({ a: new Naira(k) });
+        expect(t).to.match(/^\{"a":-?\d+\.\d{2}\}$/);
+        expect(BigInt((parseCanonicalJson(t) as { a: Naira }).a.kobo)).to.equal(k);
+      }),
+    );
   });
 });
