@@ -162,7 +162,7 @@ describe('HTTP wire shapes (issue 32): the right error, one shape per idea, mone
     });
 
     it('an expense and the expenses summary', async () => {
-      const categories = (await get('/expenses/categories')).body.data as { id: string }[];
+      const categories = (await get('/expenses/categories')).body.data.content as { id: string }[];
       const res = await post('/expenses', { category_id: categories[0]!.id, amount: 7500.5, description: 'Diesel', payment_method: 'CASH' });
       expect(res.status, res.text).to.equal(201);
       expect(res.text).to.contain('"amount":7500.50');
