@@ -56,6 +56,9 @@ export interface Branch {
   updatedAt: Date;
 }
 
+/** `field`: the request field naming it, when not `branch_id`. */
+export type UnknownBranch = { readonly _tag: 'UnknownBranch'; readonly branchId: string; readonly field?: string };
+
 export type MembershipStatus = 'INVITED' | 'ACTIVE' | 'DEACTIVATED';
 
 /** An invitation not accepted (signed in) within this time lapses: it holds the phone or e-mail no longer. */

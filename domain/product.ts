@@ -72,6 +72,18 @@ export interface StockTransfer {
   readonly items: readonly { readonly productId: string; readonly quantity: number }[];
 }
 
+/** Not enough of the product at the branch (`available`: what the branch holds). */
+export type InsufficientStock = {
+  readonly _tag: 'InsufficientStock';
+  readonly productId: string;
+  readonly available: number;
+  readonly requested: number;
+  readonly branchId: string;
+  readonly branchName: string;
+};
+/** The change would take the product above MAX_STOCK units. */
+export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
+
 /** The most units of one product a business can hold (the column is a 32-bit integer; documented in ADR 0012). */
 export const MAX_STOCK = 1_000_000_000;
 

@@ -1,7 +1,6 @@
 export type NotFound = { readonly _tag: 'NotFound' };
 export const notFound: NotFound = { _tag: 'NotFound' };
-/** `field`: the request field naming it, when not `branch_id`. */
-export type UnknownBranch = { readonly _tag: 'UnknownBranch'; readonly branchId: string; readonly field?: string };
+export type { UnknownBranch } from '../../domain/business.js';
 export type DefaultBranchProtected = { readonly _tag: 'DefaultBranchProtected' };
 export type AlreadyMember = { readonly _tag: 'AlreadyMember' };
 export type LastOwner = { readonly _tag: 'LastOwner' };

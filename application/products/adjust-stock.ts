@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { checkPrices, checkQuantityChange, type NegativePrice, type ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { Kobo } from '../../domain/money.js';
-import { MAX_STOCK, type AdjustmentReason, type StockMovement } from '../../domain/product.js';
+import { MAX_STOCK, type AdjustmentReason, type InsufficientStock, type StockLimitExceeded, type StockMovement } from '../../domain/product.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
@@ -18,18 +18,8 @@ import type { SyncRepositories } from '../sync/ports.js';
 import { underClientId, type ClientIdConflict, type ClientMade, type Replayed } from '../sync/client-id.js';
 
 
-/** Not enough of the product at the branch (`available`: what the branch holds). */
-export type InsufficientStock = {
-  readonly _tag: 'InsufficientStock';
-  readonly productId: string;
-  readonly available: number;
-  readonly requested: number;
-  readonly branchId: string;
-  readonly branchName: string;
-};
+export type { InsufficientStock, StockLimitExceeded } from '../../domain/product.js';
 export type ServiceHasNoStock = { readonly _tag: 'ServiceHasNoStock' };
-/** The change would take the product above MAX_STOCK units. */
-export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };
 
 export interface AdjustmentCommand extends ClientMade {
   readonly productId: string;

@@ -1,18 +1,30 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { boundClientTime, previousSyncBefore } from '../../domain/client-time.js';
 import { lagosDate } from '../../domain/lagos-time.js';
-import { kobo, MAX_KOBO, type Kobo } from '../../domain/money.js';
+import { kobo, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
-import { exceedsCreditLimit } from '../../domain/credit.js';
 import { saleRecorded } from '../../domain/events.js';
 import type { Actor } from '../../domain/roles.js';
-import { checkSaleAmounts, isCreditSale, priceSale, tenderShortOfTotal, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
+import { checkSaleAmounts, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
+import {
+  checkSaleCredit,
+  decideSale,
+  offlineShortfalls,
+  saleShortage,
+  type ArchivedProducts,
+  type CreditBalanceLimitExceeded,
+  type CreditLimitExceeded,
+  type CustomerRequired,
+  type ProvisionalReceiptNumberTaken,
+  type SaleShortage,
+  type UnknownCustomer,
+  type UnknownProducts,
+} from '../../domain/sale-decision.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
 import type { UnknownBranch } from '../business/errors.js';
-import type { InsufficientStock } from '../products/adjust-stock.js';
 import { moveStocks } from '../products/move-stock.js';
 import { stockBranchFor, type WrongBranch } from '../products/branch-stock.js';
 import { recordCreditEntry } from '../customers/credit-entry.js';
@@ -49,20 +61,8 @@ export interface SaleCommand extends ClientMade {
   readonly offline?: { readonly deviceId: string; readonly provisionalReceiptNumber?: string };
 }
 
-export type UnknownProducts = { readonly _tag: 'UnknownProducts'; readonly indexes: number[] };
-/** Items naming an archived product: it is kept for history but no longer sold. */
-export type ArchivedProducts = { readonly _tag: 'ArchivedProducts'; readonly indexes: number[] };
-export type UnknownCustomer = { readonly _tag: 'UnknownCustomer' };
-/** Another sale of the business already has this provisional receipt number. */
-export type ProvisionalReceiptNumberTaken = { readonly _tag: 'ProvisionalReceiptNumberTaken'; readonly number: string };
-export type CustomerRequired = { readonly _tag: 'CustomerRequired' };
-export type CreditLimitExceeded = { readonly _tag: 'CreditLimitExceeded'; readonly balance: Kobo; readonly limit: Kobo };
-/**
- * Outstanding credit past what the books hold: one customer owing more than MAX_KOBO, or the
- * business's customers together more than 2^53 - 1 kobo, so every total (the aging report's) stays an
- * exact integer (docs/adr/0017).
- */
-export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExceeded'; readonly balance: Kobo; readonly scope: 'customer' | 'business' };
+// The failures a sale's facts decide live with the decision (domain/sale-decision.ts).
+export type { ArchivedProducts, CreditBalanceLimitExceeded, CreditLimitExceeded, CustomerRequired, ProvisionalReceiptNumberTaken, UnknownCustomer, UnknownProducts } from '../../domain/sale-decision.js';
 export type SaleFailure =
   | SaleAmountsFailure
   | CreditBalanceLimitExceeded
@@ -75,7 +75,7 @@ export type SaleFailure =
   | WrongBranch
   | PricingFailure
   /** `index`: the first item of the cart naming the product. */
-  | (InsufficientStock & { readonly name: string; readonly index: number })
+  | SaleShortage
   | PlanGate
   | ClientIdConflict
   | ProvisionalReceiptNumberTaken;
@@ -95,7 +95,8 @@ export interface RecordedSale {
  * deadlock) with ledger rows,
  * counts it against the plan's month and gives it the next gap-free receipt number. If any line
  * lacks stock, or the plan's month is full, nothing is written. Negative money or a quantity below one
- * is refused before anything is read.
+ * is refused before anything is read. It reads its facts, decides (`decideSale`, then
+ * `checkSaleCredit` under the customer's lock: domain/sale-decision.ts) and writes the plan (docs/adr/0049).
  */
 export const recordSale =
   (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
@@ -125,56 +126,31 @@ export const recordSale =
       const clientCreatedAt = cmd.clientCreatedAt ? boundClientTime(cmd.clientCreatedAt, { businessCreatedAt: business.createdAt, previousSyncAt, now }).at : null;
       if (E.isLeft(chosen)) return chosen;
       const branch = chosen.right;
-      if (!customerKnown) return E.left({ _tag: 'UnknownCustomer' });
       const provisional = cmd.offline?.provisionalReceiptNumber;
-      if (provisional && (await r.sales.findByReceiptNumber(actor.businessId, provisional))) return E.left({ _tag: 'ProvisionalReceiptNumberTaken', number: provisional });
+      // Read only when the decision can still turn on it (an unknown customer is refused first): the same statements as before the decision moved out.
+      const provisionalTaken = provisional && customerKnown ? (await r.sales.findByReceiptNumber(actor.businessId, provisional)) !== undefined : false;
 
-      const products = new Map(found.map((p) => [p.id, p]));
-      const unknown = cmd.items.flatMap((i, index) => (products.has(i.productId) ? [] : [index]));
-      if (unknown.length > 0) return E.left({ _tag: 'UnknownProducts', indexes: unknown });
-      const archived = cmd.items.flatMap((i, index) => (products.get(i.productId)!.archivedAt ? [index] : []));
-      if (archived.length > 0) return E.left({ _tag: 'ArchivedProducts', indexes: archived });
-
-      const priced = priceSale(
-        cmd.items.map((i) => {
-          const p = products.get(i.productId)!;
-          return { productId: p.id, name: p.name, sku: p.sku, quantity: i.quantity, unitPrice: i.unitPrice ?? p.price, discount: i.discount ?? kobo(0), costPrice: p.costPrice };
-        }),
-        cmd.discount ?? kobo(0),
-        cmd.paymentMethod,
-        cmd.amountPaid,
-        cmd.amountTendered,
-      );
-      if (!priced.ok) return E.left(priced.failure);
-      if (tenderShortOfTotal(cmd.paymentMethod, cmd.amountPaid !== undefined, cmd.customerId !== undefined, priced.value)) {
-        return E.left({ _tag: 'AmountTenderedTooSmall', amountPaid: priced.value.total, short: 'total' });
-      }
-      if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
+      const decided = decideSale({ branch, customerKnown, provisionalTaken, products: found }, cmd);
+      if (E.isLeft(decided)) return decided;
+      const plan = decided.right;
+      const priced = plan.priced;
       // The customer is locked before any product: every credit change takes customer, then sale, then products.
       const customer = cmd.customerId ? await r.customers.findById(actor.businessId, cmd.customerId, { forUpdate: true }) : undefined;
-      if (customer && exceedsCreditLimit(customer.creditBalance, customer.creditLimit, priced.value.balanceDue)) {
-        return E.left({ _tag: 'CreditLimitExceeded', balance: customer.creditBalance, limit: customer.creditLimit! });
-      }
-      if (customer && customer.creditBalance + priced.value.balanceDue > MAX_KOBO) return E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'customer' });
+      const overCredit = checkSaleCredit(plan, customer);
+      if (overCredit) return E.left(overCredit);
 
       const saleId = clientId ?? deps.crypto.uuid();
-      const wanted = new Map<string, number>();
-      for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
-      const taking = [...wanted.keys()].sort(); // one lock order for every writer of stock
-      const moved = await moveStocks(deps, r, actor, taking.map((productId) => ({ productId, branchId: branch.id, change: -wanted.get(productId)!, reason: 'SALE', at: now, saleId, belowZero: cmd.offline !== undefined })));
+      // the plan's takes are in product id order: one lock order for every writer of stock
+      const moved = await moveStocks(deps, r, actor, plan.takes.map((t) => ({ productId: t.productId, branchId: branch.id, change: -t.quantity, reason: 'SALE', at: now, saleId, belowZero: cmd.offline !== undefined })));
       if (!moved.ok) {
-        const productId = taking[moved.index]!;
-        if (!moved.refusal) throw new Error(`product ${productId} vanished inside the sale's transaction`);
-        const name = products.get(productId)!.name;
-        const index = cmd.items.findIndex((i) => i.productId === productId);
-        const shortage = { productId, name, index, available: moved.refusal.available, requested: wanted.get(productId)!, branchId: branch.id, branchName: branch.name };
-        return rollback(E.left({ _tag: 'InsufficientStock', ...shortage }));
+        if (!moved.refusal) throw new Error(`product ${plan.takes[moved.index]!.productId} vanished inside the sale's transaction`);
+        return rollback(E.left(saleShortage(plan, moved.index, moved.refusal.available)));
       }
 
-      const shortfalls = moved.movements.filter((m) => m.quantityAfter < 0).map((m) => ({ m, shortfall: Math.min(-m.quantityAfter, -m.quantityChange) }));
+      const shortfalls = offlineShortfalls(moved.movements);
 
       // every sale to a customer is in their ledger; its effect is the unpaid part (0 when paid in full)
-      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'SALE', amount: priced.value.balanceDue, saleId });
+      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'SALE', amount: priced.balanceDue, saleId });
 
       // Business-wide counters last: their row locks are held only until the commit just after.
       // Every sale counts in the Lagos month it is recorded in (its created_at, now), whatever its device
@@ -192,7 +168,7 @@ export const recordSale =
         branchId: branch.id,
         customerId: cmd.customerId ?? null,
         paymentMethod: cmd.paymentMethod,
-        ...priced.value,
+        ...priced,
         status: 'COMPLETED',
         note: cmd.note ?? null,
         createdBy: actor.userId,
@@ -200,7 +176,7 @@ export const recordSale =
         voidedAt: null,
         voidReason: null,
         voidedBy: null,
-        creditOutstanding: customer ? priced.value.balanceDue : kobo(0),
+        creditOutstanding: customer ? priced.balanceDue : kobo(0),
         refundAmount: null,
         ...(cmd.offline
           ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt, needsReview: shortfalls.length > 0 } }
@@ -209,7 +185,7 @@ export const recordSale =
       const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
       // After the receipt counter's lock, which every sale holds to its commit: credit sales to other
       // customers at the same moment are counted too (the last to commit sees all the others).
-      if (customer && priced.value.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
+      if (customer && priced.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
       for (const { m, shortfall } of shortfalls) {

@@ -2,8 +2,8 @@ import * as E from 'fp-ts/lib/Either.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Sale } from '../../domain/sale.js';
 import { saleVoided } from '../../domain/events.js';
+import { decideVoid, type SaleAlreadyVoided } from '../../domain/sale-decision.js';
 import type { EventRepositories } from '../ports/outbox.js';
-import { kobo } from '../../domain/money.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
@@ -16,13 +16,14 @@ import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
 import type { SaleRepositories } from './ports.js';
 
-export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
+export type { SaleAlreadyVoided } from '../../domain/sale-decision.js';
 
 /**
  * Voids a sale: exactly the stock its SALE ledger rows took goes back to the branch it was taken from (with SALE_VOID rows), and the
  * sale is marked VOIDED. What the customer still owed for it is reversed in their credit ledger;
  * what they had paid for it (at the till and in later payments) is recorded as the refund to hand
  * back, so a balance never goes below zero (docs/adr/0011). Locks: customer, then sale, then products.
+ * It reads its facts, decides (`decideVoid`, domain/sale-decision.ts) and writes the plan (docs/adr/0049).
  */
 export const voidSale =
   (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & EventRepositories>; clock: Clock; crypto: Crypto }) =>
@@ -32,26 +33,20 @@ export const voidSale =
       if (!peek) return E.left(notFound);
       const customer = peek.customerId ? await r.customers.findById(actor.businessId, peek.customerId, { forUpdate: true }) : undefined;
       const sale = (await r.sales.findById(actor.businessId, saleId, { forUpdate: true }))!;
-      if (sale.status === 'VOIDED') return E.left({ _tag: 'SaleAlreadyVoided' as const });
+      // Read only when the decision can still turn on it (a voided sale is refused first).
+      const movements = sale.status === 'VOIDED' ? [] : await r.stockLedger.forSale(actor.businessId, saleId);
       const now = deps.clock.now();
-      const taken = (await r.stockLedger.forSale(actor.businessId, saleId)).filter((m) => m.reason === 'SALE');
-      const giving = taken.sort((a, b) => (a.productId < b.productId ? -1 : 1));
-      const moved = await moveStocks(deps, r, actor, giving.map((m) => ({ productId: m.productId, branchId: m.branchId, change: -m.quantityChange, reason: 'SALE_VOID' as const, at: now, note: reason, saleId })));
+      const decided = decideVoid({ sale, movements }, { reason, by: actor.userId, at: now });
+      if (E.isLeft(decided)) return decided;
+      const { returns, voided, owed } = decided.right;
+      const moved = await moveStocks(deps, r, actor, returns.map((m) => ({ productId: m.productId, branchId: m.branchId, change: m.quantity, reason: 'SALE_VOID' as const, at: now, note: reason, saleId })));
       if (!moved.ok) {
-        const productId = giving[moved.index]!.productId;
+        const productId = returns[moved.index]!.productId;
         if (moved.refusal?.reason === 'LIMIT') return rollback(E.left({ _tag: 'StockLimitExceeded' as const, productId, available: moved.refusal.available, max: MAX_STOCK }));
         throw new Error(`stock of product ${productId} could not be returned`);
       }
-      const owed = sale.creditOutstanding;
-      sale.status = 'VOIDED';
-      sale.voidedAt = now;
-      sale.voidReason = reason;
-      sale.voidedBy = actor.userId;
-      sale.refundAmount = kobo(sale.total - owed);
-      sale.balanceDue = kobo(0); // a voided sale owes nothing
-      sale.creditOutstanding = kobo(0);
-      await r.sales.markVoided(sale);
-      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'VOID', amount: -owed, saleId: sale.id, note: reason });
-      await r.events.record(now, saleVoided(sale));
-      return E.right(sale);
+      await r.sales.markVoided(voided);
+      if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'VOID', amount: -owed, saleId: voided.id, note: reason });
+      await r.events.record(now, saleVoided(voided));
+      return E.right(voided);
     });
