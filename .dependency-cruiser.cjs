@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '^bootstrap/' },
     },
     {
+      name: 'only-http-imports-http',
+      severity: 'error',
+      comment: 'adapters/http/ is the HTTP edge: other adapters never import it; what they share with it (CSV cells, coalescing) lives below both, e.g. adapters/csv/ (docs/adr/0050)',
+      from: { path: '^adapters/', pathNot: '^adapters/http/' },
+      to: { path: '^adapters/http/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       from: {},

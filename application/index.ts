@@ -20,6 +20,7 @@ export * from './ports/webhooks.js';
 
 // what happened: the outbox's dispatcher and its subscribers
 export * from './events/dispatcher.js';
+export * from './events/poll-loop.js';
 export * from './events/send-messages.js';
 export * from './events/queued-subscribers.js';
 

@@ -10,7 +10,7 @@ import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
 import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
-import { inMemory, type AppRepositories } from './persistence.js';
+import { inMemory, type AppRepositories } from './persistence-in-memory.js';
 
 /**
  * The adapters side of the embedding surface (application/index.ts is the use-case side): every
@@ -18,6 +18,8 @@ import { inMemory, type AppRepositories } from './persistence.js';
  * outbox delivering sign-in codes, invitations and queued notifications to `messages` right after each commit
  * (the background triggers and the scheduled notifications need a queue: see docs/adr/0030).
  * A program that wants PostgreSQL instead uses `openPostgres` from bootstrap/persistence.ts.
+ * This file loads no SQL, ORM or queue module (MikroORM, knex, pg, pg-boss, PGlite): it imports only
+ * in-memory adapters, through persistence-in-memory.ts, never persistence.ts (docs/adr/0050).
  */
 export const inMemoryAdapters = (messages: MessageSender): { uow: UnitOfWork<AppRepositories>; clock: Clock; crypto: Crypto } => {
   const persistence = inMemory();

@@ -5,6 +5,7 @@ import type { MessageSender } from '../application/ports/message-sender.js';
 import type { Subscriber } from '../application/ports/outbox.js';
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import { createDispatcher, type DispatcherOptions, type DispatchReport } from '../application/events/dispatcher.js';
+import { pollLoop } from '../application/events/poll-loop.js';
 import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { sendMessages } from '../application/events/send-messages.js';
 import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
@@ -35,46 +36,6 @@ export interface JobDeps {
 
 /** A webhook delivery's claim outlasts its POST by this much. */
 const LEASE_MARGIN_MS = 5_000;
-
-/**
- * Runs `run` every `ms` (after each run ends) between start and stop; a fault is reported and the loop
- * goes on. `wake` runs it at once (when started): a run under way is followed by another. `run` is
- * told whether the loop still runs (a long run stops early on a stop).
- */
-const pollLoop = (ms: number, run: (running: () => boolean) => Promise<unknown>, report: (e: unknown) => void) => {
-  let running = false;
-  let busy = false;
-  let again = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  const tick = async () => {
-    if (busy) return void (again = true);
-    clearTimeout(timer);
-    busy = true;
-    do {
-      again = false;
-      current = run(() => running).catch(report);
-      await current;
-    } while (again && running);
-    busy = false;
-    if (running) timer = setTimeout(() => void tick(), ms);
-  };
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      timer = setTimeout(() => void tick(), 0);
-    },
-    wake() {
-      if (running) void tick();
-    },
-    async stop() {
-      running = false;
-      clearTimeout(timer);
-      await current;
-    },
-  };
-};
 
 /**
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the

@@ -1,12 +1,8 @@
-import type { UnitOfWork } from '../application/ports/unit-of-work.js';
-import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
-import type { Outbox } from '../application/ports/outbox.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import { pgBossJobQueue, type PgBossOptions } from '../adapters/jobs/pg-boss.job-queue.js';
-import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
+import { inMemoryEventsModule } from '../adapters/persistence/in-memory/outbox.in-memory.js';
 import { mikroOrmEventsModule, mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
-import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
-import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
+import type { InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
 import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
 import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/business.in-memory.js';
 import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
@@ -42,13 +38,17 @@ import { openReportsDatabase, type ReportsDatabase } from '../adapters/persisten
 import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
 import type { MemberCache } from '../application/ports/member-cache.js';
+import type { AppRepositories, PersistenceCore } from './persistence-in-memory.js';
+
+export { inMemory, inMemoryUnitOfWork, type AppRepositories } from './persistence-in-memory.js';
 
 /** One module's repositories on each adapter: the same ports, in memory and over SQL. */
 const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (db: Sql) => R) => ({ inMemory, sql });
 
 /**
- * Every module's repositories. A new module adds its line here and nothing else outside its own
- * files (application/<module>/ports.ts, adapters/persistence/in-memory/<module>.in-memory.ts,
+ * Every module's repositories on both adapters. A new module adds its line here and in
+ * persistence-in-memory.ts's IN_MEMORY_MODULES, and nothing else outside its own files
+ * (application/<module>/ports.ts, adapters/persistence/in-memory/<module>.in-memory.ts,
  * adapters/persistence/mikro-orm/<module>.mikro-orm.ts).
  */
 const MODULES = [
@@ -70,8 +70,11 @@ const MODULES = [
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
-/** Every module's repositories together: what the unit of work hands out (each use case names the few it uses). */
-export type AppRepositories = Intersection<ReturnType<(typeof MODULES)[number]['sql']>>;
+/** The SQL modules hand out exactly the repositories the in-memory list does (a module missing from either list fails here). */
+type SqlRepositories = Intersection<ReturnType<(typeof MODULES)[number]['sql']>>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameRepositories: Same<SqlRepositories, AppRepositories> = true;
+void sameRepositories;
 
 /** Refuses every statement: only to learn which repositories each module builds. */
 const noSql: Sql = {
@@ -105,15 +108,8 @@ MODULES.forEach((m, i) => {
 });
 const sqlRepositories = (db: Sql): AppRepositories => Object.create(lazyPrototype, { [SESSION]: { value: db }, [BUILT]: { value: new Array(MODULES.length) } });
 
-/** Every module's repositories in memory, in one store (unit tests, embedders). */
-export const inMemoryUnitOfWork = (): UnitOfWork<AppRepositories> => inMemoryStore(MODULES.map((m) => m.inMemory));
-
 /** The persistence the application runs on, whichever adapter provides it. */
-export interface Persistence {
-  readonly uow: UnitOfWork<AppRepositories>;
-  readonly idempotency: IdempotencyStore;
-  /** The events use cases recorded, as the dispatcher delivers them. */
-  readonly outbox: Outbox;
+export interface Persistence extends PersistenceCore {
   /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
   readonly jobs?: JobQueue;
   /** The member check's reads remembered while changes are heard (docs/adr/0036): a PostgreSQL server, or the embedded database. */
@@ -125,12 +121,6 @@ export interface Persistence {
    * PostgreSQL server. Embedded, one process writes, and it wakes its own loops (docs/adr/0043).
    */
   readonly listen?: (channel: string, heard: () => void) => ChannelListener;
-  /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
-  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
-  isUnavailable(error: unknown): boolean;
-  /** The error as it may be written to the log (no row data). */
-  redact(error: unknown): unknown;
-  close(): Promise<void>;
 }
 
 /**
@@ -240,17 +230,4 @@ export const openPostgres = async (options: {
     await embedded?.close();
     throw e;
   }
-};
-
-export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): Persistence => {
-  const uow = inMemoryUnitOfWork();
-  return {
-    uow,
-    idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
-    outbox: inMemoryOutbox(uow),
-    ping: async () => ({ up: true, ms: 0 }),
-    isUnavailable: () => false,
-    redact: (error) => error,
-    close: async () => undefined,
-  };
 };

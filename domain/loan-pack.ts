@@ -34,28 +34,8 @@ export const loanPackPeriod = (today: string, months: LoanPackMonths): { from: s
   return { from: `${month}-01`, to: today };
 };
 
-/**
- * Canonical JSON: object keys sorted by code point, no whitespace, arrays in order; only strings,
- * integers, money (Naira: written with exactly 2 decimals), booleans and null (shares are strings
- * with 2 decimals), so every JSON library writes the same bytes. Any other non-integer number is
- * refused rather than written in a way another language might print differently.
- */
-export const canonicalJson = (v: unknown): string => {
-  if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
-  if (v instanceof Naira) return v.text; // 2 decimals, exact at any size (ADR 0046, docs/adr/0038)
-  if (typeof v === 'bigint') return String(v); // a sum past 2^53 kobo, with its exact digits (docs/adr/0038)
-  if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v)) throw new Error(`canonical JSON holds integers only, not ${v}`);
-    return String(v);
-  }
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    const keys = Object.keys(o).filter((k) => o[k] !== undefined).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
-  }
-  throw new Error(`canonical JSON cannot hold ${typeof v}`);
-};
+/** The document's canonical JSON: strict (integers only), the bytes its SHA-256 is of (domain/canonical-json.ts). */
+export { strictCanonicalJson as canonicalJson } from './canonical-json.js';
 
 /**
  * Parses canonical JSON with every number exact: an integer past 2^53 (a sum of kobo in a

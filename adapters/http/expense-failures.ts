@@ -3,10 +3,10 @@ import type { UnknownCategory } from '../../application/expenses/manage-expenses
 import type { SpentOnInFuture } from '../../domain/expense.js';
 import { problem, type Problem } from './problem.js';
 
-/** The failures of expenses and their categories (docs/adr/0022); part of failures.ts's one mapping. */
-export type ExpenseFailure = UnknownCategory | DuplicateCategory | CategoryInUse | SpentOnInFuture;
+/** The failures of the expenses module, expenses and their categories (docs/adr/0022), as failures.ts maps them (application/expenses/manage-expenses.ts has ExpenseFailure, an expense's own). */
+export type ExpenseModuleFailure = UnknownCategory | DuplicateCategory | CategoryInUse | SpentOnInFuture;
 
-export const EXPENSE_FAILURES: { readonly [K in ExpenseFailure['_tag']]: (f: Extract<ExpenseFailure, { _tag: K }>) => Problem } = {
+export const EXPENSE_FAILURES: { readonly [K in ExpenseModuleFailure['_tag']]: (f: Extract<ExpenseModuleFailure, { _tag: K }>) => Problem } = {
   UnknownCategory: () =>
     problem('UNKNOWN_CATEGORY', 'category_id names no expense category of this business (GET /expenses/categories lists them).', {
       errors: [{ field: 'category_id', message: 'is not an expense category of this business' }],

@@ -14,7 +14,7 @@ import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
 import { nairaText } from './json-values.js';
-import { EXPENSE_FAILURES, type ExpenseFailure } from './expense-failures.js';
+import { EXPENSE_FAILURES, type ExpenseModuleFailure } from './expense-failures.js';
 import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
 import { NOTIFICATION_FAILURES, type NotificationFailure } from './notification-failures.js';
@@ -59,7 +59,7 @@ export type UseCaseFailure =
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
-  | ExpenseFailure
+  | ExpenseModuleFailure
   | InvalidReportRange
   | FeatureNotAvailable
   | NotificationFailure

@@ -3,6 +3,7 @@ import type { Context } from 'koa';
 import type { Clock } from '../../application/ports/clock.js';
 import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
 import { problem, Problem } from './problem.js';
 import { rawBodyFingerprint } from './raw-body.js';
 
@@ -12,14 +13,6 @@ export interface IdempotencyDeps {
   readonly uow: UnitOfWork;
   readonly clock: Clock;
 }
-
-/** JSON with object keys sorted, so two equal bodies hash the same whatever their key order. */
-export const canonicalJson = (v: unknown): string =>
-  Array.isArray(v)
-    ? `[${v.map(canonicalJson).join(',')}]`
-    : v && typeof v === 'object'
-      ? `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`
-      : JSON.stringify(v);
 
 /**
  * What makes two requests "the same" under one key: method, path, query (its parameters sorted; none

@@ -2,8 +2,8 @@ import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { Cell, Report, ReportColumn } from '../../application/report-exports/report.js';
 import { nairaText, type Kobo } from '../../domain/money.js';
-import { guardCell, nairaCell } from '../http/routes/products-csv.routes.js';
-import { coalesce } from '../http/csv-coalesce.js';
+import { guardCell, nairaCell } from '../csv/cells.js';
+import { coalesce } from '../csv/coalesce.js';
 
 const csvCell = (column: ReportColumn, v: Cell): string => {
   if (v === null) return '';

@@ -2,6 +2,7 @@ import { withoutSecrets, type EventType } from '../../domain/events.js';
 import type { Clock } from '../ports/clock.js';
 import { PermanentJobFailure } from '../ports/job-queue.js';
 import type { Outbox, OutboxEntry, Settlement, Subscriber } from '../ports/outbox.js';
+import { pollLoop } from './poll-loop.js';
 
 export interface DispatcherOptions {
   /** Pause between two looks at the outbox when the last one found nothing more to do. */
@@ -123,13 +124,15 @@ export const createDispatcher = (
       return 0;
     });
 
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running = false;
-  const tick = async () => {
-    // A full batch means there may be more: go on at once, else rest until the next poll.
-    while (running && (await guarded(claimAndDeliver())) === o.batchSize);
-    if (running) timer = setTimeout(() => void tick(), o.pollMs);
-  };
+  // A full batch means there may be more: go on at once, else rest until the next poll. `guarded`
+  // reports a fault itself, so the loop's own report never hears one.
+  const loop = pollLoop(
+    o.pollMs,
+    async (running) => {
+      while (running() && (await guarded(claimAndDeliver())) === o.batchSize);
+    },
+    () => undefined,
+  );
 
   return {
     subscribes: (type) => urgent.has(type),
@@ -140,14 +143,9 @@ export const createDispatcher = (
       clearTimeout(wait);
     },
     runDue: () => guarded(claimAndDeliver()),
-    start() {
-      if (running) return;
-      running = true;
-      timer = setTimeout(() => void tick(), 0);
-    },
+    start: () => loop.start(),
     async stop() {
-      running = false;
-      clearTimeout(timer);
+      await loop.stop();
       await Promise.allSettled([...inFlight]);
     },
   };

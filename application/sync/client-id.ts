@@ -1,4 +1,5 @@
 import * as E from 'fp-ts/lib/Either.js';
+import { canonicalJson } from '../../domain/canonical-json.js';
 import type { Crypto } from '../ports/crypto.js';
 import { Rollback, rollback } from '../ports/unit-of-work.js';
 import type { ClientIdClaim, ClientIdRegistry, ClientRecordKind } from './ports.js';
@@ -15,16 +16,6 @@ export interface ClientMade {
   readonly id?: string;
   readonly clientCreatedAt?: Date;
 }
-
-/** JSON with object keys sorted (dates as ISO strings), so equal content gives equal text whatever its key order. */
-const canonical = (v: unknown): string =>
-  v instanceof Date
-    ? JSON.stringify(v.toISOString())
-    : Array.isArray(v)
-      ? `[${v.map(canonical).join(',')}]`
-      : v && typeof v === 'object'
-        ? `{${Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`
-        : JSON.stringify(v ?? null);
 
 /**
  * Claims a client id inside the create's transaction: `claimed` (go on and make the record under it),
@@ -44,7 +35,7 @@ export const claimClientId = (
     businessId,
     kind,
     id: made.id!,
-    fingerprint: deps.crypto.sha256Hex(`${kind}\n${canonical(content)}`),
+    fingerprint: deps.crypto.sha256Hex(`${kind}\n${canonicalJson(content)}`),
     clientCreatedAt: made.clientCreatedAt ?? null,
     at,
   });

@@ -8,7 +8,8 @@ import { PRODUCT_TYPES, type Product } from '../../../domain/product.js';
 import type { ProductWithStock } from '../../../application/products/branch-stock.js';
 import { bool, doc, int, object, queryFlag, shape } from '../codecs.js';
 import { MULTIPART_OVERHEAD, readCsvUpload, type CsvRecord } from '../csv-upload.js';
-import { coalesce } from '../csv-coalesce.js';
+import { coalesce } from '../../csv/coalesce.js';
+import { guardCell, nairaCell, unguardCell } from '../../csv/cells.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
 
@@ -28,24 +29,8 @@ const REQUIRED_COLUMNS: readonly string[] = ['sku'];
 const BRANCH = 'branch';
 const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, BRANCH];
 
-// ---- formula-injection guard (OWASP "CSV Injection") ----
-
-/** A cell a spreadsheet would run as a formula, once any guard quotes are set aside. */
-const FORMULA = /^'*[=+\-@\t\r]/;
-
-/** Export: a text cell that starts like a formula gets a leading single quote, which Excel shows as text. */
-export const guardCell = (s: string): string => (FORMULA.test(s) ? `'${s}` : s);
-
-/** Import: exactly the quote `guardCell` added is removed again, so export then import gives back the text. */
-export const unguardCell = (s: string): string => (s.startsWith("'") && FORMULA.test(s.slice(1)) ? s.slice(1) : s);
-
 // ---- export: a product as a CSV record ----
 
-/** Kobo as naira with exactly 2 decimals, as text (no float on the way). */
-export const nairaCell = (k: Kobo): string => {
-  const abs = Math.abs(k);
-  return `${k < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-};
 const optionalText = (s: string | null) => (s === null ? '' : guardCell(s));
 
 export const productRecord = (p: Product, quantity = p.quantity): string[] => [

@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { runEmbeddedSale } from '../../../examples/embed.js';
 
 describe('embedding: examples/embed.ts runs a sale through the public surface', () => {
@@ -14,6 +17,28 @@ describe('embedding: examples/embed.ts runs a sale through the public surface', 
     const source = readFileSync(new URL('../../../examples/embed.ts', import.meta.url), 'utf8');
     const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(imports.sort()).to.deep.equal(['../application/index.js', '../bootstrap/embed.js', 'fp-ts/lib/Either.js']);
+  });
+
+  it('loads no SQL, ORM or queue module: not MikroORM, knex, pg, pg-boss nor PGlite (docs/adr/0050)', function () {
+    this.timeout(60_000);
+    // A fresh process imports the embedding surface alone; every module it loads is recorded, the
+    // ES modules by a resolve hook and the CommonJS ones from require.cache (pg and knex are CommonJS).
+    const dir = mkdtempSync(join(tmpdir(), 'embed-loads-'));
+    try {
+      const record = join(dir, 'loads.txt');
+      const cjs = execFileSync(
+        process.execPath,
+        ['--import', 'tsx', '--import', './test/support/record-loads.mjs', 'test/support/print-loaded.ts', 'bootstrap/embed.ts', 'application/index.ts', 'examples/embed.ts'],
+        { env: { ...process.env, RECORD_LOADS: record }, encoding: 'utf8' },
+      );
+      const loaded = [...(JSON.parse(cjs) as string[]), ...readFileSync(record, 'utf8').split('\n')];
+      const packages = new Set(loaded.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(f)?.[1]).filter((p) => p !== undefined));
+      expect(packages.has('fp-ts'), 'the recording works').to.equal(true);
+      const sql = [...packages].filter((p) => /^(@mikro-orm\/.*|knex|pg|pg-.*|@electric-sql\/.*)$/.test(p));
+      expect(sql).to.deep.equal([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('application/index.ts re-exports every file of application/ but the internal helpers it names', () => {

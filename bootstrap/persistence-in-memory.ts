@@ -1,0 +1,79 @@
+import type { UnitOfWork } from '../application/ports/unit-of-work.js';
+import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
+import type { Outbox } from '../application/ports/outbox.js';
+import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
+import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
+import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
+import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
+import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/business.in-memory.js';
+import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
+import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
+import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
+import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
+import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
+import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
+import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-packs.in-memory.js';
+import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
+import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
+import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
+
+/*
+ * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
+ * program embedding us in memory (bootstrap/embed.ts) loads no ORM, driver or queue module
+ * (docs/adr/0050). persistence.ts pairs each of these modules with its SQL one and checks that both
+ * hand out the same repositories.
+ */
+
+/** Every module's repositories in memory. A new module adds its line here and in persistence.ts's MODULES. */
+export const IN_MEMORY_MODULES = [
+  inMemoryAuthModule,
+  inMemoryBusinessModule,
+  inMemoryProductsModule,
+  inMemorySalesModule,
+  inMemoryCustomersModule,
+  inMemoryExpensesModule,
+  inMemoryEventsModule,
+  inMemoryReportExportsModule,
+  inMemoryReportsModule,
+  inMemoryNotificationsModule,
+  inMemoryLoanPacksModule,
+  inMemorySyncModule,
+  inMemoryPartnersModule,
+  inMemoryWebhooksModule,
+] as const;
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every module's repositories together: what the unit of work hands out (each use case names the few it uses). */
+export type AppRepositories = Intersection<(typeof IN_MEMORY_MODULES)[number] extends infer M ? (M extends InMemoryModule<any, infer R, any> ? R : never) : never>;
+
+/** What every persistence adapter provides (persistence.ts's `Persistence` adds what only PostgreSQL has). */
+export interface PersistenceCore {
+  readonly uow: UnitOfWork<AppRepositories>;
+  readonly idempotency: IdempotencyStore;
+  /** The events use cases recorded, as the dispatcher delivers them. */
+  readonly outbox: Outbox;
+  /** `select 1` with a deadline. `busy`: no answer in time, but the database is alive and serving others in turn. */
+  ping(timeoutMs: number): Promise<{ up: boolean; ms: number; error?: string; busy?: boolean }>;
+  isUnavailable(error: unknown): boolean;
+  /** The error as it may be written to the log (no row data). */
+  redact(error: unknown): unknown;
+  close(): Promise<void>;
+}
+
+/** Every module's repositories in memory, in one store (unit tests, embedders). */
+export const inMemoryUnitOfWork = (): UnitOfWork<AppRepositories> => inMemoryStore(IN_MEMORY_MODULES);
+
+export const inMemory = (options: { idempotencyLeaseMs: number } = { idempotencyLeaseMs: 30_000 }): PersistenceCore => {
+  const uow = inMemoryUnitOfWork();
+  return {
+    uow,
+    idempotency: inMemoryIdempotencyStore({ leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+    outbox: inMemoryOutbox(uow),
+    ping: async () => ({ up: true, ms: 0 }),
+    isUnavailable: () => false,
+    redact: (error) => error,
+    close: async () => undefined,
+  };
+};
