@@ -68,7 +68,7 @@ describe('partner webhooks on the server: in order, one at a time, within a seco
     const customer = (await call('POST', '/customers', { name: 'Ada' })).id as string;
     const second = await sell({ payment_method: 'CREDIT', customer_id: customer });
     await call('POST', `/sales/${first.id}/void`, { reason: 'returned' });
-    await call('POST', `/customers/${customer}/credit/payment`, { amount: 40, method: 'CASH' });
+    await call('POST', `/customers/${customer}/credit/payment`, { amount: 40, payment_method: 'CASH' });
     const pack = await call('POST', '/reports/loan-pack', { months: 6 });
     const checkout = await call('POST', `/reports/loan-pack/${pack.reference}/checkout`, { email: 'ada@example.com' });
     expect((await fetch(`${new URL(server.base).origin}${new URL(checkout.authorization_url).pathname}/pay`, { method: 'POST' })).status).to.equal(200);

@@ -236,7 +236,7 @@ for (const persistence of ['postgres', 'memory'] as const)
       expect((await app.request('POST', `/sales/${kept.id}/void`, { token: m3.token, body: { reason: 'returned' } })).status).to.equal(200);
       const customer = (await app.request('POST', '/customers', { token: m3.token, body: { name: 'Ada' } })).body.data.id as string;
       await sell(m3, { payment_method: 'CREDIT', customer_id: customer });
-      expect((await app.request('POST', `/customers/${customer}/credit/payment`, { token: m3.token, body: { amount: 40, method: 'CASH' } })).status).to.equal(201);
+      expect((await app.request('POST', `/customers/${customer}/credit/payment`, { token: m3.token, body: { amount: 40, payment_method: 'CASH' } })).status).to.equal(201);
       expect((await app.request('DELETE', '/businesses/me/partner', { token: m3.token })).status).to.equal(200);
       const after = await sell(m3); // out of the network: no one hears of it
       await drain();
