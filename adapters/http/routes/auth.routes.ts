@@ -209,7 +209,7 @@ export const authRoutes = (uc: AuthUseCases) => [
     },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
-      const { user, business, membership, branch } = successOf(await uc.getMe(actor!), 'signed-in user');
+      const { user, business, membership, branch } = successOf(await uc.getMe(actor), 'signed-in user');
       return ok('Current user', {
         user: {
           id: user.id,

@@ -32,7 +32,7 @@ export const businessPartnerRoutes = (uc: BusinessPartnerUseCases) => [
     success: { status: 200, description: 'The partner the business now belongs to', data: businessPartnerShape },
     errors: ['UNKNOWN_PARTNER_CODE', 'ALREADY_IN_PARTNER_NETWORK'],
     handler: async ({ actor, body }) => {
-      const r = successOf(await uc.joinPartnerNetwork(actor!, body.partner_code), 'partner network');
+      const r = successOf(await uc.joinPartnerNetwork(actor, body.partner_code), 'partner network');
       return ok(r.joined ? `Joined the network of ${r.partner.name}` : `Already in the network of ${r.partner.name}`, businessPartnerJson(r));
     },
   }),
@@ -48,7 +48,7 @@ export const businessPartnerRoutes = (uc: BusinessPartnerUseCases) => [
     success: { status: 200, description: 'The partner left', data: shape('LeftPartnerNetwork', { partner_id: uuid, partner_name: str, left_at: dateTime }) },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
-      const r = successOf(await uc.leavePartnerNetwork(actor!), 'partner network');
+      const r = successOf(await uc.leavePartnerNetwork(actor), 'partner network');
       return ok(`Left the network of ${r.partner.name}`, { partner_id: r.partner.id, partner_name: r.partner.name, left_at: dateTimeJson(r.leftAt) });
     },
   }),

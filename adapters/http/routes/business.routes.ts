@@ -100,8 +100,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor }) => {
-      const r = successOf(await uc.getBusiness(actor!), 'business');
-      return ok('Business', await withUsage(actor!, r));
+      const r = successOf(await uc.getBusiness(actor), 'business');
+      return ok('Business', await withUsage(actor, r));
     },
   }),
   route({
@@ -130,7 +130,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, body }) => {
       const { logo_url, ...rest } = body;
-      const r = successOf(await uc.updateBusiness(actor!, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
+      const r = successOf(await uc.updateBusiness(actor, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
       return ok('Business updated', businessJson(r));
     },
   }),
@@ -146,8 +146,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.getBusiness(actor!, params.id!), 'business');
-      return ok('Business', await withUsage(actor!, r));
+      const r = successOf(await uc.getBusiness(actor, params.id), 'business');
+      return ok('Business', await withUsage(actor, r));
     },
   }),
   route({
@@ -166,7 +166,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 201, description: 'The new branch', data: branchShape },
     errors: [],
     handler: async ({ actor, body }) => {
-      const branch = await uc.createBranch(actor!, { name: body.name, address: body.address ?? null, phone: body.phone ?? null });
+      const branch = await uc.createBranch(actor, { name: body.name, address: body.address ?? null, phone: body.phone ?? null });
       return created('Branch created', branchJson(branch));
     },
   }),
@@ -186,7 +186,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = successOf(await uc.listBranches(actor!, actor!.businessId, req), 'business');
+      const r = successOf(await uc.listBranches(actor, actor.businessId, req), 'business');
       return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
@@ -204,7 +204,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = successOf(await uc.listBranches(actor!, params.id!, req), 'business');
+      const r = successOf(await uc.listBranches(actor, params.id, req), 'business');
       return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
@@ -221,7 +221,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The branch', data: branchShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.getBranch(actor!, params.id!, params.branch_id!), 'branch');
+      const r = successOf(await uc.getBranch(actor, params.id, params.branch_id), 'branch');
       return ok('Branch', branchJson(r));
     },
   }),
@@ -240,7 +240,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 200, description: 'The updated branch', data: branchShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, body }) => {
-      const r = successOf(await uc.updateBranch(actor!, params.id!, params.branch_id!, body), 'branch');
+      const r = successOf(await uc.updateBranch(actor, params.id, params.branch_id, body), 'branch');
       return ok('Branch updated', branchJson(r));
     },
   }),
@@ -263,7 +263,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     },
     errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED', 'BRANCH_HAS_STOCK'],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.deleteBranch(actor!, params.id!, params.branch_id!), 'branch');
+      const r = successOf(await uc.deleteBranch(actor, params.id, params.branch_id), 'branch');
       return ok(r.archived ? 'Branch archived (it has history)' : 'Branch deleted', {
         branch: branchJson(r.branch),
         archived: r.archived,

@@ -50,7 +50,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 201, description: 'The customer', data: customerShape, headers: REPLAYED_HEADER },
     errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
-      const customer = successOf(await uc.createCustomer(actor!, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
+      const customer = successOf(await uc.createCustomer(actor, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
       return createdOnce('Customer created', customerJson(customer), customer.replayed);
     },
   }),
@@ -68,7 +68,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listCustomers', query, 'created_at');
-      const page = await uc.listCustomers(actor!, req, query.has_balance ? { hasBalance: true } : {});
+      const page = await uc.listCustomers(actor, req, query.has_balance ? { hasBalance: true } : {});
       return ok('Customers', uc.paging.render('listCustomers', query, req, page, customerJson));
     },
   }),
@@ -85,7 +85,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'The customer', data: customerShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Customer', customerJson(successOf(await uc.getCustomer(actor!, params.id!), 'customer')));
+      return ok('Customer', customerJson(successOf(await uc.getCustomer(actor, params.id), 'customer')));
     },
   }),
   route({
@@ -102,7 +102,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     success: { status: 200, description: 'The customer', data: customerShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
     handler: async ({ actor, params, body }) => {
-      return ok('Customer updated', customerJson(successOf(await uc.updateCustomer(actor!, params.id!, fieldsOf(body)), 'customer')));
+      return ok('Customer updated', customerJson(successOf(await uc.updateCustomer(actor, params.id, fieldsOf(body)), 'customer')));
     },
   }),
   route({
@@ -119,7 +119,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listCustomerTransactions', query, 'created_at');
-      const entries = successOf(await uc.listCreditTransactions(actor!, params.id!, req), 'customer');
+      const entries = successOf(await uc.listCreditTransactions(actor, params.id, req), 'customer');
       return ok('Transactions', uc.paging.render('listCustomerTransactions', query, req, entries, entryJson));
     },
   }),
@@ -146,7 +146,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const c = successOf(await uc.getCreditSummary(actor!, params.id!), 'customer');
+      const c = successOf(await uc.getCreditSummary(actor, params.id), 'customer');
       return ok('Credit account', {
         balance: nairaJson(c.balance),
         credit_limit: nairaJson(c.creditLimit),
@@ -172,7 +172,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       const paid = successOf(
-        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.payment_method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
+        await uc.recordCreditPayment(actor, params.id, { amount: body.amount, method: body.payment_method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
         'customer',
       );
       return createdOnce('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }), paid.replayed);
@@ -206,7 +206,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('creditAgingReport', query, 'total');
-      const report = await uc.agingReport(actor!, req);
+      const report = await uc.agingReport(actor, req);
       return ok('Aging report', {
         ...uc.paging.render('creditAgingReport', query, req, report.page, agingJson),
         as_of: report.asOf,

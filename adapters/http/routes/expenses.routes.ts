@@ -85,7 +85,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listExpenseCategories', query, 'created_at');
-      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor!, req), categoryJson));
+      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor, req), categoryJson));
     },
   }),
   route({
@@ -102,7 +102,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     body: categoryName,
     success: { status: 201, description: 'The category', data: categoryShape },
     errors: ['DUPLICATE_CATEGORY'],
-    handler: async ({ actor, body }) => created('Expense category created', categoryJson(successOf(await uc.createExpenseCategory(actor!, body.name), 'expense category'))),
+    handler: async ({ actor, body }) => created('Expense category created', categoryJson(successOf(await uc.createExpenseCategory(actor, body.name), 'expense category'))),
   }),
   route({
     method: 'put',
@@ -118,7 +118,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     success: { status: 200, description: 'The category', data: categoryShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_CATEGORY'],
     handler: async ({ actor, params, body }) =>
-      ok('Expense category renamed', categoryJson(successOf(await uc.renameExpenseCategory(actor!, params.id!, body.name), 'expense category'))),
+      ok('Expense category renamed', categoryJson(successOf(await uc.renameExpenseCategory(actor, params.id, body.name), 'expense category'))),
   }),
   route({
     method: 'delete',
@@ -133,8 +133,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     success: { status: 200, description: 'The category is gone', data: shape('DeletedExpenseCategory', { id: uuid }) },
     errors: ['RESOURCE_NOT_FOUND', 'CATEGORY_IN_USE'],
     handler: async ({ actor, params }) => {
-      successOf(await uc.deleteExpenseCategory(actor!, params.id!), 'expense category');
-      return ok('Expense category deleted', { id: params.id! });
+      successOf(await uc.deleteExpenseCategory(actor, params.id), 'expense category');
+      return ok('Expense category deleted', { id: params.id });
     },
   }),
   route({
@@ -164,7 +164,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
         throw problem('VALIDATION_FAILED', 'start_date must not be after end_date.', { errors: [{ field: 'start_date', message: 'is after end_date' }] });
       }
       const groupBy = query.group_by ?? 'category';
-      const summary = await uc.expenseSummary(actor!, groupBy, { ...(query.start_date ? { spentFrom: query.start_date } : {}), ...(query.end_date ? { spentTo: query.end_date } : {}) });
+      const summary = await uc.expenseSummary(actor, groupBy, { ...(query.start_date ? { spentFrom: query.start_date } : {}), ...(query.end_date ? { spentTo: query.end_date } : {}) });
       return ok('Expense summary', summaryJson(summary, { group_by: groupBy, start_date: query.start_date ?? null, end_date: query.end_date ?? null }));
     },
   }),
@@ -185,7 +185,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
     errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
-      const expense = successOf(await uc.createExpense(actor!, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
+      const expense = successOf(await uc.createExpense(actor, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
       return createdOnce('Expense recorded', expenseJson(expense), expense.replayed);
     },
   }),
@@ -209,7 +209,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listExpenses', query, 'created_at');
-      const page = await uc.listExpenses(actor!, req, {
+      const page = await uc.listExpenses(actor, req, {
         ...(query.category_id ? { categoryId: query.category_id } : {}),
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
@@ -229,7 +229,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     rateLimit: 'user',
     success: { status: 200, description: 'The expense', data: expenseShape },
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Expense', expenseJson(successOf(await uc.getExpense(actor!, params.id!), 'expense'))),
+    handler: async ({ actor, params }) => ok('Expense', expenseJson(successOf(await uc.getExpense(actor, params.id), 'expense'))),
   }),
   route({
     method: 'put',
@@ -244,7 +244,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     body: object('UpdateExpenseRequest', {}, { ...expenseFields, ...optionalFields }),
     success: { status: 200, description: 'The expense', data: expenseShape },
     errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE'],
-    handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor!, params.id!, fieldsOf(body)), 'expense'))),
+    handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor, params.id, fieldsOf(body)), 'expense'))),
   }),
   route({
     method: 'delete',
@@ -258,7 +258,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     success: { status: 200, description: 'The expense is deleted', data: deleted('DeletedExpense') },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      const d = successOf(await uc.deleteExpense(actor!, params.id!), 'expense');
+      const d = successOf(await uc.deleteExpense(actor, params.id), 'expense');
       return ok('Expense deleted', { id: d.id, deleted_at: dateTimeJson(d.deletedAt) });
     },
   }),

@@ -83,7 +83,7 @@ export const googleRoutes = (uc: GoogleUseCases) => [
     },
     errors: [...TOKEN_ERRORS, 'GOOGLE_ACCOUNT_IN_USE', 'GOOGLE_ACCOUNT_MISMATCH'],
     handler: async ({ body, actor }) => {
-      const linked = successOf(await uc.linkGoogleIdentity(actor!, body.id_token), 'sign-in');
+      const linked = successOf(await uc.linkGoogleIdentity(actor, body.id_token), 'sign-in');
       return ok('Google account linked', { google_subject: linked.subject, email: linked.email, linked_at: dateTimeJson(linked.linkedAt) });
     },
   }),

@@ -79,7 +79,7 @@ const sendRoute = (uc: NotificationUseCases, channel: 'SMS' | 'WHATSAPP'): Route
       'INSUFFICIENT_ROLE', 'UNKNOWN_CUSTOMER', 'UNKNOWN_SALE', 'CUSTOMER_HAS_NO_PHONE', 'CUSTOMER_OPTED_OUT', 'NOTHING_OWED', 'RECIPIENT_NOT_ALLOWED', 'FEATURE_NOT_AVAILABLE',
       'PLAN_LIMIT_EXCEEDED', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED',
     ],
-    handler: async ({ actor, body }) => accepted('Notification queued', notificationJson(successOf(await uc.sendNotification(actor!, channel, commandOf(body)), 'notification'))),
+    handler: async ({ actor, body }) => accepted('Notification queued', notificationJson(successOf(await uc.sendNotification(actor, channel, commandOf(body)), 'notification'))),
   });
 
 const section = <R extends t.Props>(name: string, props: R) => object(name, {}, props);
@@ -125,7 +125,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     rateLimit: 'user',
     success: { status: 200, description: 'The preferences', data: preferencesShape },
     errors: [],
-    handler: async ({ actor }) => ok('Notification preferences', preferencesJson(await uc.getNotificationPreferences(actor!))),
+    handler: async ({ actor }) => ok('Notification preferences', preferencesJson(await uc.getNotificationPreferences(actor))),
   }),
   route({
     method: 'put',
@@ -142,7 +142,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     body: preferencesBody,
     success: { status: 200, description: 'The preferences', data: preferencesShape },
     errors: [],
-    handler: async ({ actor, body }) => ok('Notification preferences updated', preferencesJson(await uc.updateNotificationPreferences(actor!, changesOf(body)))),
+    handler: async ({ actor, body }) => ok('Notification preferences updated', preferencesJson(await uc.updateNotificationPreferences(actor, changesOf(body)))),
   }),
   route({
     method: 'get',
@@ -162,7 +162,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listNotifications', query, 'created_at');
-      const page = await uc.listNotifications(actor!, req, {
+      const page = await uc.listNotifications(actor, req, {
         ...(query.channel ? { channel: query.channel } : {}),
         ...(query.status ? { status: query.status } : {}),
         ...(query.customer_id ? { customerId: query.customer_id } : {}),
@@ -181,6 +181,6 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     rateLimit: 'user',
     success: { status: 200, description: 'The notification', data: notificationShape },
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Notification', notificationJson(successOf(await uc.getNotification(actor!, params.id!), 'notification'))),
+    handler: async ({ actor, params }) => ok('Notification', notificationJson(successOf(await uc.getNotification(actor, params.id), 'notification'))),
   }),
 ];

@@ -40,7 +40,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     errors: [],
     handler: async ({ partner, query }) => {
       const req = uc.paging.request('listPartnerMerchants', query, 'joined_at');
-      const page = await uc.listNetworkMerchants(partner!, req, { ...(query.plan ? { plan: query.plan } : {}), ...(query.status ? { activity: query.status } : {}) });
+      const page = await uc.listNetworkMerchants(partner, req, { ...(query.plan ? { plan: query.plan } : {}), ...(query.status ? { activity: query.status } : {}) });
       return ok('Merchants', uc.paging.render('listPartnerMerchants', query, req, page, merchantJson));
     },
   }),
@@ -57,7 +57,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     rateLimit: 'partner',
     success: { status: 200, description: 'The merchant', data: merchantDetailShape },
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ partner, params }) => ok('Merchant', merchantDetailJson(successOf(await uc.getNetworkMerchant(partner!, params.id!), 'merchant'))),
+    handler: async ({ partner, params }) => ok('Merchant', merchantDetailJson(successOf(await uc.getNetworkMerchant(partner, params.id), 'merchant'))),
   }),
   route({
     method: 'get',
@@ -76,7 +76,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     query: object('PartnerAnalyticsQuery', {}, { period: enumOf('period', NETWORK_PERIODS, 'default 30d') }),
     success: { status: 200, description: 'The analytics', data: analyticsShape },
     errors: [],
-    handler: async ({ partner, query }) => ok('Network analytics', analyticsJson(await uc.networkAnalytics(partner!, query.period ?? '30d'), uc.clock.now())),
+    handler: async ({ partner, query }) => ok('Network analytics', analyticsJson(await uc.networkAnalytics(partner, query.period ?? '30d'), uc.clock.now())),
   }),
   route({
     method: 'put',
@@ -105,7 +105,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
         supportPhone: body.support_phone ?? null,
         supportEmail: body.support_email ?? null,
       };
-      return ok('Branding saved', brandingJson(successOf(await uc.setPartnerBranding(partner!, branding), 'partner')));
+      return ok('Branding saved', brandingJson(successOf(await uc.setPartnerBranding(partner, branding), 'partner')));
     },
   }),
 ];

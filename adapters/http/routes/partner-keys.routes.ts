@@ -36,7 +36,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     success: { status: 201, description: 'The key, shown once', data: newApiKeyShape },
     errors: [],
     handler: async ({ partner, body }) => {
-      const issued = successOf(await uc.createApiKey(partner!, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
+      const issued = successOf(await uc.createApiKey(partner, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
       return created('API key made; store it now: it is not shown again', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
     },
   }),
@@ -57,7 +57,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     handler: async ({ partner, query }) => {
       const now = uc.clock.now();
       const req = uc.paging.request('listPartnerApiKeys', query, 'created_at');
-      return ok('API keys', uc.paging.render('listPartnerApiKeys', query, req, await uc.listApiKeys(partner!, req), (k) => apiKeyJson(k, now)));
+      return ok('API keys', uc.paging.render('listPartnerApiKeys', query, req, await uc.listApiKeys(partner, req), (k) => apiKeyJson(k, now)));
     },
   }),
   route({
@@ -73,7 +73,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     rateLimit: 'partner',
     success: { status: 200, description: 'The revoked key', data: apiKeyShape },
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner!, params.id!), 'api key'), uc.clock.now())),
+    handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner, params.id), 'api key'), uc.clock.now())),
   }),
   route({
     method: 'post',
@@ -90,7 +90,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ partner, params }) => {
-      const issued = successOf(await uc.rotateApiKey(partner!, params.id!), 'api key');
+      const issued = successOf(await uc.rotateApiKey(partner, params.id), 'api key');
       return created('API key rotated; the old key works for 24 more hours', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
     },
   }),

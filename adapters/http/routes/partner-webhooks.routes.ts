@@ -51,7 +51,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       success: { status: 201, description: 'The endpoint and its secret', data: endpointWithSecretShape },
       errors: ['WEBHOOK_URL_NOT_ALLOWED'],
       handler: async ({ partner, body }) => {
-        const e = successOf(await uc.createWebhook(partner!, { url: body.url, events: body.events, description: body.description ?? null }), 'webhook');
+        const e = successOf(await uc.createWebhook(partner, { url: body.url, events: body.events, description: body.description ?? null }), 'webhook');
         return created('Webhook endpoint added; store the secret now: it is not shown again', { ...json(e), secret: e.secret });
       },
     }),
@@ -71,7 +71,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       errors: [],
       handler: async ({ partner, query }) => {
         const req = uc.paging.request('listPartnerWebhooks', query, 'created_at');
-        return ok('Webhook endpoints', uc.paging.render('listPartnerWebhooks', query, req, await uc.listWebhooks(partner!, req), json));
+        return ok('Webhook endpoints', uc.paging.render('listPartnerWebhooks', query, req, await uc.listWebhooks(partner, req), json));
       },
     }),
     route({
@@ -84,7 +84,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       rateLimit: 'partner',
       success: { status: 200, description: 'The endpoint', data: endpointShape },
       errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Webhook endpoint', json(successOf(await uc.getWebhook(partner!, params.id!), 'webhook'))),
+      handler: async ({ partner, params }) => ok('Webhook endpoint', json(successOf(await uc.getWebhook(partner, params.id), 'webhook'))),
     }),
     route({
       method: 'put',
@@ -99,7 +99,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       body: object('UpdatePartnerWebhookRequest', {}, fields),
       success: { status: 200, description: 'The endpoint', data: endpointShape },
       errors: ['RESOURCE_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
-      handler: async ({ partner, params, body }) => ok('Webhook endpoint updated', json(successOf(await uc.updateWebhook(partner!, params.id!, body), 'webhook'))),
+      handler: async ({ partner, params, body }) => ok('Webhook endpoint updated', json(successOf(await uc.updateWebhook(partner, params.id, body), 'webhook'))),
     }),
     route({
       method: 'delete',
@@ -113,8 +113,8 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       success: { status: 200, description: 'Deleted', data: shape('DeletedWebhookEndpoint', { id: uuid }) },
       errors: ['RESOURCE_NOT_FOUND'],
       handler: async ({ partner, params }) => {
-        successOf(await uc.deleteWebhook(partner!, params.id!), 'webhook');
-        return ok('Webhook endpoint deleted', { id: params.id! });
+        successOf(await uc.deleteWebhook(partner, params.id), 'webhook');
+        return ok('Webhook endpoint deleted', { id: params.id });
       },
     }),
     route({
@@ -130,7 +130,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       success: { status: 200, description: 'The endpoint and its new secret', data: endpointWithSecretShape },
       errors: ['RESOURCE_NOT_FOUND'],
       handler: async ({ partner, params }) => {
-        const e = successOf(await uc.rotateWebhookSecret(partner!, params.id!), 'webhook');
+        const e = successOf(await uc.rotateWebhookSecret(partner, params.id), 'webhook');
         return ok('Secret rotated; store it now: it is not shown again', { ...json(e), secret: e.secret });
       },
     }),
@@ -145,7 +145,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       rateLimit: 'partner',
       success: { status: 200, description: 'The test delivery', data: deliveryShape },
       errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Test event sent', deliveryJson(successOf(await uc.testWebhook(partner!, params.id!), 'webhook'))),
+      handler: async ({ partner, params }) => ok('Test event sent', deliveryJson(successOf(await uc.testWebhook(partner, params.id), 'webhook'))),
     }),
     route({
       method: 'get',
@@ -161,7 +161,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       errors: ['RESOURCE_NOT_FOUND'],
       handler: async ({ partner, params, query }) => {
         const req = uc.paging.request('listPartnerWebhookDeliveries', query, 'created_at');
-        const page = successOf(await uc.listWebhookDeliveries(partner!, params.id!, req), 'webhook');
+        const page = successOf(await uc.listWebhookDeliveries(partner, params.id, req), 'webhook');
         return ok('Webhook deliveries', uc.paging.render('listPartnerWebhookDeliveries', query, req, page, deliveryJson));
       },
     }),
@@ -176,7 +176,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       rateLimit: 'partner',
       success: { status: 200, description: 'The new delivery', data: deliveryShape },
       errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Delivery queued again', deliveryJson(successOf(await uc.redeliverWebhook(partner!, params.delivery_id!), 'webhook delivery'))),
+      handler: async ({ partner, params }) => ok('Delivery queued again', deliveryJson(successOf(await uc.redeliverWebhook(partner, params.delivery_id), 'webhook delivery'))),
     }),
   ];
 };

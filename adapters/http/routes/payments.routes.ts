@@ -74,7 +74,7 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('The checkout page'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).checkoutPage(params.code!)),
+    handler: async ({ params }) => page(sandboxOf(uc).checkoutPage(params.code)),
   }),
   route({
     method: 'post',
@@ -88,7 +88,7 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('Paid; a page that sends the payer back'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code!, 'pay')),
+    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code, 'pay')),
   }),
   route({
     method: 'post',
@@ -102,6 +102,6 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('Cancelled; a page that sends the payer back'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code!, 'cancel')),
+    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code, 'cancel')),
   }),
 ];

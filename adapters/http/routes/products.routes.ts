@@ -91,7 +91,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     },
     errors: [],
     handler: async ({ actor }) => {
-      const categories = await uc.listCategories(actor!);
+      const categories = await uc.listCategories(actor);
       return ok('Categories', {
         content: categories.map((c) => ({ name: c.name, product_count: c.productCount })),
         cursor: null,
@@ -124,7 +124,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape, headers: REPLAYED_HEADER },
     errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH', 'CLIENT_ID_CONFLICT'],
     handler: async ({ actor, body }) => {
-      const movement = successOf(await uc.adjustStock(actor!, {
+      const movement = successOf(await uc.adjustStock(actor, {
         productId: body.product_id,
         quantityChange: body.quantity_change,
         reason: body.reason,
@@ -152,7 +152,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStockAdjustments', query, 'created_at');
-      const page = await uc.listStockMovements(actor!, req, {
+      const page = await uc.listStockMovements(actor, req, {
         ...(query.product_id ? { productId: query.product_id } : {}),
         ...(query.reason ? { reason: query.reason } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
@@ -173,7 +173,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The ledger row', data: movementShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Stock adjustment', movementJson(successOf(await uc.getStockMovement(actor!, params.id!), 'stock adjustment')));
+      return ok('Stock adjustment', movementJson(successOf(await uc.getStockMovement(actor, params.id), 'stock adjustment')));
     },
   }),
   route({
@@ -194,7 +194,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 201, description: 'The product', data: productShape },
     errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, body }) => {
-      return created('Product created', await productView(uc, actor!, successOf(await uc.createProduct(actor!, productFieldsOf(body) as ProductFields), 'product')));
+      return created('Product created', await productView(uc, actor, successOf(await uc.createProduct(actor, productFieldsOf(body) as ProductFields), 'product')));
     },
   }),
   route({
@@ -218,7 +218,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listProducts', query, 'created_at');
-      const page = await uc.listProducts(actor!, req, {
+      const page = await uc.listProducts(actor, req, {
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.type ? { type: query.type } : {}),
         ...(query.low_stock ? { lowStock: true } : {}),
@@ -239,7 +239,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product', await productView(uc, actor!, successOf(await uc.getProduct(actor!, params.id!), 'product')));
+      return ok('Product', await productView(uc, actor, successOf(await uc.getProduct(actor, params.id), 'product')));
     },
   }),
   route({
@@ -258,7 +258,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
     handler: async ({ actor, params, body }) => {
-      return ok('Product updated', await productView(uc, actor!, successOf(await uc.updateProduct(actor!, params.id!, productFieldsOf(body)), 'product')));
+      return ok('Product updated', await productView(uc, actor, successOf(await uc.updateProduct(actor, params.id, productFieldsOf(body)), 'product')));
     },
   }),
   route({
@@ -277,7 +277,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The archived product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product archived', await productView(uc, actor!, successOf(await uc.archiveProduct(actor!, params.id!), 'product')));
+      return ok('Product archived', await productView(uc, actor, successOf(await uc.archiveProduct(actor, params.id), 'product')));
     },
   }),
   route({
@@ -292,7 +292,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     success: { status: 200, description: 'The restored product', data: productShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Product restored', await productView(uc, actor!, successOf(await uc.restoreProduct(actor!, params.id!), 'product')));
+      return ok('Product restored', await productView(uc, actor, successOf(await uc.restoreProduct(actor, params.id), 'product')));
     },
   }),
 ];

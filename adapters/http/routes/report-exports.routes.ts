@@ -91,7 +91,7 @@ export const reportExportRoute = (def: {
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, query, ctx }) => {
       const chosen: ReportFormat = query.format ?? 'csv';
-      const answer = await def.run(actor!, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
+      const answer = await def.run(actor, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
       const report = await primed(successOf(answer, 'business'));
       const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
       return {

@@ -66,7 +66,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     success: { status: 200, description: 'The dashboard', data: dashboardShape },
     errors: [],
     handler: async ({ actor, query }) => {
-      const d = successOf(await uc.getDashboard(actor!, periodOf(query)), 'report');
+      const d = successOf(await uc.getDashboard(actor, periodOf(query)), 'report');
       return ok('Dashboard', {
         period: query.period ?? 'today',
         ...rangeJson(d.range),
@@ -100,7 +100,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     success: { status: 200, description: 'The services, most revenue first', data: topServicesShape },
     errors: ['FEATURE_NOT_AVAILABLE'],
     handler: async ({ actor, query }) => {
-      const r = successOf(await uc.getTopServices(actor!, periodOf(query)), 'report');
+      const r = successOf(await uc.getTopServices(actor, periodOf(query)), 'report');
       return ok('Top services', { period: query.period ?? 'today', ...rangeJson(r.range), services: r.services.map(productSalesJson) });
     },
   }),
@@ -118,7 +118,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     query: rangeQuery('ProfitLossQuery'),
     success: { status: 200, description: 'The profit and loss', data: profitLossShape },
     errors: [],
-    handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor!, query.start_date, query.end_date), 'report'))),
+    handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor, query.start_date, query.end_date), 'report'))),
   }),
   route({
     method: 'get',
@@ -134,7 +134,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     query: object('InventoryReportQuery', {}, {}),
     success: { status: 200, description: 'The inventory report', data: inventoryShape },
     errors: [],
-    handler: async ({ actor }) => ok('Inventory', inventoryJson(await uc.getInventory(actor!))),
+    handler: async ({ actor }) => ok('Inventory', inventoryJson(await uc.getInventory(actor))),
   }),
   route({
     method: 'get',
@@ -150,7 +150,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     query: object('DailySummaryQuery', {}, { date: lagosDayParam('the Lagos day; default today') }),
     success: { status: 200, description: 'The day', data: dailySummaryShape },
     errors: [],
-    handler: async ({ actor, query }) => ok('Daily summary', dailySummaryJson(await uc.getDailySummary(actor!, query.date))),
+    handler: async ({ actor, query }) => ok('Daily summary', dailySummaryJson(await uc.getDailySummary(actor, query.date))),
   }),
   route({
     method: 'get',
@@ -167,6 +167,6 @@ const reportRouteList = (uc: ReportUseCases) => [
     success: { status: 200, description: 'The categories, most revenue first', data: salesByCategoryShape },
     errors: [],
     handler: async ({ actor, query }) =>
-      ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor!, query.start_date, query.end_date), 'report'))),
+      ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor, query.start_date, query.end_date), 'report'))),
   }),
 ];

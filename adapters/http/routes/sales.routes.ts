@@ -128,7 +128,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
           errors: [{ field: 'provisional_receipt_number', message: 'only through POST /sync/batch' }],
         });
       }
-      const recorded = successOf(await uc.recordSale(actor!, {
+      const recorded = successOf(await uc.recordSale(actor, {
         items: body.items.map((i) => ({
           productId: i.product_id,
           quantity: i.quantity,
@@ -168,7 +168,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listSales', query, 'created_at');
-      const page = await uc.listSales(actor!, req, {
+      const page = await uc.listSales(actor, req, {
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.status ? { status: query.status } : {}),
         ...(query.customer_id ? { customerId: query.customer_id } : {}),
@@ -192,7 +192,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listReceipts', query, 'created_at');
-      const page = await uc.listSales(actor!, req, {});
+      const page = await uc.listSales(actor, req, {});
       return ok('Receipts', uc.paging.render('listReceipts', query, req, page, receiptSummary));
     },
   }),
@@ -209,7 +209,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, mediaType }) => {
-      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { receiptNumber: params.receipt_number! }), 'receipt'), mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor, { receiptNumber: params.receipt_number }), 'receipt'), mediaType);
     },
   }),
   route({
@@ -224,7 +224,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'The sale', data: saleShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Sale', saleJson(successOf(await uc.getSale(actor!, params.id!), 'sale')));
+      return ok('Sale', saleJson(successOf(await uc.getSale(actor, params.id), 'sale')));
     },
   }),
   route({
@@ -239,7 +239,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: receiptSuccess,
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params, mediaType }) => {
-      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { saleId: params.id! }), 'sale'), mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor, { saleId: params.id }), 'sale'), mediaType);
     },
   }),
   route({
@@ -261,7 +261,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     success: { status: 200, description: 'The voided sale', data: saleShape },
     errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
     handler: async ({ actor, params, body }) => {
-      return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor!, params.id!, body.reason), 'sale')));
+      return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor, params.id, body.reason), 'sale')));
     },
   }),
 ];

@@ -86,7 +86,7 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     errors: [],
     handler: async ({ actor, sessionId, query }) => {
       const req = uc.paging.request('listSessions', query, 'last_used_at');
-      const page = await uc.listSessions(actor!, req);
+      const page = await uc.listSessions(actor, req);
       return ok('Sessions', uc.paging.render('listSessions', query, req, page, (s) => sessionJson(s, sessionId)));
     },
   }),
@@ -109,8 +109,8 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, sessionId, params }) => {
-      const id = params.id!.toLowerCase();
-      successOf(await uc.endSession(actor!, id), 'session');
+      const id = params.id.toLowerCase();
+      successOf(await uc.endSession(actor, id), 'session');
       return ok('Session ended', { id, current: id === sessionId });
     },
   }),

@@ -41,7 +41,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 201, description: 'The invited member', data: staffShape },
     errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH', 'PLAN_LIMIT_EXCEEDED'],
     handler: async ({ actor, body }) => {
-      const invited = successOf(await uc.inviteStaff(actor!, {
+      const invited = successOf(await uc.inviteStaff(actor, {
         identifier: identifierOf(body),
         firstName: body.first_name,
         lastName: body.last_name,
@@ -65,7 +65,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStaff', query, 'created_at');
-      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      const page = await uc.listStaff(actor, req, query.status ? { status: query.status } : {});
       return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
@@ -85,7 +85,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStaff', query, 'created_at');
-      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      const page = await uc.listStaff(actor, req, query.status ? { status: query.status } : {});
       return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
@@ -102,7 +102,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'The member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND'],
     handler: async ({ actor, params }) => {
-      return ok('Staff member', staffJson(successOf(await uc.getStaffMember(actor!, params.id!), 'staff member')));
+      return ok('Staff member', staffJson(successOf(await uc.getStaffMember(actor, params.id), 'staff member')));
     },
   }),
   route({
@@ -121,7 +121,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_BRANCH', 'LAST_OWNER'],
     handler: async ({ actor, params, body }) => {
       const changes = { ...(body.role ? { role: body.role } : {}), ...(body.branch_id ? { branchId: body.branch_id } : {}) };
-      return ok('Staff member updated', staffJson(successOf(await uc.updateStaffMember(actor!, params.id!, changes), 'staff member')));
+      return ok('Staff member updated', staffJson(successOf(await uc.updateStaffMember(actor, params.id, changes), 'staff member')));
     },
   }),
   route({
@@ -136,7 +136,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     success: { status: 200, description: 'The deactivated member', data: staffShape },
     errors: ['RESOURCE_NOT_FOUND', 'CANNOT_DEACTIVATE_SELF', 'LAST_OWNER'],
     handler: async ({ actor, params }) => {
-      return ok('Staff member deactivated', staffJson(successOf(await uc.deactivateStaffMember(actor!, params.id!), 'staff member')));
+      return ok('Staff member deactivated', staffJson(successOf(await uc.deactivateStaffMember(actor, params.id), 'staff member')));
     },
   }),
 ];

@@ -80,7 +80,7 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     errors: ['INSUFFICIENT_STOCK', 'UNKNOWN_BRANCH', 'UNKNOWN_PRODUCT', 'SERVICE_HAS_NO_STOCK', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
       const transfer = successOf(
-        await uc.transferStock(actor!, {
+        await uc.transferStock(actor, {
           fromBranchId: body.from_branch_id,
           toBranchId: body.to_branch_id,
           items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity })),
@@ -105,7 +105,7 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStockTransfers', query, 'created_at');
-      const page = await uc.listStockTransfers(actor!, req, query.branch_id ? { branchId: query.branch_id } : {});
+      const page = await uc.listStockTransfers(actor, req, query.branch_id ? { branchId: query.branch_id } : {});
       return ok('Stock transfers', uc.paging.render('listStockTransfers', query, req, page, transferJson));
     },
   }),
@@ -120,6 +120,6 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     rateLimit: 'user',
     success: { status: 200, description: 'The transfer', data: transferShape },
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Stock transfer', transferJson(successOf(await uc.getStockTransfer(actor!, params.id!), 'stock transfer'))),
+    handler: async ({ actor, params }) => ok('Stock transfer', transferJson(successOf(await uc.getStockTransfer(actor, params.id), 'stock transfer'))),
   }),
 ];

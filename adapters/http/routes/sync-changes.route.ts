@@ -94,7 +94,7 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
       if (query.since !== undefined && cursor === null) {
         throw problem('VALIDATION_FAILED', 'The since cursor is not one this API made; pull again without it.', { errors: [{ field: 'since', message: 'is not a cursor of GET /sync/changes' }] });
       }
-      const page = successOf(await pull(actor!, { cursor, limit: query.limit ?? DEFAULT_CHANGES }), 'business');
+      const page = successOf(await pull(actor, { cursor, limit: query.limit ?? DEFAULT_CHANGES }), 'business');
       return ok('Changes', { changes: page.changes.map(changeJson), cursor: encodeSyncCursor(page.cursor), has_more: page.hasMore });
     },
   });

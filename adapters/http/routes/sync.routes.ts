@@ -155,7 +155,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       success: { status: 200, description: 'One result per operation, in order', data: batchShape },
       errors: [],
       handler: async ({ ctx, actor, sessionId, body }) => {
-        const results = await run(ctx, actor!, sessionId, body.device_id, body.operations as never);
+        const results = await run(ctx, actor, sessionId, body.device_id, body.operations as never);
         const count = (s: string) => results.filter((r) => r.status === s).length;
         return ok('Batch applied', { device_id: body.device_id, applied: count('applied'), duplicates: count('duplicate'), rejected: count('rejected'), results });
       },
@@ -176,7 +176,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       errors: [],
       handler: async ({ actor, query }) => {
         const req = uc.paging.request('listSyncConflicts', query, 'created_at');
-        const page = await uc.listConflicts(actor!, req, query.status ? { status: query.status } : {});
+        const page = await uc.listConflicts(actor, req, query.status ? { status: query.status } : {});
         return ok('Conflicts', uc.paging.render('listSyncConflicts', query, req, page, conflictJson));
       },
     }),
@@ -207,7 +207,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         }
         const decision =
           body.resolution === 'STOCK_CORRECTION' ? { resolution: 'STOCK_CORRECTION' as const, quantityChange: body.quantity_change!, ...note } : { resolution: 'VOID' as const, ...note };
-        return ok('Conflict resolved', conflictJson(successOf(await uc.resolveConflict(actor!, params.id!, decision), 'conflict')));
+        return ok('Conflict resolved', conflictJson(successOf(await uc.resolveConflict(actor, params.id, decision), 'conflict')));
       },
     }),
   ];
