@@ -4,6 +4,7 @@ import type { ParameterizedContext } from 'koa';
 import type { PartnerActor, PartnerScope } from '../../domain/partner.js';
 import type { Actor, Role } from '../../domain/roles.js';
 import type { JsonSchema } from './codecs.js';
+import type { Failures } from './failure-codes.js';
 import type { ErrorCode } from './problem.js';
 
 /** What a handler answers on success; failures are thrown as Problem. */
@@ -134,7 +135,12 @@ export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access, P
     /** Response headers of the success, name to description (for the document). */
     readonly headers?: Readonly<Record<string, string>>;
   };
-  /** Business errors this route answers, besides those every route of its kind can answer. */
+  /**
+   * The failures of the use case(s) the handler answers through `successOf`, checked against their
+   * failure union (`failuresOf`, failure-codes.ts): the document's codes for them are derived from it.
+   */
+  readonly failures?: Failures;
+  /** Business errors this route answers besides its `failures`' codes and those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
   /**

@@ -13,6 +13,7 @@ import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
 import { jsonSchemaOf } from '../codecs.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
@@ -98,7 +99,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor }) => {
       const r = successOf(await uc.getBusiness(actor), 'business');
       return ok('Business', await withUsage(actor, r));
@@ -127,7 +129,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       },
     ),
     success: { status: 200, description: 'The updated business', data: businessShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.updateBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
       const { logo_url, ...rest } = body;
       const r = successOf(await uc.updateBusiness(actor, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
@@ -144,7 +147,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
       const r = successOf(await uc.getBusiness(actor, params.id), 'business');
       return ok('Business', await withUsage(actor, r));
@@ -183,6 +187,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     rateLimit: 'user',
     query: listQuery('MyBranchListQuery', BRANCH_SORTS, {}),
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
+    failures: failuresOf<FailureOf<typeof uc.listBranches>>({ NotFound: true }),
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
@@ -201,7 +206,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     rateLimit: 'user',
     query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.listBranches>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
       const r = successOf(await uc.listBranches(actor, params.id, req), 'business');
@@ -219,7 +225,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The branch', data: branchShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBranch>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
       const r = successOf(await uc.getBranch(actor, params.id, params.branch_id), 'branch');
       return ok('Branch', branchJson(r));
@@ -238,7 +245,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     bodyExample: { name: 'Yaba (main road)', phone: null },
     body: object('UpdateBranchRequest', {}, { ...branchFields, ...branchOptional }),
     success: { status: 200, description: 'The updated branch', data: branchShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.updateBranch>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
       const r = successOf(await uc.updateBranch(actor, params.id, params.branch_id, body), 'branch');
       return ok('Branch updated', branchJson(r));
@@ -261,7 +269,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       description: 'The branch as it was deleted or archived',
       data: shape('DeletedBranch', { branch: branchShape, archived: doc('boolean', { type: 'boolean' }) }),
     },
-    errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED', 'BRANCH_HAS_STOCK'],
+    failures: failuresOf<FailureOf<typeof uc.deleteBranch>>({ NotFound: true, DefaultBranchProtected: true, BranchHasStock: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
       const r = successOf(await uc.deleteBranch(actor, params.id, params.branch_id), 'branch');
       return ok(r.archived ? 'Branch archived (it has history)' : 'Branch deleted', {

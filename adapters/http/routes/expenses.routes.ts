@@ -51,6 +51,7 @@ type ExpenseBody = {
   branch_id?: string;
 };
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 const fieldsOf = (b: ExpenseBody): Partial<ExpenseFields> => {
   const out = {
@@ -101,7 +102,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { name: 'Security' },
     body: categoryName,
     success: { status: 201, description: 'The category', data: categoryShape },
-    errors: ['DUPLICATE_CATEGORY'],
+    failures: failuresOf<FailureOf<typeof uc.createExpenseCategory>>({ DuplicateCategory: true }),
+    errors: [],
     handler: async ({ actor, body }) => created('Expense category created', categoryJson(successOf(await uc.createExpenseCategory(actor, body.name), 'expense category'))),
   }),
   route({
@@ -116,7 +118,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { name: 'Shop rent' },
     body: categoryName,
     success: { status: 200, description: 'The category', data: categoryShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_CATEGORY'],
+    failures: failuresOf<FailureOf<typeof uc.renameExpenseCategory>>({ NotFound: true, DuplicateCategory: true }),
+    errors: [],
     handler: async ({ actor, params, body }) =>
       ok('Expense category renamed', categoryJson(successOf(await uc.renameExpenseCategory(actor, params.id, body.name), 'expense category'))),
   }),
@@ -131,7 +134,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The category is gone', data: shape('DeletedExpenseCategory', { id: uuid }) },
-    errors: ['RESOURCE_NOT_FOUND', 'CATEGORY_IN_USE'],
+    failures: failuresOf<FailureOf<typeof uc.deleteExpenseCategory>>({ NotFound: true, CategoryInUse: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
       successOf(await uc.deleteExpenseCategory(actor, params.id), 'expense category');
       return ok('Expense category deleted', { id: params.id });
@@ -183,7 +187,10 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { category_id: '0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40', amount: 15000, description: 'Diesel for the generator', payment_method: 'CASH', vendor: 'Total, Allen Avenue', spent_on: '2026-11-21' },
     body: object('CreateExpenseRequest', expenseFields, { ...optionalFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
-    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    failures: failuresOf<FailureOf<typeof uc.createExpense>>({
+      ClientIdConflict: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
       const expense = successOf(await uc.createExpense(actor, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
       return createdOnce('Expense recorded', expenseJson(expense), expense.replayed);
@@ -228,7 +235,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The expense', data: expenseShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getExpense>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => ok('Expense', expenseJson(successOf(await uc.getExpense(actor, params.id), 'expense'))),
   }),
   route({
@@ -243,7 +251,10 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { amount: 16500, reference: 'INV-2026-0042' },
     body: object('UpdateExpenseRequest', {}, { ...expenseFields, ...optionalFields }),
     success: { status: 200, description: 'The expense', data: expenseShape },
-    errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE'],
+    failures: failuresOf<FailureOf<typeof uc.updateExpense>>({
+      NotFound: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+    }),
+    errors: [],
     handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor, params.id, fieldsOf(body)), 'expense'))),
   }),
   route({
@@ -256,7 +267,8 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The expense is deleted', data: deleted('DeletedExpense') },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.deleteExpense>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
       const d = successOf(await uc.deleteExpense(actor, params.id), 'expense');
       return ok('Expense deleted', { id: d.id, deleted_at: dateTimeJson(d.deletedAt) });

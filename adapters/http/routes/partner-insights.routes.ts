@@ -9,6 +9,7 @@ import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { ok, route } from '../route.js';
 import { analyticsJson, analyticsShape, hexColor, httpsOnlyUrl, merchantDetailJson, merchantDetailShape, merchantJson, merchantShape } from './partner-insights.views.js';
 import { brandingJson, brandingShape } from './partner.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PartnerInsightUseCases {
   readonly listNetworkMerchants: ReturnType<typeof listNetworkMerchants>;
@@ -56,7 +57,8 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     access: { partnerScope: 'merchants:read' },
     rateLimit: 'partner',
     success: { status: 200, description: 'The merchant', data: merchantDetailShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getNetworkMerchant>>({ NotFound: true }),
+    errors: [],
     handler: async ({ partner, params }) => ok('Merchant', merchantDetailJson(successOf(await uc.getNetworkMerchant(partner, params.id), 'merchant'))),
   }),
   route({
@@ -96,6 +98,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
       { display_name: orNull(text(1, 100)), logo_url: orNull(httpsOnlyUrl), primary_color: orNull(hexColor), support_phone: orNull(phone), support_email: orNull(email) },
     ),
     success: { status: 200, description: 'The branding', data: brandingShape },
+    failures: failuresOf<FailureOf<typeof uc.setPartnerBranding>>({ NotFound: true }),
     errors: [],
     handler: async ({ partner, body }) => {
       const branding = {

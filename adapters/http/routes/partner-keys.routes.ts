@@ -5,6 +5,7 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, route } from '../route.js';
 import { apiKeyJson, apiKeyShape, lifetimeInput, newApiKeyShape, scopesInput } from './partner.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PartnerKeyUseCases {
   readonly createApiKey: ReturnType<typeof createApiKey>;
@@ -34,6 +35,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     bodyExample: { name: 'Reporting dashboard', scopes: ['merchants:read', 'analytics:read'], expires_in_days: 90 },
     body: object('CreatePartnerApiKeyRequest', { name: text(1, 100, 'what the key is for'), scopes: scopesInput }, { expires_in_days: lifetimeInput }),
     success: { status: 201, description: 'The key, shown once', data: newApiKeyShape },
+    failures: failuresOf<FailureOf<typeof uc.createApiKey>>({ ScopeNotHeld: true }),
     errors: [],
     handler: async ({ partner, body }) => {
       const issued = successOf(await uc.createApiKey(partner, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
@@ -72,7 +74,8 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
     success: { status: 200, description: 'The revoked key', data: apiKeyShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.revokeApiKey>>({ NotFound: true, KeyScopesNotHeld: true }),
+    errors: [],
     handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner, params.id), 'api key'), uc.clock.now())),
   }),
   route({
@@ -88,7 +91,8 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     rateLimit: 'partner',
     idempotent: true,
     success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.rotateApiKey>>({ NotFound: true, ScopeNotHeld: true }),
+    errors: [],
     handler: async ({ partner, params }) => {
       const issued = successOf(await uc.rotateApiKey(partner, params.id), 'api key');
       return created('API key rotated; the old key works for 24 more hours', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });

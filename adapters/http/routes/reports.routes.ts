@@ -8,6 +8,7 @@ import {
   comparedAmountJson, comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
   profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
 } from './reports.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface ReportUseCases {
   readonly getDashboard: ReturnType<typeof getDashboard>;
@@ -64,6 +65,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: periodQuery('DashboardQuery'),
     success: { status: 200, description: 'The dashboard', data: dashboardShape },
+    failures: failuresOf<FailureOf<typeof uc.getDashboard>>({ InvalidReportRange: true }),
     errors: [],
     handler: async ({ actor, query }) => {
       const d = successOf(await uc.getDashboard(actor, periodOf(query)), 'report');
@@ -98,7 +100,8 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: periodQuery('TopServicesQuery'),
     success: { status: 200, description: 'The services, most revenue first', data: topServicesShape },
-    errors: ['FEATURE_NOT_AVAILABLE'],
+    failures: failuresOf<FailureOf<typeof uc.getTopServices>>({ InvalidReportRange: true, FeatureNotAvailable: true }),
+    errors: [],
     handler: async ({ actor, query }) => {
       const r = successOf(await uc.getTopServices(actor, periodOf(query)), 'report');
       return ok('Top services', { period: query.period ?? 'today', ...rangeJson(r.range), services: r.services.map(productSalesJson) });
@@ -117,6 +120,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: rangeQuery('ProfitLossQuery'),
     success: { status: 200, description: 'The profit and loss', data: profitLossShape },
+    failures: failuresOf<FailureOf<typeof uc.getProfitLoss>>({ InvalidReportRange: true }),
     errors: [],
     handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor, query.start_date, query.end_date), 'report'))),
   }),
@@ -165,6 +169,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: rangeQuery('SalesByCategoryQuery'),
     success: { status: 200, description: 'The categories, most revenue first', data: salesByCategoryShape },
+    failures: failuresOf<FailureOf<typeof uc.getSalesByCategory>>({ InvalidReportRange: true }),
     errors: [],
     handler: async ({ actor, query }) =>
       ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor, query.start_date, query.end_date), 'report'))),

@@ -7,6 +7,7 @@ import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, OWNER_ONLY, route } from '../route.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 // Stock moved between branches (docs/adr/0032): owner only, one transaction per transfer.
 
@@ -77,7 +78,10 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
       note: 'Two cartons to the Lekki shop',
     },
     success: { status: 201, description: 'The transfer', data: transferShape },
-    errors: ['INSUFFICIENT_STOCK', 'UNKNOWN_BRANCH', 'UNKNOWN_PRODUCT', 'SERVICE_HAS_NO_STOCK', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    failures: failuresOf<FailureOf<typeof uc.transferStock>>({
+      UnknownBranch: true, SameBranch: true, UnknownProducts: true, ServiceItems: true, InsufficientStock: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
       const transfer = successOf(
         await uc.transferStock(actor, {
@@ -119,7 +123,8 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The transfer', data: transferShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getStockTransfer>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => ok('Stock transfer', transferJson(successOf(await uc.getStockTransfer(actor, params.id), 'stock transfer'))),
   }),
 ];
