@@ -3,11 +3,12 @@ import type * as t from 'io-ts';
 import { jsonSchemaOf, type JsonSchema } from './codecs.js';
 import { ERROR_CODES, statusInfo, type ErrorCode } from './problem.js';
 import type { RouteDef } from './route.js';
+import { codesOfFailures } from './failure-codes.js';
 import { ROLES } from '../../domain/roles.js';
 
 /** The error codes a route can answer, its own and those that come with its kind. */
 export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
-  const codes = new Set<ErrorCode>(r.errors);
+  const codes = new Set<ErrorCode>([...r.errors, ...codesOfFailures(r.failures ?? [])]);
   if (r.query) codes.add('VALIDATION_FAILED');
   if (r.path.includes(':')) codes.add('RESOURCE_NOT_FOUND');
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));

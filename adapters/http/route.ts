@@ -4,6 +4,7 @@ import type { ParameterizedContext } from 'koa';
 import type { PartnerActor, PartnerScope } from '../../domain/partner.js';
 import type { Actor, Role } from '../../domain/roles.js';
 import type { JsonSchema } from './codecs.js';
+import type { Failures } from './failure-codes.js';
 import type { ErrorCode } from './problem.js';
 
 /** What a handler answers on success; failures are thrown as Problem. */
@@ -32,15 +33,38 @@ export const okFile = (message: string, file: { contentType: string; body: Buffe
   ...(headers ? { headers } : {}),
 });
 
-export interface HandlerInput<B, Q = unknown> {
+/**
+ * The path parameters of a Koa path literal: `/sales/:id/void` gives `{ id: string }`, a path without
+ * any gives `{}`; a path known only as `string` gives every name, possibly absent.
+ */
+export type PathParams<P extends string> = string extends P ? Record<string, string> : ParamsOf<P>;
+type ParamsOf<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? { readonly [K in Name]: string } & ParamsOf<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? { readonly [K in Name]: string }
+    : {}; // eslint-disable-line @typescript-eslint/no-empty-object-type
+
+type MemberAccess = { readonly roles: readonly Role[] };
+type PartnerAccess = { readonly partnerScope: PartnerScope };
+/** What the runner has authenticated for a route of access `A` (route-runner.ts): a member on a role-gated route, a partner on a partner route, nobody on a public one. */
+export type ActorOf<A extends Access> = A extends MemberAccess ? Actor : A extends 'public' | PartnerAccess ? undefined : never;
+export type PartnerOf<A extends Access> = A extends PartnerAccess ? PartnerActor : A extends 'public' | MemberAccess ? undefined : never;
+export type SessionOf<A extends Access> = A extends MemberAccess ? string : A extends 'public' | PartnerAccess ? undefined : never;
+
+/**
+ * What a handler gets. `A` (the route's access) and `P` (its path) type the actor, the partner, the
+ * session and the path parameters exactly (docs/adr/0051); left out, they are the loose union.
+ */
+export interface HandlerInput<B, Q = unknown, A extends Access = Access, P extends string = string> {
   readonly body: B;
   readonly query: Q;
-  readonly actor: Actor | undefined;
+  /** The signed-in member: always there on a role-gated route, never on a public or partner route. */
+  readonly actor: ActorOf<A>;
   /** The partner of a partner route (X-API-Key), with its key's scopes. */
-  readonly partner: PartnerActor | undefined;
+  readonly partner: PartnerOf<A>;
   /** The session (sign-in) of the access token, on routes that need one. */
-  readonly sessionId: string | undefined;
-  readonly params: Record<string, string>;
+  readonly sessionId: SessionOf<A>;
+  readonly params: PathParams<P>;
   /**
    * The media type the success is to be answered in, chosen from the Accept header: `application/json`
    * (the envelope; also when Accept names nothing the route offers) or one of `success.alternatives`.
@@ -64,15 +88,15 @@ export type Access = 'public' | { readonly roles: readonly Role[] } | { readonly
  * One row of the route table: the router and the OpenAPI document are both built from it,
  * so they cannot disagree.
  */
-export interface RouteDef<B = unknown, Q = unknown> {
+export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access, P extends string = string> {
   readonly method: 'get' | 'post' | 'put' | 'delete';
   /** Koa path under /api/v1, e.g. `/auth/register` or `/staff/:id`. */
-  readonly path: string;
+  readonly path: P;
   readonly operationId: string;
   readonly summary: string;
   readonly description?: string;
   readonly tag: string;
-  readonly access: Access;
+  readonly access: A;
   readonly body?: t.Type<B, unknown, unknown>;
   /** A valid request body for the document ("Try it out"). */
   readonly bodyExample?: unknown;
@@ -111,7 +135,12 @@ export interface RouteDef<B = unknown, Q = unknown> {
     /** Response headers of the success, name to description (for the document). */
     readonly headers?: Readonly<Record<string, string>>;
   };
-  /** Business errors this route answers, besides those every route of its kind can answer. */
+  /**
+   * The failures of the use case(s) the handler answers through `successOf`, checked against their
+   * failure union (`failuresOf`, failure-codes.ts): the document's codes for them are derived from it.
+   */
+  readonly failures?: Failures;
+  /** Business errors this route answers besides its `failures`' codes and those every route of its kind can answer. */
   readonly errors: readonly ErrorCode[];
   readonly rateLimit: RateLimitKey;
   /**
@@ -122,10 +151,12 @@ export interface RouteDef<B = unknown, Q = unknown> {
   readonly idempotent?: boolean;
   /** Extra response (e.g. the health check's 503). */
   readonly alsoAnswers?: { readonly status: 503; readonly description: string };
-  readonly handler: (input: HandlerInput<B, Q>) => Promise<Reply>;
+  // A method, so that the table (RouteDef<any, any>[]) holds routes of any access and path.
+  handler(input: HandlerInput<B, Q, A, P>): Promise<Reply>;
 }
 
-export const route = <B = undefined, Q = undefined>(def: RouteDef<B, Q>): RouteDef<B, Q> => def;
+/** One route; its access and path literal type the handler's actor and params. */
+export const route = <B = undefined, Q = undefined, const A extends Access = Access, const P extends string = string>(def: RouteDef<B, Q, A, P>): RouteDef<B, Q, A, P> => def;
 
 export const OWNER_AND_STAFF: readonly Role[] = ['BUSINESS_OWNER', 'STAFF'];
 export const OWNER_ONLY: readonly Role[] = ['BUSINESS_OWNER'];

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { failureProblem, type FailureTag, type Subject, type UseCaseFailure } from '../../adapters/http/failures.js';
+import { FAILURE_CODES } from '../../adapters/http/failure-codes.js';
 import { ERROR_CODES, type ErrorCode } from '../../adapters/http/problem.js';
 import { kobo } from '../../domain/money.js';
 
@@ -177,6 +178,19 @@ describe('HTTP failure mapping (adapters/http/failures.ts)', () => {
       detail: 'Amounts must not be negative: amount_paid, items.0.discount.',
     });
     expect(failureProblem({ _tag: 'NegativeAmount', fields: ['creditLimit'] }, 'customer').detail).to.equal('credit_limit must not be negative.');
+  });
+
+  it('FAILURE_CODES names exactly the codes each failure is answered with, in every variant and subject (docs/adr/0051)', () => {
+    const wrong: string[] = [];
+    for (const [tag, failures] of Object.entries(EXAMPLES) as [FailureTag, UseCaseFailure[]][]) {
+      const answered = new Set<ErrorCode>();
+      for (const f of failures) for (const s of SUBJECTS) answered.add(failureProblem(f, s).code);
+      const listed = new Set<ErrorCode>(FAILURE_CODES[tag]);
+      if ([...answered].some((c) => !listed.has(c)) || [...listed].some((c) => !answered.has(c))) {
+        wrong.push(`${tag}: answers ${[...answered].sort().join(',')}, FAILURE_CODES lists ${[...listed].sort().join(',')}`);
+      }
+    }
+    expect(wrong).to.deep.equal([]);
   });
 
   it('no route file maps a failure itself: the routes hand every failure to this module', () => {

@@ -13,6 +13,7 @@ import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, route } from '../route.js';
 import { identifierFields, identifierJson, identifierOf } from './identifier.js';
 import { deviceOf } from './sessions.routes.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface AuthUseCases {
   readonly register: ReturnType<typeof register>;
@@ -71,7 +72,8 @@ export const authRoutes = (uc: AuthUseCases) => [
       { ...identifierFields, partner_code: text(1, 20, "a partner's code, ignoring case") },
     ),
     success: { status: 201, description: 'Registered; a code was sent', data: shape('Registration', { user_id: uuid, ...identifierDocs, otp_expires_at: dateTime }) },
-    errors: ['DUPLICATE_PHONE', 'DUPLICATE_EMAIL', 'OTP_HOURLY_LIMIT', 'UNKNOWN_PARTNER_CODE'],
+    failures: failuresOf<FailureOf<typeof uc.register>>({ DuplicateIdentifier: true, ResendTooSoon: true, HourlyCapReached: true, UnknownPartnerCode: true }),
+    errors: [],
     handler: async ({ body, ctx }) => {
       const identifier = identifierOf(body);
       const cmd = { identifier, firstName: body.first_name, lastName: body.last_name, businessName: body.business_name, ...(body.partner_code !== undefined ? { partnerCode: body.partner_code } : {}) };
@@ -102,7 +104,8 @@ export const authRoutes = (uc: AuthUseCases) => [
       description: 'Signed in',
       data: signedInShape,
     },
-    errors: ['INVALID_OTP', 'OTP_EXPIRED', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
+    failures: failuresOf<FailureOf<typeof uc.verifySignInCode>>({ InvalidOtp: true, OtpExpired: true, AccountDeactivated: true, InvitationExpired: true }),
+    errors: [],
     handler: async ({ body, ctx }) => {
       return ok('Signed in', signedInJson(successOf(await uc.verifySignInCode(identifierOf(body), body.otp, deviceOf(ctx)), 'sign-in')));
     },
@@ -119,7 +122,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     bodyExample: { phone: '+2348031234567' },
     body: object('LoginRequest', {}, identifierFields),
     success: { status: 200, description: 'A code was sent if the identifier is registered', data: codeSentShape },
-    errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
+    failures: failuresOf<FailureOf<typeof uc.requestSignInCode>>({ ResendTooSoon: true, HourlyCapReached: true }),
+    errors: [],
     handler: async ({ body, ctx }) => {
       const sent = successOf(await uc.requestSignInCode(identifierOf(body), deviceOf(ctx).ip), 'sign-in');
       return ok('If this identifier is registered, a code was sent', {
@@ -144,7 +148,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     bodyExample: { refresh_token: 'the refresh_token from /auth/verify-otp' },
     body: object('RefreshRequest', { refresh_token: opaqueToken }),
     success: { status: 200, description: 'New tokens', data: shape('RefreshedTokens', tokensShape) },
-    errors: ['REFRESH_TOKEN_INVALID', 'ACCOUNT_DEACTIVATED'],
+    failures: failuresOf<FailureOf<typeof uc.refreshSession>>({ AccountDeactivated: true, RefreshTokenInvalid: true }),
+    errors: [],
     handler: async ({ body, ctx }) => {
       return ok('Tokens refreshed', tokenJson(successOf(await uc.refreshSession(body.refresh_token, deviceOf(ctx)), 'sign-in')));
     },
@@ -161,7 +166,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     bodyExample: { email: 'ada@example.com' },
     body: object('SendOtpRequest', {}, identifierFields),
     success: { status: 200, description: 'Code sent', data: codeSentShape },
-    errors: ['OTP_RESEND_TOO_SOON', 'OTP_HOURLY_LIMIT'],
+    failures: failuresOf<FailureOf<typeof uc.sendVerificationCode>>({ ResendTooSoon: true, HourlyCapReached: true }),
+    errors: [],
     handler: async ({ body, ctx }) => {
       const sent = successOf(await uc.sendVerificationCode(identifierOf(body), deviceOf(ctx).ip), 'sign-in');
       return ok('Verification code sent', { ...identifierJson(sent.identifier), otp_expires_at: dateTimeJson(sent.otpExpiresAt) });
@@ -180,7 +186,8 @@ export const authRoutes = (uc: AuthUseCases) => [
     bodyExample: { email: 'ada@example.com', otp: '123456' },
     body: object('CheckOtpRequest', { otp: otpCode }, identifierFields),
     success: { status: 200, description: 'The code was right', data: shape('Verified', { verified: bool, ...identifierDocs }) },
-    errors: ['INVALID_OTP', 'OTP_EXPIRED'],
+    failures: failuresOf<FailureOf<typeof uc.checkVerificationCode>>({ InvalidOtp: true, OtpExpired: true }),
+    errors: [],
     handler: async ({ body }) => {
       const checked = successOf(await uc.checkVerificationCode(identifierOf(body), body.otp), 'sign-in');
       return ok('Code verified', { verified: true, ...identifierJson(checked.identifier) });
@@ -207,9 +214,10 @@ export const authRoutes = (uc: AuthUseCases) => [
         status: str,
       }),
     },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getMe>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor }) => {
-      const { user, business, membership, branch } = successOf(await uc.getMe(actor!), 'signed-in user');
+      const { user, business, membership, branch } = successOf(await uc.getMe(actor), 'signed-in user');
       return ok('Current user', {
         user: {
           id: user.id,

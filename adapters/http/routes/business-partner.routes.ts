@@ -4,6 +4,7 @@ import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route } from '../route.js';
 import { businessPartnerJson, businessPartnerShape } from './partner.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface BusinessPartnerUseCases {
   readonly joinPartnerNetwork: ReturnType<typeof joinPartnerNetwork>;
@@ -30,9 +31,10 @@ export const businessPartnerRoutes = (uc: BusinessPartnerUseCases) => [
     bodyExample: { partner_code: 'KD7M4Q2P' },
     body: object('JoinPartnerNetworkRequest', { partner_code: text(1, 20, "the partner's code, ignoring case") }),
     success: { status: 200, description: 'The partner the business now belongs to', data: businessPartnerShape },
-    errors: ['UNKNOWN_PARTNER_CODE', 'ALREADY_IN_PARTNER_NETWORK'],
+    failures: failuresOf<FailureOf<typeof uc.joinPartnerNetwork>>({ UnknownPartnerCode: true, AlreadyInPartnerNetwork: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      const r = successOf(await uc.joinPartnerNetwork(actor!, body.partner_code), 'partner network');
+      const r = successOf(await uc.joinPartnerNetwork(actor, body.partner_code), 'partner network');
       return ok(r.joined ? `Joined the network of ${r.partner.name}` : `Already in the network of ${r.partner.name}`, businessPartnerJson(r));
     },
   }),
@@ -46,9 +48,10 @@ export const businessPartnerRoutes = (uc: BusinessPartnerUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The partner left', data: shape('LeftPartnerNetwork', { partner_id: uuid, partner_name: str, left_at: dateTime }) },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.leavePartnerNetwork>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor }) => {
-      const r = successOf(await uc.leavePartnerNetwork(actor!), 'partner network');
+      const r = successOf(await uc.leavePartnerNetwork(actor), 'partner network');
       return ok(`Left the network of ${r.partner.name}`, { partner_id: r.partner.id, partner_name: r.partner.name, left_at: dateTimeJson(r.leftAt) });
     },
   }),

@@ -13,6 +13,7 @@ import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
 import { branchJson, branchShape, businessJson, businessShape } from './views.js';
 import { jsonSchemaOf } from '../codecs.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface BusinessUseCases {
   readonly getBusiness: ReturnType<typeof getBusiness>;
@@ -98,10 +99,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor }) => {
-      const r = successOf(await uc.getBusiness(actor!), 'business');
-      return ok('Business', await withUsage(actor!, r));
+      const r = successOf(await uc.getBusiness(actor), 'business');
+      return ok('Business', await withUsage(actor, r));
     },
   }),
   route({
@@ -127,10 +129,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       },
     ),
     success: { status: 200, description: 'The updated business', data: businessShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.updateBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
       const { logo_url, ...rest } = body;
-      const r = successOf(await uc.updateBusiness(actor!, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
+      const r = successOf(await uc.updateBusiness(actor, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
       return ok('Business updated', businessJson(r));
     },
   }),
@@ -144,10 +147,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The business with its plan usage', data: businessWithUsage },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBusiness>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.getBusiness(actor!, params.id!), 'business');
-      return ok('Business', await withUsage(actor!, r));
+      const r = successOf(await uc.getBusiness(actor, params.id), 'business');
+      return ok('Business', await withUsage(actor, r));
     },
   }),
   route({
@@ -166,7 +170,7 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     success: { status: 201, description: 'The new branch', data: branchShape },
     errors: [],
     handler: async ({ actor, body }) => {
-      const branch = await uc.createBranch(actor!, { name: body.name, address: body.address ?? null, phone: body.phone ?? null });
+      const branch = await uc.createBranch(actor, { name: body.name, address: body.address ?? null, phone: body.phone ?? null });
       return created('Branch created', branchJson(branch));
     },
   }),
@@ -183,10 +187,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     rateLimit: 'user',
     query: listQuery('MyBranchListQuery', BRANCH_SORTS, {}),
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
+    failures: failuresOf<FailureOf<typeof uc.listBranches>>({ NotFound: true }),
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = successOf(await uc.listBranches(actor!, actor!.businessId, req), 'business');
+      const r = successOf(await uc.listBranches(actor, actor.businessId, req), 'business');
       return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
@@ -201,10 +206,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     rateLimit: 'user',
     query: listQuery('BranchListQuery', BRANCH_SORTS, {}),
     success: { status: 200, description: 'A page of branches', data: doc('BranchPage', pageSchema(jsonSchemaOf(branchShape))) },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.listBranches>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listBranches', query, 'created_at');
-      const r = successOf(await uc.listBranches(actor!, params.id!, req), 'business');
+      const r = successOf(await uc.listBranches(actor, params.id, req), 'business');
       return ok('Branches', uc.paging.render('listBranches', query, req, r, branchJson));
     },
   }),
@@ -219,9 +225,10 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The branch', data: branchShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getBranch>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.getBranch(actor!, params.id!, params.branch_id!), 'branch');
+      const r = successOf(await uc.getBranch(actor, params.id, params.branch_id), 'branch');
       return ok('Branch', branchJson(r));
     },
   }),
@@ -238,9 +245,10 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     bodyExample: { name: 'Yaba (main road)', phone: null },
     body: object('UpdateBranchRequest', {}, { ...branchFields, ...branchOptional }),
     success: { status: 200, description: 'The updated branch', data: branchShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.updateBranch>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
-      const r = successOf(await uc.updateBranch(actor!, params.id!, params.branch_id!, body), 'branch');
+      const r = successOf(await uc.updateBranch(actor, params.id, params.branch_id, body), 'branch');
       return ok('Branch updated', branchJson(r));
     },
   }),
@@ -261,9 +269,10 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       description: 'The branch as it was deleted or archived',
       data: shape('DeletedBranch', { branch: branchShape, archived: doc('boolean', { type: 'boolean' }) }),
     },
-    errors: ['RESOURCE_NOT_FOUND', 'DEFAULT_BRANCH_PROTECTED', 'BRANCH_HAS_STOCK'],
+    failures: failuresOf<FailureOf<typeof uc.deleteBranch>>({ NotFound: true, DefaultBranchProtected: true, BranchHasStock: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      const r = successOf(await uc.deleteBranch(actor!, params.id!, params.branch_id!), 'branch');
+      const r = successOf(await uc.deleteBranch(actor, params.id, params.branch_id), 'branch');
       return ok(r.archived ? 'Branch archived (it has history)' : 'Branch deleted', {
         branch: branchJson(r.branch),
         archived: r.archived,

@@ -30,6 +30,7 @@ const fieldsOf = (b: CustomerBody): Partial<CustomerFields> => {
 };
 
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 const TAG = 'Customers';
 
@@ -48,9 +49,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     bodyExample: { name: 'Mama Chioma', phone: '+2348035556666', credit_limit: 50000 },
     body: object('CreateCustomerRequest', { name: text(1, 200) }, { ...customerFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The customer', data: customerShape, headers: REPLAYED_HEADER },
-    errors: ['DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE', 'CLIENT_ID_CONFLICT'],
+    failures: failuresOf<FailureOf<typeof uc.createCustomer>>({ NegativeAmount: true, DuplicatePhone: true, ClientIdConflict: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      const customer = successOf(await uc.createCustomer(actor!, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
+      const customer = successOf(await uc.createCustomer(actor, { ...(fieldsOf(body) as CustomerFields), ...clientMade(body) }), 'customer');
       return createdOnce('Customer created', customerJson(customer), customer.replayed);
     },
   }),
@@ -68,7 +70,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listCustomers', query, 'created_at');
-      const page = await uc.listCustomers(actor!, req, query.has_balance ? { hasBalance: true } : {});
+      const page = await uc.listCustomers(actor, req, query.has_balance ? { hasBalance: true } : {});
       return ok('Customers', uc.paging.render('listCustomers', query, req, page, customerJson));
     },
   }),
@@ -83,9 +85,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The customer', data: customerShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getCustomer>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Customer', customerJson(successOf(await uc.getCustomer(actor!, params.id!), 'customer')));
+      return ok('Customer', customerJson(successOf(await uc.getCustomer(actor, params.id), 'customer')));
     },
   }),
   route({
@@ -100,9 +103,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     bodyExample: { credit_limit: 75000, notes: 'Pays on Fridays' },
     body: object('UpdateCustomerRequest', {}, { name: text(1, 200), ...customerFields }),
     success: { status: 200, description: 'The customer', data: customerShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_PHONE', 'AMOUNT_MUST_NOT_BE_NEGATIVE'],
+    failures: failuresOf<FailureOf<typeof uc.updateCustomer>>({ NotFound: true, NegativeAmount: true, DuplicatePhone: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
-      return ok('Customer updated', customerJson(successOf(await uc.updateCustomer(actor!, params.id!, fieldsOf(body)), 'customer')));
+      return ok('Customer updated', customerJson(successOf(await uc.updateCustomer(actor, params.id, fieldsOf(body)), 'customer')));
     },
   }),
   route({
@@ -116,10 +120,11 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     rateLimit: 'user',
     query: listQuery('CustomerTransactionsQuery', ['created_at'] as const, {}),
     success: { status: 200, description: 'A page of ledger entries', data: doc('CreditTransactionPage', pageSchema(jsonSchemaOf(entryShape))) },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.listCreditTransactions>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, query }) => {
       const req = uc.paging.request('listCustomerTransactions', query, 'created_at');
-      const entries = successOf(await uc.listCreditTransactions(actor!, params.id!, req), 'customer');
+      const entries = successOf(await uc.listCreditTransactions(actor, params.id, req), 'customer');
       return ok('Transactions', uc.paging.render('listCustomerTransactions', query, req, entries, entryJson));
     },
   }),
@@ -144,9 +149,10 @@ export const customerRoutes = (uc: CustomerUseCases) => [
         last_payment_at: nullableTime,
       }),
     },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getCreditSummary>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      const c = successOf(await uc.getCreditSummary(actor!, params.id!), 'customer');
+      const c = successOf(await uc.getCreditSummary(actor, params.id), 'customer');
       return ok('Credit account', {
         balance: nairaJson(c.balance),
         credit_limit: nairaJson(c.creditLimit),
@@ -169,10 +175,11 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     bodyExample: { amount: 5000, payment_method: 'TRANSFER', note: 'Part payment' },
     body: object('CreditPaymentRequest', { amount: positiveMoney, payment_method: enumOf('payment_method', PAYMENT_METHODS_FOR_CREDIT) }, { note: text(1, 500), ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The payment, as a ledger entry with its allocations', data: entryShape, headers: REPLAYED_HEADER },
-    errors: ['RESOURCE_NOT_FOUND', 'OVERPAYMENT', 'AMOUNT_MUST_BE_POSITIVE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    failures: failuresOf<FailureOf<typeof uc.recordCreditPayment>>({ NotFound: true, ClientIdConflict: true, AmountNotPositive: true, Overpayment: true }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, params, body }) => {
       const paid = successOf(
-        await uc.recordCreditPayment(actor!, params.id!, { amount: body.amount, method: body.payment_method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
+        await uc.recordCreditPayment(actor, params.id, { amount: body.amount, method: body.payment_method, ...(body.note ? { note: body.note } : {}), ...clientMade(body) }),
         'customer',
       );
       return createdOnce('Payment recorded', entryJson({ ...paid.entry, allocations: paid.allocations }), paid.replayed);
@@ -206,7 +213,7 @@ export const customerRoutes = (uc: CustomerUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('creditAgingReport', query, 'total');
-      const report = await uc.agingReport(actor!, req);
+      const report = await uc.agingReport(actor, req);
       return ok('Aging report', {
         ...uc.paging.render('creditAgingReport', query, req, report.page, agingJson),
         as_of: report.asOf,

@@ -51,6 +51,7 @@ type ExpenseBody = {
   branch_id?: string;
 };
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 const fieldsOf = (b: ExpenseBody): Partial<ExpenseFields> => {
   const out = {
@@ -85,7 +86,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listExpenseCategories', query, 'created_at');
-      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor!, req), categoryJson));
+      return ok('Expense categories', uc.paging.render('listExpenseCategories', query, req, await uc.listExpenseCategories(actor, req), categoryJson));
     },
   }),
   route({
@@ -101,8 +102,9 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { name: 'Security' },
     body: categoryName,
     success: { status: 201, description: 'The category', data: categoryShape },
-    errors: ['DUPLICATE_CATEGORY'],
-    handler: async ({ actor, body }) => created('Expense category created', categoryJson(successOf(await uc.createExpenseCategory(actor!, body.name), 'expense category'))),
+    failures: failuresOf<FailureOf<typeof uc.createExpenseCategory>>({ DuplicateCategory: true }),
+    errors: [],
+    handler: async ({ actor, body }) => created('Expense category created', categoryJson(successOf(await uc.createExpenseCategory(actor, body.name), 'expense category'))),
   }),
   route({
     method: 'put',
@@ -116,9 +118,10 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { name: 'Shop rent' },
     body: categoryName,
     success: { status: 200, description: 'The category', data: categoryShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_CATEGORY'],
+    failures: failuresOf<FailureOf<typeof uc.renameExpenseCategory>>({ NotFound: true, DuplicateCategory: true }),
+    errors: [],
     handler: async ({ actor, params, body }) =>
-      ok('Expense category renamed', categoryJson(successOf(await uc.renameExpenseCategory(actor!, params.id!, body.name), 'expense category'))),
+      ok('Expense category renamed', categoryJson(successOf(await uc.renameExpenseCategory(actor, params.id, body.name), 'expense category'))),
   }),
   route({
     method: 'delete',
@@ -131,10 +134,11 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The category is gone', data: shape('DeletedExpenseCategory', { id: uuid }) },
-    errors: ['RESOURCE_NOT_FOUND', 'CATEGORY_IN_USE'],
+    failures: failuresOf<FailureOf<typeof uc.deleteExpenseCategory>>({ NotFound: true, CategoryInUse: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      successOf(await uc.deleteExpenseCategory(actor!, params.id!), 'expense category');
-      return ok('Expense category deleted', { id: params.id! });
+      successOf(await uc.deleteExpenseCategory(actor, params.id), 'expense category');
+      return ok('Expense category deleted', { id: params.id });
     },
   }),
   route({
@@ -164,7 +168,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
         throw problem('VALIDATION_FAILED', 'start_date must not be after end_date.', { errors: [{ field: 'start_date', message: 'is after end_date' }] });
       }
       const groupBy = query.group_by ?? 'category';
-      const summary = await uc.expenseSummary(actor!, groupBy, { ...(query.start_date ? { spentFrom: query.start_date } : {}), ...(query.end_date ? { spentTo: query.end_date } : {}) });
+      const summary = await uc.expenseSummary(actor, groupBy, { ...(query.start_date ? { spentFrom: query.start_date } : {}), ...(query.end_date ? { spentTo: query.end_date } : {}) });
       return ok('Expense summary', summaryJson(summary, { group_by: groupBy, start_date: query.start_date ?? null, end_date: query.end_date ?? null }));
     },
   }),
@@ -183,9 +187,12 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { category_id: '0b7e9a52-4f3c-4d8e-9a61-2f5b8c1d7e40', amount: 15000, description: 'Diesel for the generator', payment_method: 'CASH', vendor: 'Total, Allen Avenue', spent_on: '2026-11-21' },
     body: object('CreateExpenseRequest', expenseFields, { ...optionalFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
-    errors: ['UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE', 'CLIENT_ID_CONFLICT', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    failures: failuresOf<FailureOf<typeof uc.createExpense>>({
+      ClientIdConflict: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
-      const expense = successOf(await uc.createExpense(actor!, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
+      const expense = successOf(await uc.createExpense(actor, { ...(fieldsOf(body) as ExpenseFields), ...clientMade(body) }), 'expense');
       return createdOnce('Expense recorded', expenseJson(expense), expense.replayed);
     },
   }),
@@ -209,7 +216,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listExpenses', query, 'created_at');
-      const page = await uc.listExpenses(actor!, req, {
+      const page = await uc.listExpenses(actor, req, {
         ...(query.category_id ? { categoryId: query.category_id } : {}),
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
@@ -228,8 +235,9 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The expense', data: expenseShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Expense', expenseJson(successOf(await uc.getExpense(actor!, params.id!), 'expense'))),
+    failures: failuresOf<FailureOf<typeof uc.getExpense>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ actor, params }) => ok('Expense', expenseJson(successOf(await uc.getExpense(actor, params.id), 'expense'))),
   }),
   route({
     method: 'put',
@@ -243,8 +251,11 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     bodyExample: { amount: 16500, reference: 'INV-2026-0042' },
     body: object('UpdateExpenseRequest', {}, { ...expenseFields, ...optionalFields }),
     success: { status: 200, description: 'The expense', data: expenseShape },
-    errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_CATEGORY', 'UNKNOWN_BRANCH', 'AMOUNT_MUST_BE_POSITIVE', 'SPENT_ON_IN_FUTURE'],
-    handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor!, params.id!, fieldsOf(body)), 'expense'))),
+    failures: failuresOf<FailureOf<typeof uc.updateExpense>>({
+      NotFound: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+    }),
+    errors: [],
+    handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor, params.id, fieldsOf(body)), 'expense'))),
   }),
   route({
     method: 'delete',
@@ -256,9 +267,10 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The expense is deleted', data: deleted('DeletedExpense') },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.deleteExpense>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      const d = successOf(await uc.deleteExpense(actor!, params.id!), 'expense');
+      const d = successOf(await uc.deleteExpense(actor, params.id), 'expense');
       return ok('Expense deleted', { id: d.id, deleted_at: dateTimeJson(d.deletedAt) });
     },
   }),

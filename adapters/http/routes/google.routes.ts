@@ -6,6 +6,7 @@ import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
 import { signedInJson, signedInShape } from './auth.routes.js';
 import { deviceOf } from './sessions.routes.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface GoogleUseCases {
   readonly signInWithGoogle: ReturnType<typeof signInWithGoogle>;
@@ -52,6 +53,10 @@ export const googleRoutes = (uc: GoogleUseCases) => [
     bodyExample: { id_token: EXAMPLE_TOKEN, business_name: 'Ada Stores' },
     body: object('GoogleSignInRequest', { id_token: idToken }, { business_name: text(1, 120, 'the business to register when no account has this Google account or e-mail') }),
     success: { status: 200, description: 'Signed in (or registered and signed in)', data: signedInShape },
+    failures: failuresOf<FailureOf<typeof uc.signInWithGoogle>>({
+      AccountDeactivated: true, InvitationExpired: true, GoogleSignInNotConfigured: true, GoogleUnavailable: true, GoogleTokenRejected: true,
+      GoogleEmailNotVerified: true, BusinessNameRequired: true, GoogleAccountMismatch: true,
+    }),
     errors: [...TOKEN_ERRORS, 'BUSINESS_NAME_REQUIRED', 'GOOGLE_ACCOUNT_MISMATCH', 'ACCOUNT_DEACTIVATED', 'INVITATION_EXPIRED'],
     handler: async ({ body, ctx }) => {
       const signedIn = successOf(await uc.signInWithGoogle({ idToken: body.id_token, businessName: body.business_name, device: deviceOf(ctx) }), 'sign-in');
@@ -81,9 +86,13 @@ export const googleRoutes = (uc: GoogleUseCases) => [
         { google_subject: 'Google’s id of the account (`sub`)', email: 'the address Google vouched for when it was linked' },
       ),
     },
+    failures: failuresOf<FailureOf<typeof uc.linkGoogleIdentity>>({
+      GoogleSignInNotConfigured: true, GoogleUnavailable: true, GoogleTokenRejected: true, GoogleEmailNotVerified: true, GoogleAccountMismatch: true,
+      GoogleAccountInUse: true,
+    }),
     errors: [...TOKEN_ERRORS, 'GOOGLE_ACCOUNT_IN_USE', 'GOOGLE_ACCOUNT_MISMATCH'],
     handler: async ({ body, actor }) => {
-      const linked = successOf(await uc.linkGoogleIdentity(actor!, body.id_token), 'sign-in');
+      const linked = successOf(await uc.linkGoogleIdentity(actor, body.id_token), 'sign-in');
       return ok('Google account linked', { google_subject: linked.subject, email: linked.email, linked_at: dateTimeJson(linked.linkedAt) });
     },
   }),

@@ -11,6 +11,7 @@ import {
   checkoutBody, checkoutExample, checkoutResultShape, createLoanPackBody, createLoanPackExample, loanPackDocumentShape, loanPackJson, loanPackShape, paymentResultShape,
   REFERENCE_PARAM, verifiedJson, verifiedShape, verifyPaymentBody, verifyPaymentExample, verifyQuery,
 } from './loan-packs.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface LoanPackUseCases {
   readonly createLoanPack: ReturnType<typeof createLoanPack>;
@@ -51,7 +52,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     success: { status: 201, description: 'The pack', data: loanPackShape },
     errors: [],
     handler: async ({ actor, body }) => {
-      const pack = await uc.createLoanPack(actor!, {
+      const pack = await uc.createLoanPack(actor, {
         months: body.months ?? 6,
         ...(body.purpose ? { purpose: body.purpose } : {}),
         ...(body.lender_name ? { lenderName: body.lender_name } : {}),
@@ -73,7 +74,7 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listLoanPacks', query, 'created_at');
-      return ok('Loan packs', uc.paging.render('listLoanPacks', query, req, await uc.listLoanPacks(actor!, req), loanPackJson));
+      return ok('Loan packs', uc.paging.render('listLoanPacks', query, req, await uc.listLoanPacks(actor, req), loanPackJson));
     },
   }),
   route({
@@ -91,9 +92,12 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     body: verifyPaymentBody,
     bodyExample: verifyPaymentExample,
     success: { status: 200, description: 'The pack after the check', data: paymentResultShape },
-    errors: ['RESOURCE_NOT_FOUND', 'NO_PAYMENT_DUE', 'PAYMENT_AMOUNT_MISMATCH', 'PAYMENT_GATEWAY_UNAVAILABLE'],
+    failures: failuresOf<FailureOf<typeof uc.verifyLoanPackPayment>>({
+      NotFound: true, NoPaymentDue: true, PaymentGatewayUnavailable: true, PaymentAmountMismatch: true,
+    }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      const r = successOf(await uc.verifyLoanPackPayment(actor!, body.reference), 'loan pack');
+      const r = successOf(await uc.verifyLoanPackPayment(actor, body.reference), 'loan pack');
       return ok(r.pack.status === 'READY' ? 'Loan pack paid' : 'Loan pack not paid yet', {
         reference: r.pack.reference, status: r.pack.status, payment_status: r.gatewayStatus, paid_at: dateTimeJsonOrNull(r.pack.paidAt), pack: loanPackJson(r.pack),
       });
@@ -109,8 +113,9 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     rateLimit: 'user',
     pathParams: REFERENCE_PARAM,
     success: { status: 200, description: 'The pack', data: loanPackShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Loan pack', loanPackJson(successOf(await uc.getLoanPack(actor!, params.reference!), 'loan pack'))),
+    failures: failuresOf<FailureOf<typeof uc.getLoanPack>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ actor, params }) => ok('Loan pack', loanPackJson(successOf(await uc.getLoanPack(actor, params.reference), 'loan pack'))),
   }),
   route({
     method: 'post',
@@ -129,10 +134,11 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     body: checkoutBody,
     bodyExample: checkoutExample,
     success: { status: 200, description: 'The checkout', data: checkoutResultShape },
-    errors: ['RESOURCE_NOT_FOUND', 'NO_PAYMENT_DUE', 'PAYER_EMAIL_REQUIRED', 'PAYMENT_GATEWAY_UNAVAILABLE'],
+    failures: failuresOf<FailureOf<typeof uc.startLoanPackCheckout>>({ NotFound: true, NoPaymentDue: true, PaymentGatewayUnavailable: true, PayerEmailRequired: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
       const r = successOf(
-        await uc.startLoanPackCheckout(actor!, params.reference!, { ...(body.email ? { email: body.email } : {}), ...(body.callback_url ? { callbackUrl: body.callback_url } : {}) }),
+        await uc.startLoanPackCheckout(actor, params.reference, { ...(body.email ? { email: body.email } : {}), ...(body.callback_url ? { callbackUrl: body.callback_url } : {}) }),
         'loan pack',
       );
       return ok('Checkout', { authorization_url: r.checkout.authorizationUrl, access_code: r.checkout.accessCode, reference: r.pack.reference, amount: nairaJson(r.pack.price) });
@@ -159,9 +165,10 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
       alternatives: { [JSON_TYPE]: { description: "the canonical JSON document (not in the envelope): sha256 of these bytes is the pack's sha256", data: loanPackDocumentShape } },
       headers: { 'Content-Disposition': 'attachment; filename="{reference}.pdf" (or .json)' },
     },
-    errors: ['RESOURCE_NOT_FOUND', 'LOAN_PACK_PAYMENT_REQUIRED'],
+    failures: failuresOf<FailureOf<typeof uc.downloadLoanPack>>({ NotFound: true, LoanPackPaymentRequired: true }),
+    errors: [],
     handler: async ({ actor, params, ctx }) => {
-      const pack = successOf(await uc.downloadLoanPack(actor!, params.reference!), 'loan pack');
+      const pack = successOf(await uc.downloadLoanPack(actor, params.reference), 'loan pack');
       // PDF unless JSON is asked for (Accept absent or */* is the PDF).
       if (ctx.accepts(PDF, JSON_TYPE) === JSON_TYPE) {
         return okFile('Loan pack JSON', { contentType: JSON_TYPE, body: pack.document }, { 'Content-Disposition': `attachment; filename="${pack.reference}.json"` });
@@ -184,7 +191,8 @@ export const loanPackRoutes = (uc: LoanPackUseCases) => [
     pathParams: REFERENCE_PARAM,
     query: verifyQuery,
     success: { status: 200, description: 'The pack is genuine and unchanged', data: verifiedShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params, query }) => ok('Loan pack verified', verifiedJson(successOf(await uc.verifyLoanPackDocument(params.reference!, query.hash), 'loan pack'))),
+    failures: failuresOf<FailureOf<typeof uc.verifyLoanPackDocument>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ params, query }) => ok('Loan pack verified', verifiedJson(successOf(await uc.verifyLoanPackDocument(params.reference, query.hash), 'loan pack'))),
   }),
 ];

@@ -9,6 +9,7 @@ import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { accepted, ok, OWNER_AND_STAFF, OWNER_ONLY, route, type RouteDef } from '../route.js';
 import { clockTime, days, notificationJson, notificationShape, preferencesJson, preferencesShape } from './notifications.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface NotificationUseCases {
   readonly sendNotification: ReturnType<typeof sendNotification>;
@@ -75,11 +76,12 @@ const sendRoute = (uc: NotificationUseCases, channel: 'SMS' | 'WHATSAPP'): Route
     bodyExample: { customer_id: '5f0c6b8e-2d4a-4c1e-9b7f-3a8d2e6c1f90', template: 'CREDIT_REMINDER' },
     body: sendBody,
     success: { status: 202, description: 'The notification, QUEUED', data: notificationShape },
-    errors: [
-      'INSUFFICIENT_ROLE', 'UNKNOWN_CUSTOMER', 'UNKNOWN_SALE', 'CUSTOMER_HAS_NO_PHONE', 'CUSTOMER_OPTED_OUT', 'NOTHING_OWED', 'RECIPIENT_NOT_ALLOWED', 'FEATURE_NOT_AVAILABLE',
-      'PLAN_LIMIT_EXCEEDED', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED',
-    ],
-    handler: async ({ actor, body }) => accepted('Notification queued', notificationJson(successOf(await uc.sendNotification(actor!, channel, commandOf(body)), 'notification'))),
+    failures: failuresOf<FailureOf<typeof uc.sendNotification>>({
+      UnknownCustomer: true, UnknownSale: true, CustomerHasNoPhone: true, CustomerOptedOut: true, CustomMessageOwnerOnly: true, NothingOwed: true,
+      RecipientNotAllowed: true, LinksNotAllowed: true, DailyLimitExceeded: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    handler: async ({ actor, body }) => accepted('Notification queued', notificationJson(successOf(await uc.sendNotification(actor, channel, commandOf(body)), 'notification'))),
   });
 
 const section = <R extends t.Props>(name: string, props: R) => object(name, {}, props);
@@ -125,7 +127,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     rateLimit: 'user',
     success: { status: 200, description: 'The preferences', data: preferencesShape },
     errors: [],
-    handler: async ({ actor }) => ok('Notification preferences', preferencesJson(await uc.getNotificationPreferences(actor!))),
+    handler: async ({ actor }) => ok('Notification preferences', preferencesJson(await uc.getNotificationPreferences(actor))),
   }),
   route({
     method: 'put',
@@ -142,7 +144,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     body: preferencesBody,
     success: { status: 200, description: 'The preferences', data: preferencesShape },
     errors: [],
-    handler: async ({ actor, body }) => ok('Notification preferences updated', preferencesJson(await uc.updateNotificationPreferences(actor!, changesOf(body)))),
+    handler: async ({ actor, body }) => ok('Notification preferences updated', preferencesJson(await uc.updateNotificationPreferences(actor, changesOf(body)))),
   }),
   route({
     method: 'get',
@@ -162,7 +164,7 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listNotifications', query, 'created_at');
-      const page = await uc.listNotifications(actor!, req, {
+      const page = await uc.listNotifications(actor, req, {
         ...(query.channel ? { channel: query.channel } : {}),
         ...(query.status ? { status: query.status } : {}),
         ...(query.customer_id ? { customerId: query.customer_id } : {}),
@@ -180,7 +182,8 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The notification', data: notificationShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Notification', notificationJson(successOf(await uc.getNotification(actor!, params.id!), 'notification'))),
+    failures: failuresOf<FailureOf<typeof uc.getNotification>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ actor, params }) => ok('Notification', notificationJson(successOf(await uc.getNotification(actor, params.id), 'notification'))),
   }),
 ];

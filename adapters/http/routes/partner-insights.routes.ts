@@ -9,6 +9,7 @@ import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { ok, route } from '../route.js';
 import { analyticsJson, analyticsShape, hexColor, httpsOnlyUrl, merchantDetailJson, merchantDetailShape, merchantJson, merchantShape } from './partner-insights.views.js';
 import { brandingJson, brandingShape } from './partner.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PartnerInsightUseCases {
   readonly listNetworkMerchants: ReturnType<typeof listNetworkMerchants>;
@@ -40,7 +41,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     errors: [],
     handler: async ({ partner, query }) => {
       const req = uc.paging.request('listPartnerMerchants', query, 'joined_at');
-      const page = await uc.listNetworkMerchants(partner!, req, { ...(query.plan ? { plan: query.plan } : {}), ...(query.status ? { activity: query.status } : {}) });
+      const page = await uc.listNetworkMerchants(partner, req, { ...(query.plan ? { plan: query.plan } : {}), ...(query.status ? { activity: query.status } : {}) });
       return ok('Merchants', uc.paging.render('listPartnerMerchants', query, req, page, merchantJson));
     },
   }),
@@ -56,8 +57,9 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     access: { partnerScope: 'merchants:read' },
     rateLimit: 'partner',
     success: { status: 200, description: 'The merchant', data: merchantDetailShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ partner, params }) => ok('Merchant', merchantDetailJson(successOf(await uc.getNetworkMerchant(partner!, params.id!), 'merchant'))),
+    failures: failuresOf<FailureOf<typeof uc.getNetworkMerchant>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ partner, params }) => ok('Merchant', merchantDetailJson(successOf(await uc.getNetworkMerchant(partner, params.id), 'merchant'))),
   }),
   route({
     method: 'get',
@@ -76,7 +78,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
     query: object('PartnerAnalyticsQuery', {}, { period: enumOf('period', NETWORK_PERIODS, 'default 30d') }),
     success: { status: 200, description: 'The analytics', data: analyticsShape },
     errors: [],
-    handler: async ({ partner, query }) => ok('Network analytics', analyticsJson(await uc.networkAnalytics(partner!, query.period ?? '30d'), uc.clock.now())),
+    handler: async ({ partner, query }) => ok('Network analytics', analyticsJson(await uc.networkAnalytics(partner, query.period ?? '30d'), uc.clock.now())),
   }),
   route({
     method: 'put',
@@ -96,6 +98,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
       { display_name: orNull(text(1, 100)), logo_url: orNull(httpsOnlyUrl), primary_color: orNull(hexColor), support_phone: orNull(phone), support_email: orNull(email) },
     ),
     success: { status: 200, description: 'The branding', data: brandingShape },
+    failures: failuresOf<FailureOf<typeof uc.setPartnerBranding>>({ NotFound: true }),
     errors: [],
     handler: async ({ partner, body }) => {
       const branding = {
@@ -105,7 +108,7 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
         supportPhone: body.support_phone ?? null,
         supportEmail: body.support_email ?? null,
       };
-      return ok('Branding saved', brandingJson(successOf(await uc.setPartnerBranding(partner!, branding), 'partner')));
+      return ok('Branding saved', brandingJson(successOf(await uc.setPartnerBranding(partner, branding), 'partner')));
     },
   }),
 ];

@@ -5,6 +5,7 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, route } from '../route.js';
 import { apiKeyJson, apiKeyShape, lifetimeInput, newApiKeyShape, scopesInput } from './partner.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PartnerKeyUseCases {
   readonly createApiKey: ReturnType<typeof createApiKey>;
@@ -34,9 +35,10 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     bodyExample: { name: 'Reporting dashboard', scopes: ['merchants:read', 'analytics:read'], expires_in_days: 90 },
     body: object('CreatePartnerApiKeyRequest', { name: text(1, 100, 'what the key is for'), scopes: scopesInput }, { expires_in_days: lifetimeInput }),
     success: { status: 201, description: 'The key, shown once', data: newApiKeyShape },
+    failures: failuresOf<FailureOf<typeof uc.createApiKey>>({ ScopeNotHeld: true }),
     errors: [],
     handler: async ({ partner, body }) => {
-      const issued = successOf(await uc.createApiKey(partner!, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
+      const issued = successOf(await uc.createApiKey(partner, { name: body.name, scopes: body.scopes, expiresInDays: body.expires_in_days ?? null }), 'api key');
       return created('API key made; store it now: it is not shown again', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
     },
   }),
@@ -57,7 +59,7 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     handler: async ({ partner, query }) => {
       const now = uc.clock.now();
       const req = uc.paging.request('listPartnerApiKeys', query, 'created_at');
-      return ok('API keys', uc.paging.render('listPartnerApiKeys', query, req, await uc.listApiKeys(partner!, req), (k) => apiKeyJson(k, now)));
+      return ok('API keys', uc.paging.render('listPartnerApiKeys', query, req, await uc.listApiKeys(partner, req), (k) => apiKeyJson(k, now)));
     },
   }),
   route({
@@ -72,8 +74,9 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     access: { partnerScope: 'keys:manage' },
     rateLimit: 'partner',
     success: { status: 200, description: 'The revoked key', data: apiKeyShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner!, params.id!), 'api key'), uc.clock.now())),
+    failures: failuresOf<FailureOf<typeof uc.revokeApiKey>>({ NotFound: true, KeyScopesNotHeld: true }),
+    errors: [],
+    handler: async ({ partner, params }) => ok('API key revoked', apiKeyJson(successOf(await uc.revokeApiKey(partner, params.id), 'api key'), uc.clock.now())),
   }),
   route({
     method: 'post',
@@ -88,9 +91,10 @@ export const partnerKeyRoutes = (uc: PartnerKeyUseCases) => [
     rateLimit: 'partner',
     idempotent: true,
     success: { status: 201, description: 'The new key, shown once', data: newApiKeyShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.rotateApiKey>>({ NotFound: true, ScopeNotHeld: true }),
+    errors: [],
     handler: async ({ partner, params }) => {
-      const issued = successOf(await uc.rotateApiKey(partner!, params.id!), 'api key');
+      const issued = successOf(await uc.rotateApiKey(partner, params.id), 'api key');
       return created('API key rotated; the old key works for 24 more hours', { ...apiKeyJson(issued.apiKey, uc.clock.now()), key: issued.key });
     },
   }),

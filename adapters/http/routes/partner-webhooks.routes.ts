@@ -8,6 +8,7 @@ import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, route } from '../route.js';
 import { deliveryJson, deliveryShape, endpointJson, endpointShape, endpointWithSecretShape, webhookEventsInput, webhookUrlInput } from './partner-webhooks.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PartnerWebhookUseCases {
   readonly createWebhook: ReturnType<typeof createWebhook>;
@@ -49,9 +50,10 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       bodyExample: { url: 'https://hooks.partner.example/bizops', events: ['sale.created', 'merchant.joined'], description: 'Production' },
       body: object('CreatePartnerWebhookRequest', { url: webhookUrlInput, events: webhookEventsInput }, { description: fields.description }),
       success: { status: 201, description: 'The endpoint and its secret', data: endpointWithSecretShape },
-      errors: ['WEBHOOK_URL_NOT_ALLOWED'],
+      failures: failuresOf<FailureOf<typeof uc.createWebhook>>({ WebhookUrlNotAllowed: true }),
+    errors: [],
       handler: async ({ partner, body }) => {
-        const e = successOf(await uc.createWebhook(partner!, { url: body.url, events: body.events, description: body.description ?? null }), 'webhook');
+        const e = successOf(await uc.createWebhook(partner, { url: body.url, events: body.events, description: body.description ?? null }), 'webhook');
         return created('Webhook endpoint added; store the secret now: it is not shown again', { ...json(e), secret: e.secret });
       },
     }),
@@ -71,7 +73,7 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       errors: [],
       handler: async ({ partner, query }) => {
         const req = uc.paging.request('listPartnerWebhooks', query, 'created_at');
-        return ok('Webhook endpoints', uc.paging.render('listPartnerWebhooks', query, req, await uc.listWebhooks(partner!, req), json));
+        return ok('Webhook endpoints', uc.paging.render('listPartnerWebhooks', query, req, await uc.listWebhooks(partner, req), json));
       },
     }),
     route({
@@ -83,8 +85,9 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       access,
       rateLimit: 'partner',
       success: { status: 200, description: 'The endpoint', data: endpointShape },
-      errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Webhook endpoint', json(successOf(await uc.getWebhook(partner!, params.id!), 'webhook'))),
+      failures: failuresOf<FailureOf<typeof uc.getWebhook>>({ NotFound: true }),
+    errors: [],
+      handler: async ({ partner, params }) => ok('Webhook endpoint', json(successOf(await uc.getWebhook(partner, params.id), 'webhook'))),
     }),
     route({
       method: 'put',
@@ -98,8 +101,9 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       bodyExample: { events: ['sale.created', 'sale.voided'] },
       body: object('UpdatePartnerWebhookRequest', {}, fields),
       success: { status: 200, description: 'The endpoint', data: endpointShape },
-      errors: ['RESOURCE_NOT_FOUND', 'WEBHOOK_URL_NOT_ALLOWED'],
-      handler: async ({ partner, params, body }) => ok('Webhook endpoint updated', json(successOf(await uc.updateWebhook(partner!, params.id!, body), 'webhook'))),
+      failures: failuresOf<FailureOf<typeof uc.updateWebhook>>({ NotFound: true, WebhookUrlNotAllowed: true }),
+    errors: [],
+      handler: async ({ partner, params, body }) => ok('Webhook endpoint updated', json(successOf(await uc.updateWebhook(partner, params.id, body), 'webhook'))),
     }),
     route({
       method: 'delete',
@@ -111,10 +115,11 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       access,
       rateLimit: 'partner',
       success: { status: 200, description: 'Deleted', data: shape('DeletedWebhookEndpoint', { id: uuid }) },
-      errors: ['RESOURCE_NOT_FOUND'],
+      failures: failuresOf<FailureOf<typeof uc.deleteWebhook>>({ NotFound: true }),
+    errors: [],
       handler: async ({ partner, params }) => {
-        successOf(await uc.deleteWebhook(partner!, params.id!), 'webhook');
-        return ok('Webhook endpoint deleted', { id: params.id! });
+        successOf(await uc.deleteWebhook(partner, params.id), 'webhook');
+        return ok('Webhook endpoint deleted', { id: params.id });
       },
     }),
     route({
@@ -128,9 +133,10 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       rateLimit: 'partner',
       idempotent: true,
       success: { status: 200, description: 'The endpoint and its new secret', data: endpointWithSecretShape },
-      errors: ['RESOURCE_NOT_FOUND'],
+      failures: failuresOf<FailureOf<typeof uc.rotateWebhookSecret>>({ NotFound: true }),
+    errors: [],
       handler: async ({ partner, params }) => {
-        const e = successOf(await uc.rotateWebhookSecret(partner!, params.id!), 'webhook');
+        const e = successOf(await uc.rotateWebhookSecret(partner, params.id), 'webhook');
         return ok('Secret rotated; store it now: it is not shown again', { ...json(e), secret: e.secret });
       },
     }),
@@ -144,8 +150,9 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       access,
       rateLimit: 'partner',
       success: { status: 200, description: 'The test delivery', data: deliveryShape },
-      errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Test event sent', deliveryJson(successOf(await uc.testWebhook(partner!, params.id!), 'webhook'))),
+      failures: failuresOf<FailureOf<typeof uc.testWebhook>>({ NotFound: true }),
+    errors: [],
+      handler: async ({ partner, params }) => ok('Test event sent', deliveryJson(successOf(await uc.testWebhook(partner, params.id), 'webhook'))),
     }),
     route({
       method: 'get',
@@ -158,10 +165,11 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       rateLimit: 'partner',
       query: listQuery('WebhookDeliveryListQuery', ['created_at'] as const, {}),
       success: { status: 200, description: 'A page of deliveries', data: doc('WebhookDeliveryPage', pageSchema(jsonSchemaOf(deliveryShape))) },
-      errors: ['RESOURCE_NOT_FOUND'],
+      failures: failuresOf<FailureOf<typeof uc.listWebhookDeliveries>>({ NotFound: true }),
+    errors: [],
       handler: async ({ partner, params, query }) => {
         const req = uc.paging.request('listPartnerWebhookDeliveries', query, 'created_at');
-        const page = successOf(await uc.listWebhookDeliveries(partner!, params.id!, req), 'webhook');
+        const page = successOf(await uc.listWebhookDeliveries(partner, params.id, req), 'webhook');
         return ok('Webhook deliveries', uc.paging.render('listPartnerWebhookDeliveries', query, req, page, deliveryJson));
       },
     }),
@@ -175,8 +183,9 @@ export const partnerWebhookRoutes = (uc: PartnerWebhookUseCases) => {
       access,
       rateLimit: 'partner',
       success: { status: 200, description: 'The new delivery', data: deliveryShape },
-      errors: ['RESOURCE_NOT_FOUND'],
-      handler: async ({ partner, params }) => ok('Delivery queued again', deliveryJson(successOf(await uc.redeliverWebhook(partner!, params.delivery_id!), 'webhook delivery'))),
+      failures: failuresOf<FailureOf<typeof uc.redeliverWebhook>>({ NotFound: true }),
+    errors: [],
+      handler: async ({ partner, params }) => ok('Delivery queued again', deliveryJson(successOf(await uc.redeliverWebhook(partner, params.delivery_id), 'webhook delivery'))),
     }),
   ];
 };

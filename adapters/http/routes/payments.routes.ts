@@ -5,6 +5,7 @@ import { bool, doc, shape, str } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { problem } from '../problem.js';
 import { ok, route } from '../route.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface PaymentUseCases {
   readonly receivePaymentWebhook: ReturnType<typeof receivePaymentWebhook>;
@@ -55,7 +56,8 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     rateLimit: 'none',
     rawBody: { description: "Paystack's event, as sent", content: { 'application/json': { type: 'object', description: 'a Paystack event, e.g. {"event":"charge.success","data":{...}}' } } },
     success: { status: 200, description: 'Received', data: shape('WebhookReceipt', { received: bool, outcome: str }) },
-    errors: ['WEBHOOK_SIGNATURE_INVALID'],
+    failures: failuresOf<FailureOf<typeof uc.receivePaymentWebhook>>({ WebhookSignatureInvalid: true }),
+    errors: [],
     handler: async ({ ctx }) => {
       const raw = await readRaw(ctx);
       const outcome = successOf(await uc.receivePaymentWebhook(raw, ctx.get('x-paystack-signature')), 'loan pack');
@@ -74,7 +76,7 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('The checkout page'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).checkoutPage(params.code!)),
+    handler: async ({ params }) => page(sandboxOf(uc).checkoutPage(params.code)),
   }),
   route({
     method: 'post',
@@ -88,7 +90,7 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('Paid; a page that sends the payer back'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code!, 'pay')),
+    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code, 'pay')),
   }),
   route({
     method: 'post',
@@ -102,6 +104,6 @@ export const paymentRoutes = (uc: PaymentUseCases) => [
     pathParams: CODE,
     success: htmlSuccess('Cancelled; a page that sends the payer back'),
     errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code!, 'cancel')),
+    handler: async ({ params }) => page(sandboxOf(uc).complete(params.code, 'cancel')),
   }),
 ];

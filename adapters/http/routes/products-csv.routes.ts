@@ -178,7 +178,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     errors: [],
     handler: async ({ actor, ctx, query }) => {
       const byBranch = query.by_branch ?? false;
-      const { lagosDay, products } = uc.exportProducts(actor!, { byBranch });
+      const { lagosDay, products } = uc.exportProducts(actor, { byBranch });
       const recordsOf = (p: Product): string[][] => (byBranch ? branchRecords(p as ProductWithStock) : [productRecord(p)]);
       // The first batch is read before the answer starts, so a database fault is still a proper error.
       const first = await products.next();
@@ -263,7 +263,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
         rows.push(decoded.row);
         decodeErrors.push(...decoded.errors);
       }
-      const report = await uc.importProducts(actor!, { rows, decodeErrors, dryRun: query.dry_run ?? false });
+      const report = await uc.importProducts(actor, { rows, decodeErrors, dryRun: query.dry_run ?? false });
       const counts = `${report.created} created, ${report.updated} updated, ${report.unchanged} unchanged, ${new Set(report.errors.map((e) => e.row)).size} rows skipped`;
       return ok(report.dryRun ? `Dry run, nothing written: ${counts}` : `Import applied: ${counts}`, reportJson(report));
     },

@@ -73,6 +73,7 @@ export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
 };
 
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export const productRoutes = (uc: ProductUseCases) => [
   route({
@@ -91,7 +92,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     },
     errors: [],
     handler: async ({ actor }) => {
-      const categories = await uc.listCategories(actor!);
+      const categories = await uc.listCategories(actor);
       return ok('Categories', {
         content: categories.map((c) => ({ name: c.name, product_count: c.productCount })),
         cursor: null,
@@ -122,9 +123,13 @@ export const productRoutes = (uc: ProductUseCases) => [
       { note: text(1, 500), unit_cost: money, branch_id: uuidInput, ...CLIENT_FIELDS },
     ),
     success: { status: 201, description: 'The ledger row, with quantity before and after', data: movementShape, headers: REPLAYED_HEADER },
-    errors: ['RESOURCE_NOT_FOUND', 'INSUFFICIENT_STOCK', 'SERVICE_HAS_NO_STOCK', 'STOCK_LIMIT_EXCEEDED', 'NEGATIVE_PRICE', 'UNKNOWN_BRANCH', 'WRONG_BRANCH', 'CLIENT_ID_CONFLICT'],
+    failures: failuresOf<FailureOf<typeof uc.adjustStock>>({
+      NotFound: true, ClientIdConflict: true, UnknownBranch: true, NegativePrice: true, ZeroQuantityChange: true, InsufficientStock: true,
+      ServiceHasNoStock: true, StockLimitExceeded: true, WrongBranch: true,
+    }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      const movement = successOf(await uc.adjustStock(actor!, {
+      const movement = successOf(await uc.adjustStock(actor, {
         productId: body.product_id,
         quantityChange: body.quantity_change,
         reason: body.reason,
@@ -152,7 +157,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStockAdjustments', query, 'created_at');
-      const page = await uc.listStockMovements(actor!, req, {
+      const page = await uc.listStockMovements(actor, req, {
         ...(query.product_id ? { productId: query.product_id } : {}),
         ...(query.reason ? { reason: query.reason } : {}),
         ...(query.branch_id ? { branchId: query.branch_id } : {}),
@@ -171,9 +176,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The ledger row', data: movementShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getStockMovement>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Stock adjustment', movementJson(successOf(await uc.getStockMovement(actor!, params.id!), 'stock adjustment')));
+      return ok('Stock adjustment', movementJson(successOf(await uc.getStockMovement(actor, params.id), 'stock adjustment')));
     },
   }),
   route({
@@ -192,9 +198,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     bodyExample: { name: 'Peak Milk 400g', price: 1500, sku: 'PEAK-400', cost_price: 1200, quantity: 48, category: 'Provisions', low_stock_threshold: 6, unit: 'tin' },
     body: object('CreateProductRequest', { name: text(1, 200), price: money }, productFields),
     success: { status: 201, description: 'The product', data: productShape },
-    errors: ['DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
+    failures: failuresOf<FailureOf<typeof uc.createProduct>>({ DuplicateSku: true, ProductRulesBroken: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      return created('Product created', await productView(uc, actor!, successOf(await uc.createProduct(actor!, productFieldsOf(body) as ProductFields), 'product')));
+      return created('Product created', await productView(uc, actor, successOf(await uc.createProduct(actor, productFieldsOf(body) as ProductFields), 'product')));
     },
   }),
   route({
@@ -218,7 +225,7 @@ export const productRoutes = (uc: ProductUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listProducts', query, 'created_at');
-      const page = await uc.listProducts(actor!, req, {
+      const page = await uc.listProducts(actor, req, {
         ...(query.category !== undefined ? { category: query.category } : {}),
         ...(query.type ? { type: query.type } : {}),
         ...(query.low_stock ? { lowStock: true } : {}),
@@ -237,9 +244,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The product', data: productShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getProduct>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Product', await productView(uc, actor!, successOf(await uc.getProduct(actor!, params.id!), 'product')));
+      return ok('Product', await productView(uc, actor, successOf(await uc.getProduct(actor, params.id), 'product')));
     },
   }),
   route({
@@ -256,9 +264,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     bodyExample: { price: 1550, low_stock_threshold: 10 },
     body: object('UpdateProductRequest', {}, { name: text(1, 200), price: money, ...productFields }),
     success: { status: 200, description: 'The product', data: productShape },
-    errors: ['RESOURCE_NOT_FOUND', 'DUPLICATE_SKU', 'NEGATIVE_PRICE', 'QUANTITY_MUST_NOT_BE_NEGATIVE', 'STOCK_LIMIT_EXCEEDED', 'SERVICE_HAS_NO_STOCK'],
+    failures: failuresOf<FailureOf<typeof uc.updateProduct>>({ NotFound: true, DuplicateSku: true, ProductRulesBroken: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
-      return ok('Product updated', await productView(uc, actor!, successOf(await uc.updateProduct(actor!, params.id!, productFieldsOf(body)), 'product')));
+      return ok('Product updated', await productView(uc, actor, successOf(await uc.updateProduct(actor, params.id, productFieldsOf(body)), 'product')));
     },
   }),
   route({
@@ -275,9 +284,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The archived product', data: productShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.archiveProduct>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Product archived', await productView(uc, actor!, successOf(await uc.archiveProduct(actor!, params.id!), 'product')));
+      return ok('Product archived', await productView(uc, actor, successOf(await uc.archiveProduct(actor, params.id), 'product')));
     },
   }),
   route({
@@ -290,9 +300,10 @@ export const productRoutes = (uc: ProductUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The restored product', data: productShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.restoreProduct>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Product restored', await productView(uc, actor!, successOf(await uc.restoreProduct(actor!, params.id!), 'product')));
+      return ok('Product restored', await productView(uc, actor, successOf(await uc.restoreProduct(actor, params.id), 'product')));
     },
   }),
 ];

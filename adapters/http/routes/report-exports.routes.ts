@@ -11,6 +11,7 @@ import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, typ
 import { doc, enumOf, object } from '../codecs.js';
 import { lagosDayInput } from '../dates.js';
 import { successOf } from '../failures.js';
+import { failuresOf } from '../failure-codes.js';
 import { OWNER_ONLY, route, type RouteDef } from '../route.js';
 
 export interface ReportExportUseCases {
@@ -88,10 +89,11 @@ export const reportExportRoute = (def: {
       data: doc('ReportCsv', { type: 'string', description: 'with format=csv (the default): CSV with a header row' }),
       headers: { 'Content-Disposition': `attachment; filename="<report>-<start_date>_<end_date>.<format>", e.g. ${def.path.split('/')[2]}-2026-11-01_2026-11-30.csv` },
     },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<ExportFailure>({ InvalidReportRange: true, NotFound: true }),
+    errors: [],
     handler: async ({ actor, query, ctx }) => {
       const chosen: ReportFormat = query.format ?? 'csv';
-      const answer = await def.run(actor!, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
+      const answer = await def.run(actor, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
       const report = await primed(successOf(answer, 'business'));
       const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
       return {

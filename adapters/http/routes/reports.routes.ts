@@ -8,6 +8,7 @@ import {
   comparedAmountJson, comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
   profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
 } from './reports.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface ReportUseCases {
   readonly getDashboard: ReturnType<typeof getDashboard>;
@@ -64,9 +65,10 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: periodQuery('DashboardQuery'),
     success: { status: 200, description: 'The dashboard', data: dashboardShape },
+    failures: failuresOf<FailureOf<typeof uc.getDashboard>>({ InvalidReportRange: true }),
     errors: [],
     handler: async ({ actor, query }) => {
-      const d = successOf(await uc.getDashboard(actor!, periodOf(query)), 'report');
+      const d = successOf(await uc.getDashboard(actor, periodOf(query)), 'report');
       return ok('Dashboard', {
         period: query.period ?? 'today',
         ...rangeJson(d.range),
@@ -98,9 +100,10 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: periodQuery('TopServicesQuery'),
     success: { status: 200, description: 'The services, most revenue first', data: topServicesShape },
-    errors: ['FEATURE_NOT_AVAILABLE'],
+    failures: failuresOf<FailureOf<typeof uc.getTopServices>>({ InvalidReportRange: true, FeatureNotAvailable: true }),
+    errors: [],
     handler: async ({ actor, query }) => {
-      const r = successOf(await uc.getTopServices(actor!, periodOf(query)), 'report');
+      const r = successOf(await uc.getTopServices(actor, periodOf(query)), 'report');
       return ok('Top services', { period: query.period ?? 'today', ...rangeJson(r.range), services: r.services.map(productSalesJson) });
     },
   }),
@@ -117,8 +120,9 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: rangeQuery('ProfitLossQuery'),
     success: { status: 200, description: 'The profit and loss', data: profitLossShape },
+    failures: failuresOf<FailureOf<typeof uc.getProfitLoss>>({ InvalidReportRange: true }),
     errors: [],
-    handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor!, query.start_date, query.end_date), 'report'))),
+    handler: async ({ actor, query }) => ok('Profit and loss', profitLossJson(successOf(await uc.getProfitLoss(actor, query.start_date, query.end_date), 'report'))),
   }),
   route({
     method: 'get',
@@ -134,7 +138,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     query: object('InventoryReportQuery', {}, {}),
     success: { status: 200, description: 'The inventory report', data: inventoryShape },
     errors: [],
-    handler: async ({ actor }) => ok('Inventory', inventoryJson(await uc.getInventory(actor!))),
+    handler: async ({ actor }) => ok('Inventory', inventoryJson(await uc.getInventory(actor))),
   }),
   route({
     method: 'get',
@@ -150,7 +154,7 @@ const reportRouteList = (uc: ReportUseCases) => [
     query: object('DailySummaryQuery', {}, { date: lagosDayParam('the Lagos day; default today') }),
     success: { status: 200, description: 'The day', data: dailySummaryShape },
     errors: [],
-    handler: async ({ actor, query }) => ok('Daily summary', dailySummaryJson(await uc.getDailySummary(actor!, query.date))),
+    handler: async ({ actor, query }) => ok('Daily summary', dailySummaryJson(await uc.getDailySummary(actor, query.date))),
   }),
   route({
     method: 'get',
@@ -165,8 +169,9 @@ const reportRouteList = (uc: ReportUseCases) => [
     rateLimit: 'user',
     query: rangeQuery('SalesByCategoryQuery'),
     success: { status: 200, description: 'The categories, most revenue first', data: salesByCategoryShape },
+    failures: failuresOf<FailureOf<typeof uc.getSalesByCategory>>({ InvalidReportRange: true }),
     errors: [],
     handler: async ({ actor, query }) =>
-      ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor!, query.start_date, query.end_date), 'report'))),
+      ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor, query.start_date, query.end_date), 'report'))),
   }),
 ];

@@ -11,6 +11,7 @@ import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, okFile, OWNER_AND_STAFF, OWNER_ONLY, route, type Reply } from '../route.js';
 import { PDF, receiptDescription, receiptJson, receiptSuccess, receiptSummary, receiptSummaryShape, saleJson, saleShape, saleSummary, saleSummaryShape } from './sales.views.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface SaleUseCases {
   readonly recordSale: ReturnType<typeof recordSale>;
@@ -100,35 +101,20 @@ export const salesRoutes = (uc: SaleUseCases) => [
         ...REPLAYED_HEADER,
       },
     },
-    errors: [
-      'INSUFFICIENT_STOCK',
-      'PLAN_LIMIT_EXCEEDED',
-      'UNKNOWN_PRODUCT',
-      'UNKNOWN_CUSTOMER',
-      'CUSTOMER_REQUIRED',
-      'CREDIT_LIMIT_EXCEEDED',
-      'CREDIT_BALANCE_LIMIT_EXCEEDED',
-      'UNKNOWN_BRANCH',
-      'WRONG_BRANCH',
-      'DISCOUNT_TOO_LARGE',
-      'AMOUNT_PAID_EXCEEDS_TOTAL',
-      'AMOUNT_TENDERED_TOO_SMALL',
-      'PRODUCT_ARCHIVED',
-      'AMOUNT_TOO_LARGE',
-      'NEGATIVE_PRICE',
-      'AMOUNT_MUST_NOT_BE_NEGATIVE',
-      'CLIENT_ID_CONFLICT',
-      'PROVISIONAL_RECEIPT_NUMBER_TAKEN',
-      'IDEMPOTENCY_IN_PROGRESS',
-      'IDEMPOTENCY_KEY_REUSED',
-    ],
+    failures: failuresOf<FailureOf<typeof uc.recordSale>>({
+      NegativeAmount: true, ClientIdConflict: true, UnknownBranch: true, UnknownCustomer: true, NegativePrice: true, WrongBranch: true,
+      QuantityNotPositive: true, CreditBalanceLimitExceeded: true, UnknownProducts: true, ArchivedProducts: true, CustomerRequired: true,
+      CreditLimitExceeded: true, LineDiscountTooLarge: true, AmountTooLarge: true, SaleDiscountTooLarge: true, AmountPaidExceedsTotal: true,
+      AmountTenderedTooSmall: true, InsufficientStock: true, PlanLimitExceeded: true, ProvisionalReceiptNumberTaken: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body, sync }) => {
       if (body.provisional_receipt_number && !sync) {
         throw problem('VALIDATION_FAILED', 'provisional_receipt_number is for sales a till made offline: send them through POST /sync/batch.', {
           errors: [{ field: 'provisional_receipt_number', message: 'only through POST /sync/batch' }],
         });
       }
-      const recorded = successOf(await uc.recordSale(actor!, {
+      const recorded = successOf(await uc.recordSale(actor, {
         items: body.items.map((i) => ({
           productId: i.product_id,
           quantity: i.quantity,
@@ -168,7 +154,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listSales', query, 'created_at');
-      const page = await uc.listSales(actor!, req, {
+      const page = await uc.listSales(actor, req, {
         ...(query.payment_method ? { paymentMethod: query.payment_method } : {}),
         ...(query.status ? { status: query.status } : {}),
         ...(query.customer_id ? { customerId: query.customer_id } : {}),
@@ -192,7 +178,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listReceipts', query, 'created_at');
-      const page = await uc.listSales(actor!, req, {});
+      const page = await uc.listSales(actor, req, {});
       return ok('Receipts', uc.paging.render('listReceipts', query, req, page, receiptSummary));
     },
   }),
@@ -207,9 +193,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
     rateLimit: 'user',
     pathParams: RECEIPT_NUMBER,
     success: receiptSuccess,
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getReceipt>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, mediaType }) => {
-      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { receiptNumber: params.receipt_number! }), 'receipt'), mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor, { receiptNumber: params.receipt_number }), 'receipt'), mediaType);
     },
   }),
   route({
@@ -222,9 +209,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The sale', data: saleShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getSale>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Sale', saleJson(successOf(await uc.getSale(actor!, params.id!), 'sale')));
+      return ok('Sale', saleJson(successOf(await uc.getSale(actor, params.id), 'sale')));
     },
   }),
   route({
@@ -237,9 +225,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: receiptSuccess,
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getReceipt>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params, mediaType }) => {
-      return receiptReply(uc, successOf(await uc.getReceipt(actor!, { saleId: params.id! }), 'sale'), mediaType);
+      return receiptReply(uc, successOf(await uc.getReceipt(actor, { saleId: params.id }), 'sale'), mediaType);
     },
   }),
   route({
@@ -259,9 +248,10 @@ export const salesRoutes = (uc: SaleUseCases) => [
     idempotent: true,
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
-    errors: ['RESOURCE_NOT_FOUND', 'SALE_ALREADY_VOIDED', 'STOCK_LIMIT_EXCEEDED'],
+    failures: failuresOf<FailureOf<typeof uc.voidSale>>({ NotFound: true, StockLimitExceeded: true, SaleAlreadyVoided: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
-      return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor!, params.id!, body.reason), 'sale')));
+      return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor, params.id, body.reason), 'sale')));
     },
   }),
 ];

@@ -6,6 +6,7 @@ import { dateTimeJson } from '../json-values.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface SessionUseCases {
   readonly logout: ReturnType<typeof logout>;
@@ -64,7 +65,8 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     body: object('LogoutRequest', { refresh_token: opaqueToken }),
     bodyExample: { refresh_token: 'kq3G3w9dM1m1Qy0bJ7i4c8cXWZ3Fk2x0m3sYk5y6pQ4' },
     success: { status: 200, description: 'Signed out', data: shape('LoggedOut', { session_id: uuid }, { session_id: 'the session that was ended' }) },
-    errors: ['REFRESH_TOKEN_INVALID'],
+    failures: failuresOf<FailureOf<typeof uc.logout>>({ RefreshTokenInvalid: true }),
+    errors: [],
     handler: async ({ body }) => {
       return ok('Signed out', { session_id: successOf(await uc.logout(body.refresh_token), 'session').sessionId });
     },
@@ -86,7 +88,7 @@ export const sessionRoutes = (uc: SessionUseCases) => [
     errors: [],
     handler: async ({ actor, sessionId, query }) => {
       const req = uc.paging.request('listSessions', query, 'last_used_at');
-      const page = await uc.listSessions(actor!, req);
+      const page = await uc.listSessions(actor, req);
       return ok('Sessions', uc.paging.render('listSessions', query, req, page, (s) => sessionJson(s, sessionId)));
     },
   }),
@@ -107,10 +109,11 @@ export const sessionRoutes = (uc: SessionUseCases) => [
       description: 'The session was ended',
       data: shape('EndedSession', { id: uuid, current: bool }, { current: 'true when it was the session of this request’s access token' }),
     },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.endSession>>({ SessionNotFound: true }),
+    errors: [],
     handler: async ({ actor, sessionId, params }) => {
-      const id = params.id!.toLowerCase();
-      successOf(await uc.endSession(actor!, id), 'session');
+      const id = params.id.toLowerCase();
+      successOf(await uc.endSession(actor, id), 'session');
       return ok('Session ended', { id, current: id === sessionId });
     },
   }),

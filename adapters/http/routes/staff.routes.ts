@@ -7,6 +7,7 @@ import { created, ok, OWNER_ONLY, route } from '../route.js';
 import { identifierFields, identifierOf } from './identifier.js';
 import { staffJson, staffShape } from './views.js';
 import { ROLES } from '../../../domain/roles.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface StaffUseCases {
   readonly inviteStaff: ReturnType<typeof inviteStaff>;
@@ -39,9 +40,10 @@ export const staffRoutes = (uc: StaffUseCases) => [
     bodyExample: { first_name: 'Chidi', last_name: 'Eze', phone: '+2348039876543', role: 'STAFF' },
     body: object('InviteRequest', { first_name: text(1, 100), last_name: text(1, 100) }, { ...identifierFields, role, branch_id: uuidInput }),
     success: { status: 201, description: 'The invited member', data: staffShape },
-    errors: ['ALREADY_A_MEMBER', 'UNKNOWN_BRANCH', 'PLAN_LIMIT_EXCEEDED'],
+    failures: failuresOf<FailureOf<typeof uc.inviteStaff>>({ UnknownBranch: true, DailyLimitExceeded: true, AlreadyMember: true }),
+    errors: [],
     handler: async ({ actor, body }) => {
-      const invited = successOf(await uc.inviteStaff(actor!, {
+      const invited = successOf(await uc.inviteStaff(actor, {
         identifier: identifierOf(body),
         firstName: body.first_name,
         lastName: body.last_name,
@@ -65,7 +67,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStaff', query, 'created_at');
-      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      const page = await uc.listStaff(actor, req, query.status ? { status: query.status } : {});
       return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
@@ -85,7 +87,7 @@ export const staffRoutes = (uc: StaffUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStaff', query, 'created_at');
-      const page = await uc.listStaff(actor!, req, query.status ? { status: query.status } : {});
+      const page = await uc.listStaff(actor, req, query.status ? { status: query.status } : {});
       return ok('Staff', uc.paging.render('listStaff', query, req, page, staffJson));
     },
   }),
@@ -100,9 +102,10 @@ export const staffRoutes = (uc: StaffUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The member', data: staffShape },
-    errors: ['RESOURCE_NOT_FOUND'],
+    failures: failuresOf<FailureOf<typeof uc.getStaffMember>>({ NotFound: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Staff member', staffJson(successOf(await uc.getStaffMember(actor!, params.id!), 'staff member')));
+      return ok('Staff member', staffJson(successOf(await uc.getStaffMember(actor, params.id), 'staff member')));
     },
   }),
   route({
@@ -118,10 +121,11 @@ export const staffRoutes = (uc: StaffUseCases) => [
     bodyExample: { role: 'BUSINESS_OWNER' },
     body: object('UpdateStaffRequest', {}, { role, branch_id: uuidInput }),
     success: { status: 200, description: 'The member', data: staffShape },
-    errors: ['RESOURCE_NOT_FOUND', 'UNKNOWN_BRANCH', 'LAST_OWNER'],
+    failures: failuresOf<FailureOf<typeof uc.updateStaffMember>>({ NotFound: true, UnknownBranch: true, LastOwner: true }),
+    errors: [],
     handler: async ({ actor, params, body }) => {
       const changes = { ...(body.role ? { role: body.role } : {}), ...(body.branch_id ? { branchId: body.branch_id } : {}) };
-      return ok('Staff member updated', staffJson(successOf(await uc.updateStaffMember(actor!, params.id!, changes), 'staff member')));
+      return ok('Staff member updated', staffJson(successOf(await uc.updateStaffMember(actor, params.id, changes), 'staff member')));
     },
   }),
   route({
@@ -134,9 +138,10 @@ export const staffRoutes = (uc: StaffUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The deactivated member', data: staffShape },
-    errors: ['RESOURCE_NOT_FOUND', 'CANNOT_DEACTIVATE_SELF', 'LAST_OWNER'],
+    failures: failuresOf<FailureOf<typeof uc.deactivateStaffMember>>({ NotFound: true, LastOwner: true, CannotDeactivateSelf: true }),
+    errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Staff member deactivated', staffJson(successOf(await uc.deactivateStaffMember(actor!, params.id!), 'staff member')));
+      return ok('Staff member deactivated', staffJson(successOf(await uc.deactivateStaffMember(actor, params.id), 'staff member')));
     },
   }),
 ];

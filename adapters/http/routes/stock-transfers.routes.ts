@@ -7,6 +7,7 @@ import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { created, ok, OWNER_ONLY, route } from '../route.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 // Stock moved between branches (docs/adr/0032): owner only, one transaction per transfer.
 
@@ -77,10 +78,13 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
       note: 'Two cartons to the Lekki shop',
     },
     success: { status: 201, description: 'The transfer', data: transferShape },
-    errors: ['INSUFFICIENT_STOCK', 'UNKNOWN_BRANCH', 'UNKNOWN_PRODUCT', 'SERVICE_HAS_NO_STOCK', 'IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
+    failures: failuresOf<FailureOf<typeof uc.transferStock>>({
+      UnknownBranch: true, SameBranch: true, UnknownProducts: true, ServiceItems: true, InsufficientStock: true,
+    }),
+    errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
       const transfer = successOf(
-        await uc.transferStock(actor!, {
+        await uc.transferStock(actor, {
           fromBranchId: body.from_branch_id,
           toBranchId: body.to_branch_id,
           items: body.items.map((i) => ({ productId: i.product_id, quantity: i.quantity })),
@@ -105,7 +109,7 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     errors: [],
     handler: async ({ actor, query }) => {
       const req = uc.paging.request('listStockTransfers', query, 'created_at');
-      const page = await uc.listStockTransfers(actor!, req, query.branch_id ? { branchId: query.branch_id } : {});
+      const page = await uc.listStockTransfers(actor, req, query.branch_id ? { branchId: query.branch_id } : {});
       return ok('Stock transfers', uc.paging.render('listStockTransfers', query, req, page, transferJson));
     },
   }),
@@ -119,7 +123,8 @@ export const stockTransferRoutes = (uc: StockTransferUseCases) => [
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     success: { status: 200, description: 'The transfer', data: transferShape },
-    errors: ['RESOURCE_NOT_FOUND'],
-    handler: async ({ actor, params }) => ok('Stock transfer', transferJson(successOf(await uc.getStockTransfer(actor!, params.id!), 'stock transfer'))),
+    failures: failuresOf<FailureOf<typeof uc.getStockTransfer>>({ NotFound: true }),
+    errors: [],
+    handler: async ({ actor, params }) => ok('Stock transfer', transferJson(successOf(await uc.getStockTransfer(actor, params.id), 'stock transfer'))),
   }),
 ];

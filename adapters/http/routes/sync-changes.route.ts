@@ -6,6 +6,7 @@ import { nairaJson, dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { problem } from '../problem.js';
 import { ok, OWNER_AND_STAFF, route } from '../route.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 // GET /sync/changes (docs/adr/0034 addendum, docs/offline-sync.md): the pull side of offline sync.
 
@@ -88,13 +89,14 @@ export const syncChangesRoute = (pull: ReturnType<typeof pullChanges>) =>
     rateLimit: 'user',
     query: object('SyncChangesQuery', {}, { since: text(1, 2000, 'the cursor of the last pull; omit for everything'), limit: changesLimit }),
     success: { status: 200, description: 'A page of changes and where to go on from', data: changesPage },
+    failures: failuresOf<FailureOf<typeof pull>>({ SyncCursorAhead: true }),
     errors: [],
     handler: async ({ actor, query }) => {
       const cursor = query.since === undefined ? null : decodeSyncCursor(query.since);
       if (query.since !== undefined && cursor === null) {
         throw problem('VALIDATION_FAILED', 'The since cursor is not one this API made; pull again without it.', { errors: [{ field: 'since', message: 'is not a cursor of GET /sync/changes' }] });
       }
-      const page = successOf(await pull(actor!, { cursor, limit: query.limit ?? DEFAULT_CHANGES }), 'business');
+      const page = successOf(await pull(actor, { cursor, limit: query.limit ?? DEFAULT_CHANGES }), 'business');
       return ok('Changes', { changes: page.changes.map(changeJson), cursor: encodeSyncCursor(page.cursor), has_more: page.hasMore });
     },
   });

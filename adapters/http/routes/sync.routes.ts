@@ -11,6 +11,7 @@ import type { pullChanges } from '../../../application/sync/changes.js';
 import { syncChangesRoute } from './sync-changes.route.js';
 import { PATH_FIELDS, runSyncBatch, SYNC_OPERATION_TYPES, SYNC_TARGETS, type SyncBatchDeps, type SyncOperationType } from '../sync-batch.js';
 import { PROBLEM_REF } from '../openapi.js';
+import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 // Offline sync (docs/adr/0034, docs/offline-sync.md): a till's queued operations, applied in order.
 
@@ -155,7 +156,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       success: { status: 200, description: 'One result per operation, in order', data: batchShape },
       errors: [],
       handler: async ({ ctx, actor, sessionId, body }) => {
-        const results = await run(ctx, actor!, sessionId, body.device_id, body.operations as never);
+        const results = await run(ctx, actor, sessionId, body.device_id, body.operations as never);
         const count = (s: string) => results.filter((r) => r.status === s).length;
         return ok('Batch applied', { device_id: body.device_id, applied: count('applied'), duplicates: count('duplicate'), rejected: count('rejected'), results });
       },
@@ -176,7 +177,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       errors: [],
       handler: async ({ actor, query }) => {
         const req = uc.paging.request('listSyncConflicts', query, 'created_at');
-        const page = await uc.listConflicts(actor!, req, query.status ? { status: query.status } : {});
+        const page = await uc.listConflicts(actor, req, query.status ? { status: query.status } : {});
         return ok('Conflicts', uc.paging.render('listSyncConflicts', query, req, page, conflictJson));
       },
     }),
@@ -197,7 +198,11 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       body: object('ResolveSyncConflictRequest', { resolution: enumOf('resolution', CONFLICT_RESOLUTIONS) }, { quantity_change: nonZeroInteger, note: text(1, 500) }),
       bodyExample: { resolution: 'STOCK_CORRECTION', quantity_change: 1, note: 'One carton was behind the counter' },
       success: { status: 200, description: 'The conflict, resolved', data: conflictShape },
-      errors: ['RESOURCE_NOT_FOUND', 'CONFLICT_ALREADY_RESOLVED', 'INSUFFICIENT_STOCK', 'STOCK_LIMIT_EXCEEDED', 'SALE_ALREADY_VOIDED'],
+      failures: failuresOf<FailureOf<typeof uc.resolveConflict>>({
+        NotFound: true, ClientIdConflict: true, UnknownBranch: true, NegativePrice: true, ZeroQuantityChange: true, InsufficientStock: true,
+        ServiceHasNoStock: true, StockLimitExceeded: true, WrongBranch: true, SaleAlreadyVoided: true, ConflictAlreadyResolved: true,
+      }),
+    errors: [],
       handler: async ({ actor, params, body }) => {
         const note = body.note !== undefined ? { note: body.note } : {};
         if ((body.resolution === 'STOCK_CORRECTION') !== (body.quantity_change !== undefined)) {
@@ -207,7 +212,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
         }
         const decision =
           body.resolution === 'STOCK_CORRECTION' ? { resolution: 'STOCK_CORRECTION' as const, quantityChange: body.quantity_change!, ...note } : { resolution: 'VOID' as const, ...note };
-        return ok('Conflict resolved', conflictJson(successOf(await uc.resolveConflict(actor!, params.id!, decision), 'conflict')));
+        return ok('Conflict resolved', conflictJson(successOf(await uc.resolveConflict(actor, params.id, decision), 'conflict')));
       },
     }),
   ];
