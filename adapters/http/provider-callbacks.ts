@@ -1,6 +1,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
 import { problem } from './problem.js';
+import { readBodyBytes } from './raw-body.js';
 
 /**
  * What the providers' callbacks (Termii delivery reports, WhatsApp Cloud API webhooks) share at the
@@ -16,21 +17,7 @@ const kilobytes = (bytes: number) => `${Math.round(bytes / 1024)} KB`;
 export const readRawBody = (ctx: Context, maxBytes: number): Promise<Buffer> => {
   const encoding = (ctx.get('content-encoding') || 'identity').trim().toLowerCase();
   if (encoding !== 'identity') return Promise.reject(problem('UNSUPPORTED_MEDIA_TYPE', 'Send the body without a Content-Encoding: its signature is over the bytes as sent.'));
-  const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `The body is larger than ${kilobytes(maxBytes)}.`, { headers: { Connection: 'close' } });
-  if ((ctx.request.length ?? 0) > maxBytes) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      ctx.req.off('data', onData);
-      reject(tooLarge()); // chunked past the limit: answered, and the connection closed after it
-    };
-    ctx.req.on('data', onData);
-    ctx.req.once('end', () => resolve(Buffer.concat(chunks)));
-    ctx.req.once('error', reject);
-  });
+  return readBodyBytes(ctx, maxBytes, kilobytes(maxBytes));
 };
 
 /** True when `givenHex` is the hex of `expected`, compared in constant time. */

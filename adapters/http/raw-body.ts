@@ -13,8 +13,13 @@ const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) /
  * which then reads it from `rawBodyStream` as it would have read the request. Used where the body must
  * be known before the handler runs: the fingerprint of an idempotent request (docs/adr/0045).
  */
-export const bufferRawBody = (ctx: Context, maxBytes: number): Promise<Buffer> => {
-  const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `The body is larger than ${megabytes(maxBytes)}.`, { headers: { Connection: 'close' } });
+/**
+ * The request's bytes as received, at most `maxBytes` (413 naming `limit` beyond; a chunked body past
+ * the limit is answered and its connection closed after the answer). The one reader of raw bodies:
+ * uploads under an Idempotency-Key and signed provider callbacks.
+ */
+export const readBodyBytes = (ctx: Context, maxBytes: number, limit: string): Promise<Buffer> => {
+  const tooLarge = () => problem('PAYLOAD_TOO_LARGE', `The body is larger than ${limit}.`, { headers: { Connection: 'close' } });
   if ((ctx.request.length ?? 0) > maxBytes) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -26,13 +31,20 @@ export const bufferRawBody = (ctx: Context, maxBytes: number): Promise<Buffer> =
       reject(tooLarge());
     };
     ctx.req.on('data', onData);
-    ctx.req.once('end', () => {
-      const body = Buffer.concat(chunks);
-      buffered.set(ctx, body);
-      resolve(body);
-    });
+    ctx.req.once('end', () => resolve(Buffer.concat(chunks)));
     ctx.req.once('error', reject);
   });
+};
+
+/**
+ * Reads a raw body (an upload) whole, at most `maxBytes` (413 beyond), and keeps it for the handler,
+ * which then reads it from `rawBodyStream` as it would have read the request. Used where the body must
+ * be known before the handler runs: the fingerprint of an idempotent request (docs/adr/0045).
+ */
+export const bufferRawBody = async (ctx: Context, maxBytes: number): Promise<Buffer> => {
+  const body = await readBodyBytes(ctx, maxBytes, megabytes(maxBytes));
+  buffered.set(ctx, body);
+  return body;
 };
 
 /** The request body as a stream: the copy `bufferRawBody` kept, else the request itself. */

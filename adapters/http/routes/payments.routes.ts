@@ -4,6 +4,7 @@ import type { SandboxGateway } from '../../payments/sandbox-gateway.js';
 import { bool, doc, shape, str } from '../codecs.js';
 import { successOf } from '../failures.js';
 import { problem } from '../problem.js';
+import { readBodyBytes } from '../raw-body.js';
 import { ok, route } from '../route.js';
 import { failuresOf, type FailureOf } from '../failure-codes.js';
 
@@ -19,16 +20,7 @@ const HTML = 'text/html; charset=utf-8';
 const WEBHOOK_LIMIT = 256 * 1024;
 const CODE = { code: { pattern: /^[A-Za-z0-9_-]{1,4096}$/, description: 'the sandbox checkout code (access_code)' } };
 
-const readRaw = async (ctx: Context): Promise<Buffer> => {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > WEBHOOK_LIMIT) throw problem('PAYLOAD_TOO_LARGE', `The body is larger than ${WEBHOOK_LIMIT} bytes.`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
-};
+const readRaw = (ctx: Context): Promise<Buffer> => readBodyBytes(ctx, WEBHOOK_LIMIT, `${WEBHOOK_LIMIT} bytes`);
 
 const sandboxOf = (uc: PaymentUseCases) => {
   if (!uc.sandbox) throw problem('RESOURCE_NOT_FOUND', 'The sandbox checkout is off: payments go through Paystack.');

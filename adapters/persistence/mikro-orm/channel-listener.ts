@@ -8,16 +8,21 @@ export interface ChannelListener {
 }
 
 /**
- * LISTENs on `channel` on its own connection to a PostgreSQL server and calls `heard` for each notice
- * (docs/adr/0043). A lost connection is made again after `reconnectMs`; `heard` is called once it is
- * back, for whatever was said meanwhile. Not for PGlite: its one session hands notices to whichever
+ * LISTENs on `channel` on its own connection to a PostgreSQL server and calls `heard` with each
+ * notice's payload (docs/adr/0043, the member cache of 0036). A lost connection is made again after
+ * `reconnectMs`; `up` is called once the LISTEN is in place (by default `heard()`, for whatever was said
+ * meanwhile), `down` when it is lost. Not for PGlite: its one session hands notices to whichever
  * connection is running a statement.
  */
 export const listenToChannel = (options: {
   readonly connectionString: string;
   /** A plain identifier (it is written into the LISTEN statement). */
   readonly channel: string;
-  readonly heard: () => void;
+  readonly heard: (payload: string | undefined) => void;
+  readonly up?: () => void;
+  readonly down?: () => void;
+  /** What the process does while the LISTEN is down, for the log line (e.g. "polling only"). */
+  readonly whileDown?: string;
   readonly log: (message: string, error: unknown) => void;
   readonly reconnectMs?: number;
   readonly heartbeatMs?: number;
@@ -35,15 +40,16 @@ export const listenToChannel = (options: {
       if (client !== c) return;
       client = undefined;
       clearInterval(heartbeat);
+      options.down?.();
       c.removeAllListeners('notification');
       void c.end().catch(() => undefined);
       if (closed) return;
-      options.log(`the LISTEN ${options.channel} connection is down; polling only until it is back`, why);
+      options.log(`the LISTEN ${options.channel} connection is down; ${options.whileDown ?? 'polling only'} until it is back`, why);
       retry = setTimeout(() => void connect(), options.reconnectMs ?? 1000);
     };
     c.on('error', down);
     c.on('end', () => down(new Error('the connection ended')));
-    c.on('notification', (n) => n.channel === options.channel && options.heard());
+    c.on('notification', (n) => n.channel === options.channel && options.heard(n.payload || undefined));
     try {
       await c.connect();
       await c.query(`listen ${options.channel}`);
@@ -51,7 +57,8 @@ export const listenToChannel = (options: {
       return down(e);
     }
     if (client !== c) return;
-    options.heard(); // what was said before (or while nobody listened)
+    if (options.up) options.up();
+    else options.heard(undefined); // what was said before (or while nobody listened)
     heartbeat = setInterval(() => void c.query('select 1').catch(down), options.heartbeatMs ?? 5000);
     heartbeat.unref();
   };

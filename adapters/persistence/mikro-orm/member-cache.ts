@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { listenToChannel } from './channel-listener.js';
 import type { MemberCache } from '../../../application/ports/member-cache.js';
 
 /** What the member_changes trigger notifies (Migration20261201000000_member_change_notices). */
@@ -117,56 +117,24 @@ const remembered = (options: RememberOptions) => {
  */
 export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemberCache => {
   const memory = remembered(options);
-  let client: pg.Client | undefined;
-  let closed = false;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let retry: NodeJS.Timeout | undefined;
-
-  const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: options.connectionString, keepAlive: true, connectionTimeoutMillis: 5000, query_timeout: 5000 });
-    client = c;
-    const down = (why: unknown) => {
-      if (client !== c) return;
-      client = undefined;
-      memory.setUp(false);
-      clearInterval(heartbeat);
-      c.removeAllListeners('notification');
-      void c.end().catch(() => undefined);
-      if (closed) return;
-      options.log('member cache: the LISTEN connection is down; member checks read the database until it is back', why);
-      retry = setTimeout(() => void connect(), options.reconnectMs ?? 1000);
-    };
-    c.on('error', down);
-    c.on('end', () => down(new Error('the connection ended')));
-    c.on('notification', (n) => heardOnConnection(n.channel, n.payload));
-    try {
-      await c.connect();
-      await c.query(`listen ${CHANNEL}`);
-    } catch (e) {
-      return down(e);
-    }
-    if (client !== c) return;
-    memory.setUp(true); // and forgets whatever changed while nobody listened
-    heartbeat = setInterval(() => {
-      c.query('select 1').catch(down);
-    }, options.heartbeatMs ?? 5000);
-    heartbeat.unref();
-  };
-
-  const ready = connect();
-
+  const listener = listenToChannel({
+    connectionString: options.connectionString,
+    channel: CHANNEL,
+    heard: (userId) => memberChangedHere(userId),
+    up: () => memory.setUp(true), // and forgets whatever changed while nobody listened
+    down: () => memory.setUp(false),
+    whileDown: 'member checks read the database',
+    log: options.log,
+    ...(options.reconnectMs === undefined ? {} : { reconnectMs: options.reconnectMs }),
+    ...(options.heartbeatMs === undefined ? {} : { heartbeatMs: options.heartbeatMs }),
+  });
   return {
-    ready,
+    ready: listener.ready,
     listening: memory.isUp,
     find: memory.find,
     async close() {
-      closed = true;
       memory.close();
-      clearTimeout(retry);
-      clearInterval(heartbeat);
-      const c = client;
-      client = undefined;
-      await c?.end().catch(() => undefined);
+      await listener.close();
     },
   };
 };
