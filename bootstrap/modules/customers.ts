@@ -1,0 +1,22 @@
+import { customerRoutes } from '../../adapters/http/routes/customers.routes.js';
+import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../application/customers/credit.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../../application/customers/manage-customers.js';
+import { defineModule } from './module.js';
+
+/** Customers and their credit. */
+export const customersModule = defineModule({
+  name: 'customers',
+  folders: ['customers'],
+  useCases: ({ deps, reportDeps, paging }) => ({
+    createCustomer: createCustomer(deps),
+    updateCustomer: updateCustomer(deps),
+    getCustomer: getCustomer(deps),
+    listCustomers: listCustomers(deps),
+    recordCreditPayment: recordCreditPayment(deps),
+    getCreditSummary: getCreditSummary(deps),
+    listCreditTransactions: listCreditTransactions(deps),
+    agingReport: agingReport(reportDeps),
+    paging,
+  }),
+  routes: (uc) => customerRoutes(uc),
+});

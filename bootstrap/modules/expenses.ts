@@ -1,0 +1,24 @@
+import { expenseRoutes } from '../../adapters/http/routes/expenses.routes.js';
+import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../../application/expenses/manage-categories.js';
+import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../../application/expenses/manage-expenses.js';
+import { defineModule } from './module.js';
+
+/** Expenses and their categories. */
+export const expensesModule = defineModule({
+  name: 'expenses',
+  folders: ['expenses'],
+  useCases: ({ deps, paging }) => ({
+    createExpense: createExpense(deps),
+    updateExpense: updateExpense(deps),
+    getExpense: getExpense(deps),
+    listExpenses: listExpenses(deps),
+    deleteExpense: deleteExpense(deps),
+    expenseSummary: expenseSummary(deps),
+    listExpenseCategories: listExpenseCategories(deps),
+    createExpenseCategory: createExpenseCategory(deps),
+    renameExpenseCategory: renameExpenseCategory(deps),
+    deleteExpenseCategory: deleteExpenseCategory(deps),
+    paging,
+  }),
+  routes: (uc) => expenseRoutes(uc),
+});

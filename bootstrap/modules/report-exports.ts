@@ -1,0 +1,18 @@
+import { reportExportRoutes } from '../../adapters/http/routes/report-exports.routes.js';
+import { exportCashFlow } from '../../application/report-exports/export-cash-flow.js';
+import { exportInventory, exportProfitLoss } from '../../application/report-exports/export-reports.js';
+import { exportSales } from '../../application/report-exports/export-sales.js';
+import { defineModule } from './module.js';
+
+/** Reports as files (CSV, XLSX, PDF), read from the reports connection. */
+export const reportExportsModule = defineModule({
+  name: 'report-exports',
+  folders: ['report-exports'],
+  useCases: ({ reportDeps }) => ({
+    exportSales: exportSales(reportDeps),
+    exportCashFlow: exportCashFlow(reportDeps),
+    exportProfitLoss: exportProfitLoss(reportDeps),
+    exportInventory: exportInventory(reportDeps),
+  }),
+  routes: (uc) => reportExportRoutes(uc),
+});

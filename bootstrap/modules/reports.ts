@@ -1,0 +1,19 @@
+import { reportRoutes } from '../../adapters/http/routes/reports.routes.js';
+import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../application/reports/reports.js';
+import { defineModule } from './module.js';
+
+/** The dashboard and reports, read from the reports connection (a replica when there is one). */
+export const reportsModule = defineModule({
+  name: 'reports',
+  folders: ['reports'],
+  useCases: ({ reportDeps, dataAsOf }) => ({
+    getDashboard: getDashboard(reportDeps),
+    getTopServices: getTopServices(reportDeps),
+    getProfitLoss: getProfitLoss(reportDeps),
+    getInventory: getInventory(reportDeps),
+    getDailySummary: getDailySummary(reportDeps),
+    getSalesByCategory: getSalesByCategory(reportDeps),
+    dataAsOf,
+  }),
+  routes: (uc) => reportRoutes(uc),
+});
