@@ -10,12 +10,15 @@ import { register } from '../../application/auth/register.js';
 import { requestSignInCode } from '../../application/auth/request-sign-in-code.js';
 import { sendVerificationCode } from '../../application/auth/send-verification-code.js';
 import { verifySignInCode } from '../../application/auth/verify-sign-in-code.js';
-import { defineModule } from './module.js';
+import { inMemoryAuthModule } from '../../adapters/persistence/in-memory/auth.in-memory.js';
+import { mikroOrmAuthModule } from '../../adapters/persistence/mikro-orm/auth.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
 
 /** Registration, sign-in codes, Google sign-in and sessions. */
 export const authModule = defineModule({
   name: 'auth',
   folders: ['auth'],
+  repositories: [repositories(inMemoryAuthModule, mikroOrmAuthModule)],
   useCases: ({ deps, paging }) => ({
     register: register(deps),
     requestSignInCode: requestSignInCode(deps),

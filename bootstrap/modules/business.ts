@@ -4,12 +4,15 @@ import { getBusiness } from '../../application/business/get-business.js';
 import { getPlanUsage } from '../../application/business/plan-usage.js';
 import { updateBusiness } from '../../application/business/update-business.js';
 import { getBusinessPartner } from '../../application/partners/network.js';
-import { defineModule } from './module.js';
+import { inMemoryBusinessModule } from '../../adapters/persistence/in-memory/business.in-memory.js';
+import { mikroOrmBusinessModule } from '../../adapters/persistence/mikro-orm/business.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
 
 /** The business's profile, plan usage and branches. */
 export const businessModule = defineModule({
   name: 'business',
   folders: ['business', 'branches', 'operator'],
+  repositories: [repositories(inMemoryBusinessModule, mikroOrmBusinessModule)],
   useCases: ({ deps, paging }) => ({
     getBusiness: getBusiness(deps),
     getPlanUsage: getPlanUsage(deps),

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { composeJobs } from '../jobs.js';
 import { messageSender } from '../messaging.js';
 import { paymentGateway } from '../payments.js';
-import type { Persistence } from '../persistence.js';
+import type { Persistence } from '../persistence-in-memory.js';
 import type { DispatcherOptions } from '../../application/events/dispatcher.js';
 import type { JobQueue } from '../../application/ports/job-queue.js';
 import type { MessageSender } from '../../application/ports/message-sender.js';

@@ -7,6 +7,7 @@ const HEALTH_TIMEOUT_MS = 2000;
 export const healthModule = defineModule({
   name: 'health',
   folders: [],
+  repositories: [],
   useCases: (ctx) => ({ pingDatabase: () => ctx.persistence.ping(HEALTH_TIMEOUT_MS), otpTestMode: ctx.testSignIn !== undefined }),
   routes: (uc) => healthRoutes(uc),
 });

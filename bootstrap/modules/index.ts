@@ -22,7 +22,7 @@ import { syncModule } from './sync.js';
  * the patterns they would otherwise fall into: /businesses/me/partner (partner-network) before
  * /businesses/:id (business).
  */
-export const MODULES: readonly AnyModule[] = [
+export const MODULES = [
   healthModule,
   authModule,
   staffModule,
@@ -39,4 +39,4 @@ export const MODULES: readonly AnyModule[] = [
   providerCallbacksModule,
   partnersModule,
   syncModule,
-];
+] as const satisfies readonly AnyModule[];

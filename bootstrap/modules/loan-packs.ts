@@ -5,12 +5,15 @@ import { createLoanPack } from '../../application/loan-packs/create-loan-pack.js
 import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../../application/loan-packs/pay-loan-pack.js';
 import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../../application/loan-packs/read-loan-packs.js';
 import { kobo } from '../../domain/money.js';
-import { defineModule } from './module.js';
+import { inMemoryLoanPacksModule } from '../../adapters/persistence/in-memory/loan-packs.in-memory.js';
+import { mikroOrmLoanPacksModule } from '../../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
 
 /** Loan packs, their payment (Paystack or the sandbox) and the lender's verification. */
 export const loanPacksModule = defineModule({
   name: 'loan-packs',
   folders: ['loan-packs'],
+  repositories: [repositories(inMemoryLoanPacksModule, mikroOrmLoanPacksModule)],
   useCases: ({ deps, config, payments, paging, clock }) => ({
     createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
     listLoanPacks: listLoanPacks(deps),

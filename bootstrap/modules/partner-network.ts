@@ -9,6 +9,7 @@ import { defineModule } from './module.js';
 export const partnerNetworkModule = defineModule({
   name: 'partner-network',
   folders: ['partners'],
+  repositories: [],
   useCases: ({ deps }) => ({
     getBusinessPartner: getBusinessPartner(deps),
     joinPartnerNetwork: joinPartnerNetwork(deps),

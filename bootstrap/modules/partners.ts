@@ -4,12 +4,17 @@ import { partnerWebhookRoutes } from '../../adapters/http/routes/partner-webhook
 import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../application/partners/api-keys.js';
 import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../../application/partners/insights.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../../application/partners/manage-webhooks.js';
-import { defineModule } from './module.js';
+import { inMemoryPartnersModule } from '../../adapters/persistence/in-memory/partners.in-memory.js';
+import { mikroOrmPartnersModule } from '../../adapters/persistence/mikro-orm/partners.mikro-orm.js';
+import { inMemoryWebhooksModule } from '../../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { mikroOrmWebhooksModule } from '../../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
 
 /** The partner API: keys, network insights and webhooks. */
 export const partnersModule = defineModule({
   name: 'partners',
   folders: ['partners'],
+  repositories: [repositories(inMemoryPartnersModule, mikroOrmPartnersModule), repositories(inMemoryWebhooksModule, mikroOrmWebhooksModule)],
   useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),

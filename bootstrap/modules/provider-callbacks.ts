@@ -6,6 +6,7 @@ import { defineModule } from './module.js';
 export const providerCallbacksModule = defineModule({
   name: 'provider-callbacks',
   folders: ['notifications'],
+  repositories: [],
   useCases: ({ deps, config, logger }) => ({
     recordDeliveryReport: recordDeliveryReport(deps),
     providerCallbacks: {

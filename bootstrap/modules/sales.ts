@@ -3,12 +3,15 @@ import { renderReceiptPdf } from '../../adapters/receipts/pdf-receipt.js';
 import { getReceipt, getSale, listSales } from '../../application/sales/read-sales.js';
 import { recordSale } from '../../application/sales/record-sale.js';
 import { voidSale } from '../../application/sales/void-sale.js';
-import { defineModule } from './module.js';
+import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
+import { mikroOrmSalesModule } from '../../adapters/persistence/mikro-orm/sales.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
 
 /** Sales, voids and receipts. */
 export const salesModule = defineModule({
   name: 'sales',
   folders: ['sales'],
+  repositories: [repositories(inMemorySalesModule, mikroOrmSalesModule)],
   useCases: ({ deps, paging }) => ({
     recordSale: recordSale(deps),
     listSales: listSales(deps),

@@ -6,6 +6,7 @@ import { defineModule } from './module.js';
 export const staffModule = defineModule({
   name: 'staff',
   folders: ['staff'],
+  repositories: [],
   useCases: ({ deps, paging }) => ({
     inviteStaff: inviteStaff(deps),
     listStaff: listStaff(deps),

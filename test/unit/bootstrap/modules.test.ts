@@ -5,15 +5,18 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { compose } from '../../../bootstrap/compose.js';
 import { loadConfig } from '../../../bootstrap/config.js';
-import { MODULES } from '../../../bootstrap/modules/index.js';
+import { MODULES as LIST } from '../../../bootstrap/modules/index.js';
+import type { AnyModule } from '../../../bootstrap/modules/module.js';
 import { moduleContext } from '../../../bootstrap/modules/context.js';
-import { inMemory } from '../../../bootstrap/persistence.js';
+import { inMemory, PERSISTENCE_MODULES } from '../../../bootstrap/persistence.js';
+import { IN_MEMORY_MODULES } from '../../../bootstrap/persistence-in-memory.js';
 import { openApiPath } from '../../../adapters/http/openapi.js';
 
 /** What bootstrap/modules/ holds besides the manifests: the list, the manifest's type, the shared context. */
 const NOT_MANIFESTS = ['index.ts', 'module.ts', 'context.ts'];
 /** Folders under application/ that are no module's: the ports every module uses, the outbox's dispatcher (bootstrap/jobs.ts). */
 const SHARED_FOLDERS = ['ports', 'events'];
+const MODULES: readonly AnyModule[] = LIST;
 const root = new URL('../../../', import.meta.url).pathname;
 
 describe('module manifests (docs/adr/0052)', () => {
@@ -31,6 +34,13 @@ describe('module manifests (docs/adr/0052)', () => {
     const served = new Set(MODULES.flatMap((m) => m.folders));
     expect(folders.filter((f) => !served.has(f)), 'folders no manifest names').to.deep.equal([]);
     expect([...served].filter((f) => !folders.includes(f)), 'manifest folders that do not exist').to.deep.equal([]);
+  });
+
+  it("lists in persistence-in-memory.ts exactly the in-memory halves of the manifests' repositories (the embedder's list)", () => {
+    const declared: unknown[] = PERSISTENCE_MODULES.map((r) => r.inMemory);
+    expect(IN_MEMORY_MODULES.filter((m) => !declared.includes(m)).length, 'listed in memory, declared by no manifest').to.equal(0);
+    expect(declared.filter((m) => !(IN_MEMORY_MODULES as readonly unknown[]).includes(m)).length, 'declared by a manifest, missing in memory').to.equal(0);
+    expect(IN_MEMORY_MODULES.length).to.equal(declared.length);
   });
 
   it("serves and documents every route each manifest declares, in the list's order", async () => {
