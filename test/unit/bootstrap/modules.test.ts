@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -34,6 +34,15 @@ describe('module manifests (docs/adr/0052)', () => {
     const served = new Set(MODULES.flatMap((m) => m.folders));
     expect(folders.filter((f) => !served.has(f)), 'folders no manifest names').to.deep.equal([]);
     expect([...served].filter((f) => !folders.includes(f)), 'manifest folders that do not exist').to.deep.equal([]);
+  });
+
+  it('exports every folder under application/ from application/index.ts, each through its own index.ts, one line each', () => {
+    const folders = readdirSync(join(root, 'application')).filter((f) => statSync(join(root, 'application', f)).isDirectory());
+    const surface = readFileSync(join(root, 'application/index.ts'), 'utf8');
+    const exported = [...surface.matchAll(/^export \* from '\.\/([a-z-]+)\/index\.js';$/gm)].map((m) => m[1]);
+    expect([...exported].sort()).to.deep.equal([...folders].sort());
+    expect(folders.filter((f) => !existsSync(join(root, 'application', f, 'index.ts')))).to.deep.equal([]);
+    expect(surface, 'a module file exported past its index').to.not.match(/from '\.\/[a-z-]+\/(?!index\.js)/);
   });
 
   it("lists in persistence-in-memory.ts exactly the in-memory halves of the manifests' repositories (the embedder's list)", () => {
