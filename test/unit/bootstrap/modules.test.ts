@@ -45,6 +45,16 @@ describe('module manifests (docs/adr/0052)', () => {
     expect(surface, 'a module file exported past its index').to.not.match(/from '\.\/[a-z-]+\/(?!index\.js)/);
   });
 
+  it('puts every route group of adapters/http/routes/ in a manifest (a group no manifest calls would serve nothing)', () => {
+    const dir = join(root, 'adapters/http/routes');
+    const groups = readdirSync(dir)
+      .filter((f) => /\.routes?\.ts$/.test(f))
+      .flatMap((f) => [...readFileSync(join(dir, f), 'utf8').matchAll(/^export const ([a-zA-Z]+Routes) = /gm)].map((m) => m[1]!));
+    expect(groups).to.not.be.empty;
+    const manifests = readdirSync(join(root, 'bootstrap/modules')).map((f) => readFileSync(join(root, 'bootstrap/modules', f), 'utf8')).join('\n');
+    expect(groups.filter((g) => !new RegExp(`\\b${g}\\(`).test(manifests))).to.deep.equal([]);
+  });
+
   it("lists in persistence-in-memory.ts exactly the in-memory halves of the manifests' repositories (the embedder's list)", () => {
     const declared: unknown[] = PERSISTENCE_MODULES.map((r) => r.inMemory);
     expect(IN_MEMORY_MODULES.filter((m) => !declared.includes(m)).length, 'listed in memory, declared by no manifest').to.equal(0);
