@@ -19,7 +19,7 @@ import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/
 import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import type { Config } from './config.js';
-import type { AppRepositories, Persistence } from './persistence.js';
+import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 
 /** What subscribers and periodic tasks are built from. */
 export interface JobDeps {

@@ -1,6 +1,11 @@
 import type { UnitOfWork } from '../application/ports/unit-of-work.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
 import type { Outbox } from '../application/ports/outbox.js';
+import type { JobQueue } from '../application/ports/job-queue.js';
+import type { MemberCache } from '../application/ports/member-cache.js';
+// Types only (erased): the embedder loads no SQL module (docs/adr/0050).
+import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
+import type { ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
 import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
 import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
@@ -21,11 +26,15 @@ import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhoo
 /*
  * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
  * program embedding us in memory (bootstrap/embed.ts) loads no ORM, driver or queue module
- * (docs/adr/0050). persistence.ts pairs each of these modules with its SQL one and checks that both
- * hand out the same repositories.
+ * (docs/adr/0050). persistence.ts folds the manifests' repositories and checks that the SQL ones
+ * hand out the same repositories as these.
  */
 
-/** Every module's repositories in memory. A new module adds its line here and in persistence.ts's MODULES. */
+/**
+ * Every module's repositories in memory. A new module declares its repositories in its manifest
+ * (bootstrap/modules/<module>.ts) and adds the in-memory half here too: the embedder loads no manifest
+ * (they name SQL repositories and routes). test/unit/bootstrap/modules.test.ts fails when the two differ.
+ */
 export const IN_MEMORY_MODULES = [
   inMemoryAuthModule,
   inMemoryBusinessModule,
@@ -60,6 +69,21 @@ export interface PersistenceCore {
   /** The error as it may be written to the log (no row data). */
   redact(error: unknown): unknown;
   close(): Promise<void>;
+}
+
+/** The persistence the application runs on, whichever adapter provides it. */
+export interface Persistence extends PersistenceCore {
+  /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
+  readonly jobs?: JobQueue;
+  /** The member check's reads remembered while changes are heard (docs/adr/0036): a PostgreSQL server, or the embedded database. */
+  readonly memberCache?: MemberCache;
+  /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
+  readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
+  /**
+   * Calls `heard` for each notice on `channel` from any process (LISTEN, its own connection): only on a
+   * PostgreSQL server. Embedded, one process writes, and it wakes its own loops (docs/adr/0043).
+   */
+  readonly listen?: (channel: string, heard: () => void) => ChannelListener;
 }
 
 /** Every module's repositories in memory, in one store (unit tests, embedders). */

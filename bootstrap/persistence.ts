@@ -1,77 +1,33 @@
-import type { JobQueue } from '../application/ports/job-queue.js';
 import { pgBossJobQueue, type PgBossOptions } from '../adapters/jobs/pg-boss.job-queue.js';
 import { inMemoryEventsModule } from '../adapters/persistence/in-memory/outbox.in-memory.js';
 import { mikroOrmEventsModule, mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
-import type { InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';
-import { inMemoryAuthModule } from '../adapters/persistence/in-memory/auth.in-memory.js';
-import { inMemoryBusinessModule } from '../adapters/persistence/in-memory/business.in-memory.js';
-import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/customers.in-memory.js';
-import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
-import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
-import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
-import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
-import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
-import { mikroOrmNotificationsModule } from '../adapters/persistence/mikro-orm/notifications.mikro-orm.js';
-import { mikroOrmAuthModule } from '../adapters/persistence/mikro-orm/auth.mikro-orm.js';
-import { mikroOrmBusinessModule } from '../adapters/persistence/mikro-orm/business.mikro-orm.js';
-import { mikroOrmCustomersModule } from '../adapters/persistence/mikro-orm/customers.mikro-orm.js';
-import { mikroOrmExpensesModule } from '../adapters/persistence/mikro-orm/expenses.mikro-orm.js';
 import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
-import { mikroOrmProductsModule } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
-import { mikroOrmSalesModule } from '../adapters/persistence/mikro-orm/sales.mikro-orm.js';
-import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
-import { mikroOrmReportExportsModule } from '../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
-import { mikroOrmReportsModule } from '../adapters/persistence/mikro-orm/reports.mikro-orm.js';
-import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-packs.in-memory.js';
-import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
-import { mikroOrmSyncModule } from '../adapters/persistence/mikro-orm/sync.mikro-orm.js';
-import { mikroOrmLoanPacksModule } from '../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
-import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
-import { mikroOrmPartnersModule } from '../adapters/persistence/mikro-orm/partners.mikro-orm.js';
 import { listenToChannel, type ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
-import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
-import { mikroOrmWebhooksModule } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
 import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
 import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
-import { openReportsDatabase, type ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
+import { openReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
 import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
-import type { MemberCache } from '../application/ports/member-cache.js';
-import type { AppRepositories, PersistenceCore } from './persistence-in-memory.js';
+import type { AppRepositories, Persistence } from './persistence-in-memory.js';
+import { MODULES } from './modules/index.js';
+import { repositories } from './modules/module.js';
 
-export { inMemory, inMemoryUnitOfWork, type AppRepositories } from './persistence-in-memory.js';
-
-/** One module's repositories on each adapter: the same ports, in memory and over SQL. */
-const persistenceModule = <R extends object>(inMemory: InMemoryModule<any, R, any>, sql: (db: Sql) => R) => ({ inMemory, sql });
+export { inMemory, inMemoryUnitOfWork, type AppRepositories, type Persistence } from './persistence-in-memory.js';
 
 /**
- * Every module's repositories on both adapters. A new module adds its line here and in
- * persistence-in-memory.ts's IN_MEMORY_MODULES, and nothing else outside its own files
- * (application/<module>/ports.ts, adapters/persistence/in-memory/<module>.in-memory.ts,
- * adapters/persistence/mikro-orm/<module>.mikro-orm.ts).
+ * Every module's repositories on both adapters: the outbox's (every module records events) and the
+ * ones each module's manifest declares (bootstrap/modules/, docs/adr/0052). persistence-in-memory.ts
+ * lists the in-memory halves for the embedder, which loads no manifest; test/unit/bootstrap/modules.test.ts
+ * checks that it lists exactly these.
  */
-const MODULES = [
-  persistenceModule(inMemoryAuthModule, mikroOrmAuthModule),
-  persistenceModule(inMemoryBusinessModule, mikroOrmBusinessModule),
-  persistenceModule(inMemoryProductsModule, mikroOrmProductsModule),
-  persistenceModule(inMemorySalesModule, mikroOrmSalesModule),
-  persistenceModule(inMemoryCustomersModule, mikroOrmCustomersModule),
-  persistenceModule(inMemoryExpensesModule, mikroOrmExpensesModule),
-  persistenceModule(inMemoryEventsModule, mikroOrmEventsModule),
-  persistenceModule(inMemoryReportExportsModule, mikroOrmReportExportsModule),
-  persistenceModule(inMemoryReportsModule, mikroOrmReportsModule),
-  persistenceModule(inMemoryNotificationsModule, mikroOrmNotificationsModule),
-  persistenceModule(inMemoryLoanPacksModule, mikroOrmLoanPacksModule),
-  persistenceModule(inMemorySyncModule, mikroOrmSyncModule),
-  persistenceModule(inMemoryPartnersModule, mikroOrmPartnersModule),
-  persistenceModule(inMemoryWebhooksModule, mikroOrmWebhooksModule),
-];
+type ModuleRepositories = (typeof MODULES)[number]['repositories'][number];
+export const PERSISTENCE_MODULES = [repositories(inMemoryEventsModule, mikroOrmEventsModule), ...MODULES.flatMap((m): readonly ModuleRepositories[] => m.repositories)];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
 /** The SQL modules hand out exactly the repositories the in-memory list does (a module missing from either list fails here). */
-type SqlRepositories = Intersection<ReturnType<(typeof MODULES)[number]['sql']>>;
+type SqlRepositories = Intersection<ReturnType<(typeof PERSISTENCE_MODULES)[number]['sql']>>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameRepositories: Same<SqlRepositories, AppRepositories> = true;
 void sameRepositories;
@@ -95,7 +51,7 @@ interface LazyRepositories {
  * spreading (`{ ...repos }`) would have none: derive with `Object.create(repos, …)`.
  */
 const lazyPrototype: object = {};
-MODULES.forEach((m, i) => {
+PERSISTENCE_MODULES.forEach((m, i) => {
   for (const key of Object.keys(m.sql(noSql))) {
     Object.defineProperty(lazyPrototype, key, {
       enumerable: true,
@@ -106,22 +62,7 @@ MODULES.forEach((m, i) => {
     });
   }
 });
-const sqlRepositories = (db: Sql): AppRepositories => Object.create(lazyPrototype, { [SESSION]: { value: db }, [BUILT]: { value: new Array(MODULES.length) } });
-
-/** The persistence the application runs on, whichever adapter provides it. */
-export interface Persistence extends PersistenceCore {
-  /** The job queue on this database (pg-boss), when asked for; without one, jobs run in process (docs/adr/0029). */
-  readonly jobs?: JobQueue;
-  /** The member check's reads remembered while changes are heard (docs/adr/0036): a PostgreSQL server, or the embedded database. */
-  readonly memberCache?: MemberCache;
-  /** Where report and export reads go when REPORTS_DATABASE_URL is set (docs/adr/0035); unset, the primary. */
-  readonly reports?: Pick<ReportsDatabase<AppRepositories>, 'uow' | 'dataAsOf'>;
-  /**
-   * Calls `heard` for each notice on `channel` from any process (LISTEN, its own connection): only on a
-   * PostgreSQL server. Embedded, one process writes, and it wakes its own loops (docs/adr/0043).
-   */
-  readonly listen?: (channel: string, heard: () => void) => ChannelListener;
-}
+const sqlRepositories = (db: Sql): AppRepositories => Object.create(lazyPrototype, { [SESSION]: { value: db }, [BUILT]: { value: new Array(PERSISTENCE_MODULES.length) } });
 
 /**
  * PostgreSQL through MikroORM: the server at `databaseUrl`, or, without one, PGlite in `dataDir`

@@ -1,0 +1,3 @@
+/** The public surface of application/reports/ (reports): what application/index.ts exports of it. */
+export * from './ports.js';
+export * from './reports.js';

@@ -1,0 +1,25 @@
+import { customerRoutes } from '../../adapters/http/routes/customers.routes.js';
+import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../application/customers/credit.js';
+import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../../application/customers/manage-customers.js';
+import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/customers.in-memory.js';
+import { mikroOrmCustomersModule } from '../../adapters/persistence/mikro-orm/customers.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
+
+/** Customers and their credit. */
+export const customersModule = defineModule({
+  name: 'customers',
+  folders: ['customers'],
+  repositories: [repositories(inMemoryCustomersModule, mikroOrmCustomersModule)],
+  useCases: ({ deps, reportDeps, paging }) => ({
+    createCustomer: createCustomer(deps),
+    updateCustomer: updateCustomer(deps),
+    getCustomer: getCustomer(deps),
+    listCustomers: listCustomers(deps),
+    recordCreditPayment: recordCreditPayment(deps),
+    getCreditSummary: getCreditSummary(deps),
+    listCreditTransactions: listCreditTransactions(deps),
+    agingReport: agingReport(reportDeps),
+    paging,
+  }),
+  routes: (uc) => customerRoutes(uc),
+});

@@ -1,0 +1,40 @@
+import { partnerInsightRoutes } from '../../adapters/http/routes/partner-insights.routes.js';
+import { partnerKeyRoutes } from '../../adapters/http/routes/partner-keys.routes.js';
+import { partnerWebhookRoutes } from '../../adapters/http/routes/partner-webhooks.routes.js';
+import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../application/partners/api-keys.js';
+import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../../application/partners/insights.js';
+import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../../application/partners/manage-webhooks.js';
+import { inMemoryPartnersModule } from '../../adapters/persistence/in-memory/partners.in-memory.js';
+import { mikroOrmPartnersModule } from '../../adapters/persistence/mikro-orm/partners.mikro-orm.js';
+import { inMemoryWebhooksModule } from '../../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { mikroOrmWebhooksModule } from '../../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
+
+/** The partner API: keys, network insights and webhooks. */
+export const partnersModule = defineModule({
+  name: 'partners',
+  folders: ['partners'],
+  repositories: [repositories(inMemoryPartnersModule, mikroOrmPartnersModule), repositories(inMemoryWebhooksModule, mikroOrmWebhooksModule)],
+  useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
+    createApiKey: createApiKey(deps),
+    listApiKeys: listApiKeys(deps),
+    revokeApiKey: revokeApiKey(deps),
+    rotateApiKey: rotateApiKey(deps),
+    listNetworkMerchants: listNetworkMerchants(deps),
+    getNetworkMerchant: getNetworkMerchant(deps),
+    networkAnalytics: networkAnalytics(reportDeps), // on the reports connection (a replica) when there is one, as reports are
+    setPartnerBranding: setPartnerBranding(deps),
+    createWebhook: createWebhook(webhookDeps),
+    listWebhooks: listWebhooks(webhookDeps),
+    getWebhook: getWebhook(webhookDeps),
+    updateWebhook: updateWebhook(webhookDeps),
+    deleteWebhook: deleteWebhook(webhookDeps),
+    rotateWebhookSecret: rotateWebhookSecret(webhookDeps),
+    testWebhook: testWebhook(webhookDeps),
+    listWebhookDeliveries: listWebhookDeliveries(webhookDeps),
+    redeliverWebhook: redeliverWebhook(webhookDeps),
+    paging,
+    clock,
+  }),
+  routes: (uc) => [...partnerKeyRoutes(uc), ...partnerInsightRoutes(uc), ...partnerWebhookRoutes(uc)],
+});

@@ -1,0 +1,25 @@
+import { salesRoutes } from '../../adapters/http/routes/sales.routes.js';
+import { renderReceiptPdf } from '../../adapters/receipts/pdf-receipt.js';
+import { getReceipt, getSale, listSales } from '../../application/sales/read-sales.js';
+import { recordSale } from '../../application/sales/record-sale.js';
+import { voidSale } from '../../application/sales/void-sale.js';
+import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
+import { mikroOrmSalesModule } from '../../adapters/persistence/mikro-orm/sales.mikro-orm.js';
+import { defineModule, repositories } from './module.js';
+
+/** Sales, voids and receipts. */
+export const salesModule = defineModule({
+  name: 'sales',
+  folders: ['sales'],
+  repositories: [repositories(inMemorySalesModule, mikroOrmSalesModule)],
+  useCases: ({ deps, paging }) => ({
+    recordSale: recordSale(deps),
+    listSales: listSales(deps),
+    getSale: getSale(deps),
+    voidSale: voidSale(deps),
+    getReceipt: getReceipt(deps),
+    renderReceiptPdf,
+    paging,
+  }),
+  routes: (uc) => salesRoutes(uc),
+});
