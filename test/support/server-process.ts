@@ -1,5 +1,9 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openPostgres } from '../../bootstrap/persistence.js';
 
 /**
  * Every process a test starts is tracked and killed (its whole process group) when the test file
@@ -43,8 +47,33 @@ export const stopAllServers = async () => {
 /** How long a server may take to listen: a busy 2-core machine starting the embedded database is slow. */
 const START_TIMEOUT_MS = 90_000;
 
+/**
+ * An embedded data directory with every migration applied, made once per test process: a server
+ * started on an empty DATA_DIR gets a copy of it, so it opens an existing database instead of
+ * creating one (half its start-up on a busy machine, docs/adr/0048). Creating one from nothing is
+ * still tested (test/bootstrap/cli.test.ts `migrate`, test/http/embedded-busy.http.test.ts).
+ */
+let template: Promise<string> | undefined;
+const migratedTemplate = () =>
+  (template ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bizops-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const persistence = await openPostgres({ dataDir: dir, poolMax: 2, log: () => undefined });
+    await persistence.close();
+    return join(dir, 'pgdata');
+  })());
+const seedEmbeddedDataDir = async (env: Record<string, string>) => {
+  if (env.DATABASE_URL || !env.DATA_DIR || existsSync(join(env.DATA_DIR, 'pgdata'))) return;
+  cpSync(await migratedTemplate(), join(env.DATA_DIR, 'pgdata'), { recursive: true });
+};
+
 /** The real server process (`npm start` runs the same file), with these environment settings on top of the test's. */
-export const startServer = (env: Record<string, string>) =>
+export const startServer = async (env: Record<string, string>) => {
+  await seedEmbeddedDataDir(env);
+  return startSpawned(env);
+};
+
+const startSpawned = (env: Record<string, string>) =>
   new Promise<{ child: ChildProcess; base: string; lines: string[]; readyMs: number }>((resolve, reject) => {
     const started = Date.now();
     const child = spawnNode(['bootstrap/main.ts'], {
