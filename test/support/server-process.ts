@@ -26,7 +26,11 @@ process.on('exit', () => {
 
 /** `node --import tsx <args>`, in a process group of its own, tracked as above. */
 export const spawnNode = (args: string[], options: SpawnOptions): ChildProcess => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url)), ...args], { ...options, detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url)), ...args], {
+    ...options,
+    env: { ...(options.env ?? process.env), TEST_PARENT_PID: String(process.pid) },
+    detached: true,
+  });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
