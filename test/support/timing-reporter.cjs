@@ -1,19 +1,20 @@
-// Per-file wall time: writes "<ms>\t<file>" lines (appended progressively) to TIMINGS_FILE.
+// The spec reporter, plus one line per finished test appended to TIMINGS_FILE when it is set:
+// "<pass|fail>\t<epoch ms>\t<duration ms>\t<file>\t<full title>", to find where a run's time goes
+// (e.g. awk -F'\t' '{s[$4]+=$3} END {for (f in s) print s[f], f}' FILE | sort -rn | head). docs/adr/0048
 const Mocha = require('mocha');
 const fs = require('node:fs');
-const { EVENT_SUITE_BEGIN, EVENT_SUITE_END, EVENT_TEST_PASS, EVENT_TEST_FAIL, EVENT_TEST_PENDING } = Mocha.Runner.constants;
-class Timing extends Mocha.reporters.Spec {
+
+const { EVENT_TEST_PASS, EVENT_TEST_FAIL } = Mocha.Runner.constants;
+
+class TimingReporter extends Mocha.reporters.Spec {
   constructor(runner, options) {
     super(runner, options);
     const out = process.env.TIMINGS_FILE;
-    const starts = new Map();
-    const counts = new Map();
-    const bump = (t, k) => { const f = t.file || '?'; const c = counts.get(f) || { pass: 0, fail: 0, pending: 0 }; c[k]++; counts.set(f, c); };
-    runner.on(EVENT_TEST_PASS, (t) => bump(t, 'pass'));
-    runner.on(EVENT_TEST_FAIL, (t) => bump(t, 'fail'));
-    runner.on(EVENT_TEST_PENDING, (t) => bump(t, 'pending'));
-    runner.on(EVENT_TEST_PASS, (t) => out && fs.appendFileSync(out, `test\t${Date.now()}\t${t.duration}\t${t.file}\t${t.fullTitle()}\n`));
-    runner.on(EVENT_TEST_FAIL, (t) => out && fs.appendFileSync(out, `FAIL\t${Date.now()}\t${t.duration}\t${t.file}\t${t.fullTitle()}\n`));
+    if (!out) return;
+    const write = (status) => (test) => fs.appendFileSync(out, `${status}\t${Date.now()}\t${test.duration ?? 0}\t${test.file ?? '?'}\t${test.fullTitle()}\n`);
+    runner.on(EVENT_TEST_PASS, write('pass'));
+    runner.on(EVENT_TEST_FAIL, write('fail'));
   }
 }
-module.exports = Timing;
+
+module.exports = TimingReporter;
