@@ -6,7 +6,7 @@ import { startCluster, type Cluster } from '../../bootstrap/cluster.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 // Issue 20: two instances behind HAProxy on one PostgreSQL and one Redis (bootstrap/cluster.ts, the
-// same code as `npm run cluster`). Defined only where HAProxy, a PostgreSQL server and Redis are.
+// same code as `npm run cluster`). Runs only where HAProxy, a PostgreSQL server and Redis are; else pending.
 
 const why = [
   spawnSync('haproxy', ['-v']).status === 0 ? undefined : 'HAProxy is not installed (apt-get install haproxy)',
@@ -19,8 +19,9 @@ const testEmail = () => `${randomUUID()}@example.com`;
 const SALES = 40;
 
 if (why.length > 0) {
-  // eslint-disable-next-line no-console
-  console.log(`      cluster tests through HAProxy: not defined (${why.join('; ')})`);
+  describe('several instances behind HAProxy (npm run cluster)', () => {
+    it(`sales, sign-in and rate limits through HAProxy (pending: ${why.join('; ')})`);
+  });
 } else {
   describe('several instances behind HAProxy (npm run cluster)', function () {
     this.timeout(180_000);

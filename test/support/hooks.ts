@@ -1,15 +1,31 @@
-import { stopTestDatabase, testDatabase } from './database.js';
+import { setUpTestDatabaseServer, tearDownTestDatabaseServer, testDatabase } from './database.js';
+import { stopAllServers } from './server-process.js';
 
-/** Root hooks: say which database the run uses, and stop it at the end. */
+/**
+ * Root hooks (a root-hook plugin: mocha runs it in each parallel worker, and root before-all /
+ * after-all hooks there run once per file, docs/adr/0048). The database is this process's own
+ * (test/support/database.ts); a server process a file started and left running is killed after it.
+ */
+let said = false;
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context) {
     this.timeout(120_000);
     const db = await testDatabase();
+    if (said) return;
+    said = true;
     // eslint-disable-next-line no-console
-    console.log(`      test database: ${db.kind}`);
+    console.log(`      test database: ${db.kind} (process ${process.pid})`);
   },
   async afterAll(this: Mocha.Context) {
     this.timeout(30_000);
-    await stopTestDatabase();
+    await stopAllServers();
   },
+};
+
+/** Once per run, in the main mocha process (not in the workers). */
+export const mochaGlobalSetup = async function (this: unknown) {
+  await setUpTestDatabaseServer();
+};
+export const mochaGlobalTeardown = async function (this: unknown) {
+  await tearDownTestDatabaseServer();
 };

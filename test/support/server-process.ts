@@ -1,14 +1,91 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openPostgres } from '../../bootstrap/persistence.js';
+
+/**
+ * Every process a test starts is tracked and killed (its whole process group) when the test file
+ * ends (root after-all hook, test/support/hooks.ts), when it does not start in time, and when the
+ * test process exits; and it ends itself if the test process dies (test/support/exit-with-parent.ts).
+ */
+const running = new Set<ChildProcess>();
+const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+const killGroup = (child: ChildProcess, signal: NodeJS.Signals) => {
+  if (!alive(child) || child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal); // the group: anything it started goes too
+  } catch {
+    child.kill(signal);
+  }
+};
+process.on('exit', () => {
+  for (const child of running) killGroup(child, 'SIGKILL');
+});
+
+/** `node --import tsx <args>`, in a process group of its own, tracked as above. */
+export const spawnNode = (args: string[], options: SpawnOptions): ChildProcess => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url)), ...args], {
+    ...options,
+    env: { ...(options.env ?? process.env), TEST_PARENT_PID: String(process.pid) },
+    detached: true,
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  return child;
+};
+
+/** Kills what is still running (SIGKILL after 5 s of SIGTERM) and waits for it. */
+export const stopAllServers = async () => {
+  await Promise.all(
+    [...running].map(async (child) => {
+      killGroup(child, 'SIGTERM');
+      const timer = setTimeout(() => killGroup(child, 'SIGKILL'), 5_000);
+      await exited(child);
+      clearTimeout(timer);
+    }),
+  );
+};
+
+/** How long a server may take to listen: a busy 2-core machine starting the embedded database is slow. */
+const START_TIMEOUT_MS = 90_000;
+
+/**
+ * An embedded data directory with every migration applied, made once per test process: a server
+ * started on an empty DATA_DIR gets a copy of it, so it opens an existing database instead of
+ * creating one (half its start-up on a busy machine, docs/adr/0048). Creating one from nothing is
+ * still tested (test/bootstrap/cli.test.ts `migrate`, test/http/embedded-busy.http.test.ts).
+ */
+let template: Promise<string> | undefined;
+const migratedTemplate = () =>
+  (template ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bizops-template-'));
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const persistence = await openPostgres({ dataDir: dir, poolMax: 2, log: () => undefined });
+    await persistence.close();
+    return join(dir, 'pgdata');
+  })());
+const seedEmbeddedDataDir = async (env: Record<string, string>) => {
+  if (env.DATABASE_URL || !env.DATA_DIR || existsSync(join(env.DATA_DIR, 'pgdata'))) return;
+  cpSync(await migratedTemplate(), join(env.DATA_DIR, 'pgdata'), { recursive: true });
+};
 
 /** The real server process (`npm start` runs the same file), with these environment settings on top of the test's. */
-export const startServer = (env: Record<string, string>) =>
+export const startServer = async (env: Record<string, string>) => {
+  await seedEmbeddedDataDir(env);
+  return startSpawned(env);
+};
+
+const startSpawned = (env: Record<string, string>) =>
   new Promise<{ child: ChildProcess; base: string; lines: string[]; readyMs: number }>((resolve, reject) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/main.ts'], {
+    const child = spawnNode(['bootstrap/main.ts'], {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const lines: string[] = [];
+    let timer: NodeJS.Timeout | undefined;
     let buffer = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       buffer += chunk.toString();
@@ -17,12 +94,19 @@ export const startServer = (env: Record<string, string>) =>
       for (const line of parts) {
         lines.push(line);
         const port = /"port":(\d+)/.exec(line)?.[1];
-        if (port && line.includes('listening')) resolve({ child, base: `http://127.0.0.1:${port}/api/v1`, lines, readyMs: Date.now() - started });
+        if (port && line.includes('listening')) {
+          clearTimeout(timer);
+          resolve({ child, base: `http://127.0.0.1:${port}/api/v1`, lines, readyMs: Date.now() - started });
+        }
       }
     });
     child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
     child.on('exit', (code) => reject(new Error(`server exited ${code} before listening:\n${lines.join('\n')}`)));
-    setTimeout(() => reject(new Error(`server not listening after 60 s:\n${lines.join('\n')}`)), 60_000);
+    timer = setTimeout(() => {
+      killGroup(child, 'SIGKILL'); // never left running
+      reject(new Error(`server not listening after ${START_TIMEOUT_MS / 1000} s:\n${lines.join('\n')}`));
+    }, START_TIMEOUT_MS);
+    child.once('exit', () => clearTimeout(timer));
   });
 
 export const exited = (child: ChildProcess) =>
