@@ -121,6 +121,11 @@ const startWorker = async (env: Record<string, string>) => {
  * an endpoint's deliveries one at a time, in order.
  */
 describe('partner webhooks with the workers in two other processes (PostgreSQL): in order, one at a time, within a second (issue 32)', function () {
+  if (!process.env.TEST_DATABASE_URL) {
+    // Reported as pending with the reason, never dropped from the counts.
+    it('two worker processes deliver in order, within a second (pending: the embedded database belongs to one process; needs TEST_DATABASE_URL)');
+    return;
+  }
   this.timeout(180_000);
   const dataDir = mkdtempSync(join(tmpdir(), 'bizops-webhooks-split-'));
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
@@ -139,7 +144,6 @@ describe('partner webhooks with the workers in two other processes (PostgreSQL):
   const sell = () => call('POST', '/sales', { items: [{ product_id: product, quantity: 1 }], payment_method: 'CASH' }) as Promise<{ id: string }>;
 
   before(async function () {
-    if (!process.env.TEST_DATABASE_URL) return this.skip();
     const env = { DATA_DIR: dataDir, DATABASE_URL: await freshDatabaseUrl(), WEBHOOKS_ALLOW_PRIVATE: 'true' };
     const made = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', 'partner:create', 'Split Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
     partner = JSON.parse(made.stdout);
