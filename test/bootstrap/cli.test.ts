@@ -26,7 +26,9 @@ const cli = async (args: string[], env: Record<string, string>) => {
   }
 };
 
-describe('operator CLI', () => {
+describe('operator CLI', function () {
+  // Each case starts the CLI several times (a Node process with tsx each): seconds apiece on a busy machine.
+  this.timeout(120_000);
   let app: TestApp;
   before(async () => (app = await createTestApp()));
   after(async () => app.close());
