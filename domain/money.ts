@@ -99,14 +99,23 @@ export class Naira {
 }
 
 /**
- * JSON.stringify, with each Naira written as a number with exactly 2 decimals (8000.00, and a sum past
- * 2^53 kobo with its exact digits): for bodies made outside the HTTP adapter (webhooks). Placeholders
- * start with NUL, which no stored text holds.
+ * Money in JSON is written as a number with exactly 2 decimals (8000.00, ADR 0046), which
+ * JSON.stringify cannot do: a money value is a marked string (`markedNaira`) until `writeMoneyJson`
+ * turns each into its raw number text. The mark starts with NUL, which no stored or accepted text can
+ * hold, and survives JSON.stringify/parse, so a stored body replays with the same bytes. The HTTP
+ * bodies (adapters/http/json-values.ts) and the webhooks both write through this one mechanism.
  */
-export const stringifyWithNaira = (v: unknown): string => {
-  const amounts: string[] = [];
-  const text = JSON.stringify(v, (_key, x: unknown) => (x instanceof Naira ? `\u0000N${amounts.push(x.text) - 1}` : x));
-  return amounts.length === 0 ? text : text.replace(/"\\u0000N(\d+)"/g, (_m, i: string) => amounts[Number(i)]!);
+const MARK = '\u0000N:';
+/** The mark as JSON.stringify escapes it, inside a JSON string that is only a money value. */
+const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
+
+/** Kobo (or a sum) as a marked money value, written by `writeMoneyJson` as naira with 2 decimals. */
+export const markedNaira = (k: Kobo | number | KoboSum): string => MARK + nairaText(k);
+
+/** JSON.stringify, with every marked money value written as its number (8000.00). Costs one `includes` when there is none. */
+export const writeMoneyJson = (v: unknown): string => {
+  const text = JSON.stringify(v);
+  return text !== undefined && text.includes('\\u0000N:') ? text.replace(MARKED, '$1') : text;
 };
 
 /** ₦1,500.50: naira with thousands separators and 2 decimals, from integer kobo (no float on the way; a bigint sum exact at any size). */

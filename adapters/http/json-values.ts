@@ -1,18 +1,13 @@
 /** How values are written into the JSON the API answers (what requests may hold is codecs.ts). */
-import { nairaText, type Kobo, type KoboSum } from '../../domain/money.js';
+import { markedNaira, nairaText, writeMoneyJson, type Kobo, type KoboSum } from '../../domain/money.js';
 
 /**
  * Money is written as a JSON number with exactly 2 decimals (8000.00, 7500.50: the spec's "always 2
- * decimal places", ADR 0046). JSON.stringify writes the number 8000 as `8000`, so a money value is a
- * marked string until the body is written: `writeJson` turns each marked string into its raw number
- * text. The mark starts with NUL, which no stored or accepted text can hold (PostgreSQL text cannot,
- * codecs.ts refuses it), and it survives JSON.stringify/parse and structuredClone unchanged, so a
- * stored idempotent answer replays with the same bytes.
+ * decimal places", ADR 0046): a money value of a body is a marked string that `writeJson` turns into
+ * its raw number text (domain/money.ts `markedNaira`, `writeMoneyJson`: the one mechanism, which the
+ * webhooks use too). The mark survives the idempotency store, so a stored answer replays the same bytes.
  */
 export type NairaJson = string & { readonly NairaJson: unique symbol };
-const MARK = '\u0000N:';
-/** The mark as JSON.stringify escapes it, inside a JSON string that is only a money value. */
-const MARKED = /"\\u0000N:(-?\d+\.\d\d)"/g;
 
 /** Integer kobo as naira text with exactly 2 decimals, no float on the way (domain/money.ts: the one naira text). */
 export { nairaText };
@@ -21,7 +16,7 @@ export { nairaText };
 export function nairaJson(k: Kobo | number): NairaJson;
 export function nairaJson(k: Kobo | number | null): NairaJson | null;
 export function nairaJson(k: Kobo | number | null): NairaJson | null {
-  return k === null ? null : ((MARK + nairaText(k)) as NairaJson);
+  return k === null ? null : (markedNaira(k) as NairaJson);
 }
 
 /** What the OpenAPI document says of money in a body: a number written with exactly 2 decimals. */
@@ -46,13 +41,10 @@ export const NAIRA_SUM = 'a sum, so it may pass 90 trillion naira (2^53 kobo): w
  * body: the same marked money as `nairaJson`, 2 decimals always, and exact at any size (past 2^53 kobo,
  * about 90 trillion naira, its exact digits: `91000000000000.03`; a JSON number may have any number).
  */
-export const nairaSumJson = (k: KoboSum): NairaJson => (MARK + nairaText(k)) as NairaJson;
+export const nairaSumJson = (k: KoboSum): NairaJson => markedNaira(k) as NairaJson;
 
 /** The text of a JSON body: JSON.stringify, with every money value written as its number (8000.00). */
-export const writeJson = (body: unknown): string => {
-  const text = JSON.stringify(body);
-  return text !== undefined && text.includes('\\u0000N:') ? text.replace(MARKED, '$1') : text;
-};
+export const writeJson: (body: unknown) => string = writeMoneyJson;
 
 const twoDigits = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const MS_A_DAY = 86_400_000;

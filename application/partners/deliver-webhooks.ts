@@ -1,5 +1,5 @@
 import type { DomainEvent, EventType } from '../../domain/events.js';
-import { kobo, Naira, stringifyWithNaira } from '../../domain/money.js';
+import { kobo, markedNaira, writeMoneyJson } from '../../domain/money.js';
 import { afterAttempt, RETRY_FOR_MS, retryDelayMs, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../domain/webhook.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
@@ -34,7 +34,7 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
   LoanPackPaid: 'loan_pack.paid',
 };
 
-const naira = (k: number) => new Naira(kobo(k));
+const naira = (k: number) => markedNaira(kobo(k));
 
 /** What the partner is told: ids, amounts in naira and times; never a customer, a product or a person. */
 const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string, unknown> | undefined => {
@@ -58,7 +58,7 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
 };
 
 export const webhookBody = (messageId: string, type: string, at: Date, partnerId: string, data: Record<string, unknown>) =>
-  stringifyWithNaira({ id: messageId, type, timestamp: at.toISOString(), partner_id: partnerId, data });
+  writeMoneyJson({ id: messageId, type, timestamp: at.toISOString(), partner_id: partnerId, data });
 
 /** How many deliveries one pass attempts at most (one per endpoint). */
 const BATCH = 20;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { nairaSumJson, nairaJson, nairaText, writeJson } from '../../../adapters/http/json-values.js';
-import { MAX_KOBO, Naira, stringifyWithNaira, type Kobo } from '../../../domain/money.js';
+import { MAX_KOBO, markedNaira, writeMoneyJson, type Kobo } from '../../../domain/money.js';
 
 // Issue 32 / ADR 0046: money in a body is a JSON number written with exactly 2 decimals.
 
@@ -33,9 +33,9 @@ describe('writeJson: money as a number with exactly 2 decimals', () => {
     expect(writeJson(structuredClone(stored))).to.equal('{"data":{"total":1550.00}}');
   });
 
-  it('stringifyWithNaira (webhook bodies) writes Naira the same way, keeping key order', () => {
-    expect(stringifyWithNaira({ id: 'msg_1', data: { amount: new Naira(4_000 as Kobo), total: new Naira(155_050 as Kobo), note: 'N0' } }))
+  it('writeMoneyJson (webhook bodies) writes marked money the same way, keeping key order', () => {
+    expect(writeMoneyJson({ id: 'msg_1', data: { amount: markedNaira(4_000 as Kobo), total: markedNaira(155_050 as Kobo), note: 'N0' } }))
       .to.equal('{"id":"msg_1","data":{"amount":40.00,"total":1550.50,"note":"N0"}}');
-    expect(stringifyWithNaira({ a: 1 })).to.equal('{"a":1}');
+    expect(writeMoneyJson({ a: 1 })).to.equal('{"a":1}');
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { nairaJson, nairaSumJson, writeJson } from '../../../adapters/http/json-values.js';
-import { kobo, Naira, stringifyWithNaira } from '../../../domain/money.js';
+import { kobo, markedNaira, Naira, writeMoneyJson } from '../../../domain/money.js';
 
 // Sums past 2^53 kobo in a JSON answer (issue 31, docs/adr/0038): their exact digits, as a JSON number
 // with exactly 2 decimals, written by the one writer of bodies (writeJson, ADR 0046).
@@ -39,8 +39,9 @@ describe('nairaSumJson and writeJson: sums of kobo written exactly in JSON', () 
     expect(writeJson(stored)).to.equal('{"data":{"total":91000000000000.03}}');
   });
 
-  it('Naira and stringifyWithNaira (webhooks, documents) write a sum past 2^53 kobo exactly too', () => {
-    expect(stringifyWithNaira({ total: new Naira(big), small: new Naira(3n), neg: new Naira(-big) })).to.equal('{"total":91000000000000.03,"small":0.03,"neg":-91000000000000.03}');
+  it('Naira (documents) and writeMoneyJson (webhooks) write a sum past 2^53 kobo exactly too', () => {
+    expect(new Naira(big).text).to.equal('91000000000000.03');
+    expect(writeMoneyJson({ total: markedNaira(big), small: markedNaira(3n), neg: markedNaira(-big) })).to.equal('{"total":91000000000000.03,"small":0.03,"neg":-91000000000000.03}');
     expect(new Naira(3n).kobo).to.equal(3); // a sum exact as a number is held as one
     expect(Naira.parse('91000000000000.03').kobo).to.equal(big);
   });
