@@ -3,8 +3,8 @@
  * same SQL as the API for the endpoints `npm run bench` drives, so the report shows what our layers
  * (token and member check, rate limit, validation, ORM, use cases, envelope) cost on top of it.
  *
- * Same SQL means: the keyset page of products and of sales (`keyset.mikro-orm.ts`), the aging
- * report's two statements (`sales.mikro-orm.ts`), and a sale in one transaction with the statements
+ * Same SQL means: the keyset page of products and of sales (`keyset.sql.ts`), the aging
+ * report's two statements (`sales.sql.ts`), and a sale in one transaction with the statements
  * `record-sale.ts` runs, in its order (business, the cart's branch or the default, customer check,
  * products, customer lock, one conditional stock statement (the product's lock, the branch's stock
  * upsert, the total) and ledger row a product in id order, the monthly count, the receipt counter, the
@@ -23,7 +23,7 @@ import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import Koa, { type Context } from 'koa';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
 
 const env = (name: string, fallback?: string): string => {
   const v = process.env[name] ?? fallback;
@@ -40,12 +40,12 @@ const PRODUCT_COLUMNS =
 const PRODUCT_SEARCH = "(name || ' ' || sku || ' ' || coalesce(category, '') || ' ' || coalesce(barcode, ''))";
 const SALE_COLUMNS =
   'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount';
-/** The columns the API's sales list reads (sales.mikro-orm.ts SALE_COLUMNS): the page answers what the API's does. */
+/** The columns the API's sales list reads (sales.sql.ts SALE_COLUMNS): the page answers what the API's does. */
 const SALE_LIST_COLUMNS = `${SALE_COLUMNS}, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review`;
 const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, created_at, updated_at';
 const MOVEMENT_COLUMNS =
   'id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id';
-/** The API's stock statement (products.mikro-orm.ts changeQuantity): $1 business, $2 product, $3 branch, $4 change, $5 now, $6 MAX_STOCK. */
+/** The API's stock statement (products.sql.ts changeQuantity): $1 business, $2 product, $3 branch, $4 change, $5 now, $6 MAX_STOCK. */
 const CHANGE_STOCK = `with p as (select id, quantity, type from products where business_id = $1 and id = $2 for update),
   s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
           select $1, p.id, $3, greatest($4::integer, 0), $5 from p where p.type = 'PRODUCT' and p.quantity + $4 <= $6
@@ -134,7 +134,7 @@ const main = async () => {
     });
   };
 
-  /** Each product's stock at every active branch: the API's query (products.mikro-orm.ts stockOf). */
+  /** Each product's stock at every active branch: the API's query (products.sql.ts stockOf). */
   const withStock = async (products: Record<string, unknown>[]) => {
     const ids = products.filter((p) => p.type === 'PRODUCT').map((p) => p.id);
     const stock = new Map<unknown, unknown[]>();

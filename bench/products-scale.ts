@@ -18,11 +18,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import type { Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
+import type { Sql } from '../adapters/persistence/sql/sql-session.js';
 import type { PageRequest } from '../application/ports/list.js';
 import type { ProductFilter, ProductSort } from '../application/products/ports.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { mikroOrmProducts } from '../adapters/persistence/mikro-orm/products.mikro-orm.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
+import { sqlProducts } from '../adapters/persistence/sql/products.sql.js';
 import { createTestApp, registerOwner, type TestApp } from '../test/support/test-app.js';
 import { seedProducts } from './seed-products.js';
 
@@ -260,7 +260,7 @@ const listSql = async (businessId: string, req: PageRequest<ProductSort>, filter
     },
     afterCommit: () => undefined,
   } as unknown as Sql;
-  await mikroOrmProducts(em).list(businessId, req, filter);
+  await sqlProducts(em).list(businessId, req, filter);
   let n = 0;
   // the list's SQL holds no literal `?`: each is a binding, numbered as knex does for pg
   return { sql: captured!.sql.replace(/\?/g, () => `$${++n}`), params: captured!.params };

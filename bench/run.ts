@@ -37,7 +37,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createPaging } from '../adapters/http/paging.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
 import { openPostgres } from '../bootstrap/persistence.js';
 import { startClusterServer } from './cluster-target.js';
 import { checkSeed, FULL_SIZE, readSeed, seedBench, type Seed, type SeedSize } from './seed-bench.js';

@@ -18,7 +18,7 @@ import pg from 'pg';
 import type { Branch, Business, Membership, User } from '../domain/business.js';
 import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
-import { migrate, openOrm } from '../adapters/persistence/mikro-orm/orm.js';
+import { migrate, openOrm } from '../adapters/persistence/sql/orm.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => {

@@ -2,7 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { setPlan, showBusiness } from '../application/operator/plans.js';
 import { createPartner } from '../application/partners/api-keys.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
-import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { DataDirectoryInUse } from '../adapters/persistence/sql/embedded-postgres.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
 import { businessJson, branchJson, staffJson } from '../adapters/http/routes/views.js';
 import { loadConfig } from './config.js';

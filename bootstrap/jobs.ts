@@ -16,8 +16,8 @@ import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
 import { deliverDueWebhooks, PASSES_AT_ONCE, recordWebhookDeliveries } from '../application/partners/deliver-webhooks.js';
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
-import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
-import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
+import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
+import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 

@@ -1,7 +1,7 @@
 import { answerClientErrorsAsProblems } from '../adapters/http/client-error.js';
 import { createServer } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
-import { DataDirectoryInUse } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { DataDirectoryInUse } from '../adapters/persistence/sql/embedded-postgres.js';
 import { loadConfig } from './config.js';
 import { stopOnSignals } from './stop-on-signals.js';
 import { createLogger } from './logger.js';

@@ -4,8 +4,8 @@ import type { Outbox } from '../application/ports/outbox.js';
 import type { JobQueue } from '../application/ports/job-queue.js';
 import type { MemberCache } from '../application/ports/member-cache.js';
 // Types only (erased): the embedder loads no SQL module (docs/adr/0050).
-import type { ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
-import type { ReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
+import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
+import type { ReportsDatabase } from '../adapters/persistence/sql/reports-database.sql.js';
 import { inMemoryEventsModule, inMemoryOutbox } from '../adapters/persistence/in-memory/outbox.in-memory.js';
 import { inMemoryIdempotencyStore } from '../adapters/persistence/in-memory/idempotency-store.in-memory.js';
 import { inMemoryStore, type InMemoryModule } from '../adapters/persistence/in-memory/in-memory-store.js';

@@ -1,14 +1,14 @@
 import { pgBossJobQueue, type PgBossOptions } from '../adapters/jobs/pg-boss.job-queue.js';
 import { inMemoryEventsModule } from '../adapters/persistence/in-memory/outbox.in-memory.js';
-import { mikroOrmEventsModule, mikroOrmOutbox } from '../adapters/persistence/mikro-orm/outbox.mikro-orm.js';
-import { mikroOrmIdempotencyStore } from '../adapters/persistence/mikro-orm/idempotency-store.mikro-orm.js';
-import { listenToChannel, type ChannelListener } from '../adapters/persistence/mikro-orm/channel-listener.js';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/mikro-orm/orm.js';
-import { mikroOrmUnitOfWork } from '../adapters/persistence/mikro-orm/unit-of-work.mikro-orm.js';
-import { openReportsDatabase } from '../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
-import { database, type Sql } from '../adapters/persistence/mikro-orm/sql-session.js';
-import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/mikro-orm/member-cache.js';
+import { sqlEventsModule, sqlOutbox } from '../adapters/persistence/sql/outbox.sql.js';
+import { sqlIdempotencyStore } from '../adapters/persistence/sql/idempotency-store.sql.js';
+import { listenToChannel, type ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
+import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/sql/orm.js';
+import { sqlUnitOfWork } from '../adapters/persistence/sql/unit-of-work.sql.js';
+import { openReportsDatabase } from '../adapters/persistence/sql/reports-database.sql.js';
+import { database, type Sql } from '../adapters/persistence/sql/sql-session.js';
+import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/sql/member-cache.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 import { MODULES } from './modules/index.js';
 import { repositories } from './modules/module.js';
@@ -22,7 +22,7 @@ export { inMemory, inMemoryUnitOfWork, type AppRepositories, type Persistence } 
  * checks that it lists exactly these.
  */
 type ModuleRepositories = (typeof MODULES)[number]['repositories'][number];
-export const PERSISTENCE_MODULES = [repositories(inMemoryEventsModule, mikroOrmEventsModule), ...MODULES.flatMap((m): readonly ModuleRepositories[] => m.repositories)];
+export const PERSISTENCE_MODULES = [repositories(inMemoryEventsModule, sqlEventsModule), ...MODULES.flatMap((m): readonly ModuleRepositories[] => m.repositories)];
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
@@ -147,9 +147,9 @@ export const openPostgres = async (options: {
       embedded: embedded !== undefined,
       ...(jobs ? { jobs } : {}),
       ...(reports ? { reports } : {}),
-      uow: mikroOrmUnitOfWork(db, sqlRepositories),
-      idempotency: mikroOrmIdempotencyStore(db.pooled, { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
-      outbox: mikroOrmOutbox(db.pooled),
+      uow: sqlUnitOfWork(db, sqlRepositories),
+      idempotency: sqlIdempotencyStore(db.pooled, { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
+      outbox: sqlOutbox(db.pooled),
       ping: async (timeoutMs) => {
         const answer = await pingDatabase(orm, timeoutMs);
         // PGlite runs in this process and one statement at a time: a ping queued behind another

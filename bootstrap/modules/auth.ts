@@ -11,14 +11,14 @@ import { requestSignInCode } from '../../application/auth/request-sign-in-code.j
 import { sendVerificationCode } from '../../application/auth/send-verification-code.js';
 import { verifySignInCode } from '../../application/auth/verify-sign-in-code.js';
 import { inMemoryAuthModule } from '../../adapters/persistence/in-memory/auth.in-memory.js';
-import { mikroOrmAuthModule } from '../../adapters/persistence/mikro-orm/auth.mikro-orm.js';
+import { sqlAuthModule } from '../../adapters/persistence/sql/auth.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Registration, sign-in codes, Google sign-in and sessions. */
 export const authModule = defineModule({
   name: 'auth',
   folders: ['auth'],
-  repositories: [repositories(inMemoryAuthModule, mikroOrmAuthModule)],
+  repositories: [repositories(inMemoryAuthModule, sqlAuthModule)],
   useCases: ({ deps, paging }) => ({
     register: register(deps),
     requestSignInCode: requestSignInCode(deps),

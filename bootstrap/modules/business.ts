@@ -5,14 +5,14 @@ import { getPlanUsage } from '../../application/business/plan-usage.js';
 import { updateBusiness } from '../../application/business/update-business.js';
 import { getBusinessPartner } from '../../application/partners/network.js';
 import { inMemoryBusinessModule } from '../../adapters/persistence/in-memory/business.in-memory.js';
-import { mikroOrmBusinessModule } from '../../adapters/persistence/mikro-orm/business.mikro-orm.js';
+import { sqlBusinessModule } from '../../adapters/persistence/sql/business.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** The business's profile, plan usage and branches. */
 export const businessModule = defineModule({
   name: 'business',
   folders: ['business', 'branches', 'operator'],
-  repositories: [repositories(inMemoryBusinessModule, mikroOrmBusinessModule)],
+  repositories: [repositories(inMemoryBusinessModule, sqlBusinessModule)],
   useCases: ({ deps, paging }) => ({
     getBusiness: getBusiness(deps),
     getPlanUsage: getPlanUsage(deps),

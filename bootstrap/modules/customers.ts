@@ -2,14 +2,14 @@ import { customerRoutes } from '../../adapters/http/routes/customers.routes.js';
 import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPayment } from '../../application/customers/credit.js';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../../application/customers/manage-customers.js';
 import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/customers.in-memory.js';
-import { mikroOrmCustomersModule } from '../../adapters/persistence/mikro-orm/customers.mikro-orm.js';
+import { sqlCustomersModule } from '../../adapters/persistence/sql/customers.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customers and their credit. */
 export const customersModule = defineModule({
   name: 'customers',
   folders: ['customers'],
-  repositories: [repositories(inMemoryCustomersModule, mikroOrmCustomersModule)],
+  repositories: [repositories(inMemoryCustomersModule, sqlCustomersModule)],
   useCases: ({ deps, reportDeps, paging }) => ({
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),

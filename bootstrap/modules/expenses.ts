@@ -2,14 +2,14 @@ import { expenseRoutes } from '../../adapters/http/routes/expenses.routes.js';
 import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, renameExpenseCategory } from '../../application/expenses/manage-categories.js';
 import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../../application/expenses/manage-expenses.js';
 import { inMemoryExpensesModule } from '../../adapters/persistence/in-memory/expenses.in-memory.js';
-import { mikroOrmExpensesModule } from '../../adapters/persistence/mikro-orm/expenses.mikro-orm.js';
+import { sqlExpensesModule } from '../../adapters/persistence/sql/expenses.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Expenses and their categories. */
 export const expensesModule = defineModule({
   name: 'expenses',
   folders: ['expenses'],
-  repositories: [repositories(inMemoryExpensesModule, mikroOrmExpensesModule)],
+  repositories: [repositories(inMemoryExpensesModule, sqlExpensesModule)],
   useCases: ({ deps, paging }) => ({
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),

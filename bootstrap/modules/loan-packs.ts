@@ -6,14 +6,14 @@ import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } f
 import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../../application/loan-packs/read-loan-packs.js';
 import { kobo } from '../../domain/money.js';
 import { inMemoryLoanPacksModule } from '../../adapters/persistence/in-memory/loan-packs.in-memory.js';
-import { mikroOrmLoanPacksModule } from '../../adapters/persistence/mikro-orm/loan-packs.mikro-orm.js';
+import { sqlLoanPacksModule } from '../../adapters/persistence/sql/loan-packs.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Loan packs, their payment (Paystack or the sandbox) and the lender's verification. */
 export const loanPacksModule = defineModule({
   name: 'loan-packs',
   folders: ['loan-packs'],
-  repositories: [repositories(inMemoryLoanPacksModule, mikroOrmLoanPacksModule)],
+  repositories: [repositories(inMemoryLoanPacksModule, sqlLoanPacksModule)],
   useCases: ({ deps, config, payments, paging, clock }) => ({
     createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
     listLoanPacks: listLoanPacks(deps),

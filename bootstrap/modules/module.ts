@@ -1,6 +1,6 @@
 import type { RouteDef } from '../../adapters/http/route.js';
 import type { InMemoryModule } from '../../adapters/persistence/in-memory/in-memory-store.js';
-import type { Sql } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import type { Sql } from '../../adapters/persistence/sql/sql-session.js';
 import type { ModuleContext } from './context.js';
 
 /** One set of a module's repositories on each adapter: the same ports, in memory and over SQL. */

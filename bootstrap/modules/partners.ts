@@ -5,16 +5,16 @@ import { createApiKey, listApiKeys, revokeApiKey, rotateApiKey } from '../../app
 import { getNetworkMerchant, listNetworkMerchants, networkAnalytics, setPartnerBranding } from '../../application/partners/insights.js';
 import { createWebhook, deleteWebhook, getWebhook, listWebhookDeliveries, listWebhooks, redeliverWebhook, rotateWebhookSecret, testWebhook, updateWebhook } from '../../application/partners/manage-webhooks.js';
 import { inMemoryPartnersModule } from '../../adapters/persistence/in-memory/partners.in-memory.js';
-import { mikroOrmPartnersModule } from '../../adapters/persistence/mikro-orm/partners.mikro-orm.js';
+import { sqlPartnersModule } from '../../adapters/persistence/sql/partners.sql.js';
 import { inMemoryWebhooksModule } from '../../adapters/persistence/in-memory/webhooks.in-memory.js';
-import { mikroOrmWebhooksModule } from '../../adapters/persistence/mikro-orm/webhooks.mikro-orm.js';
+import { sqlWebhooksModule } from '../../adapters/persistence/sql/webhooks.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** The partner API: keys, network insights and webhooks. */
 export const partnersModule = defineModule({
   name: 'partners',
   folders: ['partners'],
-  repositories: [repositories(inMemoryPartnersModule, mikroOrmPartnersModule), repositories(inMemoryWebhooksModule, mikroOrmWebhooksModule)],
+  repositories: [repositories(inMemoryPartnersModule, sqlPartnersModule), repositories(inMemoryWebhooksModule, sqlWebhooksModule)],
   useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),

@@ -8,14 +8,14 @@ import { importProducts } from '../../application/products/import-products.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../../application/products/manage-products.js';
 import { getStockTransfer, listStockTransfers, transferStock } from '../../application/products/transfer-stock.js';
 import { inMemoryProductsModule } from '../../adapters/persistence/in-memory/products.in-memory.js';
-import { mikroOrmProductsModule } from '../../adapters/persistence/mikro-orm/products.mikro-orm.js';
+import { sqlProductsModule } from '../../adapters/persistence/sql/products.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Products, stock adjustments, branch stock and transfers, the CSV import and export. */
 export const productsModule = defineModule({
   name: 'products',
   folders: ['products'],
-  repositories: [repositories(inMemoryProductsModule, mikroOrmProductsModule)],
+  repositories: [repositories(inMemoryProductsModule, sqlProductsModule)],
   useCases: ({ deps, paging }) => ({
     createProduct: createProduct(deps),
     getProduct: getProduct(deps),

@@ -3,14 +3,14 @@ import { exportCashFlow } from '../../application/report-exports/export-cash-flo
 import { exportInventory, exportProfitLoss } from '../../application/report-exports/export-reports.js';
 import { exportSales } from '../../application/report-exports/export-sales.js';
 import { inMemoryReportExportsModule } from '../../adapters/persistence/in-memory/report-exports.in-memory.js';
-import { mikroOrmReportExportsModule } from '../../adapters/persistence/mikro-orm/report-exports.mikro-orm.js';
+import { sqlReportExportsModule } from '../../adapters/persistence/sql/report-exports.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Reports as files (CSV, XLSX, PDF), read from the reports connection. */
 export const reportExportsModule = defineModule({
   name: 'report-exports',
   folders: ['report-exports'],
-  repositories: [repositories(inMemoryReportExportsModule, mikroOrmReportExportsModule)],
+  repositories: [repositories(inMemoryReportExportsModule, sqlReportExportsModule)],
   useCases: ({ reportDeps }) => ({
     exportSales: exportSales(reportDeps),
     exportCashFlow: exportCashFlow(reportDeps),

@@ -1,14 +1,14 @@
 import { reportRoutes } from '../../adapters/http/routes/reports.routes.js';
 import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../application/reports/reports.js';
 import { inMemoryReportsModule } from '../../adapters/persistence/in-memory/reports.in-memory.js';
-import { mikroOrmReportsModule } from '../../adapters/persistence/mikro-orm/reports.mikro-orm.js';
+import { sqlReportsModule } from '../../adapters/persistence/sql/reports.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** The dashboard and reports, read from the reports connection (a replica when there is one). */
 export const reportsModule = defineModule({
   name: 'reports',
   folders: ['reports'],
-  repositories: [repositories(inMemoryReportsModule, mikroOrmReportsModule)],
+  repositories: [repositories(inMemoryReportsModule, sqlReportsModule)],
   useCases: ({ reportDeps, dataAsOf }) => ({
     getDashboard: getDashboard(reportDeps),
     getTopServices: getTopServices(reportDeps),

@@ -4,14 +4,14 @@ import { getReceipt, getSale, listSales } from '../../application/sales/read-sal
 import { recordSale } from '../../application/sales/record-sale.js';
 import { voidSale } from '../../application/sales/void-sale.js';
 import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
-import { mikroOrmSalesModule } from '../../adapters/persistence/mikro-orm/sales.mikro-orm.js';
+import { sqlSalesModule } from '../../adapters/persistence/sql/sales.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Sales, voids and receipts. */
 export const salesModule = defineModule({
   name: 'sales',
   folders: ['sales'],
-  repositories: [repositories(inMemorySalesModule, mikroOrmSalesModule)],
+  repositories: [repositories(inMemorySalesModule, sqlSalesModule)],
   useCases: ({ deps, paging }) => ({
     recordSale: recordSale(deps),
     listSales: listSales(deps),

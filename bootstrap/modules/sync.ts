@@ -2,14 +2,14 @@ import { syncRoutes } from '../../adapters/http/routes/sync.routes.js';
 import { pullChanges } from '../../application/sync/changes.js';
 import { listConflicts, resolveConflict } from '../../application/sync/conflicts.js';
 import { inMemorySyncModule } from '../../adapters/persistence/in-memory/sync.in-memory.js';
-import { mikroOrmSyncModule } from '../../adapters/persistence/mikro-orm/sync.mikro-orm.js';
+import { sqlSyncModule } from '../../adapters/persistence/sql/sync.sql.js';
 import { defineModule, repositories } from './module.js';
 
 /** Offline sync: the batch, conflicts and changes (docs/adr/0034). Last: the batch runs every earlier module's routes. */
 export const syncModule = defineModule({
   name: 'sync',
   folders: ['sync'],
-  repositories: [repositories(inMemorySyncModule, mikroOrmSyncModule)],
+  repositories: [repositories(inMemorySyncModule, sqlSyncModule)],
   useCases: ({ deps, persistence, jobs, clock, config, paging }) => ({
     sync: { idempotency: persistence.idempotency, uow: jobs.uow, clock, errorTypeBase: config.ERROR_TYPE_BASE },
     listConflicts: listConflicts(deps),

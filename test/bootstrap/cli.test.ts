@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
-import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 import { randomUUID } from 'node:crypto';
 import { PermanentJobFailure } from '../../application/ports/job-queue.js';

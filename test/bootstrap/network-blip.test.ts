@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { startBlackholeProxy, upstreamOf } from '../support/blackhole-proxy.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { codeFromLog, exited, post, startServer } from '../support/server-process.js';

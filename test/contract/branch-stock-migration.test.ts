@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
+import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 // Issue 17: data written by the previous version (one quantity per product, a ledger without

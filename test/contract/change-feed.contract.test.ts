@@ -129,7 +129,7 @@ const contract = (name: string, open: () => Promise<{ p: Persistence; url?: stri
       expect(stock((await pullAll({ ...staff, branchId: null }, null)).rows)).to.have.length(2);
     });
 
-    if (name === 'MikroORM/PostgreSQL (two connections)') {
+    if (name === 'SQL/PostgreSQL (two connections)') {
       it('a change committed after the read by a transaction that began before it comes on the next pull', async () => {
         const s = await shop();
         const first = await pullAll(s.actor, null);
@@ -157,7 +157,7 @@ const contract = (name: string, open: () => Promise<{ p: Persistence; url?: stri
 contract('in-memory', async () => ({ p: inMemory() }));
 // PGlite runs one session, so the two-connection case needs a server; the rest runs on both.
 const onServer = (await testDatabase()).kind !== 'embedded PGlite';
-contract(onServer ? 'MikroORM/PostgreSQL (two connections)' : 'MikroORM/PGlite', async () => {
+contract(onServer ? 'SQL/PostgreSQL (two connections)' : 'SQL/PGlite', async () => {
   const url = await freshDatabaseUrl();
   return { p: await openPostgres({ databaseUrl: url, dataDir: '/tmp', poolMax: 4, log: () => undefined }), url };
 });

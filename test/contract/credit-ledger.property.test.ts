@@ -88,4 +88,4 @@ const property = (name: string, open: () => Promise<Persistence>, numRuns: numbe
   });
 
 property('in memory', async () => inMemory(), 60);
-property('MikroORM/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 4, log: () => undefined }), 15);
+property('SQL/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 4, log: () => undefined }), 15);

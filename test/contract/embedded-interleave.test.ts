@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 
 /**
  * The embedded database serves every connection from one PGlite session, message by message. A

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { migrate, openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
+import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { DEFAULT_EXPENSE_CATEGORIES } from '../../domain/expense.js';
 import { freshDatabaseUrl } from '../support/database.js';
 

@@ -107,4 +107,4 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
   });
 
 contract('in-memory', async () => inMemory());
-contract('MikroORM/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 4, log: () => undefined }));
+contract('SQL/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 4, log: () => undefined }));

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
-import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/mikro-orm/member-cache.js';
-import { migrate, openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
-import { database, type Database } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
+import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
+import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
+import { database, type Database } from '../../adapters/persistence/sql/sql-session.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { freshDatabaseUrl } from '../support/database.js';
 

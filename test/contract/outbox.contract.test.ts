@@ -142,7 +142,7 @@ contract('in-memory', async () => {
   const p = inMemory();
   return { p, rows: async () => (await inMemoryOutboxRows(p.uow)).map((r) => ({ ...r, deliveredTo: r.deliveredTo })) };
 });
-contract('MikroORM/PostgreSQL', async () => {
+contract('SQL/PostgreSQL', async () => {
   const url = await freshDatabaseUrl();
   const p = await openPostgres({ databaseUrl: url, dataDir: '/tmp', poolMax: 4, log: () => undefined });
   const rows = async () => {

@@ -136,7 +136,7 @@ contract('in-memory', async () => {
   };
 });
 
-contract('MikroORM/PostgreSQL', async () => {
+contract('SQL/PostgreSQL', async () => {
   const databaseUrl = await freshDatabaseUrl();
   const p = await openPostgres({ databaseUrl, dataDir: '/tmp', poolMax: 4, log: () => undefined });
   return {

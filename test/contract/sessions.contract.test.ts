@@ -134,6 +134,6 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
   });
 
 contract('in-memory', async () => inMemory());
-contract('MikroORM/PostgreSQL', async () =>
+contract('SQL/PostgreSQL', async () =>
   openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 4, log: () => undefined }),
 );

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
-import { database, plannedEachTime, type Database, type Sql } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import { openOrm } from '../../adapters/persistence/sql/orm.js';
+import { database, plannedEachTime, type Database, type Sql } from '../../adapters/persistence/sql/sql-session.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 describe('sql session: statements on the pool’s connections, values bound', () => {

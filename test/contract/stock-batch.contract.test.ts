@@ -147,4 +147,4 @@ const contract = (name: string, open: () => Promise<Persistence>, concurrent: bo
   });
 
 contract('in-memory', async () => inMemory(), false);
-contract('MikroORM/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 8, log: () => undefined }), true);
+contract('SQL/PostgreSQL', async () => openPostgres({ databaseUrl: await freshDatabaseUrl(), dataDir: '/tmp', poolMax: 8, log: () => undefined }), true);

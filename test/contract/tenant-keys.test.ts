@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { migrate, openOrm } from '../../adapters/persistence/mikro-orm/orm.js';
+import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 // Issue 20 (docs/adr/0035): the schema stays ready for Citus. Every tenant table (any table with a

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
 import { IMPORT_CHUNK_ROWS } from '../../application/products/import-products.js';
-import type { ListeningMemberCache } from '../../adapters/persistence/mikro-orm/member-cache.js';
+import type { ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 /** Rows of the issue-31 import: many chunks, and a test that stays short. */

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { request as httpRequest } from 'node:http';
-import { openOrm, redactDatabaseFault } from '../../adapters/persistence/mikro-orm/orm.js';
+import { openOrm, redactDatabaseFault } from '../../adapters/persistence/sql/orm.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';

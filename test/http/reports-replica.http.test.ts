@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { openReportsDatabase } from '../../adapters/persistence/mikro-orm/reports-database.mikro-orm.js';
+import { openReportsDatabase } from '../../adapters/persistence/sql/reports-database.sql.js';
 import { openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl, replicaDatabaseUrl } from '../support/database.js';
 import { ownerWithReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import type { Sql } from '../../adapters/persistence/mikro-orm/sql-session.js';
+import type { Sql } from '../../adapters/persistence/sql/sql-session.js';
 
 // Issue 20 (docs/adr/0035): REPORTS_DATABASE_URL. Reports and exports read there, nothing is written
 // there, and an answer read from a replica says how stale it may be (data_as_of).

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../adapters/persistence/mikro-orm/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 
 /**
  * The test database of this process (docs/adr/0048). mocha runs files in parallel worker processes,

@@ -11,7 +11,7 @@ import { values } from './rows.js';
 import type { SaleTables } from './sales.in-memory.js';
 
 // The partner's view of its network over the in-memory tables: the same figures as the SQL adapter's
-// statements (partner-insights.mikro-orm.ts), always starting from the partner's memberships.
+// statements (partner-insights.sql.ts), always starting from the partner's memberships.
 
 /** The partners module's memberships (its own table) and the tables of other modules the figures read. */
 export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> } & BusinessTables & Pick<AuthTables, 'users'> & SaleTables & Pick<CustomerTables, 'customers'>;

@@ -2,8 +2,8 @@ import { plannedEachTime, type Sql } from './sql-session.js';
 import type { AgingSort, CreditLedger } from '../../../application/customers/ports.js';
 import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
 import { kobo } from '../../../domain/money.js';
-import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { firstRow, type Row } from './sql.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { firstRow, type Row } from './sql-helpers.js';
 
 const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, method, note, created_by, created_at';
 
@@ -51,7 +51,7 @@ const agingFromRow = (r: Row): AgingRow => ({
 });
 
 /** The credit ledger as plain rows; open debts are the `credit_outstanding` of the sales. */
-export const mikroOrmCreditLedger = (db: Sql): CreditLedger => ({
+export const sqlCreditLedger = (db: Sql): CreditLedger => ({
   async add(e) {
     // The customer's row is locked by the caller, so the previous entry's time is settled.
     const rows = await db.execute<{ created_at: unknown }[]>(

@@ -2,9 +2,9 @@ import type { Sql } from './sql-session.js';
 import type { CustomerRepositories, CustomerRepository, CustomerSort } from '../../../application/customers/ports.js';
 import type { Customer } from '../../../domain/customer.js';
 import { kobo } from '../../../domain/money.js';
-import { mikroOrmCreditLedger } from './credit.mikro-orm.js';
-import { asDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { sqlCreditLedger } from './credit.sql.js';
+import { asDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { optionalKobo, unlessDuplicate, type Row } from './sql-helpers.js';
 
 const CUSTOMER_COLUMNS = 'id, business_id, name, phone, email, address, notes, credit_limit, credit_balance, notifications_opt_out, created_at, updated_at';
 
@@ -37,8 +37,8 @@ const customerFromRow = (r: Row): Customer => ({
   updatedAt: asDate(r.updated_at),
 });
 
-/** Customers as plain rows; the balance moves only with the credit ledger (see credit.mikro-orm.ts). */
-export const mikroOrmCustomers = (db: Sql): CustomerRepository => ({
+/** Customers as plain rows; the balance moves only with the credit ledger (see credit.sql.ts). */
+export const sqlCustomers = (db: Sql): CustomerRepository => ({
   async exists(businessId, id) {
     const rows = await db.execute<unknown[]>('select 1 from customers where business_id = ? and id = ?', [businessId, id]);
     return rows.length > 0;
@@ -83,4 +83,4 @@ export const mikroOrmCustomers = (db: Sql): CustomerRepository => ({
 });
 
 /** The customers module over one transaction's Sql: customers and the credit ledger. */
-export const mikroOrmCustomersModule = (db: Sql): CustomerRepositories => ({ customers: mikroOrmCustomers(db), credit: mikroOrmCreditLedger(db) });
+export const sqlCustomersModule = (db: Sql): CustomerRepositories => ({ customers: sqlCustomers(db), credit: sqlCreditLedger(db) });

@@ -1,9 +1,9 @@
 import { plannedEachTime, type Sql } from './sql-session.js';
 import type { PartnerRepositories } from '../../../application/partners/ports.js';
 import type { Partner, PartnerApiKey, PartnerScope, PartnerStatus } from '../../../domain/partner.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { firstRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
-import { mikroOrmPartnerInsights } from './partner-insights.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { firstRow, unlessDuplicate, type Row } from './sql-helpers.js';
+import { sqlPartnerInsights } from './partner-insights.sql.js';
 
 const PARTNER_COLUMNS = 'id, name, code, status, display_name, logo_url, primary_color, support_phone, support_email, created_at, updated_at';
 const KEY_COLUMNS = 'id, partner_id, name, prefix, hash, scopes, created_at, expires_at, revoked_at, last_used_at';
@@ -48,7 +48,7 @@ const partnerValues = (p: Partner) => [
 ];
 
 /** Partners and their API keys over SQL; every key statement names its partner. */
-export const mikroOrmPartnersModule = (db: Sql): PartnerRepositories => ({
+export const sqlPartnersModule = (db: Sql): PartnerRepositories => ({
   partners: {
     async add(p) {
       const done = await unlessDuplicate(db, `insert into partners (${PARTNER_COLUMNS}) values (${PARTNER_COLUMNS.split(',').map(() => '?').join(', ')})`, partnerValues(p));
@@ -83,7 +83,7 @@ export const mikroOrmPartnersModule = (db: Sql): PartnerRepositories => ({
       await db.execute('update partner_api_keys set last_used_at = ? where partner_id = ? and id = ? and (last_used_at is null or last_used_at < ?)', [at, partnerId, keyId, at]);
     },
   },
-  partnerInsights: mikroOrmPartnerInsights(plannedEachTime(db)), // analytics over date ranges: planned each time
+  partnerInsights: sqlPartnerInsights(plannedEachTime(db)), // analytics over date ranges: planned each time
   partnerNetwork: {
     async membershipOf(businessId, options = {}) {
       // the lock is the business row's: a join and a leave of one business run one after the other

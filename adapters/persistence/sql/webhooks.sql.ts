@@ -1,8 +1,8 @@
 import type { Sql } from './sql-session.js';
 import type { WebhookRepositories } from '../../../application/partners/webhook-ports.js';
 import type { DeliveryStatus, EndpointStatus, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../../domain/webhook.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { firstRow, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { firstRow, type Row } from './sql-helpers.js';
 
 /** Notified when a transaction that made deliveries commits (Migration20261203320000_webhook_delivery_notices). */
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
@@ -59,7 +59,7 @@ const CLAIM_SQL = (only: boolean) => `
   update webhook_deliveries w set locked_until = ? from due where w.id = due.id returning ${DELIVERY_COLUMNS.split(', ').map((c) => `w.${c}`).join(', ')}`;
 
 /** Webhook endpoints and deliveries over SQL; events travel as a comma-joined string (the driver spreads arrays). */
-export const mikroOrmWebhooksModule = (db: Sql): WebhookRepositories => ({
+export const sqlWebhooksModule = (db: Sql): WebhookRepositories => ({
   webhookEndpoints: {
     async add(e) {
       await db.execute(

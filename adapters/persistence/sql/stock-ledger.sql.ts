@@ -1,8 +1,8 @@
 import type { MovementSort, StockLedger } from '../../../application/products/ports.js';
 import type { MovementReason, StockMovement } from '../../../domain/product.js';
-import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import type { Sql } from './sql-session.js';
-import { optionalKobo, type Row } from './sql.mikro-orm.js';
+import { optionalKobo, type Row } from './sql-helpers.js';
 
 // The stock ledger: one row a movement of a product's stock at a branch, read and written as plain rows.
 
@@ -62,7 +62,7 @@ const addMovements = async (db: Sql, movements: readonly StockMovement[]): Promi
   return movements.map((m) => times.get(m.id)!);
 };
 
-export const mikroOrmStockLedger = (db: Sql): StockLedger => ({
+export const sqlStockLedger = (db: Sql): StockLedger => ({
   async add(m) {
     return (await addMovements(db, [m]))[0]!;
   },

@@ -1,9 +1,9 @@
 import type { Sql } from './sql-session.js';
 import type { ClientIdClaim, ClientIdClaimRequest, ClientRecordKind, SyncRepositories } from '../../../application/sync/ports.js';
-import { asDate } from './keyset.mikro-orm.js';
-import { firstRow } from './sql.mikro-orm.js';
-import { mikroOrmSaleConflicts } from './sale-conflicts.mikro-orm.js';
-import { mikroOrmChangeFeed } from './change-feed.mikro-orm.js';
+import { asDate } from './keyset.sql.js';
+import { firstRow } from './sql-helpers.js';
+import { sqlSaleConflicts } from './sale-conflicts.sql.js';
+import { sqlChangeFeed } from './change-feed.sql.js';
 
 /** The table each kind of client-made record lives in (an id the server made there is taken too). */
 const TABLES: Record<ClientRecordKind, string> = {
@@ -35,12 +35,12 @@ const claim = async (db: Sql, q: ClientIdClaimRequest): Promise<ClientIdClaim> =
 };
 
 /** The offline-sync module over SQL: client ids in client_records, oversell conflicts in sale_conflicts, the change feed. */
-export const mikroOrmSyncModule = (db: Sql): SyncRepositories => ({
+export const sqlSyncModule = (db: Sql): SyncRepositories => ({
   clientIds: {
     claim: (q) => claim(db, q),
     clientCreatedAt: async (businessId, id) =>
       (await firstRow(db, 'select client_created_at from client_records where business_id = ? and id = ?', [businessId, id], (r) => (r.client_created_at ? asDate(r.client_created_at) : null))) ?? null,
   },
-  saleConflicts: mikroOrmSaleConflicts(db),
-  changeFeed: mikroOrmChangeFeed(db),
+  saleConflicts: sqlSaleConflicts(db),
+  changeFeed: sqlChangeFeed(db),
 });

@@ -2,8 +2,8 @@ import type { Sql } from './sql-session.js';
 import type { LoanPack, LoanPackPayment, LoanPackRepositories, LoanPackRepository } from '../../../application/loan-packs/ports.js';
 import type { LoanPackMonths, LoanPackStatus } from '../../../domain/loan-pack.js';
 import { kobo } from '../../../domain/money.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { firstRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { firstRow, unlessDuplicate, type Row } from './sql-helpers.js';
 
 const COLUMNS =
   'id, business_id, reference, status, months, period_start, period_end, price, currency, purpose, lender_name, document, sha256, created_by, created_at, paid_at, checkout_url, checkout_access_code';
@@ -47,7 +47,7 @@ const paymentFromRow = (r: Row): LoanPackPayment => ({
 });
 
 /** Loan packs over SQL. */
-export const mikroOrmLoanPacks = (db: Sql): LoanPackRepository => ({
+export const sqlLoanPacks = (db: Sql): LoanPackRepository => ({
   async add(p) {
     const values = [
       p.id, p.businessId, p.reference, p.status, p.months, p.periodStart, p.periodEnd, p.price, p.currency, p.purpose, p.lenderName, p.document, p.sha256,
@@ -95,4 +95,4 @@ export const mikroOrmLoanPacks = (db: Sql): LoanPackRepository => ({
     ),
 });
 
-export const mikroOrmLoanPacksModule = (db: Sql): LoanPackRepositories => ({ loanPacks: mikroOrmLoanPacks(db) });
+export const sqlLoanPacksModule = (db: Sql): LoanPackRepositories => ({ loanPacks: sqlLoanPacks(db) });

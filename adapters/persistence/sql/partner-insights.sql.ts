@@ -3,8 +3,8 @@ import type { MerchantDetail, MerchantSummary, NetworkPeriodSums, PartnerInsight
 import { lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { Plan } from '../../../domain/plan.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import type { Row } from './sql-helpers.js';
 
 // What a partner sees of its network (docs/adr/0033), summed by PostgreSQL. Every statement starts
 // from partner_merchants for the partner: a business outside the network is never read.
@@ -106,7 +106,7 @@ const AT_RISK_SQL = `
 
 const sums = (r: Row, p: 'c' | 'p'): NetworkPeriodSums => ({ merchants: n(r[`${p}_merchants`]), activeMerchants: n(r[`${p}_active`]), gmv: k(r[`${p}_gmv`]), transactions: n(r[`${p}_tx`]) });
 
-export const mikroOrmPartnerInsights = (db: Sql): PartnerInsights => ({
+export const sqlPartnerInsights = (db: Sql): PartnerInsights => ({
   merchants(partnerId, page, filter, now) {
     const conditions: SqlCondition[] = [];
     if (filter.plan) conditions.push({ sql: 'pm.plan = ?', params: [filter.plan] });

@@ -25,7 +25,7 @@ const retryOnceOnConflict = async <A>(attempt: () => Promise<A>): Promise<A> => 
  * One database transaction per unit of work; inside `atomically`, a savepoint of the ambient
  * transaction instead. `repositories` builds every module's repositories over the transaction.
  */
-export const mikroOrmUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => R): UnitOfWork<R> => {
+export const sqlUnitOfWork = <R>(db: Database, repositories: (sql: Sql) => R): UnitOfWork<R> => {
   // Reads outside a transaction share one set: the repositories keep no state but their session, and
   // building every module's (a few hundred closures) for each read was a tenth of a product page's garbage.
   let pooled: R | undefined;

@@ -4,9 +4,9 @@ import type { AuthRepositories, GoogleIdentity, GoogleIdentityRepository, OtpRep
 import type { User } from '../../../domain/business.js';
 import type { OtpCode } from '../../../domain/otp.js';
 import type { E164Phone } from '../../../domain/phone.js';
-import { asDate, asOptionalDate } from './keyset.mikro-orm.js';
-import { mikroOrmSessions } from './sessions.mikro-orm.js';
-import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate } from './keyset.sql.js';
+import { sqlSessions } from './sessions.sql.js';
+import { firstRow, insertRow, type Row } from './sql-helpers.js';
 
 // Every table is read and written with immediate SQL on the transaction (docs/adr/0019): a write is
 // seen by the next read of the same unit of work, whichever repository makes it.
@@ -24,7 +24,7 @@ const userFromRow = (r: Row): User => ({
   updatedAt: asDate(r.updated_at),
 });
 
-const mikroOrmUsers = (db: Sql): UserRepository => {
+const sqlUsers = (db: Sql): UserRepository => {
   const findWhere = (column: 'id' | 'phone' | 'email', value: string) => firstRow(db, `select ${USER_COLUMNS} from users where ${column} = ?`, [value], userFromRow);
   return {
     findById: (id) => findWhere('id', id),
@@ -52,7 +52,7 @@ const otpFromRow = (r: Row): OtpCode => ({
   requestedBy: (r.requested_by as string | null) ?? null,
 });
 
-const mikroOrmOtps = (db: Sql): OtpRepository => ({
+const sqlOtps = (db: Sql): OtpRepository => ({
   lockIdentifier: async (key) => {
     await db.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
   },
@@ -90,7 +90,7 @@ const revokeWhere = async (db: Sql, column: 'family_id' | 'user_id', value: stri
   for (const { user_id } of ended) db.afterCommit(() => memberChangedHere(String(user_id)));
 };
 
-const mikroOrmRefreshTokens = (db: Sql): RefreshTokenRepository => ({
+const sqlRefreshTokens = (db: Sql): RefreshTokenRepository => ({
   findByHashForUpdate: (tokenHash) => firstRow(db, `select ${TOKEN_COLUMNS} from refresh_tokens where token_hash = ? for update`, [tokenHash], tokenFromRow),
   add: (t) => insertRow(db, 'refresh_tokens', TOKEN_COLUMNS, [t.id, t.familyId, t.userId, t.tokenHash, t.expiresAt, t.createdAt, t.rotatedAt, t.revokedAt]),
   // Only the rotation and the revocation of a token change.
@@ -105,17 +105,17 @@ const GOOGLE_COLUMNS = 'subject, user_id, email, linked_at';
 
 const googleFromRow = (r: Row): GoogleIdentity => ({ subject: String(r.subject), userId: String(r.user_id), email: String(r.email), linkedAt: asDate(r.linked_at) });
 
-const mikroOrmGoogleIdentities = (db: Sql): GoogleIdentityRepository => ({
+const sqlGoogleIdentities = (db: Sql): GoogleIdentityRepository => ({
   findBySubject: (subject) => firstRow(db, `select ${GOOGLE_COLUMNS} from google_identities where subject = ?`, [subject], googleFromRow),
   findByUser: (userId) => firstRow(db, `select ${GOOGLE_COLUMNS} from google_identities where user_id = ?`, [userId], googleFromRow),
   add: (g) => insertRow(db, 'google_identities', GOOGLE_COLUMNS, [g.subject, g.userId, g.email, g.linkedAt]),
 });
 
 /** The auth module over one transaction's Sql: users, sign-in codes, refresh tokens, sessions and linked Google accounts. */
-export const mikroOrmAuthModule = (db: Sql): AuthRepositories => ({
-  users: mikroOrmUsers(db),
-  otps: mikroOrmOtps(db),
-  refreshTokens: mikroOrmRefreshTokens(db),
-  sessions: mikroOrmSessions(db),
-  googleIdentities: mikroOrmGoogleIdentities(db),
+export const sqlAuthModule = (db: Sql): AuthRepositories => ({
+  users: sqlUsers(db),
+  otps: sqlOtps(db),
+  refreshTokens: sqlRefreshTokens(db),
+  sessions: sqlSessions(db),
+  googleIdentities: sqlGoogleIdentities(db),
 });

@@ -5,7 +5,7 @@ import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import type { PaymentMethod } from '../../../domain/sale.js';
-import { insertRow, type Row } from './sql.mikro-orm.js';
+import { insertRow, type Row } from './sql-helpers.js';
 
 // Every figure is summed by PostgreSQL (GROUP BY, FILTER, GROUPING SETS, a window for shares); only
 // the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price.
@@ -108,7 +108,7 @@ const alertItem = (r: Row): StockAlertItem => ({
 const methodSum = <M extends string>(r: Row): MethodSum<M> => ({ method: r.method as M, count: n(r.count), total: k(r.total) });
 
 /** The report queries over SQL. */
-export const mikroOrmReports = (db: Sql): ReportQueries => ({
+export const sqlReports = (db: Sql): ReportQueries => ({
   async periodSums(businessId, current, previous) {
     const [row] = await db.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
     const sales = (typeof row!.sales === 'string' ? JSON.parse(row!.sales) : row!.sales) as SalesJson;
@@ -231,4 +231,4 @@ export const mikroOrmReports = (db: Sql): ReportQueries => ({
 });
 
 // Reports aggregate over date ranges: every statement planned for its values (docs/adr/0036).
-export const mikroOrmReportsModule = (db: Sql): ReportRepositories => ({ reports: mikroOrmReports(plannedEachTime(db)) });
+export const sqlReportsModule = (db: Sql): ReportRepositories => ({ reports: sqlReports(plannedEachTime(db)) });

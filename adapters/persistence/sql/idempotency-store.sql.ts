@@ -9,7 +9,7 @@ const KEY_TTL_MS = 24 * 3_600_000;
  * Idempotency keys in PostgreSQL. `claim` and `release` are short statements of their own; `complete`
  * runs in the ambient transaction when there is one, so the answer commits with the work.
  */
-export const mikroOrmIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): IdempotencyStore => ({
+export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): IdempotencyStore => ({
   async claim(businessId, key, requestHash, now) {
     const token = randomUUID();
     const leaseUntil = new Date(now.getTime() + options.leaseMs);

@@ -2,8 +2,8 @@ import type { Sql } from './sql-session.js';
 import type { SaleRepositories, SaleRepository, SaleSort } from '../../../application/sales/ports.js';
 import { kobo } from '../../../domain/money.js';
 import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus } from '../../../domain/sale.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import { optionalKobo, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import { optionalKobo, type Row } from './sql-helpers.js';
 
 const SALE_COLUMNS =
   'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review';
@@ -60,7 +60,7 @@ const lineFromRow = (r: Row): SaleLine => ({
 });
 
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
-export const mikroOrmSales = (db: Sql): SaleRepository => {
+export const sqlSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
     const lines = await db.execute<Row[]>(
@@ -161,4 +161,4 @@ export const mikroOrmSales = (db: Sql): SaleRepository => {
 };
 
 /** The sales module over one transaction's Sql. */
-export const mikroOrmSalesModule = (db: Sql): SaleRepositories => ({ sales: mikroOrmSales(db) });
+export const sqlSalesModule = (db: Sql): SaleRepositories => ({ sales: sqlSales(db) });

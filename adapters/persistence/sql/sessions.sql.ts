@@ -1,7 +1,7 @@
 import type { Sql } from './sql-session.js';
 import { memberChangedHere } from './member-cache.js';
 import type { Session, SessionRepository, SessionSort } from '../../../application/auth/ports.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
 
 const COLUMNS = 'id, user_id, created_at, last_used_at, expires_at, user_agent, ip, revoked_at';
 
@@ -28,7 +28,7 @@ const sessionFromRow = (r: Record<string, unknown>): Session => ({
 });
 
 /** Sessions as plain rows (the per-request check reads them with the membership, see memberships.findByUserInSession). */
-export const mikroOrmSessions = (db: Sql): SessionRepository => ({
+export const sqlSessions = (db: Sql): SessionRepository => ({
   add: async (s) => {
     await db.execute(`insert into sessions (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?)`, [
       s.id, s.userId, s.createdAt, s.lastUsedAt, s.expiresAt, s.userAgent, s.ip, s.revokedAt,

@@ -2,8 +2,8 @@ import type { Sql } from './sql-session.js';
 import type { CategorySort, ExpenseCategoryRepository, ExpenseFilter, ExpenseRepositories, ExpenseRepository, ExpenseSort } from '../../../application/expenses/ports.js';
 import type { Expense, ExpenseCategory, ExpensePaymentMethod, ExpenseSummaryGroupBy } from '../../../domain/expense.js';
 import { kobo } from '../../../domain/money.js';
-import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import { firstRow, insertRow, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import { firstRow, insertRow, unlessDuplicate, type Row } from './sql-helpers.js';
 
 const EXPENSE_COLUMNS = 'id, business_id, branch_id, category_id, amount, description, vendor, payment_method, spent_on, reference, created_by, created_at, updated_at';
 // An expense with its category's current name; spent_on read as text (a Lagos day, no time zone to shift it).
@@ -83,7 +83,7 @@ const GROUPS: Record<ExpenseSummaryGroupBy, { key: string; label: string; by: st
 };
 
 /** Expenses as plain rows, never deleted from the table (deleted_at, deleted_by). */
-export const mikroOrmExpenses = (db: Sql): ExpenseRepository => ({
+export const sqlExpenses = (db: Sql): ExpenseRepository => ({
   findById: (businessId, id, options = {}) =>
     firstRow(
       db,
@@ -132,7 +132,7 @@ export const mikroOrmExpenses = (db: Sql): ExpenseRepository => ({
 const CATEGORY_LOCKS = { none: '', use: ' for key share', change: ' for update' } as const;
 
 /** Expense categories as plain rows; the unique index on (business_id, lower(name)) refuses a second name. */
-export const mikroOrmExpenseCategories = (db: Sql): ExpenseCategoryRepository => ({
+export const sqlExpenseCategories = (db: Sql): ExpenseCategoryRepository => ({
   findById: (businessId, id, options = {}) =>
     firstRow(db, `select ${CATEGORY_COLUMNS} from expense_categories where business_id = ? and id = ?${CATEGORY_LOCKS[options.lock ?? 'none']}`, [businessId, id], categoryFromRow),
   async list(businessId) {
@@ -161,4 +161,4 @@ export const mikroOrmExpenseCategories = (db: Sql): ExpenseCategoryRepository =>
 });
 
 /** The expenses module over one transaction's Sql: expenses and their categories. */
-export const mikroOrmExpensesModule = (db: Sql): ExpenseRepositories => ({ expenses: mikroOrmExpenses(db), expenseCategories: mikroOrmExpenseCategories(db) });
+export const sqlExpensesModule = (db: Sql): ExpenseRepositories => ({ expenses: sqlExpenses(db), expenseCategories: sqlExpenseCategories(db) });

@@ -1,11 +1,11 @@
 import type { Sql } from './sql-session.js';
 import type { ProductRepositories, ProductRepository, ProductSort, QuantityChange, QuantityChangeOf, StockChangeOptions } from '../../../application/products/ports.js';
 import { MAX_STOCK, type BranchStock, type Product, type ProductType } from '../../../domain/product.js';
-import { mikroOrmStockLedger } from './stock-ledger.mikro-orm.js';
-import { mikroOrmStockTransfers } from './stock-transfers.mikro-orm.js';
+import { sqlStockLedger } from './stock-ledger.sql.js';
+import { sqlStockTransfers } from './stock-transfers.sql.js';
 import { kobo } from '../../../domain/money.js';
-import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import { optionalKobo, unlessDuplicate, type Row } from './sql.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import { optionalKobo, unlessDuplicate, type Row } from './sql-helpers.js';
 
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
 
@@ -112,7 +112,7 @@ const changeQuantities = async (
   return out;
 };
 
-export const mikroOrmProducts = (db: Sql): ProductRepository => ({
+export const sqlProducts = (db: Sql): ProductRepository => ({
   async findById(businessId, id) {
     const rows = await db.execute<Row[]>(`select ${PRODUCT_COLUMNS} from products where business_id = ? and id = ?`, [businessId, id]);
     return rows[0] ? productFromRow(rows[0]) : undefined;
@@ -210,8 +210,8 @@ export const mikroOrmProducts = (db: Sql): ProductRepository => ({
 });
 
 /** The products module over one transaction's Sql: the catalogue, the stock ledger and the transfers. */
-export const mikroOrmProductsModule = (db: Sql): ProductRepositories => ({
-  products: mikroOrmProducts(db),
-  stockLedger: mikroOrmStockLedger(db),
-  stockTransfers: mikroOrmStockTransfers(db),
+export const sqlProductsModule = (db: Sql): ProductRepositories => ({
+  products: sqlProducts(db),
+  stockLedger: sqlStockLedger(db),
+  stockTransfers: sqlStockTransfers(db),
 });

@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from './sql-session.js';
 import type { DomainEvent } from '../../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
-import { asDate } from './keyset.mikro-orm.js';
+import { asDate } from './keyset.sql.js';
 
 /**
  * The event log inside the unit of work's transaction: the events a transaction records go to the
  * outbox in one INSERT sent with its COMMIT (a sale's stock events and its SaleRecorded: one
  * statement, not two, and no round trip of its own); outside a transaction, at once.
  */
-export const mikroOrmEventLog = (db: Sql): EventLog => {
+export const sqlEventLog = (db: Sql): EventLog => {
   let pending: unknown[][] | undefined;
   return {
     async record(at, ...events) {
@@ -53,7 +53,7 @@ const claimSql = (chosen: string) => `
   returning o.id, o.payload, o.occurred_at, o.attempts, o.delivered_to`;
 
 /** The dispatcher's side of the outbox, each call on its own connection (never a request's transaction). */
-export const mikroOrmOutbox = (pooled: Sql): Outbox => ({
+export const sqlOutbox = (pooled: Sql): Outbox => ({
   async claim({ now, leaseUntil, limit, ids }) {
     if (ids && ids.length === 0) return [];
     const rows = ids
@@ -93,4 +93,4 @@ export const mikroOrmOutbox = (pooled: Sql): Outbox => ({
 });
 
 /** The events module over SQL: the outbox table, written in the unit of work's transaction. */
-export const mikroOrmEventsModule = (db: Sql): EventRepositories => ({ events: mikroOrmEventLog(db) });
+export const sqlEventsModule = (db: Sql): EventRepositories => ({ events: sqlEventLog(db) });

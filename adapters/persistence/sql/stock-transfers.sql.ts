@@ -1,8 +1,8 @@
 import type { Sql } from './sql-session.js';
 import type { StockTransferRepository, TransferSort } from '../../../application/products/ports.js';
 import type { StockTransfer } from '../../../domain/product.js';
-import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import type { Row } from './sql-helpers.js';
 
 // Transfers between branches: a header row; the lines are read from the TRANSFER_OUT ledger rows.
 
@@ -30,7 +30,7 @@ const headerFromRow = (r: Row): Header => ({
   createdAt: asDate(r.created_at),
 });
 
-export const mikroOrmStockTransfers = (db: Sql): StockTransferRepository => {
+export const sqlStockTransfers = (db: Sql): StockTransferRepository => {
   /** The headers with their lines, in one query for all of them. */
   const withItems = async (businessId: string, headers: Header[]): Promise<StockTransfer[]> => {
     if (headers.length === 0) return [];

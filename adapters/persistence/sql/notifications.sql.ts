@@ -2,8 +2,8 @@ import type { Sql } from './sql-session.js';
 import type { NotificationFilter, NotificationRepositories, NotificationRepository, NotificationSettings, NotificationSort } from '../../../application/notifications/ports.js';
 import { kobo } from '../../../domain/money.js';
 import { DEFAULT_PREFERENCES, type Notification, type NotificationChannel, type NotificationPreferences, type NotificationStatus, type NotificationTemplate } from '../../../domain/notification.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import { firstRow, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import { firstRow, type Row } from './sql-helpers.js';
 
 const COLUMNS =
   'id, business_id, channel, recipient, template, customer_id, sale_id, product_id, message, summary_date, status, attempts, ' +
@@ -52,7 +52,7 @@ const conditions = (f: NotificationFilter): SqlCondition[] => [
 ];
 
 /** Notifications as plain rows; every change of status is conditional on the status it leaves. */
-export const mikroOrmNotifications = (db: Sql): NotificationRepository => ({
+export const sqlNotifications = (db: Sql): NotificationRepository => ({
   async add(n) {
     const rows = await db.execute<unknown[]>(
       `insert into notifications (${COLUMNS}) values (${COLUMNS.split(',').map(() => '?').join(', ')}) on conflict (source_event_id, business_id) do nothing returning id`,
@@ -100,7 +100,7 @@ const prefsOf = (v: unknown): NotificationPreferences => {
 };
 
 /** Preferences (one jsonb row, with the columns the scheduler filters on beside it) and the scheduler's marks. */
-export const mikroOrmNotificationSettings = (db: Sql): NotificationSettings => ({
+export const sqlNotificationSettings = (db: Sql): NotificationSettings => ({
   async get(businessId) {
     return (await firstRow(db, 'select preferences from notification_preferences where business_id = ?', [businessId], (r) => prefsOf(r.preferences))) ?? DEFAULT_PREFERENCES;
   },
@@ -210,7 +210,7 @@ export const mikroOrmNotificationSettings = (db: Sql): NotificationSettings => (
 });
 
 /** The notifications module over one transaction's Sql. */
-export const mikroOrmNotificationsModule = (db: Sql): NotificationRepositories => ({
-  notifications: mikroOrmNotifications(db),
-  notificationSettings: mikroOrmNotificationSettings(db),
+export const sqlNotificationsModule = (db: Sql): NotificationRepositories => ({
+  notifications: sqlNotifications(db),
+  notificationSettings: sqlNotificationSettings(db),
 });

@@ -1,9 +1,9 @@
 import type { Sql } from './sql-session.js';
 import type { Change, ChangeData, ChangeFeed, ChangeKind } from '../../../application/sync/ports.js';
-import { asDate } from './keyset.mikro-orm.js';
+import { asDate } from './keyset.sql.js';
 import { MAX_IN_FLIGHT } from '../../../application/sync/changes.js';
 import { kobo } from '../../../domain/money.js';
-import { optionalKobo, type Row } from './sql.mikro-orm.js';
+import { optionalKobo, type Row } from './sql-helpers.js';
 
 // The change feed over SQL (docs/adr/0034 addendum): rows whose change_xid (the transaction that last
 // changed them) the till's snapshot did not see, in (change_xid, kind, key) order; xmin bounds the index scan.
@@ -28,7 +28,7 @@ const dataOf = (kind: ChangeKind, id: string, d: Row | null): ChangeData | null 
   }
 };
 
-export const mikroOrmChangeFeed = (db: Sql): ChangeFeed => ({
+export const sqlChangeFeed = (db: Sql): ChangeFeed => ({
   horizon: async () => {
     // a snapshot naming too many in-flight transactions keeps only its xmin: more comes again, nothing is missed
     const [row] = await db.execute<{ snapshot: string; next: string }[]>(

@@ -2,8 +2,8 @@ import type { Sql } from './sql-session.js';
 import type { BranchSort, BusinessRepositories, StaffMember, StaffSort } from '../../../application/business/ports.js';
 import type { Branch, Business, Membership } from '../../../domain/business.js';
 import type { Plan } from '../../../domain/plan.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.mikro-orm.js';
-import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
+import { firstRow, insertRow, type Row } from './sql-helpers.js';
 import { memberChangedHere } from './member-cache.js';
 
 /**
@@ -11,7 +11,7 @@ import { memberChangedHere } from './member-cache.js';
  * Businesses and branches are read on every sale and memberships on every request: plain rows,
  * written with immediate SQL (docs/adr/0019), so the next read of the same unit of work sees them.
  */
-export const mikroOrmBusinessModule = (db: Sql): BusinessRepositories => ({
+export const sqlBusinessModule = (db: Sql): BusinessRepositories => ({
   businesses: {
     findById: (id) => firstRow(db, `select ${BUSINESS_COLUMNS} from businesses where id = ?`, [id], businessFromRow),
     add: (b) =>

@@ -1,7 +1,7 @@
 import type { Sql } from './sql-session.js';
 import type { ConflictResolution, ConflictSort, SaleConflict, SaleConflictRepository } from '../../../application/sync/ports.js';
-import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.mikro-orm.js';
-import { firstRow, insertRow, type Row } from './sql.mikro-orm.js';
+import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
+import { firstRow, insertRow, type Row } from './sql-helpers.js';
 
 const COLUMNS = 'id, business_id, sale_id, product_id, branch_id, requested, available, shortfall, status, resolution, quantity_change, note, resolved_by, resolved_at, created_at';
 const SELECT =
@@ -41,7 +41,7 @@ const fromRow = (r: Row): SaleConflict => ({
 });
 
 /** Oversell conflicts as plain rows, read with their product's name and sale's numbers. */
-export const mikroOrmSaleConflicts = (db: Sql): SaleConflictRepository => ({
+export const sqlSaleConflicts = (db: Sql): SaleConflictRepository => ({
   async add(c) {
     await insertRow(db, 'sale_conflicts', COLUMNS, [
       c.id, c.businessId, c.saleId, c.productId, c.branchId, c.requested, c.available, c.shortfall, c.status, c.resolution, c.quantityChange, c.note, c.resolvedBy, c.resolvedAt, c.createdAt,

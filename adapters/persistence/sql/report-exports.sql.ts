@@ -3,8 +3,8 @@ import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../..
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { PaymentMethod, SaleStatus } from '../../../domain/sale.js';
-import { asDate } from './keyset.mikro-orm.js';
-import type { Row } from './sql.mikro-orm.js';
+import { asDate } from './keyset.sql.js';
+import type { Row } from './sql-helpers.js';
 
 // Plain rows, no entities (ARCHITECTURE "Hot paths stay lean"). Lagos is UTC+1 all year, so a Lagos
 // day is `(created_at at time zone 'UTC' + 1 hour)::date`, with no time zone database needed.
@@ -108,7 +108,7 @@ const YEAR_ONE = Date.parse('0001-01-01T00:00:00.000Z');
 const sqlInstant = (d: Date) => (d.getTime() < YEAR_ONE ? new Date(YEAR_ONE) : d);
 
 /** The report-exports module over one Sql (each call one statement): batches over a date range, every statement planned for its values (docs/adr/0036). */
-export const mikroOrmReportExportsModule = (session: Sql): ReportExportRepositories => reportExportsOver(plannedEachTime(session));
+export const sqlReportExportsModule = (session: Sql): ReportExportRepositories => reportExportsOver(plannedEachTime(session));
 
 const reportExportsOver = (db: Sql): ReportExportRepositories => ({
   reportExports: {
