@@ -25,6 +25,7 @@ export * from './reports/index.js';
 export * from './notifications/index.js';
 export * from './loan-packs/index.js';
 export * from './partners/index.js';
+export * from './housekeeping/index.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';

@@ -150,7 +150,16 @@ export const startCluster = async (options: ClusterOptions): Promise<Cluster> =>
   const startInstance = async (i: number) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bootstrap', 'main.ts')], {
       cwd: ROOT,
-      env: { ...process.env, ...options.env, PORT: String(ports[i]), HOST: '127.0.0.1', TRUST_PROXY: 'true', DATA_DIR: join(dir, `instance-${i}`) },
+      // Metrics: one scrape per instance (docs/adr/0065): instance i serves them on METRICS_PORT + i.
+      env: {
+        ...process.env,
+        ...options.env,
+        PORT: String(ports[i]),
+        HOST: '127.0.0.1',
+        TRUST_PROXY: 'true',
+        DATA_DIR: join(dir, `instance-${i}`),
+        ...(options.env.METRICS_PORT ? { METRICS_PORT: String(Number(options.env.METRICS_PORT) && Number(options.env.METRICS_PORT) + i) } : {}),
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children[i] = child;

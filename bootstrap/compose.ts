@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import { MODULES } from './modules/index.js';
 import { moduleContext, type Overrides } from './modules/context.js';
 import { routeTable } from './modules/module.js';
+import { countingRefusals, readMetricsFrom } from './metrics.js';
 import type { Persistence } from './persistence.js';
 
 export type { Overrides } from './modules/context.js';
@@ -28,6 +29,14 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const currentActor = resolveActor({ ...deps, ...(persistence.memberCache ? { memberCache: persistence.memberCache } : {}) });
   const partnerOfKey = authenticatePartnerKey(deps);
   const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
+  const limits = createRateLimits(
+    { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER, perPartnerKey: config.RATE_LIMIT_PARTNER },
+    overrides.redis,
+  );
+  // With METRICS_PORT: requests, refusals and jobs counted; the gauges read at each scrape (docs/adr/0065).
+  const { metrics } = overrides;
+  const rateLimits = metrics ? countingRefusals(limits, metrics) : limits;
+  if (metrics) readMetricsFrom(metrics, { persistence, uow: persistence.uow, jobs, clock, logger });
   const { app, router } = createApp({
     routes,
     openApi,
@@ -41,10 +50,8 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
       const r = await partnerOfKey(apiKey);
       return E.isRight(r) ? { ok: true, partner: r.right } : { ok: false, reason: r.left };
     },
-    rateLimits: createRateLimits(
-      { authPerIdentifier: config.RATE_LIMIT_AUTH_PER_IDENTIFIER, authPerIp: config.RATE_LIMIT_AUTH_PER_IP, perUser: config.RATE_LIMIT_USER, perPartnerKey: config.RATE_LIMIT_PARTNER },
-      overrides.redis,
-    ),
+    rateLimits,
+    ...(metrics ? { observeRequest: metrics.observeRequest } : {}),
     logger,
     clock,
     errorTypeBase: config.ERROR_TYPE_BASE,

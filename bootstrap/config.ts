@@ -44,6 +44,7 @@ const testIdentifiers = new t.Type<string, string, unknown>('identifier list', (
 export const ENV = {
   PORT: { codec: intFrom('port', 0), default: '8080', doc: 'HTTP port' },
   HOST: { codec: nonEmpty, default: '0.0.0.0', doc: 'interface to listen on' },
+  METRICS_PORT: { codec: intFrom('port', 0), default: undefined, doc: 'serve GET /metrics (Prometheus text format) on this port of HOST, apart from the API; unset = no metrics (docs/adr/0065). Keep it off the public network' },
   DATABASE_URL: { codec: nonEmpty, default: undefined, doc: 'PostgreSQL URL; unset = embedded PGlite in DATA_DIR' },
   REPORTS_DATABASE_URL: { codec: nonEmpty, default: undefined, doc: 'PostgreSQL URL the reports and exports read from (a streaming replica; never written); unset = DATABASE_URL' },
   DATA_DIR: { codec: nonEmpty, default: './.data', doc: 'embedded database, generated JWT key and OTP secret' },
@@ -155,6 +156,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         : 'WHATSAPP_APP_SECRET is set but WHATSAPP_WEBHOOK_VERIFY_TOKEN is not: set both or neither',
     );
   }
+  if (typeof out.METRICS_PORT === 'number' && out.METRICS_PORT !== 0 && out.METRICS_PORT === out.PORT) problems.push(`METRICS_PORT=${out.METRICS_PORT}: must differ from PORT (the metrics are never served on the public port)`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;
 };

@@ -19,6 +19,7 @@ import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/
 import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
+import type { Metrics } from '../adapters/metrics/prometheus.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 
 /** What subscribers and periodic tasks are built from. */
@@ -65,6 +66,17 @@ export const logJobs = (logger: Logger) => (r: JobReport) => {
   else logger.error({ component: 'jobs', queue: r.queue, job_id: r.id, attempt: r.attempt, err: r.error }, 'job dead: no retries left');
 };
 
+/** The job queue's news in the log, and counted in the metrics when the process has them. */
+export const reportJobs = (logger: Logger, metrics?: Pick<Metrics, 'jobReport'>) => {
+  const log = logJobs(logger);
+  return metrics
+    ? (r: JobReport) => {
+        log(r);
+        metrics.jobReport(r);
+      }
+    : log;
+};
+
 /**
  * The outbox's dispatcher, relaying committed events into the job queue: the persistence's (pg-boss)
  * when it has one, else the in-process queue (jobs run at once, retried by the dispatcher).
@@ -74,9 +86,9 @@ export const composeJobs = (
   persistence: Persistence,
   logger: Logger,
   deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs'>,
-  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue } = {},
+  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly metrics?: Metrics } = {},
 ) => {
-  const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
+  const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: reportJobs(logger, overrides.metrics) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
   const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work), giveWay: (upToMs) => afterCommit!.giveWay(upToMs) };
@@ -116,6 +128,7 @@ export const composeJobs = (
     every: (task) => jobs.every(task),
     enqueue: (queue, list) => jobs.enqueue(queue, list),
     dead: (limit) => jobs.dead(limit),
+    depths: () => jobs.depths(),
     async start(options) {
       await jobs.start(options);
       if (!options.workers) return;
@@ -135,11 +148,11 @@ export const composeJobs = (
 };
 
 /** The pg-boss settings of a process, from its configuration (the server's and the worker's). */
-export const jobQueueOptions = (config: Config, logger: Logger) => ({
+export const jobQueueOptions = (config: Config, logger: Logger, metrics?: Pick<Metrics, 'jobReport'>) => ({
   poolMax: config.JOBS_POOL_MAX,
   pollingIntervalSeconds: config.JOBS_POLL_SECONDS,
   concurrency: config.JOBS_CONCURRENCY,
   maintenanceIntervalSeconds: config.JOBS_MAINTENANCE_SECONDS,
   stopTimeoutMs: Math.floor(config.SHUTDOWN_TIMEOUT_MS * 0.3), // the rest is for the HTTP side and the pools
-  report: logJobs(logger),
+  report: reportJobs(logger, metrics),
 });

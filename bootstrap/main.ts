@@ -7,6 +7,7 @@ import { stopOnSignals } from './stop-on-signals.js';
 import { createLogger } from './logger.js';
 import { jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
+import { serveMetrics } from './metrics.js';
 
 /** Starts the server: configuration, database (migrated), app, graceful stop. */
 const main = async () => {
@@ -21,6 +22,8 @@ const main = async () => {
   setFlagsFromString('--no-allocation-site-pretenuring');
   // The HTTP side loads while the database starts (PGlite compiles its WebAssembly off the main thread).
   const composing = import('./compose.js');
+  // METRICS_PORT set: a registry for this process, served on its own port once the API listens (docs/adr/0065).
+  const metrics = config.METRICS_PORT !== undefined ? (await import('../adapters/metrics/prometheus.js')).prometheusMetrics() : undefined;
   const persistence = await openPostgres({
     databaseUrl: config.DATABASE_URL,
     ...(config.REPORTS_DATABASE_URL ? { reportsDatabaseUrl: config.REPORTS_DATABASE_URL } : {}),
@@ -29,7 +32,7 @@ const main = async () => {
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
-    jobs: jobQueueOptions(config, logger),
+    jobs: jobQueueOptions(config, logger, metrics),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);
     throw e;
@@ -37,7 +40,7 @@ const main = async () => {
   // ioredis is loaded only when a Redis is configured.
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
-  const { app, dispatcher, jobs } = await (await composing).compose(config, persistence, logger, { redis });
+  const { app, dispatcher, jobs } = await (await composing).compose(config, persistence, logger, { redis, ...(metrics ? { metrics } : {}) });
   // WORKERS=off: this process only enqueues; `npm run worker` processes run the jobs (docs/adr/0029).
   await jobs.start({ workers: config.WORKERS === 'on' });
   // Events committed before a stop or a crash are in the outbox: the loop relays them now.
@@ -49,11 +52,13 @@ const main = async () => {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const metricsServer = metrics && config.METRICS_PORT !== undefined ? await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger }) : undefined;
   logger.info(
     {
       port,
       database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL',
       workers: config.WORKERS,
+      ...(metricsServer ? { metrics_port: metricsServer.port } : {}),
       ready_ms: Math.round(performance.now() - started),
       since_process_start_ms: Math.round(process.uptime() * 1000),
     },
@@ -68,6 +73,7 @@ const main = async () => {
       server.closeIdleConnections();
     });
     clearTimeout(force);
+    await metricsServer?.close();
     await dispatcher.stop(); // the relays under way finish (an event cut short is relayed again after its lease)
     await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();

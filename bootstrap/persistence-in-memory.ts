@@ -22,6 +22,7 @@ import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-
 import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
 import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { inMemoryHousekeepingModule } from '../adapters/persistence/in-memory/housekeeping.in-memory.js';
 
 /*
  * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
@@ -50,6 +51,7 @@ export const IN_MEMORY_MODULES = [
   inMemorySyncModule,
   inMemoryPartnersModule,
   inMemoryWebhooksModule,
+  inMemoryHousekeepingModule,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
@@ -84,6 +86,8 @@ export interface Persistence extends PersistenceCore {
    * PostgreSQL server. Embedded, one process writes, and it wakes its own loops (docs/adr/0043).
    */
   readonly listen?: (channel: string, heard: () => void) => ChannelListener;
+  /** The database pool now (in use, waiting, its size) and the statements cut by the timeout so far: the metrics' (docs/adr/0065). */
+  readonly poolStats?: () => { readonly inUse: number; readonly waiting: number; readonly max: number; readonly statementTimeouts: number };
 }
 
 /** Every module's repositories in memory, in one store (unit tests, embedders). */

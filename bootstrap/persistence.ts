@@ -7,7 +7,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persis
 import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/sql/orm.js';
 import { sqlUnitOfWork } from '../adapters/persistence/sql/unit-of-work.sql.js';
 import { openReportsDatabase } from '../adapters/persistence/sql/reports-database.sql.js';
-import { database, type Sql } from '../adapters/persistence/sql/sql-session.js';
+import { database, statementTimeoutCount, type Sql } from '../adapters/persistence/sql/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/sql/member-cache.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 import { MODULES } from './modules/index.js';
@@ -147,6 +147,7 @@ export const openPostgres = async (options: {
       embedded: embedded !== undefined,
       ...(jobs ? { jobs } : {}),
       ...(reports ? { reports } : {}),
+      poolStats: () => ({ ...db.poolUse(), max: options.poolMax, statementTimeouts: statementTimeoutCount() }),
       uow: sqlUnitOfWork(db, sqlRepositories),
       idempotency: sqlIdempotencyStore(db.pooled, { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       outbox: sqlOutbox(db.pooled),

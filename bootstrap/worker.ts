@@ -5,6 +5,7 @@ import { composeJobs, jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { messageSender } from './messaging.js';
+import { readMetricsFrom, serveMetrics } from './metrics.js';
 
 /**
  * `npm run worker`: the job workers and the once-a-minute tasks with no HTTP, for operators who run
@@ -14,24 +15,29 @@ import { messageSender } from './messaging.js';
 const main = async () => {
   const config = loadConfig();
   const logger = createLogger(config).child({ process: 'worker' });
+  const metrics = config.METRICS_PORT !== undefined ? (await import('../adapters/metrics/prometheus.js')).prometheusMetrics() : undefined;
   const persistence = await openPostgres({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX, // the outbox relay and the tasks' own work
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
     log: (message) => logger.debug({ component: 'mikro-orm' }, message),
-    jobs: jobQueueOptions(config, logger),
+    jobs: jobQueueOptions(config, logger, metrics),
     migrations: 'check',
   });
   const clock = { now: () => new Date() };
   const messages = messageSender(config, logger).sender;
   const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');
-  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) });
+  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) }, metrics ? { metrics } : {});
   await jobs.start({ workers: true });
   dispatcher.start();
-  logger.info({ database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL' }, 'worker started');
+  // A worker's metrics: its jobs, pool and the shared gauges, on its own METRICS_PORT (docs/adr/0065).
+  if (metrics) readMetricsFrom(metrics, { persistence, uow: persistence.uow, jobs, clock, logger });
+  const metricsServer = metrics && config.METRICS_PORT !== undefined ? await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger }) : undefined;
+  logger.info({ ...(metricsServer ? { metrics_port: metricsServer.port } : {}), database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL' }, 'worker started');
 
   stopOnSignals(logger, config.SHUTDOWN_TIMEOUT_MS, async () => {
+    await metricsServer?.close();
     await dispatcher.stop();
     await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();

@@ -27,6 +27,8 @@ export interface HttpDeps extends RunnerDeps {
   readonly redactFault: (error: unknown) => unknown;
   /** Trust X-Forwarded-For for the client IP (behind a proxy). */
   readonly trustProxy: boolean;
+  /** Told of every answered request: its route template (never the raw path), status and seconds (the metrics). */
+  readonly observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
 }
 
 /** The Koa application: edge middleware, the API router built from the route table, docs. */
@@ -59,18 +61,24 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
     try {
       await next();
     } finally {
-      if (deps.logger.isLevelEnabled('info')) logRequest(ctx, started);
+      const ms = performance.now() - started;
+      if (deps.observeRequest) deps.observeRequest(ctx.method, routeOf(ctx), ctx.status, ms / 1000);
+      if (deps.logger.isLevelEnabled('info')) logRequest(ctx, ms);
     }
   });
-  const logRequest = (ctx: Context, started: number) => {
+  /** The route template, a bounded set: a log line's and a metric's label never hold a raw path (ids). */
+  const routeOf = (ctx: Context): string => {
     const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute;
+    return typeof route === 'string' ? route : ctx.path.startsWith(`${API_BASE}/swagger-ui/`) ? `${API_BASE}/swagger-ui/*` : ctx.path === `${API_BASE}/api-docs` ? ctx.path : '(unmatched)';
+  };
+  const logRequest = (ctx: Context, ms: number) => {
     deps.logger.info(
       {
         req_id: ctx.state.requestId,
         method: ctx.method,
-        route: typeof route === 'string' ? route : ctx.path.startsWith(`${API_BASE}/swagger-ui/`) ? `${API_BASE}/swagger-ui/*` : '(unmatched)',
+        route: routeOf(ctx),
         status: ctx.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
+        ms: Math.round(ms * 10) / 10,
         business_id: ctx.state.actor?.businessId,
         partner_id: ctx.state.partner?.partnerId,
       },

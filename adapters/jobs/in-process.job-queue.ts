@@ -82,5 +82,7 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
       await Promise.allSettled([...running]);
     },
     dead: async (limit) => dead.slice(0, limit),
+    // Nothing waits here: a job runs as it is enqueued (its retries are the outbox's, counted there).
+    depths: async () => [...specs.keys(), ...tasks.map((t) => t.name)].map((queue) => ({ queue, waiting: 0, dead: dead.filter((j) => j.queue === queue).length })),
   };
 };

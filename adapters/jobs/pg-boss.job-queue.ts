@@ -258,6 +258,19 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       await b.stop({ graceful: false, close: true });
       boss = undefined;
     },
+    async depths() {
+      // state < 'active' (created, retry) is the partial index pg-boss keeps for fetching: no scan of finished jobs.
+      const { rows } = await started().getDb().executeSql(`select name, count(*)::int as n from ${SCHEMA}.job where state < 'active' group by name`, []);
+      const counts = new Map<string, { waiting: number; dead: number }>();
+      const of = (queue: string) => counts.get(queue) ?? (counts.set(queue, { waiting: 0, dead: 0 }), counts.get(queue)!);
+      for (const q of [...specs.keys(), ...tasks.map((t) => t.name)]) of(q);
+      for (const r of rows as { name: string; n: number }[]) {
+        // a dead-letter copy is a job `created` in `<queue>_dead` that no worker fetches
+        if (r.name.endsWith('_dead')) of(r.name.slice(0, -'_dead'.length)).dead += r.n;
+        else of(r.name).waiting += r.n;
+      }
+      return [...counts].map(([queue, c]) => ({ queue, ...c }));
+    },
     async dead(limit) {
       // every dead-letter queue, those of queues this process does not define included (the CLI defines none)
       const { rows } = await started()

@@ -57,6 +57,15 @@ export interface DeadJob {
   readonly diedAt: Date;
 }
 
+/** One queue as an operator's metrics see it (docs/adr/0065). */
+export interface QueueDepth {
+  readonly queue: string;
+  /** Jobs waiting to run: new, or waiting for a retry. */
+  readonly waiting: number;
+  /** Jobs that ran out of retries (or failed for good), kept for a person to look at. */
+  readonly dead: number;
+}
+
 /**
  * A queue of jobs with retries, a dead-letter state and workers. Queues and periodic tasks are
  * declared before `start`. `enqueue` is idempotent by job id: a job whose id is already queued (or
@@ -72,6 +81,8 @@ export interface JobQueue {
   stop(): Promise<void>;
   /** The newest dead jobs first. */
   dead(limit: number): Promise<DeadJob[]>;
+  /** Every queue declared here (and any other the store holds), with its waiting and dead jobs. */
+  depths(): Promise<readonly QueueDepth[]>;
 }
 
 /** What a job queue tells its operator. Never the job's data: a message's job holds a code. */

@@ -13,6 +13,7 @@ import { paymentGateway } from '../payments.js';
 import type { Persistence } from '../persistence-in-memory.js';
 import type { DispatcherOptions } from '../../application/events/dispatcher.js';
 import type { JobQueue } from '../../application/ports/job-queue.js';
+import type { Metrics } from '../../adapters/metrics/prometheus.js';
 import type { MessageSender } from '../../application/ports/message-sender.js';
 
 export interface Overrides {
@@ -21,6 +22,8 @@ export interface Overrides {
   readonly redis?: unknown;
   readonly dispatcher?: Partial<DispatcherOptions>;
   readonly jobs?: JobQueue;
+  /** The process's metrics (METRICS_PORT set): requests, rate-limit refusals and jobs are counted in it. */
+  readonly metrics?: Metrics;
 }
 
 /**

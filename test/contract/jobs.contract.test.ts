@@ -344,7 +344,7 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
 
   it('the scheduled notifications are a periodic task with the message jobs\' retries (JOBS_RETRY_LIMIT, JOBS_RETRY_DELAY_SECONDS)', () => {
     const tasks: PeriodicTask[] = [];
-    const recording: JobQueue = { define: () => undefined, every: (task) => void tasks.push(task), enqueue: async () => undefined, start: async () => undefined, stop: async () => undefined, dead: async () => [] };
+    const recording: JobQueue = { define: () => undefined, every: (task) => void tasks.push(task), enqueue: async () => undefined, start: async () => undefined, stop: async () => undefined, dead: async () => [], depths: async () => [] };
     composeJobs(config, inMemory(), logger, { messages: provider(), clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) }, { jobs: recording });
     const task = tasks.find((t) => t.name === 'scheduled-notifications')!;
     expect(task.retryLimit).to.equal(config.JOBS_RETRY_LIMIT).and.be.greaterThan(0);

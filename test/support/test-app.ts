@@ -8,6 +8,7 @@ import { compose } from '../../bootstrap/compose.js';
 import { loadConfig, type Config } from '../../bootstrap/config.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from './database.js';
+import type { Metrics } from '../../adapters/metrics/prometheus.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,8 @@ export const createTestApp = async (
     redis?: unknown;
     /** Send messages as the configuration says (providers in `env`), not to the recording outbox. */
     configuredMessages?: boolean;
+    /** Count requests, refusals and jobs in these metrics, as a server with METRICS_PORT does. */
+    metrics?: Metrics;
   } = {},
 ): Promise<TestApp> => {
   const config = loadConfig({
@@ -108,7 +111,7 @@ export const createTestApp = async (
     given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications, runWebhookDeliveries } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications, runWebhookDeliveries } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

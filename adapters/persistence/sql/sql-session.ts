@@ -99,6 +99,10 @@ const numberedText = (sql: string): { text: string; name?: string } => {
 const toResult = (result: PgResult, method: 'all' | 'get' | 'run'): unknown =>
   method === 'all' ? result.rows : method === 'get' ? result.rows[0] : { affectedRows: result.rowCount ?? 0, rows: result.rows, row: result.rows[0] };
 
+let statementTimeouts = 0;
+/** Statements of this process cut by statement_timeout (57014) or by the driver's read deadline (a lost answer). */
+export const statementTimeoutCount = (): number => statementTimeouts;
+
 /**
  * Callback form on purpose: the pool wraps a connection's callback `query` to close a connection
  * whose answer never came (orm.ts).
@@ -114,6 +118,7 @@ const run = <T>(client: PgClient, sql: string, params: readonly unknown[], metho
     }
     client.query(config, (error, result) => {
       if (error) {
+        if ((error as { code?: string }).code === '57014' || error.message === 'Query read timeout') statementTimeouts++;
         // The statement names itself in the message, as MikroORM's did; its values are parameters, not in the text.
         if ('code' in error) error.message = `${config.text} - ${error.message}`;
         return reject(error);
@@ -320,6 +325,8 @@ export interface Database {
   giveWay(upToMs: number): Promise<boolean>;
   /** Every connection is served by one session, one transaction at a time (PGlite; `prepare: false`). */
   readonly oneSession: boolean;
+  /** The pool now: connections in use, and requests waiting for one (being opened or queued). */
+  poolUse(): { readonly inUse: number; readonly waiting: number };
 }
 
 export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
@@ -360,6 +367,7 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
     },
     begin,
     oneSession: !options.prepare,
+    poolUse: () => ({ inUse: pool.pool?.numUsed() ?? 0, waiting: pool.pool?.numPendingAcquires() ?? 0 }),
     async giveWay(upToMs) {
       const counts = pool.pool;
       if (options.prepare || !counts) return !options.prepare;

@@ -15,6 +15,7 @@ const recordingQueue = () => {
     start: async () => undefined,
     stop: async () => undefined,
     dead: async () => [],
+    depths: async () => [],
   };
   return { queue, specs, enqueued };
 };

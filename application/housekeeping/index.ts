@@ -1,0 +1,2 @@
+/** The public surface of application/housekeeping/ (retention and the operator's readings): what application/index.ts exports of it. */
+export type { HousekeepingRepository, HousekeepingRepositories } from './ports.js';
