@@ -19,6 +19,8 @@ import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/
 import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
+import type { WebhookDelivery } from '../domain/webhook.js';
+import { traceIdOf } from '../domain/trace.js';
 import type { Metrics } from '../adapters/metrics/prometheus.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
 
@@ -33,6 +35,7 @@ export interface JobDeps {
   readonly signer: WebhookSigner;
   readonly poster: WebhookPoster;
   readonly leaseMs: number;
+  readonly attempted?: (a: { readonly delivery: WebhookDelivery; readonly status: number | null; readonly error: string | null }) => void;
 }
 
 /** A webhook delivery's claim outlasts its POST by this much. */
@@ -51,6 +54,17 @@ const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotif
 const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] => [
   { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry },
 ];
+
+/** One webhook POST in the log: ids, status and error (never the body), and the trace of the request that caused it. */
+const logWebhookAttempt =
+  (logger: Logger) =>
+  ({ delivery: d, status, error }: { delivery: WebhookDelivery; status: number | null; error: string | null }) => {
+    const traceId = traceIdOf(d.traceparent);
+    logger.info(
+      { component: 'webhooks', delivery_id: d.id, endpoint_id: d.endpointId, message_id: d.messageId, event: d.event, attempt: d.attempts + 1, status, ...(error ? { err: error } : {}), ...(traceId ? { trace_id: traceId } : {}) },
+      'webhook delivery attempted',
+    );
+  };
 
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
 const logDispatch = (logger: Logger) => (r: DispatchReport) => {
@@ -93,7 +107,7 @@ export const composeJobs = (
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
   const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work), giveWay: (upToMs) => afterCommit!.giveWay(upToMs) };
   const poster = httpWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE });
-  const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS };
+  const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, attempted: logWebhookAttempt(logger) };
   const relays = queueSubscribers(jobs, subscribers(d), {
     retryLimit: config.JOBS_RETRY_LIMIT,
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
@@ -118,7 +132,7 @@ export const composeJobs = (
   // A transaction recording events makes their webhook deliveries itself (the partners of that moment).
   const makeDeliveries = recordWebhookDeliveries(d);
   const webhookDeliveries: RecordHook<AppRepositories> = {
-    recorded: async (repos, at, events, ids) => (await makeDeliveries(repos, at, events, ids)).length > 0,
+    recorded: async (repos, at, events, ids, traceparent) => (await makeDeliveries(repos, at, events, ids, traceparent)).length > 0,
     committed: () => webhookLoop.wake(),
   };
   afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);

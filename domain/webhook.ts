@@ -57,6 +57,8 @@ export interface WebhookDelivery {
   durationMs: number | null;
   lastError: string | null;
   readonly createdAt: Date;
+  /** The W3C traceparent of the request that caused it (sent as the POST's `traceparent`), or null (docs/adr/0066). */
+  readonly traceparent: string | null;
 }
 
 /** The pause before attempt `attempts + 1`: 1 min, 2, 4, ... doubling, at most 6 h. */

@@ -12,6 +12,7 @@ import type { RouteDef } from './route.js';
 import { routeRunner, type RunnerDeps, type State } from './route-runner.js';
 import { segmentRouter, type SegmentRouter } from './segment-router.js';
 import { writeJson } from './json-values.js';
+import { serverSpanOf, withTraceparent } from '../tracing/trace-context.js';
 
 export const API_BASE = '/api/v1';
 
@@ -58,8 +59,12 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
     const incoming = ctx.get('x-request-id');
     ctx.state.requestId = /^[\w.:-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     ctx.res.setHeader('X-Request-Id', ctx.state.requestId);
+    // A valid W3C traceparent puts the request in the caller's trace: its log lines, and the events,
+    // jobs and webhook deliveries it causes, carry it (docs/adr/0066). Absent or invalid: ignored.
+    const span = serverSpanOf(ctx.get('traceparent') || undefined);
+    if (span) ctx.state.traceId = span.traceId;
     try {
-      await next();
+      await withTraceparent(span?.traceparent, next);
     } finally {
       const ms = performance.now() - started;
       if (deps.observeRequest) deps.observeRequest(ctx.method, routeOf(ctx), ctx.status, ms / 1000);
@@ -75,6 +80,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
     deps.logger.info(
       {
         req_id: ctx.state.requestId,
+        ...(ctx.state.traceId ? { trace_id: ctx.state.traceId } : {}),
         method: ctx.method,
         route: routeOf(ctx),
         status: ctx.status,
@@ -90,7 +96,7 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
   app.use(
     cors({
       origin: (ctx) => (anyOrigin ? '*' : deps.corsOrigins.includes(ctx.get('origin')) ? ctx.get('origin') : ''),
-      allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept'],
+      allowHeaders: ['Authorization', 'X-API-Key', 'Content-Type', 'Idempotency-Key', 'X-Request-Id', 'Accept', 'traceparent', 'tracestate'],
       exposeHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Content-Disposition', 'WWW-Authenticate', 'Idempotent-Replayed', 'Plan-Sales-Limit', 'Plan-Sales-Remaining'],
       maxAge: 600,
     }),
@@ -123,10 +129,10 @@ export const createApp = (deps: HttpDeps): { app: Koa<State>; router: SegmentRou
     } catch (e) {
       if (e instanceof Problem) return render(ctx, e);
       if (deps.isDatabaseUnavailable(e)) {
-        deps.logger.warn({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'database unavailable');
+        deps.logger.warn({ req_id: ctx.state.requestId, ...(ctx.state.traceId ? { trace_id: ctx.state.traceId } : {}), err: deps.redactFault(e) }, 'database unavailable');
         return render(ctx, problem('DATABASE_UNAVAILABLE', 'The database is not answering; try again shortly.', { headers: { 'Retry-After': '5' } }));
       }
-      deps.logger.error({ req_id: ctx.state.requestId, err: deps.redactFault(e) }, 'unexpected fault');
+      deps.logger.error({ req_id: ctx.state.requestId, ...(ctx.state.traceId ? { trace_id: ctx.state.traceId } : {}), err: deps.redactFault(e) }, 'unexpected fault');
       render(ctx, problem('INTERNAL', `Something went wrong on our side. Quote request id ${ctx.state.requestId} when reporting it.`));
     }
   });

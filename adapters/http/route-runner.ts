@@ -33,6 +33,8 @@ export interface RunnerDeps extends IdempotencyDeps {
 
 export interface State {
   requestId: string;
+  /** The caller's W3C trace id, when the request carried a valid traceparent (docs/adr/0066). */
+  traceId?: string;
   actor?: Actor;
   partner?: PartnerActor;
 }

@@ -1,5 +1,6 @@
 import type { DeadJob, JobQueue, JobReport, JobSpec, PeriodicTask } from '../../application/ports/job-queue.js';
 import { PermanentJobFailure } from '../../application/ports/job-queue.js';
+import { withTraceparent } from '../tracing/trace-context.js';
 
 const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
 const startOfMinute = (d: Date) => new Date(Math.floor(d.getTime() / 60_000) * 60_000);
@@ -61,7 +62,9 @@ export const inProcessJobQueue = (options: { readonly now?: () => Date; readonly
       if (!spec) throw new Error(`no queue ${queue}`);
       for (const job of jobs) {
         try {
-          await track(spec.handle({ id: job.id, data: job.data, attempt: 1 }));
+          // in the trace of the request that caused it (docs/adr/0066)
+          const traceparent = typeof job.data.traceparent === 'string' ? job.data.traceparent : undefined;
+          await track(withTraceparent(traceparent, () => spec.handle({ id: job.id, data: job.data, attempt: 1 })));
         } catch (e) {
           if (e instanceof PermanentJobFailure) dead.unshift({ queue, id: job.id, data: spec.redact?.(job.data) ?? job.data, error: describe(e), diedAt: now() });
           throw e;

@@ -1,6 +1,7 @@
 import PgBoss from 'pg-boss';
 import type { DeadJob, JobData, JobQueue, JobReport, JobSpec, PeriodicTask } from '../../application/ports/job-queue.js';
 import { PermanentJobFailure } from '../../application/ports/job-queue.js';
+import { withTraceparent } from '../tracing/trace-context.js';
 
 export interface PgBossOptions {
   readonly connectionString: string;
@@ -24,6 +25,7 @@ const deadQueue = (queue: string) => `${queue}_dead`;
 const describe = (e: unknown): string => (e instanceof Error ? `${e.name}: ${e.message}` : String(e)).slice(0, 500);
 /** The error as pg-boss keeps it in the job's output (what `dead` shows). */
 const output = (e: unknown) => ({ name: e instanceof Error ? e.name : 'Error', message: (e instanceof Error ? e.message : String(e)).slice(0, 500) });
+const traceparentOf = (data: JobData): string | undefined => (typeof data.traceparent === 'string' ? data.traceparent : undefined);
 const startOfMinute = (d: Date) => new Date(Math.floor(d.getTime() / 60_000) * 60_000);
 
 /*
@@ -123,26 +125,28 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
 
   const jobRunner = (spec: JobSpec): Runner => ({
     queue: spec.queue,
-    async run(job) {
-      const b = started();
-      const settle = (permanent: boolean, data: JobData | null) => b.getDb().executeSql(settleSql, [spec.queue, job.id, permanent, data === null ? null : JSON.stringify(data)]);
-      try {
-        await spec.handle({ id: job.id, data: job.data, attempt: job.retryCount + 1 });
-      } catch (e) {
-        const permanent = e instanceof PermanentJobFailure;
-        const final = permanent || job.retryCount >= job.retryLimit;
-        if (final && spec.onDead) {
-          await spec.onDead({ id: job.id, data: job.data, attempt: job.retryCount + 1 }, describe(e)).catch((f) => report({ kind: 'queue_failed', error: `${spec.queue} onDead: ${describe(f)}` }));
-        }
-        if (permanent || (final && spec.redact)) await settle(permanent, final && spec.redact ? spec.redact(job.data) : null);
-        await b.fail(spec.queue, job.id, output(e));
-        report({ kind: final ? 'dead' : 'retry', queue: spec.queue, id: job.id, attempt: job.retryCount + 1, error: describe(e) });
-        return;
-      }
-      if (spec.redact) await settle(false, spec.redact(job.data));
-      await b.complete(spec.queue, job.id);
-    },
+    // in the trace of the request that caused it, when it had one: its log lines carry the trace id (docs/adr/0066)
+    run: (job) => withTraceparent(traceparentOf(job.data), () => runJob(spec, job)),
   });
+  const runJob = async (spec: JobSpec, job: PgBoss.JobWithMetadata<JobData>) => {
+    const b = started();
+    const settle = (permanent: boolean, data: JobData | null) => b.getDb().executeSql(settleSql, [spec.queue, job.id, permanent, data === null ? null : JSON.stringify(data)]);
+    try {
+      await spec.handle({ id: job.id, data: job.data, attempt: job.retryCount + 1 });
+    } catch (e) {
+      const permanent = e instanceof PermanentJobFailure;
+      const final = permanent || job.retryCount >= job.retryLimit;
+      if (final && spec.onDead) {
+        await spec.onDead({ id: job.id, data: job.data, attempt: job.retryCount + 1 }, describe(e)).catch((f) => report({ kind: 'queue_failed', error: `${spec.queue} onDead: ${describe(f)}` }));
+      }
+      if (permanent || (final && spec.redact)) await settle(permanent, final && spec.redact ? spec.redact(job.data) : null);
+      await b.fail(spec.queue, job.id, output(e));
+      report({ kind: final ? 'dead' : 'retry', queue: spec.queue, id: job.id, attempt: job.retryCount + 1, error: describe(e) });
+      return;
+    }
+    if (spec.redact) await settle(false, spec.redact(job.data));
+    await b.complete(spec.queue, job.id);
+  };
 
   const taskRunner = (task: PeriodicTask): Runner => ({
     queue: task.name,

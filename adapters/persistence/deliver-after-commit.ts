@@ -3,6 +3,7 @@ import type { Dispatcher } from '../../application/events/dispatcher.js';
 import type { DomainEvent } from '../../domain/events.js';
 import type { EventRepositories } from '../../application/ports/outbox.js';
 import { Rollback, type UnitOfWork } from '../../application/ports/unit-of-work.js';
+import { currentTraceparent } from '../tracing/trace-context.js';
 
 /**
  * Work done with the events a transaction records, in that transaction (e.g. the webhook deliveries
@@ -14,7 +15,7 @@ export interface RecordHook<R> {
    * for it: the statements go out together); `ids` are their outbox ids, in order. Answers whether to
    * nudge after the commit.
    */
-  recorded(repos: R, at: Date, events: readonly DomainEvent[], ids: Promise<readonly string[]>): Promise<boolean>;
+  recorded(repos: R, at: Date, events: readonly DomainEvent[], ids: Promise<readonly string[]>, traceparent: string | undefined): Promise<boolean>;
   /** After the commit of a transaction `recorded` answered true for; not awaited, must not throw. */
   committed(): void;
 }
@@ -43,7 +44,8 @@ export const deliverAfterCommit = <R extends EventRepositories>(inner: UnitOfWor
     const events: R['events'] = {
       async record(at, ...events) {
         const written = repos.events.record(at, ...events);
-        const [ids, nudges] = await Promise.all([written, Promise.all(hooks.map((hook) => hook.recorded(repos, at, events, written)))]);
+        const traceparent = currentTraceparent(); // the request's trace, when it brought one (docs/adr/0066)
+        const [ids, nudges] = await Promise.all([written, Promise.all(hooks.map((hook) => hook.recorded(repos, at, events, written, traceparent)))]);
         ids.forEach((id, i) => dispatcher.subscribes(events[i]!._tag) && into.ids.push(id));
         hooks.forEach((hook, i) => nudges[i] && into.hooks.add(hook));
         return ids;

@@ -31,8 +31,8 @@ export const DEFAULT_DISPATCHER_OPTIONS: DispatcherOptions = {
 
 /** What a dispatcher tells its operator. Never the event's payload: a message's text holds a code. */
 export type DispatchReport =
-  | { readonly kind: 'retry'; readonly id: string; readonly type: EventType; readonly attempts: number; readonly error: string; readonly retryAt: Date }
-  | { readonly kind: 'given_up'; readonly id: string; readonly type: EventType; readonly attempts: number; readonly error: string }
+  | { readonly kind: 'retry'; readonly id: string; readonly type: EventType; readonly attempts: number; readonly error: string; readonly retryAt: Date; readonly traceparent?: string }
+  | { readonly kind: 'given_up'; readonly id: string; readonly type: EventType; readonly attempts: number; readonly error: string; readonly traceparent?: string }
   | { readonly kind: 'outbox_failed'; readonly error: string };
 
 export interface Dispatcher {
@@ -86,10 +86,11 @@ export const createDispatcher = (
     let error: string | undefined;
     const failed: [Subscriber, string][] = [];
     let permanent = false;
+    const meta = { id: entry.id, occurredAt: entry.occurredAt, ...(entry.traceparent ? { traceparent: entry.traceparent } : {}) };
     for (const s of byType.get(entry.event._tag) ?? []) {
       if (done.includes(s.name)) continue;
       try {
-        await s.handle(entry.event, { id: entry.id, occurredAt: entry.occurredAt });
+        await s.handle(entry.event, meta);
         done.push(s.name);
       } catch (e) {
         failed.push([s, describe(e)]);
@@ -98,10 +99,10 @@ export const createDispatcher = (
       }
     }
     if (error === undefined) return [{ id: entry.id, outcome: 'delivered', payload: withoutSecrets(entry.event) }];
-    const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error };
+    const base = { id: entry.id, type: entry.event._tag, attempts: entry.attempts, error, ...(entry.traceparent ? { traceparent: entry.traceparent } : {}) };
     if (permanent || entry.attempts >= o.maxAttempts) {
       // the subscribers that failed the last attempt record it (a notification becomes FAILED); a fault there is logged, not retried
-      for (const [s, why] of failed) await s.giveUp?.(entry.event, { id: entry.id, occurredAt: entry.occurredAt, error: why }).catch((e) => report({ kind: 'outbox_failed', error: `${s.name}.giveUp: ${describe(e)}` }));
+      for (const [s, why] of failed) await s.giveUp?.(entry.event, { ...meta, error: why }).catch((e) => report({ kind: 'outbox_failed', error: `${s.name}.giveUp: ${describe(e)}` }));
       return [{ id: entry.id, outcome: 'given_up', error, deliveredTo: done, payload: withoutSecrets(entry.event) }, { kind: 'given_up', ...base }];
     }
     const retryAt = new Date(deps.clock.now().getTime() + retryDelay(entry.attempts, o));

@@ -15,6 +15,8 @@ export const DEFAULT_SUBSCRIBER_JOB_POLICY: SubscriberJobPolicy = { retryLimit: 
 interface EventJob {
   readonly event: DomainEvent;
   readonly occurredAt: string;
+  /** The trace of the request that recorded the event (docs/adr/0066): the job runs, and logs, in it. */
+  readonly traceparent?: string;
   /** Set once the job has run: its event lost its secrets, it must not run again. */
   readonly redacted?: true;
 }
@@ -37,7 +39,7 @@ export const queueSubscribers = (queue: JobQueue, subscribers: readonly Subscrib
         if (!isEventJob(job.data)) throw new PermanentJobFailure(`job ${job.id} carries no event`);
         if (job.data.redacted) return; // it ran to the end; the process died before the queue heard of it
         try {
-          await s.handle(job.data.event, { id: job.id, occurredAt: new Date(job.data.occurredAt) });
+          await s.handle(job.data.event, { id: job.id, occurredAt: new Date(job.data.occurredAt), ...(job.data.traceparent ? { traceparent: job.data.traceparent } : {}) });
         } catch (e) {
           if (e instanceof MessageRejected) throw new PermanentJobFailure(`${e.name}: ${e.message}`);
           throw e;
@@ -54,6 +56,7 @@ export const queueSubscribers = (queue: JobQueue, subscribers: readonly Subscrib
       handles: s.handles,
       ...(s.background ? { background: true } : {}),
       ...(s.giveUp ? { giveUp: s.giveUp.bind(s) } : {}),
-      handle: (event, meta) => queue.enqueue(s.name, [{ id: meta.id, data: { event, occurredAt: meta.occurredAt.toISOString() } satisfies EventJob }]),
+      handle: (event, meta) =>
+        queue.enqueue(s.name, [{ id: meta.id, data: { event, occurredAt: meta.occurredAt.toISOString(), ...(meta.traceparent ? { traceparent: meta.traceparent } : {}) } satisfies EventJob }]),
     };
   });

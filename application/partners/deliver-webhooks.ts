@@ -22,6 +22,8 @@ export interface WebhookDeliveryDeps {
   readonly poster: WebhookPoster;
   /** How long a claimed delivery is kept from other workers: longer than one attempt (the POST's timeout), so a crashed worker's claim soon lapses. */
   readonly leaseMs: number;
+  /** Told of each attempt (the log line, with the trace it belongs to). */
+  readonly attempted?: (a: { readonly delivery: WebhookDelivery; readonly status: number | null; readonly error: string | null }) => void;
 }
 
 /** The webhook event of a domain event, and the business it is about. */
@@ -100,10 +102,13 @@ const attempt = async (deps: WebhookDeliveryDeps, d: WebhookDelivery): Promise<v
     'webhook-id': d.messageId,
     'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
     'webhook-signature': signatures.join(' '),
+    // the receiver's work joins the trace of the request that caused the event (docs/adr/0066)
+    ...(d.traceparent ? { traceparent: d.traceparent } : {}),
   };
   const outcome = await deps.poster.post(endpoint.url, headers, d.payload).catch((e) => ({ status: null, durationMs: 0, error: describe(e) }));
   const ok = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const error = ok ? null : (outcome.error ?? `the receiver answered ${outcome.status}`);
+  deps.attempted?.({ delivery: d, status: outcome.status, error });
   const now = deps.clock.now();
   const attempts = d.attempts + 1;
   const retryAt = new Date(now.getTime() + retryDelayMs(attempts));
@@ -125,9 +130,18 @@ const attempt = async (deps: WebhookDeliveryDeps, d: WebhookDelivery): Promise<v
 };
 
 /** A delivery of `body` to `endpoint`, due now. */
-export const newDelivery = (deps: Pick<WebhookDeliveryDeps, 'crypto'>, endpoint: WebhookEndpoint, messageId: string, event: string, body: string, outboxId: string | null, at: Date): NewDelivery => ({
+export const newDelivery = (
+  deps: Pick<WebhookDeliveryDeps, 'crypto'>,
+  endpoint: WebhookEndpoint,
+  messageId: string,
+  event: string,
+  body: string,
+  outboxId: string | null,
+  at: Date,
+  traceparent: string | null = null,
+): NewDelivery => ({
   id: deps.crypto.uuid(), partnerId: endpoint.partnerId, endpointId: endpoint.id, messageId, event, payload: body, status: 'PENDING', attempts: 0,
-  nextAttemptAt: at, lastAttemptAt: null, responseCode: null, durationMs: null, lastError: null, createdAt: at, outboxId,
+  nextAttemptAt: at, lastAttemptAt: null, responseCode: null, durationMs: null, lastError: null, createdAt: at, outboxId, traceparent,
 });
 
 /** Repositories a transaction that records events hands to `recordWebhookDeliveries`. */
@@ -143,7 +157,7 @@ export type WebhookRecordingRepositories = WebhookRepositories & Pick<PartnerRep
  */
 export const recordWebhookDeliveries =
   (deps: Pick<WebhookDeliveryDeps, 'crypto'>) =>
-  async (r: WebhookRecordingRepositories, at: Date, events: readonly DomainEvent[], outboxIds: Promise<readonly string[]>): Promise<readonly string[]> => {
+  async (r: WebhookRecordingRepositories, at: Date, events: readonly DomainEvent[], outboxIds: Promise<readonly string[]>, traceparent?: string): Promise<readonly string[]> => {
     const partnerOf = new Map<string, string | undefined>();
     const nameOf = new Map<string, string>();
     const endpointsOf = new Map<string, WebhookEndpoint[]>();
@@ -172,7 +186,7 @@ export const recordWebhookDeliveries =
       const id = (await outboxIds)[i]!; // a merchant outside every network never waits for the outbox write
       const messageId = `msg_${id}`;
       const body = webhookBody(messageId, type, at, partnerId, data);
-      made.push(...subscribed.map((e) => newDelivery(deps, e, messageId, type, body, id, at)));
+      made.push(...subscribed.map((e) => newDelivery(deps, e, messageId, type, body, id, at, traceparent ?? null)));
     }
     if (made.length === 0) return [];
     await r.webhookDeliveries.add(made);

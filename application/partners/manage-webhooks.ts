@@ -122,7 +122,7 @@ export const redeliverWebhook =
       const old = await r.webhookDeliveries.findById(partner.partnerId, deliveryId);
       const e = old && (await r.webhookEndpoints.findById(partner.partnerId, old.endpointId));
       if (!old || !e) return undefined;
-      const d = newDelivery(deps, e, old.messageId, old.event, old.payload, null, now);
+      const d = newDelivery(deps, e, old.messageId, old.event, old.payload, null, now, old.traceparent); // the same event: the same trace
       await r.webhookDeliveries.add([d]);
       return d;
     });

@@ -22,6 +22,15 @@ export interface OutboxEntry {
   readonly attempts: number;
   /** Subscribers that already handled it (an earlier attempt failed in another one). */
   readonly deliveredTo: readonly string[];
+  /** The W3C traceparent of the request that recorded it, when it brought one (docs/adr/0066). */
+  readonly traceparent?: string;
+}
+
+/** What a subscriber is told with an event: its outbox id, when it happened, and its trace (docs/adr/0066). */
+export interface EventMeta {
+  readonly id: string;
+  readonly occurredAt: Date;
+  readonly traceparent?: string;
 }
 
 /** How one claimed entry ended. `payload` is what is kept of the event (no secrets). */
@@ -55,13 +64,13 @@ export interface Subscriber {
   readonly name: string;
   readonly handles: readonly EventType[];
   /** Throws to have the event retried later. Runs at least once per event: make it idempotent where it can be. */
-  handle(event: DomainEvent, meta: { readonly id: string; readonly occurredAt: Date }): Promise<void>;
+  handle(event: DomainEvent, meta: EventMeta): Promise<void>;
   /**
    * Called once when the queue stops retrying an event this subscriber failed on (its last attempt
    * failed): the subscriber records the failure for people to see (a notification becomes FAILED).
    * Optional; must not throw for an event it has already settled.
    */
-  giveUp?(event: DomainEvent, meta: { readonly id: string; readonly occurredAt: Date; readonly error: string }): Promise<void>;
+  giveUp?(event: DomainEvent, meta: EventMeta & { readonly error: string }): Promise<void>;
   /**
    * True: the request that recorded the event does not wait for this subscriber's first attempt (kept
    * off hot paths such as a sale); the queue delivers it after FIRST_ATTEMPT_GRACE_MS.

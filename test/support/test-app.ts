@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../bootstrap/config.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from './database.js';
 import type { Metrics } from '../../adapters/metrics/prometheus.js';
+import { traceLogMixin } from '../../adapters/tracing/trace-context.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -104,7 +105,7 @@ export const createTestApp = async (
     ...options.env,
   });
   const logLines: string[] = [];
-  const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
+  const logger = pino({ level: 'debug', mixin: traceLogMixin }, { write: (line: string) => void logLines.push(line) });
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =

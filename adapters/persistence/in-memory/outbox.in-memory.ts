@@ -4,6 +4,7 @@ import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } 
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
 import type { EventRepositories } from '../../../application/ports/outbox.js';
 import type { InMemoryModule } from './in-memory-store.js';
+import { currentTraceparent } from '../../tracing/trace-context.js';
 
 /** A row of the outbox table, as the SQL adapter keeps it. */
 export interface OutboxRow {
@@ -18,6 +19,7 @@ export interface OutboxRow {
   deliveredAt: Date | null;
   lastError: string | null;
   deliveredTo: string[];
+  readonly traceparent: string | null;
 }
 export type OutboxRows = Map<string, OutboxRow>;
 
@@ -41,6 +43,7 @@ export const inMemoryEventLog = (rows: OutboxRows): InMemoryEventLog => ({
         deliveredAt: null,
         lastError: null,
         deliveredTo: [],
+        traceparent: currentTraceparent() ?? null,
       });
       return id;
     });
@@ -67,7 +70,7 @@ export const inMemoryOutbox = (uow: UnitOfWork<EventRepositories>): Outbox => ({
       return chosen.slice(0, limit).map((x): OutboxEntry => {
         x.attempts += 1;
         x.nextAttemptAt = leaseUntil;
-        return { id: x.id, event: structuredClone(x.payload) as DomainEvent, occurredAt: x.occurredAt, attempts: x.attempts, deliveredTo: [...x.deliveredTo] };
+        return { id: x.id, event: structuredClone(x.payload) as DomainEvent, occurredAt: x.occurredAt, attempts: x.attempts, deliveredTo: [...x.deliveredTo], ...(x.traceparent ? { traceparent: x.traceparent } : {}) };
       });
     }),
   settle: (at, settlements) =>

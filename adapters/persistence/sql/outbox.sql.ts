@@ -4,6 +4,7 @@ import type { Sql } from './sql-session.js';
 import type { DomainEvent } from '../../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
 import { asDate } from './keyset.sql.js';
+import { currentTraceparent } from '../../tracing/trace-context.js';
 
 /**
  * The event log inside the unit of work's transaction: the events a transaction records go to the
@@ -17,7 +18,9 @@ export const sqlEventLog = (db: Sql): EventLog => {
       if (events.length === 0) return [];
       const ids = events.map(() => randomUUID());
       const nextAttempt = new Date(at.getTime() + FIRST_ATTEMPT_GRACE_MS);
-      const rows = events.map((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt]);
+      // the request's trace, when it brought one, travels with its events (docs/adr/0066)
+      const traceparent = currentTraceparent() ?? null;
+      const rows = events.map((e, i) => [ids[i], e._tag, e.businessId, JSON.stringify(e), at, nextAttempt, traceparent]);
       if (pending) {
         pending.push(...rows);
         return ids;
@@ -26,7 +29,7 @@ export const sqlEventLog = (db: Sql): EventLog => {
       await db.beforeCommit(() => {
         const all = pending!;
         pending = undefined;
-        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?)').join(', ')}`, params: all.flat() };
+        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?, ?)').join(', ')}`, params: all.flat() };
       });
       return ids;
     },
@@ -39,6 +42,7 @@ const entryFromRow = (r: Record<string, unknown>): OutboxEntry => ({
   occurredAt: asDate(r.occurred_at),
   attempts: Number(r.attempts),
   deliveredTo: (r.delivered_to as string[] | null) ?? [],
+  ...(r.traceparent ? { traceparent: String(r.traceparent) } : {}),
 });
 
 /*
@@ -50,7 +54,7 @@ const claimSql = (chosen: string) => `
   with chosen as (${chosen} for update skip locked)
   update outbox o set attempts = o.attempts + 1, next_attempt_at = ?
   from chosen where o.id = chosen.id
-  returning o.id, o.payload, o.occurred_at, o.attempts, o.delivered_to`;
+  returning o.id, o.payload, o.occurred_at, o.attempts, o.delivered_to, o.traceparent`;
 
 /** The dispatcher's side of the outbox, each call on its own connection (never a request's transaction). */
 export const sqlOutbox = (pooled: Sql): Outbox => ({

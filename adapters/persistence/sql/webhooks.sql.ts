@@ -8,7 +8,7 @@ import { firstRow, type Row } from './sql-helpers.js';
 export const WEBHOOK_DELIVERIES_CHANNEL = 'webhook_deliveries';
 
 const ENDPOINT_COLUMNS = 'id, partner_id, url, description, events, secret, previous_secret, previous_secret_until, status, failing_since, last_error, created_at, updated_at';
-const DELIVERY_COLUMNS = 'id, partner_id, endpoint_id, message_id, event, payload, status, attempts, next_attempt_at, last_attempt_at, response_code, duration_ms, last_error, created_at';
+const DELIVERY_COLUMNS = 'id, partner_id, endpoint_id, message_id, event, payload, status, attempts, next_attempt_at, last_attempt_at, response_code, duration_ms, last_error, created_at, traceparent';
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 const endpointFromRow = (r: Row): WebhookEndpoint => ({
@@ -22,6 +22,7 @@ const deliveryFromRow = (r: Row): WebhookDelivery => ({
   id: String(r.id), partnerId: String(r.partner_id), endpointId: String(r.endpoint_id), messageId: String(r.message_id), event: String(r.event), payload: String(r.payload),
   status: r.status as DeliveryStatus, attempts: Number(r.attempts), nextAttemptAt: asOptionalDate(r.next_attempt_at), lastAttemptAt: asOptionalDate(r.last_attempt_at),
   responseCode: num(r.response_code), durationMs: num(r.duration_ms), lastError: (r.last_error as string | null) ?? null, createdAt: asDate(r.created_at),
+  traceparent: (r.traceparent as string | null) ?? null,
 });
 
 const ENDPOINTS: KeysetSource<'created_at'> = {
@@ -86,7 +87,7 @@ export const sqlWebhooksModule = (db: Sql): WebhookRepositories => ({
       for (const d of ds) {
         await db.execute(
           `insert into webhook_deliveries (${DELIVERY_COLUMNS}, outbox_id) values (${[...DELIVERY_COLUMNS.split(', '), 'outbox_id'].map(() => '?').join(', ')}) on conflict (endpoint_id, outbox_id) do nothing`,
-          [d.id, d.partnerId, d.endpointId, d.messageId, d.event, d.payload, d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.createdAt, d.outboxId],
+          [d.id, d.partnerId, d.endpointId, d.messageId, d.event, d.payload, d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.createdAt, d.traceparent, d.outboxId],
         );
       }
     },

@@ -8,16 +8,20 @@ import type { Subscriber } from '../../../application/ports/outbox.js';
 const recordingQueue = () => {
   const specs = new Map<string, JobSpec>();
   const enqueued: { queue: string; id: string }[] = [];
+  const data: Record<string, unknown>[] = [];
   const queue: JobQueue = {
     define: (spec) => void specs.set(spec.queue, spec),
     every: () => undefined,
-    enqueue: async (q, jobs) => void enqueued.push(...jobs.map((j) => ({ queue: q, id: j.id }))),
+    enqueue: async (q, jobs) => {
+      enqueued.push(...jobs.map((j) => ({ queue: q, id: j.id })));
+      data.push(...jobs.map((j) => ({ ...j.data })));
+    },
     start: async () => undefined,
     stop: async () => undefined,
     dead: async () => [],
     depths: async () => [],
   };
-  return { queue, specs, enqueued };
+  return { queue, specs, enqueued, data };
 };
 
 const event = { _tag: 'NotificationRequested', notificationId: 'n-1', businessId: 'b-1' } as unknown as DomainEvent;
@@ -55,5 +59,17 @@ describe('queueSubscribers: a subscriber behind the job queue', () => {
     queueSubscribers(q.queue, [subscriber]);
     await q.specs.get('notifications')!.onDead!({ id: 'outbox-4', attempt: 2, data: { event, occurredAt: '2026-11-24T10:00:00.000Z', redacted: true } }, 'late');
     expect(givenUp).to.deep.equal([]);
+  });
+
+  it('the event’s trace rides in the job and reaches the subscriber (docs/adr/0066)', async () => {
+    const heard: (string | undefined)[] = [];
+    const q = recordingQueue();
+    const [relay] = queueSubscribers(q.queue, [{ ...subscriber, handle: async (_e, meta) => void heard.push(meta.traceparent) }]);
+    const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    await relay!.handle(event, { id: 'outbox-5', occurredAt: new Date('2026-11-24T10:00:00Z'), traceparent });
+    await relay!.handle(event, { id: 'outbox-6', occurredAt: new Date('2026-11-24T10:00:00Z') });
+    expect(q.data.map((d) => d.traceparent)).to.deep.equal([traceparent, undefined]);
+    for (const [i, d] of q.data.entries()) await q.specs.get('notifications')!.handle({ id: `outbox-${5 + i}`, attempt: 1, data: d });
+    expect(heard).to.deep.equal([traceparent, undefined]);
   });
 });
