@@ -5,7 +5,12 @@ import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
 import { DataDirectoryInUse } from '../adapters/persistence/sql/embedded-postgres.js';
 import { isPlan, PLANS, type Plan } from '../domain/plan.js';
 import { businessJson, branchJson, staffJson } from '../adapters/http/routes/views.js';
-import { loadConfig } from './config.js';
+import { loadConfig, type Config } from './config.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { BackupRefused, backUpDataDir, restoreDataDir } from '../adapters/persistence/sql/embedded-backup.js';
+import { JWT_KEY_FILE } from '../adapters/auth/jose-tokens.js';
+import { OTP_SECRET_FILE } from '../adapters/crypto/node-crypto.js';
 import { openPostgres, type Persistence } from './persistence.js';
 
 /** Operator commands: `npm run cli -- <command>`, with the server's configuration (DATABASE_URL or DATA_DIR). */
@@ -15,6 +20,8 @@ const USAGE = `usage: npm run cli -- <command>
   plan:set <business_id> <${PLANS.join('|')}>   put a business on a plan
   business:show <business_id>          print a business with its branches and members (JSON)
   jobs:dead                            list the newest 50 dead jobs (no retries left), one JSON line each
+  backup <file>                        the embedded database, JWT key and OTP secret in one file (stop the server first)
+  restore <file>                       fill an empty or missing DATA_DIR from a backup (stop the server first)
   partner:create <name>                make a partner; prints its code (for merchants) and its first API key, once`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -74,6 +81,28 @@ const commands: Record<string, { args: number; check?: (args: string[]) => strin
   },
 };
 
+/**
+ * Commands on the embedded data directory itself, run without opening the database for the
+ * application (docs/adr/0067). On PostgreSQL they refuse: pg_dump and base backups do it there (README).
+ */
+const dataDirCommands: Record<string, (config: Config, file: string) => Promise<number>> = {
+  async backup(config, file) {
+    const { bytes, files } = await backUpDataDir(config.DATA_DIR, resolve(file), SECRET_FILES);
+    console.log(`backed up ${config.DATA_DIR} to ${file}: the database (${(bytes / 1048576).toFixed(1)} MB compressed)${files.length ? ` and ${files.join(', ')}` : ''}`);
+    const missing = SECRET_FILES.filter((f) => !files.includes(f));
+    if (missing.length) console.error(`Not in the backup: ${missing.join(', ')} (not in ${config.DATA_DIR}; set by JWT_PRIVATE_KEY / OTP_SECRET?): keep those with the backup.`);
+    console.error('The file holds the signing key and the OTP secret: store it as a secret.');
+    return 0;
+  },
+  async restore(config, file) {
+    if (!existsSync(file)) return fail(`no such file: ${file}`);
+    const { files } = await restoreDataDir(resolve(file), config.DATA_DIR);
+    console.log(`restored ${file} into ${config.DATA_DIR}: the database${files.length ? ` and ${files.join(', ')}` : ''}; start the server to apply any newer migrations`);
+    return 0;
+  },
+};
+const SECRET_FILES = [JWT_KEY_FILE, OTP_SECRET_FILE];
+
 const usage = (why?: string) => {
   if (why) console.error(why);
   console.error(USAGE);
@@ -88,6 +117,19 @@ const main = async ([name, ...args]: string[]): Promise<number> => {
   if (name === '--help' || name === '-h' || name === 'help') {
     console.log(USAGE);
     return 0;
+  }
+  const onDataDir = name ? dataDirCommands[name] : undefined;
+  if (onDataDir) {
+    if (args.length !== 1 || !args[0]!.trim()) return usage(`${name} needs one file`);
+    const config = loadConfig();
+    if (config.DATABASE_URL) return fail(`${name} is for the embedded database (DATA_DIR); on PostgreSQL use pg_dump or base backups with WAL archiving (README, Operations)`);
+    try {
+      return await onDataDir(config, args[0]!);
+    } catch (e) {
+      if (e instanceof DataDirectoryInUse) return fail(`${e.message}\nThe embedded database allows one process at a time.`);
+      if (e instanceof BackupRefused) return fail(e.message);
+      throw e;
+    }
   }
   const command = name ? commands[name] : undefined;
   if (!command || args.length !== command.args) return usage();

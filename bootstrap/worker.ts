@@ -3,7 +3,7 @@ import { stopOnSignals } from './stop-on-signals.js';
 import { createLogger } from './logger.js';
 import { composeJobs, jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
-import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
+import { nodeCrypto, OTP_SECRET_FILE, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { messageSender } from './messaging.js';
 import { readMetricsFrom, serveMetrics } from './metrics.js';
 
@@ -27,7 +27,7 @@ const main = async () => {
   });
   const clock = { now: () => new Date() };
   const messages = messageSender(config, logger).sender;
-  const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');
+  const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, OTP_SECRET_FILE);
   const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) }, metrics ? { metrics } : {});
   await jobs.start({ workers: true });
   dispatcher.start();

@@ -30,8 +30,11 @@ const withKid = async (privateKey: KeyObject): Promise<SigningKey> => {
 export const signingKeyFromPem = (pem: string): Promise<SigningKey> => withKid(createPrivateKey(pem));
 
 /** The key pair kept in the data directory, generated on first use (mode 0600). */
+/** The generated signing key's file in the data directory (a backup carries it, docs/adr/0067). */
+export const JWT_KEY_FILE = 'jwt-ed25519.pem';
+
 export const signingKeyFromDataDir = async (dataDir: string): Promise<SigningKey> => {
-  const file = join(dataDir, 'jwt-ed25519.pem');
+  const file = join(dataDir, JWT_KEY_FILE);
   if (!existsSync(file)) {
     mkdirSync(dataDir, { recursive: true });
     const { privateKey } = generateKeyPairSync('ed25519');

@@ -19,6 +19,9 @@ export const nodeCrypto = (otpSecret: Uint8Array): Crypto => {
   };
 };
 
+/** The generated OTP secret's file in the data directory (a backup carries it, docs/adr/0067). */
+export const OTP_SECRET_FILE = 'otp-secret';
+
 /** A 32-byte secret kept in the data directory, generated on first use (mode 0600). */
 export const secretFromDataDir = (dataDir: string, name: string): Uint8Array => {
   const file = join(dataDir, name);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { joseGoogleVerifier } from '../../adapters/auth/google-id-token.js';
 import { joseTokenIssuer, signingKeyFromDataDir, signingKeyFromPem, type SigningKey } from '../../adapters/auth/jose-tokens.js';
-import { nodeCrypto, secretFromDataDir } from '../../adapters/crypto/node-crypto.js';
+import { nodeCrypto, OTP_SECRET_FILE, secretFromDataDir } from '../../adapters/crypto/node-crypto.js';
 import { createPaging } from '../../adapters/http/paging.js';
 import { webhookUrlRefusal } from '../../adapters/webhooks/url-policy.js';
 import type { Clock } from '../../application/ports/clock.js';
@@ -35,7 +35,7 @@ export interface Overrides {
 export const moduleContext = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides) => {
   const clock: Clock = overrides.clock ?? { now: () => new Date() };
   const key: SigningKey = config.JWT_PRIVATE_KEY ? await signingKeyFromPem(config.JWT_PRIVATE_KEY) : await signingKeyFromDataDir(config.DATA_DIR);
-  const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');
+  const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, OTP_SECRET_FILE);
   const crypto = nodeCrypto(otpSecret);
   const tokenSettings = { issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE };
   const tokens = joseTokenIssuer(key, tokenSettings, crypto.uuid);

@@ -26,9 +26,10 @@ const isRunning = (pid: number): boolean => {
 };
 
 /** PGlite keeps one process per data directory: a lock file with our pid says who holds it. */
-const lockDataDir = (dataDir: string): (() => void) => {
+export const LOCK_FILE = 'embedded.lock';
+export const lockDataDir = (dataDir: string): (() => void) => {
   mkdirSync(dataDir, { recursive: true });
-  const lockFile = join(dataDir, 'embedded.lock');
+  const lockFile = join(dataDir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockFile, 'wx');
@@ -79,6 +80,16 @@ const keepExtendedQueriesWhole = (server: PGLiteSocketServer, db: PGlite) => {
   });
 };
 
+/** The database's own folder in a data directory. */
+export const PGDATA = 'pgdata';
+
+/** PGlite with the extensions the schema uses, in `dataDir` (in memory when undefined), filled from a data-directory tarball when given. */
+export const openPglite = async (dataDir: string | undefined, loadDataDir?: Blob): Promise<PGlite> => {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
+  const extensions = { pg_trgm }; // product search uses trigram indexes
+  return PGlite.create({ ...(dataDir ? { dataDir: join(dataDir, PGDATA) } : {}), extensions, ...(loadDataDir ? { loadDataDir } : {}) });
+};
+
 /**
  * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL socket, so the one
  * MikroORM/pg adapter serves both the embedded default and a real server. The socket is a Unix
@@ -90,13 +101,7 @@ export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConn
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
     // Loaded here, not at start: a server on PostgreSQL never pays for PGlite's modules.
-    const [{ PGlite }, { pg_trgm }, { PGLiteSocketServer }] = await Promise.all([
-      import('@electric-sql/pglite'),
-      import('@electric-sql/pglite/contrib/pg_trgm'),
-      import('@electric-sql/pglite-socket'),
-    ]);
-    const extensions = { pg_trgm }; // product search uses trigram indexes
-    const db = await PGlite.create(options.dataDir ? { dataDir: join(options.dataDir, 'pgdata'), extensions } : { extensions });
+    const [db, { PGLiteSocketServer }] = await Promise.all([openPglite(options.dataDir), import('@electric-sql/pglite-socket')]);
     // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.
     const socketDir = mkdtempSync(join(tmpdir(), 'bizops-pg-'));
     const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: options.maxConnections });
