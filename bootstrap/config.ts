@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import { DEFAULT_TEST_IDENTIFIERS, parseTestIdentifiers } from '../domain/otp-test-identifiers.js';
+import { DEFAULT_RETENTION, RETENTION_FLOORS } from '../domain/retention.js';
 
 const intFrom = (name: string, min: number) =>
   new t.Type<number, string, unknown>(
@@ -106,6 +107,12 @@ export const ENV = {
   PAYMENTS_SANDBOX: { codec: flag, default: 'false', doc: 'with NODE_ENV=production and no PAYSTACK_SECRET_KEY, say yes to the sandbox gateway (a staging server); without it such a start is refused' },
   PAYSTACK_BASE_URL: { codec: httpUrl, default: 'https://api.paystack.co', doc: "Paystack's API base URL" },
   PAYSTACK_TIMEOUT_MS: { codec: intFrom('milliseconds', 100), default: '10000', doc: 'how long one call to Paystack may take before the request is answered 503 PAYMENT_GATEWAY_UNAVAILABLE' },
+  RETENTION_DELIVERED_EVENTS_HOURS: { codec: intFrom('hours', RETENTION_FLOORS.deliveredEventsHours), default: String(DEFAULT_RETENTION.deliveredEventsHours), doc: 'delivered outbox events are pruned this long after their delivery (given-up ones are kept); docs/adr/0068' },
+  RETENTION_ENDED_SESSIONS_HOURS: { codec: intFrom('hours', RETENTION_FLOORS.endedSessionsHours), default: String(DEFAULT_RETENTION.endedSessionsHours), doc: 'sessions (with their refresh tokens) are pruned this long after they expired or were signed out' },
+  RETENTION_OTP_HOURS: { codec: intFrom('hours', RETENTION_FLOORS.otpHours), default: String(DEFAULT_RETENTION.otpHours), doc: 'sign-in codes are pruned this long after they were made (at least 1: the hourly cap counts them)' },
+  RETENTION_IDEMPOTENCY_HOURS: { codec: intFrom('hours', RETENTION_FLOORS.idempotencyKeyHours), default: String(DEFAULT_RETENTION.idempotencyKeyHours), doc: 'Idempotency-Keys are pruned this long after their first request (at least 24: the replay promise)' },
+  RETENTION_WEBHOOK_DELIVERIES_HOURS: { codec: intFrom('hours', RETENTION_FLOORS.webhookDeliveriesHours), default: String(DEFAULT_RETENTION.webhookDeliveriesHours), doc: 'webhook deliveries that succeeded or failed for good are pruned this long after they were made (at least 72: the retry window)' },
+  RETENTION_BATCH: { codec: intFrom('rows', 1), default: '500', doc: 'rows one pruning statement deletes at most (each its own short transaction, skipping rows a request holds); at most 10000' },
   SHUTDOWN_TIMEOUT_MS: { codec: intFrom('milliseconds', 0), default: '10000', doc: 'how long a stop waits for in-flight requests' },
 } as const;
 
@@ -156,6 +163,7 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         : 'WHATSAPP_APP_SECRET is set but WHATSAPP_WEBHOOK_VERIFY_TOKEN is not: set both or neither',
     );
   }
+  if (typeof out.RETENTION_BATCH === 'number' && out.RETENTION_BATCH > 10_000) problems.push(`RETENTION_BATCH=${out.RETENTION_BATCH}: must be at most 10000 (a long delete holds its rows' locks longer)`);
   if (typeof out.METRICS_PORT === 'number' && out.METRICS_PORT !== 0 && out.METRICS_PORT === out.PORT) problems.push(`METRICS_PORT=${out.METRICS_PORT}: must differ from PORT (the metrics are never served on the public port)`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   return out as Config;

@@ -19,6 +19,8 @@ import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/
 import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
+import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
+import { pruneOldRows, type PruneOptions } from '../application/housekeeping/prune-old-rows.js';
 import type { WebhookDelivery } from '../domain/webhook.js';
 import { traceIdOf } from '../domain/trace.js';
 import type { Metrics } from '../adapters/metrics/prometheus.js';
@@ -35,6 +37,8 @@ export interface JobDeps {
   readonly signer: WebhookSigner;
   readonly poster: WebhookPoster;
   readonly leaseMs: number;
+  /** Its old keys are pruned with the rest (retention, docs/adr/0068). */
+  readonly idempotency: Pick<IdempotencyStore, 'prune'>;
   readonly attempted?: (a: { readonly delivery: WebhookDelivery; readonly status: number | null; readonly error: string | null }) => void;
 }
 
@@ -51,9 +55,27 @@ const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotif
  * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.
  * `retry`: the message jobs' policy, for a task that sends (a fault, e.g. a database timeout, is retried, not dropped).
  */
-const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] => [
+const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>, retention: () => Promise<unknown>): PeriodicTask[] => [
   { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry },
+  // not retried: what a failed run left, the next minute's prunes (docs/adr/0068)
+  { name: 'retention', run: async () => void (await retention()) },
 ];
+
+/** Statements of one retention run per kind of row at most: a backlog (a first run on an old database) is worked off minute by minute. */
+const RETENTION_MAX_BATCHES = 20;
+
+/** The retention settings of the configuration. */
+export const retentionOptions = (config: Config): PruneOptions => ({
+  ages: {
+    deliveredEventsHours: config.RETENTION_DELIVERED_EVENTS_HOURS,
+    endedSessionsHours: config.RETENTION_ENDED_SESSIONS_HOURS,
+    otpHours: config.RETENTION_OTP_HOURS,
+    idempotencyKeyHours: config.RETENTION_IDEMPOTENCY_HOURS,
+    webhookDeliveriesHours: config.RETENTION_WEBHOOK_DELIVERIES_HOURS,
+  },
+  batch: config.RETENTION_BATCH,
+  maxBatches: RETENTION_MAX_BATCHES,
+});
 
 /** One webhook POST in the log: ids, status and error (never the body), and the trace of the request that caused it. */
 const logWebhookAttempt =
@@ -99,7 +121,7 @@ export const composeJobs = (
   config: Config,
   persistence: Persistence,
   logger: Logger,
-  deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs'>,
+  deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs' | 'idempotency'>,
   overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly metrics?: Metrics } = {},
 ) => {
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: reportJobs(logger, overrides.metrics) });
@@ -107,13 +129,19 @@ export const composeJobs = (
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
   const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work), giveWay: (upToMs) => afterCommit!.giveWay(upToMs) };
   const poster = httpWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE });
-  const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, attempted: logWebhookAttempt(logger) };
+  const d: JobDeps = { ...deps, uow, idempotency: persistence.idempotency, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS, attempted: logWebhookAttempt(logger) };
+  /** One retention run, as the periodic task makes it; logged when it deleted something. */
+  const runRetention = async () => {
+    const pruned = await pruneOldRows(d)(retentionOptions(config));
+    if (Object.values(pruned).some((n) => n > 0)) logger.info({ component: 'retention', pruned }, 'retention pruned old rows');
+    return pruned;
+  };
   const relays = queueSubscribers(jobs, subscribers(d), {
     retryLimit: config.JOBS_RETRY_LIMIT,
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
     expireInSeconds: config.JOBS_EXPIRE_SECONDS,
   });
-  for (const task of periodicTasks(d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS })) jobs.every(task);
+  for (const task of periodicTasks(d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS }, runRetention)) jobs.every(task);
   const dispatcher = createDispatcher(
     { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
@@ -158,7 +186,7 @@ export const composeJobs = (
       await jobs.stop();
     },
   };
-  return { dispatcher, jobs: withWebhooks, uow, runScheduledNotifications, runWebhookDeliveries, webhooks: { signer: standardWebhooksSigner, poster, leaseMs: d.leaseMs } };
+  return { dispatcher, jobs: withWebhooks, uow, runScheduledNotifications, runWebhookDeliveries, runRetention, webhooks: { signer: standardWebhooksSigner, poster, leaseMs: d.leaseMs } };
 };
 
 /** The pg-boss settings of a process, from its configuration (the server's and the worker's). */

@@ -26,4 +26,6 @@ export interface IdempotencyStore {
   complete(businessId: string, key: string, token: string, response: StoredResponse): Promise<boolean>;
   /** Frees a key whose request failed without an answer worth replaying (a fault), so a retry runs it. */
   release(businessId: string, key: string, token: string): Promise<void>;
+  /** Forgets at most `limit` keys first used before `before` (every business; retention, docs/adr/0068); answers how many. */
+  prune(before: Date, limit: number): Promise<number>;
 }

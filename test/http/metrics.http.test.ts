@@ -73,7 +73,7 @@ describe('metrics (GET /metrics on METRICS_PORT, docs/adr/0065)', function () {
       expect(value(families, 'bizops_db_pool_max')).to.equal(10);
       expect(value(families, 'bizops_db_statement_timeouts_total')).to.equal(0);
       // the in-process queue (no pg-boss in the test app): its queues are listed, nothing waits
-      for (const queue of ['messages', 'notifications', 'scheduled-notifications']) {
+      for (const queue of ['messages', 'notifications', 'scheduled-notifications', 'retention']) {
         expect(value(families, 'bizops_job_queue_waiting', { queue }), queue).to.equal(0);
         expect(value(families, 'bizops_job_queue_dead', { queue }), queue).to.equal(0);
       }

@@ -32,5 +32,16 @@ export const inMemoryIdempotencyStore = (options: { leaseMs: number }): Idempote
       const existing = keys.get(id(businessId, key));
       if (existing && existing.token === token && !existing.response) keys.delete(id(businessId, key));
     },
+    async prune(before, limit) {
+      let n = 0;
+      for (const [k, v] of keys) {
+        if (n >= limit) break;
+        if (v.createdAt < before.getTime()) {
+          keys.delete(k);
+          n++;
+        }
+      }
+      return n;
+    },
   };
 };

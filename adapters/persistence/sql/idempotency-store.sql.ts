@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Sql } from './sql-session.js';
+import type { RunResult, Sql } from './sql-session.js';
 import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import { ambientTransaction } from './ambient-transaction.js';
 
@@ -51,5 +51,15 @@ export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): 
   },
   async release(businessId, key, token) {
     await pooled.execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
+  },
+  async prune(before, limit) {
+    // keys a request holds right now are skipped, not waited for (idempotency_keys_created, Migration20261204010000_retention)
+    const r = await pooled.execute<RunResult>(
+      `delete from idempotency_keys where (business_id, key) in (
+         select business_id, key from idempotency_keys where created_at < ? limit ? for update skip locked)`,
+      [before, limit],
+      'run',
+    );
+    return r.affectedRows;
   },
 });

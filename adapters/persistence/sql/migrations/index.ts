@@ -24,6 +24,7 @@ import { Migration20261127500000_partners } from './Migration20261127500000_part
 import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
 import { Migration20261202390000_sales_by_device } from './Migration20261202390000_sales_by_device.js';
 import { Migration20261204000000_traceparent } from './Migration20261204000000_traceparent.js';
+import { Migration20261204010000_retention } from './Migration20261204010000_retention.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -53,4 +54,5 @@ export const migrationsList = [
   { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester },
   { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
   { name: 'Migration20261204000000_traceparent', class: Migration20261204000000_traceparent },
+  { name: 'Migration20261204010000_retention', class: Migration20261204010000_retention },
 ];
