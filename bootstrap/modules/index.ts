@@ -3,7 +3,6 @@ import { businessModule } from './business.js';
 import { customersModule } from './customers.js';
 import { expensesModule } from './expenses.js';
 import { healthModule } from './health.js';
-import { housekeepingModule } from './housekeeping.js';
 import { loanPacksModule } from './loan-packs.js';
 import type { AnyModule } from './module.js';
 import { notificationsModule } from './notifications.js';
@@ -40,5 +39,4 @@ export const MODULES = [
   providerCallbacksModule,
   partnersModule,
   syncModule,
-  housekeepingModule,
 ] as const satisfies readonly AnyModule[];
