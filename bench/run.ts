@@ -12,7 +12,8 @@
  * no baseline and no download scenarios then; needs HAProxy and Redis at BENCH_REDIS_URL, default
  * redis://127.0.0.1:6379). BENCH_API_ARGS: more node flags for the API process, for a closer look
  * (e.g. --trace-gc, with BENCH_SERVER_LOG=file to keep the servers' output); BENCH_BASELINE_ARGS the same
- * for the baseline.
+ * for the baseline. --metrics: the API with METRICS_PORT set and its /metrics scraped every 5 s, as
+ * Prometheus would (docs/adr/0065); results go to bench/results-metrics.json, to set beside a run without.
  *
  * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
@@ -45,14 +46,14 @@ import { checkSeed, FULL_SIZE, readSeed, seedBench, type Seed, type SeedSize } f
 // ---------------------------------------------------------------------------------------------- options
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const RESULTS_FILE = join(ROOT, 'bench', 'results.json');
+const RESULTS_FILE = join(ROOT, 'bench', process.argv.includes('--metrics') ? 'results-metrics.json' : 'results.json');
 const argv = process.argv.slice(2);
 const flag = (name: string) => argv.includes(`--${name}`);
 const option = (name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 };
-const KNOWN = ['quick', 'embedded', 'reseed', 'only', 'no-baseline', 'cpu-prof', 'connections', 'instances', 'help'];
+const KNOWN = ['quick', 'embedded', 'reseed', 'only', 'no-baseline', 'cpu-prof', 'connections', 'instances', 'metrics', 'help'];
 for (const a of argv) {
   if (a.startsWith('--') && !KNOWN.includes(a.slice(2).split('=')[0]!)) {
     console.error(`unknown option ${a}; known: ${KNOWN.map((k) => `--${k}`).join(' ')}`);
@@ -68,11 +69,12 @@ const EMBEDDED = flag('embedded');
 const RESEED = flag('reseed');
 const NO_BASELINE = flag('no-baseline') || Number(option('instances') ?? '1') > 1;
 const CPU_PROF = flag('cpu-prof');
+const METRICS = flag('metrics');
 const ONLY = option('only')?.split(',').map((s) => s.trim()).filter(Boolean);
 const CONNECTIONS = Number(option('connections') ?? '32');
 const INSTANCES = Number(option('instances') ?? '1');
-if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 16 || (INSTANCES > 1 && (flag('embedded') || flag('cpu-prof')))) {
-  console.error('--instances takes 1 to 16, on PostgreSQL only (not with --embedded or --cpu-prof)');
+if (!Number.isInteger(INSTANCES) || INSTANCES < 1 || INSTANCES > 16 || (INSTANCES > 1 && (flag('embedded') || flag('cpu-prof') || METRICS))) {
+  console.error('--instances takes 1 to 16, on PostgreSQL only (not with --embedded, --cpu-prof or --metrics)');
   process.exit(2);
 }
 const DATABASE_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/bizops_bench';
@@ -441,14 +443,35 @@ const apiEnv = (dataDir: string, otpSecret: string, logLevel: string, jwtKey = '
   RATE_LIMIT_USER: '1000000000',
 });
 
-const startApi = (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string, jwtKey = '', workers: 'on' | 'off' = 'off') =>
-  startServer(
+const startApi = async (dataDir: string, otpSecret: string, logLevel: string, profileDir?: string, jwtKey = '', workers: 'on' | 'off' = 'off'): Promise<Server> => {
+  const metricsPort = METRICS ? await freePort() : undefined;
+  const server = await startServer(
     'API',
     // What `npm start` runs: the compiled JavaScript (built once per run, see main), not tsx.
     [...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []), ...(process.env.BENCH_API_ARGS ?? '').split(' ').filter(Boolean), 'dist/bootstrap/main.js'],
-    apiEnv(dataDir, otpSecret, logLevel, jwtKey, workers),
+    { ...apiEnv(dataDir, otpSecret, logLevel, jwtKey, workers), ...(metricsPort ? { METRICS_PORT: String(metricsPort) } : {}) },
     '/api/v1/actuator/health',
   );
+  if (!metricsPort) return server;
+  // --metrics: scraped as Prometheus would, so the scrapes' cost is in the numbers too
+  let scrapes = 0;
+  const scraper = setInterval(() => {
+    fetch(`http://127.0.0.1:${metricsPort}/metrics`, { signal: AbortSignal.timeout(4000) })
+      .then(async (res) => {
+        await res.arrayBuffer();
+        if (res.status === 200) scrapes++;
+      })
+      .catch(() => undefined);
+  }, 5000);
+  return {
+    ...server,
+    async stop() {
+      clearInterval(scraper);
+      log(`metrics: ${scrapes} scrapes of :${metricsPort}/metrics answered`);
+      await server.stop();
+    },
+  };
+};
 
 const startBaseline = (seed: Seed, profileDir?: string) =>
   startServer(
