@@ -88,6 +88,10 @@ export const FAILURE_CODES = {
   UnknownPartnerCode: ['UNKNOWN_PARTNER_CODE'],
   AlreadyInPartnerNetwork: ['ALREADY_IN_PARTNER_NETWORK'],
   WebhookUrlNotAllowed: ['WEBHOOK_URL_NOT_ALLOWED'],
+  ReturnExceedsSold: ['RETURN_EXCEEDS_SOLD'],
+  ProductNotInSale: ['PRODUCT_NOT_IN_SALE'],
+  CreditNoteNeedsCustomer: ['CUSTOMER_REQUIRED'],
+  SaleHasReturns: ['SALE_HAS_RETURNS'],
 } as const satisfies { readonly [K in FailureTag]: readonly ErrorCode[] };
 
 /** The failure union of a use case: the Left of the Either it answers (or resolves to). */

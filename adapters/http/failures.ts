@@ -19,6 +19,7 @@ import { GOOGLE_FAILURES, type GoogleFailure } from './google-failures.js';
 import { LOAN_PACK_FAILURES, type LoanPackFailure } from './loan-pack-failures.js';
 import { NOTIFICATION_FAILURES, type NotificationFailure } from './notification-failures.js';
 import { SYNC_FAILURES, type SyncFailure } from './sync-failures.js';
+import { RETURN_FAILURES, type ReturnModuleFailure } from './return-failures.js';
 import { PARTNER_FAILURES, PARTNER_NOT_FOUND, type PartnerFailure, type PartnerSubject } from './partner-failures.js';
 import { problem, type ErrorCode, type Problem } from './problem.js';
 
@@ -65,6 +66,7 @@ export type UseCaseFailure =
   | NotificationFailure
   | LoanPackFailure
   | SyncFailure
+  | ReturnModuleFailure
   | PartnerFailure;
 
 export type FailureTag = UseCaseFailure['_tag'];
@@ -75,6 +77,7 @@ export type FailureTag = UseCaseFailure['_tag'];
  */
 export type Subject =
   | 'sale'
+  | 'return'
   | 'conflict'
   | 'receipt'
   | 'customer'
@@ -111,6 +114,7 @@ const negative = (code: 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATIVE', fields
 
 const NOT_FOUND: Record<Subject, string> = {
   sale: 'No such sale.',
+  return: 'No such return.',
   conflict: 'No such conflict.',
   receipt: 'No such receipt.',
   customer: 'No such customer.',
@@ -178,10 +182,12 @@ export const FAILURES: Mapping = {
           errors: [{ field: `items.${f.index}.quantity`, message: `only ${f.available} of ${f.name} available at ${f.branchName} (branch ${f.branchId})` }],
         })
       : problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock at ${f.branchName} (branch ${f.branchId}); cannot take ${f.requested}.`),
-  WrongBranch: (f) =>
-    problem('WRONG_BRANCH', 'You are assigned to another branch: you sell and adjust stock only there (the owner can move you).', {
-      errors: [{ field: 'branch_id', message: `must be your branch, ${f.assignedBranchId}` }],
-    }),
+  WrongBranch: (f, subject) =>
+    subject === 'return'
+      ? problem('WRONG_BRANCH', `This sale was made at another branch (${f.branchId}); you take returns only of your branch's sales (the owner can move you).`)
+      : problem('WRONG_BRANCH', 'You are assigned to another branch: you sell and adjust stock only there (the owner can move you).', {
+          errors: [{ field: 'branch_id', message: `must be your branch, ${f.assignedBranchId}` }],
+        }),
   BranchHasStock: () =>
     problem('BRANCH_HAS_STOCK', 'The branch still holds stock; transfer it to another branch (POST /products/stock-transfers) before archiving it.'),
   SameBranch: () =>
@@ -191,7 +197,7 @@ export const FAILURES: Mapping = {
       errors: f.indexes.map((i) => ({ field: `items.${i}.product_id`, message: 'is a service' })),
     }),
   StockLimitExceeded: (f, subject) =>
-    subject === 'sale'
+    subject === 'sale' || subject === 'return'
       ? problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`)
       : problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.max} units; it has ${f.available}.`, {
           errors: [{ field: 'quantity_change', message: `would take the stock above ${f.max}` }],
@@ -291,6 +297,7 @@ export const FAILURES: Mapping = {
     problem('FEATURE_NOT_AVAILABLE', `This report is not part of the ${f.plan} plan; it comes with the ${f.plans.join(' and ')} plans.`),
   ...LOAN_PACK_FAILURES,
   ...SYNC_FAILURES,
+  ...RETURN_FAILURES, // returns of sales (docs/adr/0058)
   ...PARTNER_FAILURES, // api keys, networks, webhooks (docs/adr/0033)
 };
 
