@@ -24,7 +24,7 @@ export interface SaleReturnRepository {
   findById(businessId: string, id: string): Promise<SaleReturn | undefined>;
   /** Units of each line of the sale (by its position) returned so far. */
   returnedUnits(businessId: string, saleId: string): Promise<ReadonlyMap<number, number>>;
-  /** The sale's returns, oldest first, without their lines. */
+  /** The sale's returns, oldest first (ties by return number), without their lines. */
   ofSale(businessId: string, saleId: string): Promise<SaleReturn[]>;
   /** How many returns the sale has had. */
   countOfSale(businessId: string, saleId: string): Promise<number>;

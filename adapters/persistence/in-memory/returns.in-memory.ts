@@ -14,11 +14,11 @@ export interface ReturnTables {
   returnCounters: Map<string, number>;
 }
 
-/** The business's returns, oldest first (ties by id). */
+/** The business's returns, oldest first (ties by return number). */
 export const returnsOf = (t: ReturnTables, businessId: string): StoredReturn[] =>
   values(t.saleReturns)
     .filter((x) => x.businessId === businessId)
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.returnNumber < b.returnNumber ? -1 : 1));
 
 /** The returns module in memory. */
 export const inMemoryReturnsModule: InMemoryModule<ReturnTables, ReturnRepositories, SaleTables> = {

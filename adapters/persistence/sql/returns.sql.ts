@@ -104,7 +104,7 @@ export const sqlSaleReturns = (db: Sql): SaleReturnRepository => ({
     return new Map(rows.map((r) => [Number(r.sale_position), Number(r.units)]));
   },
   async ofSale(businessId, saleId) {
-    const rows = await db.execute<Row[]>(`select ${RETURN_COLUMNS} from ${FROM} where r.business_id = ? and r.sale_id = ? order by r.created_at, r.id`, [businessId, saleId]);
+    const rows = await db.execute<Row[]>(`select ${RETURN_COLUMNS} from ${FROM} where r.business_id = ? and r.sale_id = ? order by r.created_at, r.return_number`, [businessId, saleId]);
     return rows.map((r) => returnFromRow(r));
   },
   async countOfSale(businessId, saleId) {
