@@ -90,7 +90,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
   repositories: (t) => ({
     reports: {
       periodSums: async (businessId, current, previous) => ({ current: periodOf(t, businessId, current), previous: periodOf(t, businessId, previous) }),
-      creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance))),
+      creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => Math.max(c.creditBalance, 0)))),
       topProducts: async (businessId, range, type, limit) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
         const lines = completed(t, businessId, range).flatMap((s) => s.lines).filter((l) => !type || products.get(l.productId)?.type === type);

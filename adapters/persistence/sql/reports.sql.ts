@@ -115,7 +115,8 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     return { current: periodOf(sales.c, row!.c_cogs, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_cogs, row!.p_collected, row!.p_expenses) };
   },
   async creditOutstanding(businessId) {
-    const [row] = await db.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
+    // a credit note a customer holds (a balance below zero, docs/adr/0059) is not taken off what others owe
+    const [row] = await db.execute<Row[]>('select coalesce(sum(greatest(credit_balance, 0)), 0) as owed from customers where business_id = ?', [businessId]);
     return kobo(Number(row!.owed ?? 0)); // at most MAX_SAFE_INTEGER: the business credit cap (docs/adr/0017)
   },
   async topProducts(businessId, range, type, limit) {
