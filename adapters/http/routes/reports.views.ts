@@ -64,9 +64,6 @@ export const dashboardShape = reportShape('Dashboard', {
   out_of_stock_count: int,
   top_products: arrayOf('top products', productSalesShape),
 }, {
-  revenue: 'completed sales less the returns made in the period (what their goods were sold for)',
-  returns: 'what the goods returned in the period were sold for (already taken off revenue; docs/adr/0058)',
-  gross_profit: 'revenue - cost of goods; restocked returns give their cost back',
   credit_outstanding: 'what customers owe now (a credit note a customer holds counts 0)',
   top_products: 'the 5 products with the most revenue in the period',
 });
