@@ -61,7 +61,8 @@ export const returnRoutes = (uc: ReturnUseCases) => [
       'then their balance goes below zero and their next credit sales use it first) and needs a sale with a customer (else 422 ' +
       'CUSTOMER_REQUIRED). restock (default true) puts the goods back at the sale\'s branch with RETURN rows in the stock ledger; false ' +
       '(damaged) moves no stock, and their cost stays in the cost of goods. The return gets its own gap-free number (RTN-000001). ' +
-      'A sale with returns cannot be voided (409 SALE_HAS_RETURNS): return the rest instead. Honours Idempotency-Key.' +
+      'A sale with returns cannot be voided (409 SALE_HAS_RETURNS): return the rest instead. Take the sale\'s id from GET /sales (or ' +
+      'GET /sales/receipts/{receipt_number}) and its product_ids from GET /sales/{id}. Honours Idempotency-Key.' +
       CLIENT_FIELDS_DESCRIPTION,
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
