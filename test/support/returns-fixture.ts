@@ -40,7 +40,7 @@ export const buildReturnsFixture = async (p: Persistence, actor: Actor) => {
   const clock = testClock(new Date('2026-11-01T08:00:00Z'));
   const deps = { uow: p.uow, clock, crypto: nodeCrypto(new Uint8Array(32)) };
   const at = (iso: string) => clock.set(new Date(iso));
-  const partner = (await createPartner(deps)('Kudi Partners')).partner;
+  const { partner, key: partnerKey } = await createPartner(deps)('Kudi Partners');
   right(await joinPartnerNetwork(deps)(actor, partner.code));
   const product = async (fields: Parameters<ReturnType<typeof createProduct>>[1]) => right(await createProduct(deps)(actor, fields)).id;
   const rice = await product({ name: 'Rice', price: N(5000), costPrice: N(3000), quantity: 100, category: 'Food' });
@@ -64,6 +64,6 @@ export const buildReturnsFixture = async (p: Persistence, actor: Actor) => {
   await giveBack('2026-11-21T11:00:00Z', { saleId: s1, items: [{ productId: rice, quantity: 2 }], restock: true, refundMethod: 'POS' });
   const s4 = await sell('2026-11-21T12:00:00Z', { items: [{ productId: soap, quantity: 1 }], paymentMethod: 'CASH', customerId: chika });
   await giveBack('2026-11-21T13:00:00Z', { saleId: s4, items: [{ productId: soap, quantity: 1 }], restock: true, refundMethod: 'CREDIT_NOTE' });
-  return { now: new Date('2026-11-21T18:00:00Z'), partner, products: { rice, soap, delivery }, customer: chika, sales: { s1, s2, s3, s4 } };
+  return { now: new Date('2026-11-21T18:00:00Z'), partner, partnerKey, products: { rice, soap, delivery }, customer: chika, sales: { s1, s2, s3, s4 } };
 };
 export type ReturnsFixture = Awaited<ReturnType<typeof buildReturnsFixture>>;
