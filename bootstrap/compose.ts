@@ -7,6 +7,7 @@ import { resolveActor } from '../application/auth/resolve-actor.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { authenticatePartnerKey } from '../application/partners/api-keys.js';
 import type { Config } from './config.js';
+import { FAILURES, failureTable } from './failures.js';
 import { MODULES } from './modules/index.js';
 import { moduleContext, type Overrides } from './modules/context.js';
 import { routeTable } from './modules/module.js';
@@ -23,11 +24,13 @@ export const compose = async (config: Config, persistence: Persistence, logger: 
   const ctx = await moduleContext(config, persistence, logger, overrides);
   const { clock, key, tokenSettings, deps } = ctx;
   const { dispatcher, jobs, uow, runScheduledNotifications, runWebhookDeliveries } = ctx.jobs;
-  // Every module's routes, folded over the list of manifests (bootstrap/modules/index.ts, docs/adr/0052).
-  const routes = routeTable(MODULES, ctx);
+  // Every module's routes and failures, folded over the list of manifests (bootstrap/modules/index.ts, docs/adr/0052, 0062).
+  const modules = overrides.modules ?? MODULES;
+  const failures = overrides.modules ? failureTable(modules) : FAILURES;
+  const routes = routeTable(modules, ctx, failures);
   const currentActor = resolveActor({ ...deps, ...(persistence.memberCache ? { memberCache: persistence.memberCache } : {}) });
   const partnerOfKey = authenticatePartnerKey(deps);
-  const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
+  const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE, failures });
   const { app, router } = createApp({
     routes,
     openApi,

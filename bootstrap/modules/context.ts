@@ -14,6 +14,7 @@ import type { Persistence } from '../persistence-in-memory.js';
 import type { DispatcherOptions } from '../../application/events/dispatcher.js';
 import type { JobQueue } from '../../application/ports/job-queue.js';
 import type { MessageSender } from '../../application/ports/message-sender.js';
+import type { AnyModule } from './module.js';
 
 export interface Overrides {
   readonly clock?: Clock;
@@ -21,6 +22,8 @@ export interface Overrides {
   readonly redis?: unknown;
   readonly dispatcher?: Partial<DispatcherOptions>;
   readonly jobs?: JobQueue;
+  /** The list of modules (default MODULES): a test adds a scratch module through its manifest alone. */
+  readonly modules?: readonly AnyModule[];
 }
 
 /**
