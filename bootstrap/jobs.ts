@@ -19,8 +19,6 @@ import type { ChannelListener } from '../adapters/persistence/sql/channel-listen
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
-import { MODULES } from './modules/index.js';
-import type { AnyModule } from './modules/module.js';
 
 /** What subscribers and periodic tasks are built from. */
 export interface JobDeps {
@@ -35,6 +33,14 @@ export interface JobDeps {
   readonly leaseMs: number;
 }
 
+/** What a module's manifest adds to the jobs (bootstrap/modules/module.ts): its subscribers and periodic tasks. */
+export interface JobModule {
+  /** Its subscribers of the domain events, each one's events a job queue of its own. */
+  readonly subscribers?: (d: JobDeps) => readonly Subscriber[];
+  /** Its work run once a minute across all workers; `retry` is the message jobs' policy, for a task that sends. */
+  readonly periodicTasks?: (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>) => readonly PeriodicTask[];
+}
+
 /** A webhook delivery's claim outlasts its POST by this much. */
 const LEASE_MARGIN_MS = 5_000;
 
@@ -43,13 +49,13 @@ const LEASE_MARGIN_MS = 5_000;
  * workers with retries (docs/adr/0029). The outbox's message sender (every module queues messages),
  * then each manifest's `subscribers`, in list order (docs/adr/0062).
  */
-const subscribers = (modules: readonly AnyModule[], d: JobDeps): Subscriber[] => [sendMessages(d), ...modules.flatMap((m) => m.subscribers?.(d) ?? [])];
+const subscribers = (modules: readonly JobModule[], d: JobDeps): Subscriber[] => [sendMessages(d), ...modules.flatMap((m) => m.subscribers?.(d) ?? [])];
 
 /**
  * Work run once a minute across all workers, with the minute it is for: each manifest's `periodicTasks`.
  * `retry`: the message jobs' policy, for a task that sends (a fault, e.g. a database timeout, is retried, not dropped).
  */
-const periodicTasks = (modules: readonly AnyModule[], d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] =>
+const periodicTasks = (modules: readonly JobModule[], d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] =>
   modules.flatMap((m) => m.periodicTasks?.(d, retry) ?? []);
 
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
@@ -75,9 +81,10 @@ export const composeJobs = (
   persistence: Persistence,
   logger: Logger,
   deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs'>,
-  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly modules?: readonly AnyModule[] } = {},
+  /** `modules`: whose subscribers and periodic tasks run (MODULES; the list is handed in, as the manifests import this file's types). */
+  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly modules: readonly JobModule[] },
 ) => {
-  const modules = overrides.modules ?? MODULES;
+  const { modules } = overrides;
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;

@@ -1,5 +1,5 @@
 import type * as E from 'fp-ts/lib/Either.js';
-import type { Subject } from './failures.js';
+import type { Subject } from './subject.js';
 import type { ErrorCode, ErrorCodeTable, Problem } from './problem.js';
 
 /** What every use-case failure is: a tagged value. */

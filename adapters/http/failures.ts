@@ -3,37 +3,15 @@ import type { NotFound, UnknownBranch } from '../../application/business/errors.
 import type { FeatureNotAvailable, PlanGate } from '../../domain/plan.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import { failure, moduleFailures, UseCaseFailed, type Tagged } from './failure-codes.js';
-import { PARTNER_NOT_FOUND, type PartnerSubject } from './failures/partners.js';
+import { PARTNER_NOT_FOUND } from './failures/partners.js';
+import type { Subject } from './subject.js';
 import { CORE_ERROR_CODES, problem, type CoreCode } from './problem.js';
 
 // The failures every module shares, answered the same everywhere (docs/adr/0062). A module's own
 // failures and error codes are in adapters/http/failures/<module>.ts, named by its manifest;
 // bootstrap/failures.ts folds them with these into the one table the app answers with.
 
-/**
- * What the route acts on. It names the resource of a 404, and picks the wording where one failure
- * reads differently by operation (a sale's void versus a product's adjustment, logout versus refresh).
- */
-export type Subject =
-  | 'sale'
-  | 'conflict'
-  | 'receipt'
-  | 'customer'
-  | 'product'
-  | 'stock adjustment'
-  | 'stock transfer'
-  | 'staff member'
-  | 'business'
-  | 'branch'
-  | 'session'
-  | 'sign-in'
-  | 'signed-in user'
-  | 'expense'
-  | 'expense category'
-  | 'report'
-  | 'notification'
-  | 'loan pack'
-  | PartnerSubject;
+export type { Subject } from './subject.js';
 
 /** The command's field as the JSON request spells it: `items.0.unitPrice` is `items.0.unit_price`. */
 const wire = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);

@@ -1,11 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { failureProblem, UseCaseFailed, type FailureTable, type ModuleFailures } from '../../adapters/http/failure-codes.js';
 import type { RouteDef } from '../../adapters/http/route.js';
-import type { PeriodicTask } from '../../application/ports/job-queue.js';
-import type { Subscriber } from '../../application/ports/outbox.js';
 import type { InMemoryModule } from '../../adapters/persistence/in-memory/in-memory-store.js';
 import type { Sql } from '../../adapters/persistence/sql/sql-session.js';
-import type { JobDeps } from '../jobs.js';
+import type { JobModule } from '../jobs.js';
 import type { ModuleContext } from './context.js';
 
 /** One set of a module's repositories on each adapter: the same ports, in memory and over SQL. */
@@ -26,7 +24,7 @@ export interface ModuleManifest<
   U extends object,
   P extends readonly Repositories<any>[] = readonly Repositories<any>[], // eslint-disable-line @typescript-eslint/no-explicit-any
   Fs extends readonly ModuleFailures[] = readonly ModuleFailures[],
-> {
+> extends JobModule {
   /** The module's name, as its manifest file is called (bootstrap/modules/<name>.ts). */
   readonly name: string;
   /** The folders under application/ whose use cases this module serves. */
@@ -49,10 +47,7 @@ export interface ModuleManifest<
    * folds them in name order. test/unit/bootstrap/modules.test.ts fails on a file in no manifest or in two.
    */
   readonly migrations: readonly MigrationObject[];
-  /** Its subscribers of the domain events, each one's events a job queue of its own (bootstrap/jobs.ts folds them). */
-  readonly subscribers?: (d: JobDeps) => readonly Subscriber[];
-  /** Its work run once a minute across all workers; `retry` is the message jobs' policy, for a task that sends. */
-  readonly periodicTasks?: (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>) => readonly PeriodicTask[];
+  // and, from JobModule, its `subscribers` and `periodicTasks` (bootstrap/jobs.ts folds them)
 }
 
 /** A manifest, its use cases' type inferred and checked against its routes. */

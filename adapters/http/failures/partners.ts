@@ -2,12 +2,10 @@ import type { KeyScopesNotHeld, ScopeNotHeld } from '../../../application/partne
 import type { AlreadyInPartnerNetwork, UnknownPartnerCode } from '../../../application/partners/network.js';
 import type { WebhookUrlNotAllowed } from '../../../application/partners/manage-webhooks.js';
 import { failure, moduleFailures } from '../failure-codes.js';
+import type { PartnerSubject } from '../subject.js';
 import { errorCodes } from '../problem.js';
 
 // (No value import from ../failures.js: the core imports PARTNER_NOT_FOUND from here.)
-
-/** What a partner route acts on (names the resource of a 404); part of failures.ts's Subject. */
-export type PartnerSubject = 'api key' | 'partner network' | 'merchant' | 'partner' | 'webhook' | 'webhook delivery';
 
 export const PARTNER_NOT_FOUND: Record<PartnerSubject, string> = {
   'api key': 'No such API key.',

@@ -68,7 +68,7 @@ describe('module manifests (docs/adr/0052)', () => {
       const config = loadConfig({ DATA_DIR: dataDir });
       const logger = pino({ level: 'silent' });
       const persistence = inMemory();
-      const ctx = await moduleContext(config, persistence, logger, {});
+      const ctx = await moduleContext(config, persistence, logger, { modules: MODULES });
       const declared: string[] = [];
       const before: Parameters<(typeof MODULES)[number]['routes']>[1][number][] = [];
       for (const m of MODULES) {
