@@ -25,7 +25,11 @@ export const authModule = defineModule({
   folders: ['auth'],
   repositories: [repositories(inMemoryAuthModule, sqlAuthModule)],
   failures: [AUTH_FAILURES, GOOGLE_FAILURES],
-  migrations: [{ name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions }, { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity }, { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester }],
+  migrations: [
+    { name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions },
+    { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity },
+    { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester },
+  ],
   useCases: ({ deps, paging }) => ({
     register: register(deps),
     requestSignInCode: requestSignInCode(deps),

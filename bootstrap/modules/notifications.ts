@@ -16,7 +16,10 @@ export const notificationsModule = defineModule({
   folders: ['notifications'],
   repositories: [repositories(inMemoryNotificationsModule, sqlNotificationsModule)],
   failures: [NOTIFICATION_FAILURES],
-  migrations: [{ name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications }, { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts }],
+  migrations: [
+    { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
+    { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts },
+  ],
   useCases: ({ deps, paging }) => ({
     sendNotification: sendNotification(deps),
     getNotification: getNotification(deps),

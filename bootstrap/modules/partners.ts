@@ -21,7 +21,12 @@ export const partnersModule = defineModule({
   folders: ['partners'],
   repositories: [repositories(inMemoryPartnersModule, sqlPartnersModule), repositories(inMemoryWebhooksModule, sqlWebhooksModule)],
   failures: [PARTNER_FAILURES],
-  migrations: [{ name: 'Migration20261127500000_partners', class: Migration20261127500000_partners }, { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks }, { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key }, { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices }],
+  migrations: [
+    { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
+    { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks },
+    { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key },
+    { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
+  ],
   useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),

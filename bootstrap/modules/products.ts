@@ -20,7 +20,10 @@ export const productsModule = defineModule({
   folders: ['products'],
   repositories: [repositories(inMemoryProductsModule, sqlProductsModule)],
   failures: [PRODUCT_FAILURES],
-  migrations: [{ name: 'Migration20261122010000_products', class: Migration20261122010000_products }, { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock }],
+  migrations: [
+    { name: 'Migration20261122010000_products', class: Migration20261122010000_products },
+    { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
+  ],
   useCases: ({ deps, paging }) => ({
     createProduct: createProduct(deps),
     getProduct: getProduct(deps),

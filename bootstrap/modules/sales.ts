@@ -18,7 +18,12 @@ export const salesModule = defineModule({
   folders: ['sales'],
   repositories: [repositories(inMemorySalesModule, sqlSalesModule)],
   failures: [SALE_FAILURES],
-  migrations: [{ name: 'Migration20261122030000_sales', class: Migration20261122030000_sales }, { name: 'Migration20261124100000_features', class: Migration20261124100000_features }, { name: 'Migration20261127000000_sale_cost_of_goods', class: Migration20261127000000_sale_cost_of_goods }, { name: 'Migration20261202390000_sales_by_device', class: Migration20261202390000_sales_by_device }],
+  migrations: [
+    { name: 'Migration20261122030000_sales', class: Migration20261122030000_sales },
+    { name: 'Migration20261124100000_features', class: Migration20261124100000_features },
+    { name: 'Migration20261127000000_sale_cost_of_goods', class: Migration20261127000000_sale_cost_of_goods },
+    { name: 'Migration20261202390000_sales_by_device', class: Migration20261202390000_sales_by_device },
+  ],
   useCases: ({ deps, paging }) => ({
     recordSale: recordSale(deps),
     listSales: listSales(deps),

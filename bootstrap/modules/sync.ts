@@ -14,7 +14,10 @@ export const syncModule = defineModule({
   folders: ['sync'],
   repositories: [repositories(inMemorySyncModule, sqlSyncModule)],
   failures: [SYNC_FAILURES],
-  migrations: [{ name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync }, { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes }],
+  migrations: [
+    { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
+    { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes },
+  ],
   useCases: ({ deps, persistence, jobs, clock, config, paging }) => ({
     sync: { idempotency: persistence.idempotency, uow: jobs.uow, clock, errorTypeBase: config.ERROR_TYPE_BASE },
     listConflicts: listConflicts(deps),
