@@ -59,7 +59,7 @@ export const returnRoutes = (uc: ReturnUseCases) => [
       'only the rest is refunded (refund_amount). refund_method CASH, TRANSFER, CARD or POS is money handed back (a CASH refund leaves the ' +
       'till: the daily summary\'s cash_expected counts it); CREDIT_NOTE keeps it on the customer\'s credit account (their other debts first, ' +
       'then their balance goes below zero and their next credit sales use it first) and needs a sale with a customer (else 422 ' +
-      'CUSTOMER_REQUIRED). restock (default true) puts the goods back at the sale\'s branch with RETURN rows in the stock ledger; false ' +
+      'CREDIT_NOTE_NEEDS_CUSTOMER). restock (default true) puts the goods back at the sale\'s branch with RETURN rows in the stock ledger; false ' +
       '(damaged) moves no stock, and their cost stays in the cost of goods. The return gets its own gap-free number (RTN-000001). ' +
       'A sale with returns cannot be voided (409 SALE_HAS_RETURNS): return the rest instead. Take the sale\'s id from GET /sales (or ' +
       'GET /sales/receipts/{receipt_number}) and its product_ids from GET /sales/{id}. Honours Idempotency-Key.' +
