@@ -8,8 +8,7 @@ import { createDispatcher, type DispatcherOptions, type DispatchReport } from '.
 import { pollLoop } from '../application/events/poll-loop.js';
 import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { sendMessages } from '../application/events/send-messages.js';
-import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
-import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
+import { runDueNotifications } from '../application/notifications/automatic-notifications.js';
 import type { Crypto } from '../application/ports/crypto.js';
 import { deliverAfterCommit, type RecordHook } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
@@ -42,23 +41,33 @@ export interface JobDeps {
   readonly attempted?: (a: { readonly delivery: WebhookDelivery; readonly status: number | null; readonly error: string | null }) => void;
 }
 
+/** What a module's manifest adds to the jobs (bootstrap/modules/module.ts): its subscribers and periodic tasks. */
+export interface JobModule {
+  /** Its subscribers of the domain events, each one's events a job queue of its own. */
+  readonly subscribers?: (d: JobDeps) => readonly Subscriber[];
+  /** Its work run once a minute across all workers; `retry` is the message jobs' policy, for a task that sends. */
+  readonly periodicTasks?: (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>) => readonly PeriodicTask[];
+}
+
 /** A webhook delivery's claim outlasts its POST by this much. */
 const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
- * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
+ * workers with retries (docs/adr/0029). The outbox's message sender (every module queues messages),
+ * then each manifest's `subscribers`, in list order (docs/adr/0062).
  */
-const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
+const subscribers = (modules: readonly JobModule[], d: JobDeps): Subscriber[] => [sendMessages(d), ...modules.flatMap((m) => m.subscribers?.(d) ?? [])];
 
 /**
- * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.
+ * Work run once a minute across all workers, with the minute it is for: each manifest's `periodicTasks`.
  * `retry`: the message jobs' policy, for a task that sends (a fault, e.g. a database timeout, is retried, not dropped).
  */
-const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>, retention: () => Promise<unknown>): PeriodicTask[] => [
-  { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry },
-  // not retried: what a failed run left, the next minute's prunes (docs/adr/0068)
+const periodicTasks = (modules: readonly JobModule[], d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>, retention: () => Promise<unknown>): PeriodicTask[] => [
+  // the core's: retention spans the outbox, sessions, codes, keys and deliveries of several modules (docs/adr/0068);
+  // not retried: what a failed run left, the next minute prunes
   { name: 'retention', run: async () => void (await retention()) },
+  ...modules.flatMap((m) => m.periodicTasks?.(d, retry) ?? []),
 ];
 
 /** Statements of one retention run per kind of row at most: a backlog (a first run on an old database) is worked off minute by minute. */
@@ -122,8 +131,10 @@ export const composeJobs = (
   persistence: Persistence,
   logger: Logger,
   deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs' | 'idempotency'>,
-  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly metrics?: Metrics } = {},
+  /** `modules`: whose subscribers and periodic tasks run (MODULES; the list is handed in, as the manifests import this file's types). */
+  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly modules: readonly JobModule[]; readonly metrics?: Metrics },
 ) => {
+  const { modules } = overrides;
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: reportJobs(logger, overrides.metrics) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
@@ -136,12 +147,12 @@ export const composeJobs = (
     if (Object.values(pruned).some((n) => n > 0)) logger.info({ component: 'retention', pruned }, 'retention pruned old rows');
     return pruned;
   };
-  const relays = queueSubscribers(jobs, subscribers(d), {
+  const relays = queueSubscribers(jobs, subscribers(modules, d), {
     retryLimit: config.JOBS_RETRY_LIMIT,
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
     expireInSeconds: config.JOBS_EXPIRE_SECONDS,
   });
-  for (const task of periodicTasks(d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS }, runRetention)) jobs.every(task);
+  for (const task of periodicTasks(modules, d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS }, runRetention)) jobs.every(task);
   const dispatcher = createDispatcher(
     { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },

@@ -6,6 +6,7 @@ import { openPostgres } from './persistence.js';
 import { nodeCrypto, OTP_SECRET_FILE, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { messageSender } from './messaging.js';
 import { readMetricsFrom, serveMetrics } from './metrics.js';
+import { MODULES } from './modules/index.js';
 
 /**
  * `npm run worker`: the job workers and the once-a-minute tasks with no HTTP, for operators who run
@@ -28,7 +29,7 @@ const main = async () => {
   const clock = { now: () => new Date() };
   const messages = messageSender(config, logger).sender;
   const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, OTP_SECRET_FILE);
-  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) }, metrics ? { metrics } : {});
+  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) }, { modules: MODULES, ...(metrics ? { metrics } : {}) });
   await jobs.start({ workers: true });
   dispatcher.start();
   // A worker's metrics: its jobs, pool and the shared gauges, on its own METRICS_PORT (docs/adr/0065).

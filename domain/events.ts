@@ -5,6 +5,7 @@ import type { MovementReason, StockMovement } from './product.js';
 import type { PaymentMethod, Sale } from './sale.js';
 import type { CreditEntry, CreditPaymentMethod } from './credit.js';
 import type { Customer } from './customer.js';
+import type { RefundMethod, SaleReturn } from './sale-return.js';
 
 /*
  * What happened, as subscribers (messages now; webhooks, offline sync, a job queue later) need it:
@@ -35,6 +36,25 @@ export interface SaleVoided {
   readonly customerId: string | null;
   readonly refundAmount: Kobo;
   readonly voidedBy: string;
+}
+
+/** Goods of a sale came back (docs/adr/0058): what they were worth, what cleared the customer's debt, what was refunded and how. */
+export interface ReturnRecorded {
+  readonly _tag: 'ReturnRecorded';
+  readonly businessId: string;
+  readonly returnId: string;
+  readonly returnNumber: string;
+  readonly saleId: string;
+  readonly receiptNumber: string;
+  readonly branchId: string;
+  readonly customerId: string | null;
+  readonly amount: Kobo;
+  readonly debtReduced: Kobo;
+  readonly refundAmount: Kobo;
+  readonly refundMethod: RefundMethod;
+  readonly restock: boolean;
+  readonly lines: readonly { readonly productId: string; readonly quantity: number; readonly amount: Kobo }[];
+  readonly recordedBy: string;
 }
 
 /** One product's stock moved (one stock-ledger row). */
@@ -136,6 +156,7 @@ export type DomainEvent =
   | LoanPackPaid
   | SaleRecorded
   | SaleVoided
+  | ReturnRecorded
   | StockChanged
   | CreditPaymentRecorded
   | CustomerCreated
@@ -150,6 +171,7 @@ export type EventType = DomainEvent['_tag'];
 export const EVENT_TYPES = [
   'SaleRecorded',
   'SaleVoided',
+  'ReturnRecorded',
   'StockChanged',
   'CreditPaymentRecorded',
   'CustomerCreated',
@@ -192,6 +214,24 @@ export const saleVoided = (sale: Sale): SaleVoided => ({
   customerId: sale.customerId,
   refundAmount: sale.refundAmount ?? kobo(0),
   voidedBy: sale.voidedBy ?? sale.createdBy,
+});
+
+export const returnRecorded = (r: SaleReturn): ReturnRecorded => ({
+  _tag: 'ReturnRecorded',
+  businessId: r.businessId,
+  returnId: r.id,
+  returnNumber: r.returnNumber,
+  saleId: r.saleId,
+  receiptNumber: r.receiptNumber,
+  branchId: r.branchId,
+  customerId: r.customerId,
+  amount: r.amount,
+  debtReduced: r.debtReduced,
+  refundAmount: r.refundAmount,
+  refundMethod: r.refundMethod,
+  restock: r.restock,
+  lines: r.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, amount: l.amount })),
+  recordedBy: r.createdBy,
 });
 
 /** `productQuantityAfter`: the product's total over its branches once the movement is made. */

@@ -14,6 +14,8 @@ export const healthModule = defineModule({
   name: 'health',
   folders: ['housekeeping'],
   repositories: [repositories(inMemoryHousekeepingModule, sqlHousekeepingModule)],
+  failures: [],
+  migrations: [],
   useCases: (ctx) => ({ pingDatabase: () => ctx.persistence.ping(HEALTH_TIMEOUT_MS), otpTestMode: ctx.testSignIn !== undefined }),
   routes: (uc) => healthRoutes(uc),
 });
