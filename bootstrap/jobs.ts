@@ -100,8 +100,12 @@ const logWebhookAttempt =
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
 const logDispatch = (logger: Logger) => (r: DispatchReport) => {
   if (r.kind === 'outbox_failed') logger.warn({ component: 'outbox', err: r.error }, 'outbox unavailable; will try again');
-  else if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt }, 'event delivery failed; will retry');
-  else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error }, 'event delivery given up');
+  else {
+    // the trace of the request that recorded the event, when it had one (docs/adr/0066)
+    const traced = r.traceparent ? { trace_id: traceIdOf(r.traceparent) } : {};
+    if (r.kind === 'retry') logger.warn({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, retry_at: r.retryAt, ...traced }, 'event delivery failed; will retry');
+    else logger.error({ component: 'outbox', event_id: r.id, type: r.type, attempts: r.attempts, err: r.error, ...traced }, 'event delivery given up');
+  }
 };
 
 /** The job queue's news in the log: a dead job is an error an operator looks at (`npm run cli -- jobs:dead`). */
@@ -109,6 +113,17 @@ export const logJobs = (logger: Logger) => (r: JobReport) => {
   if (r.kind === 'queue_failed') logger.warn({ component: 'jobs', err: r.error }, 'job queue error; will try again');
   else if (r.kind === 'retry') logger.warn({ component: 'jobs', queue: r.queue, job_id: r.id, attempt: r.attempt, err: r.error }, 'job failed; will retry');
   else logger.error({ component: 'jobs', queue: r.queue, job_id: r.id, attempt: r.attempt, err: r.error }, 'job dead: no retries left');
+};
+
+/** The dispatcher's news in the log, and counted in the metrics when the process has them. */
+const reportDispatch = (logger: Logger, metrics?: Pick<Metrics, 'dispatchReport'>) => {
+  const log = logDispatch(logger);
+  return metrics
+    ? (r: DispatchReport) => {
+        log(r);
+        metrics.dispatchReport(r);
+      }
+    : log;
 };
 
 /** The job queue's news in the log, and counted in the metrics when the process has them. */
@@ -154,7 +169,7 @@ export const composeJobs = (
   });
   for (const task of periodicTasks(modules, d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS }, runRetention)) jobs.every(task);
   const dispatcher = createDispatcher(
-    { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
+    { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: reportDispatch(logger, overrides.metrics) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
   );
   /** The scheduled notifications of a minute, as the periodic task runs them (tests call it with their clock). */

@@ -36,6 +36,8 @@ export interface Metrics {
   rateLimited(kind: string): void;
   /** The job queue's news: failures (to be retried) and deaths per queue. */
   jobReport(r: JobReport): void;
+  /** The outbox dispatcher's news: a delivery to be retried, an event given up, the outbox unreachable. */
+  dispatchReport(r: { readonly kind: 'retry' | 'given_up' | 'outbox_failed' }): void;
   /** Where the scrape-time readings come from (set once the persistence is open). */
   readFrom(sources: MetricSources): void;
   /** The scrape: every series in the text format, and its content type. */
@@ -63,6 +65,12 @@ export const prometheusMetrics = (options: { readonly defaults?: boolean } = {})
   const jobFailures = new Counter({ name: 'bizops_job_failures_total', help: 'Job runs that failed in this process (retried or dead), by queue', labelNames: ['queue'] as const, registers });
   const jobsDied = new Counter({ name: 'bizops_jobs_dead_total', help: 'Jobs that ran out of retries (or failed for good) in this process, by queue', labelNames: ['queue'] as const, registers });
   const queueFaults = new Counter({ name: 'bizops_job_queue_errors_total', help: 'Faults of the job queue itself (its database unreachable)', registers });
+  const outboxFailures = new Counter({
+    name: 'bizops_outbox_delivery_failures_total',
+    help: 'Outbox deliveries that failed in this process, by outcome (retry: tried again later; given_up: out of attempts; outbox_failed: the outbox unreachable)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
 
   new Gauge({
     name: 'bizops_db_pool_connections_in_use',
@@ -177,6 +185,7 @@ export const prometheusMetrics = (options: { readonly defaults?: boolean } = {})
       jobFailures.inc({ queue: r.queue });
       if (r.kind === 'dead') jobsDied.inc({ queue: r.queue });
     },
+    dispatchReport: (r) => outboxFailures.inc({ outcome: r.kind }),
     readFrom(s) {
       // the two queue gauges share one query a scrape
       let last: { at: number; depths: Promise<readonly QueueDepth[]> } | undefined;

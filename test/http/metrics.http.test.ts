@@ -108,6 +108,20 @@ describe('metrics (GET /metrics on METRICS_PORT, docs/adr/0065)', function () {
       expect(value(await scrape(url), 'bizops_outbox_oldest_undelivered_age_seconds')).to.equal(0);
     });
 
+    it('counts outbox deliveries that fail, and jobs that fail and die, by queue', async () => {
+      app.outbox.failNext(1); // the provider is down for the next message: the sign-in code's delivery is retried
+      const res = await app.request('POST', '/auth/register', { body: { phone: '+2348031110001', first_name: 'Ada', last_name: 'Obi', business_name: 'Ada Stores' } });
+      expect(res.status, res.text).to.equal(201);
+      metrics.jobReport({ kind: 'retry', queue: 'messages', id: 'j1', attempt: 1, error: 'x' });
+      metrics.jobReport({ kind: 'dead', queue: 'messages', id: 'j1', attempt: 9, error: 'x' });
+      metrics.jobReport({ kind: 'queue_failed', error: 'x' });
+      const families = await scrape(url);
+      expect(value(families, 'bizops_outbox_delivery_failures_total', { outcome: 'retry' })).to.equal(1);
+      expect(value(families, 'bizops_job_failures_total', { queue: 'messages' })).to.equal(2);
+      expect(value(families, 'bizops_jobs_dead_total', { queue: 'messages' })).to.equal(1);
+      expect(value(families, 'bizops_job_queue_errors_total')).to.equal(1);
+    });
+
     it('answers only GET /metrics on its port', async () => {
       expect((await fetch(`http://127.0.0.1:${served.port}/`)).status).to.equal(404);
       expect((await fetch(url, { method: 'POST' })).status).to.equal(405);
