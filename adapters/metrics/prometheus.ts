@@ -53,7 +53,7 @@ export const prometheusMetrics = (options: { readonly defaults?: boolean } = {})
   const requests = new Counter({ name: 'bizops_http_requests_total', help: 'HTTP requests answered, by method, route template and status', labelNames: ['method', 'route', 'status'] as const, registers });
   const durations = new Histogram({
     name: 'bizops_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer being written, by method, route template and status',
+    help: 'Time from a request arriving until its answer is ready to send (a streamed export goes on after), by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: DURATION_BUCKETS,
     registers,
