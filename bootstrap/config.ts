@@ -163,6 +163,10 @@ export const loadConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
         : 'WHATSAPP_APP_SECRET is set but WHATSAPP_WEBHOOK_VERIFY_TOKEN is not: set both or neither',
     );
   }
+  for (const name of ['RETENTION_DELIVERED_EVENTS_HOURS', 'RETENTION_ENDED_SESSIONS_HOURS', 'RETENTION_OTP_HOURS', 'RETENTION_IDEMPOTENCY_HOURS', 'RETENTION_WEBHOOK_DELIVERIES_HOURS'] as const) {
+    const hours = out[name];
+    if (typeof hours === 'number' && hours > 100_000) problems.push(`${name}=${hours}: must be at most 100000 (about 11 years)`);
+  }
   if (typeof out.RETENTION_BATCH === 'number' && out.RETENTION_BATCH > 10_000) problems.push(`RETENTION_BATCH=${out.RETENTION_BATCH}: must be at most 10000 (a long delete holds its rows' locks longer)`);
   if (typeof out.METRICS_PORT === 'number' && out.METRICS_PORT !== 0 && out.METRICS_PORT === out.PORT) problems.push(`METRICS_PORT=${out.METRICS_PORT}: must differ from PORT (the metrics are never served on the public port)`);
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);

@@ -20,3 +20,19 @@ describe('retention ages (domain/retention.ts, docs/adr/0068)', () => {
     for (const k of Object.keys(RETENTION_FLOORS) as (keyof typeof RETENTION_FLOORS)[]) expect(hoursBefore(c[k]), k).to.be.at.least(RETENTION_FLOORS[k]);
   });
 });
+
+describe('retention configuration (bootstrap/config.ts)', () => {
+  it('takes hours within bounds and refuses what would break a promise or overflow a date', async () => {
+    const { loadConfig } = await import('../../../bootstrap/config.js');
+    const c = loadConfig({});
+    expect([c.RETENTION_DELIVERED_EVENTS_HOURS, c.RETENTION_ENDED_SESSIONS_HOURS, c.RETENTION_OTP_HOURS, c.RETENTION_IDEMPOTENCY_HOURS, c.RETENTION_WEBHOOK_DELIVERIES_HOURS, c.RETENTION_BATCH]).to.deep.equal([168, 168, 24, 24, 720, 500]);
+    expect(() => loadConfig({ RETENTION_IDEMPOTENCY_HOURS: '23' })).to.throw(/RETENTION_IDEMPOTENCY_HOURS="23": must be an integer >= 24/);
+    expect(() => loadConfig({ RETENTION_WEBHOOK_DELIVERIES_HOURS: '71' })).to.throw(/must be an integer >= 72/);
+    expect(() => loadConfig({ RETENTION_OTP_HOURS: '0' })).to.throw(/RETENTION_OTP_HOURS/);
+    expect(() => loadConfig({ RETENTION_OTP_HOURS: '1.5' })).to.throw(/RETENTION_OTP_HOURS/);
+    expect(() => loadConfig({ RETENTION_DELIVERED_EVENTS_HOURS: '100001' })).to.throw(/at most 100000/);
+    expect(() => loadConfig({ RETENTION_BATCH: '10001' })).to.throw(/RETENTION_BATCH=10001: must be at most 10000/);
+    expect(() => loadConfig({ RETENTION_BATCH: '0' })).to.throw(/RETENTION_BATCH/);
+    expect(loadConfig({ RETENTION_BATCH: '10000', RETENTION_DELIVERED_EVENTS_HOURS: '100000' }).RETENTION_BATCH).to.equal(10000);
+  });
+});
