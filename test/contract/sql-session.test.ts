@@ -422,28 +422,51 @@ describe('the pool (pool.ts): its own pg.Pool with the settings the ORM’s had 
     expect(heard).to.deep.include(['pool_probe', 'hello']);
   });
 
+  it('never hands out a connection that is not ready for a statement (one given back with its statement unanswered)', async () => {
+    const pool = openPool({ databaseUrl: await freshOrSame(), poolMax: 1 });
+    pools.push(pool);
+    const db = database(pool, { prepare: onServer });
+    const first = await pid(db.pooled);
+    const client = await pool.acquire();
+    const unanswered = new Promise((resolve) => client.query({ text: 'select pg_backend_pid()' }, resolve));
+    pool.release(client); // mid-statement
+    expect(await pid(db.pooled), 'another connection').to.not.equal(first);
+    await unanswered; // ended with its connection
+  });
+
   if (onServer) {
-    it('closes a connection whose statement went unanswered past its read deadline, and never hands it out again', async () => {
-      const db = await open({ poolMax: 1, queryTimeoutMs: 300 });
-      const first = await pid(db.pooled);
-      const refused = await failure(
-        db.inTurn(async (held) => {
-          await held.execute('set statement_timeout = 0'); // only the driver's read deadline (1.3 s) is left
-          await held.execute('select pg_sleep(5)');
-        }),
-      );
-      expect(refused?.message).to.equal('Query read timeout');
-      expect(isDatabaseUnavailable(refused)).to.equal(true);
-      const next = await pid(db.pooled);
-      expect(next, 'a new connection').to.not.equal(first);
-      // the server ended the old session (its socket closed), so it holds no locks
-      for (let i = 0; i < 50; i++) {
-        const left = await db.pooled.execute<{ n: number }[]>('select count(*)::int as n from pg_stat_activity where pid = ?', [first]);
-        if (left[0]!.n === 0) return;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect.fail('the timed-out session is still there');
-    });
+    for (const prepare of [true, false]) {
+      it(`closes a connection whose statement went unanswered past its read deadline (${prepare ? 'pipelined' : 'one at a time'}), so the server ends its session`, async () => {
+        const pool = openPool({ databaseUrl: await freshOrSame(), poolMax: 1, queryTimeoutMs: 300 });
+        pools.push(pool);
+        const db = database(pool, { prepare });
+        const admin = new pg.Client({ connectionString: await freshOrSame() });
+        await admin.connect();
+        try {
+          let first = 0;
+          const refused = await failure(
+            db.inTurn(async (held) => {
+              first = await pid(held);
+              await held.execute('set statement_timeout = 0'); // only the driver's read deadline (1.3 s) is left
+              await held.execute('select pg_sleep(2.5)');
+            }),
+          );
+          expect(refused?.message).to.equal('Query read timeout');
+          expect(isDatabaseUnavailable(refused)).to.equal(true);
+          // not asked for another connection meanwhile: the socket itself was closed, and the server
+          // ends the session once it finds that (here: when the sleep ends), so it holds no locks
+          let left = 1;
+          for (let i = 0; i < 100 && left > 0; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            left = (await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where pid = $1', [first])).rows[0]!.n;
+          }
+          expect(left, 'the timed-out session is gone').to.equal(0);
+          expect(await pid(db.pooled), 'a new connection').to.not.equal(first);
+        } finally {
+          await admin.end();
+        }
+      });
+    }
 
     it('ends a statement past statement_timeout as unavailable (57014), the connection usable after', async () => {
       const db = await open({ poolMax: 1, queryTimeoutMs: 300 });
