@@ -25,6 +25,7 @@ export * from './reports/index.js';
 export * from './notifications/index.js';
 export * from './loan-packs/index.js';
 export * from './partners/index.js';
+export * from './audit/index.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -41,3 +42,4 @@ export * from '../domain/notification-texts.js';
 export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';
 export * from '../domain/partner.js';
 export * from '../domain/webhook.js';
+export * from '../domain/audit.js';

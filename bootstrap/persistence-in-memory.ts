@@ -22,6 +22,7 @@ import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-
 import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
 import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { inMemoryAuditModule } from '../adapters/persistence/in-memory/audit.in-memory.js';
 
 /*
  * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
@@ -50,6 +51,7 @@ export const IN_MEMORY_MODULES = [
   inMemorySyncModule,
   inMemoryPartnersModule,
   inMemoryWebhooksModule,
+  inMemoryAuditModule,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
