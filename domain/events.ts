@@ -94,6 +94,8 @@ export interface MemberInvited {
   readonly membershipId: string;
   readonly userId: string;
   readonly role: Role;
+  /** The branch the member will work at (absent in events recorded before the audit log). */
+  readonly branchId?: string;
   readonly identifier: Identifier;
 }
 
@@ -134,7 +136,6 @@ export interface MerchantLeftNetwork {
 export interface LoanPackPaid {
   readonly _tag: 'LoanPackPaid';
   readonly businessId: string;
-  readonly loanPackId: string;
   readonly reference: string;
   readonly amount: Kobo;
   readonly paidAt: string;

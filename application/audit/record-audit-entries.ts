@@ -95,7 +95,7 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
       }];
     case 'MemberInvited':
       return [{
-        owner: e, action: 'staff.invited', subject: { type: 'staff_member', id: e.membershipId, label: null }, labelOfUser: e.userId, branchId: null, before: null,
+        owner: e, action: 'staff.invited', subject: { type: 'staff_member', id: e.membershipId, label: null }, labelOfUser: e.userId, branchId: e.branchId ?? null, before: null,
         after: { user_id: e.userId, role: e.role, [e.identifier.kind]: e.identifier.value },
       }];
     case 'MemberRoleChanged':
@@ -120,7 +120,7 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
       }];
     case 'LoanPackPaid':
       return [{
-        owner: e, action: 'loan_pack.paid', subject: { type: 'loan_pack', id: e.loanPackId, label: e.reference }, branchId: null,
+        owner: e, action: 'loan_pack.paid', subject: { type: 'loan_pack', id: e.reference, label: e.reference }, branchId: null,
         before: { status: 'PENDING_PAYMENT' }, after: { status: 'READY', amount_paid: naira(e.amount), paid_at: e.paidAt },
       }];
     case 'ApiKeyCreated':

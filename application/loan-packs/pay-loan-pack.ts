@@ -90,7 +90,7 @@ const settle = async (deps: PayDeps, pack: LoanPack, tx: GatewayTransaction, sou
       amount: pack.price, currency: tx.currency, paidAt, recordedAt: now, source,
     });
     // in the payment's transaction: a partner's loan_pack.paid webhook goes out once, exactly when it is recorded
-    if (o === 'paid') await r.events.record(now, { _tag: 'LoanPackPaid', businessId: pack.businessId, loanPackId: pack.id, reference: pack.reference, amount: pack.price, paidAt: paidAt.toISOString() });
+    if (o === 'paid') await r.events.record(now, { _tag: 'LoanPackPaid', businessId: pack.businessId, reference: pack.reference, amount: pack.price, paidAt: paidAt.toISOString() });
     return o;
   });
   if (outcome === 'paid') deps.audit.info({ reference: pack.reference, business_id: pack.businessId, gateway: deps.gateway.name, amount: pack.price, source }, 'loan pack paid');

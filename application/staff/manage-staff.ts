@@ -79,6 +79,7 @@ export const inviteStaff =
         membershipId: membership.id,
         userId: user.id,
         role: cmd.role,
+        branchId: branch.id,
         identifier: cmd.identifier,
       });
       return E.right(staffMember(membership, user));
