@@ -10,6 +10,7 @@ import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { sendMessages } from '../application/events/send-messages.js';
 import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
 import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
+import { alertOnAuditEntries } from '../application/notifications/audit-alerts.js';
 import type { Crypto } from '../application/ports/crypto.js';
 import { deliverAfterCommit, type RecordHook } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
@@ -44,7 +45,7 @@ const LEASE_MARGIN_MS = 5_000;
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
  * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
  */
-const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
+const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d), alertOnAuditEntries(d)];
 
 /**
  * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.

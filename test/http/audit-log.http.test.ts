@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import pg from 'pg';
+import { FIRST_ATTEMPT_GRACE_MS } from '../../application/ports/outbox.js';
 import { aPartner, asPartner } from '../support/partners.js';
 import { aPhone, createTestApp, registerOwner, type TestApp, type TestResponse } from '../support/test-app.js';
 
@@ -57,6 +58,13 @@ describe('HTTP audit log', function () {
     const fresh = await added(async () => (result = await act()));
     expect(fresh.map((e) => e.action), 'exactly one new entry').to.have.length(1);
     return { entry: fresh[0]!, result };
+  };
+  /** The outbox's due work, as the queue runs it once the grace of a request's first attempt is over. */
+  const drain = async () => {
+    for (let i = 0; i < 3; i++) {
+      app.clock.advance(FIRST_ATTEMPT_GRACE_MS + 1_000);
+      await app.dispatcher.runDue();
+    }
   };
   const ok = (res: TestResponse, status = 200) => {
     expect(res.status, res.text).to.equal(status);
@@ -277,5 +285,45 @@ describe('HTTP audit log', function () {
     } finally {
       await client.end();
     }
+  });
+
+  it('alerts the owner through the queue to a void, a discount or an adjustment above the thresholds they chose', async () => {
+    await drain(); // what happened before these preferences is past
+    const prefs = (body: unknown) => app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: { audit_alerts: body } });
+    const set = ok(await prefs({ enabled: true, channel: 'SMS', sale_voided_over: 1000, sale_discounted_over: 200.5, stock_adjusted_over: 5 }));
+    expect(set.body.data.audit_alerts).to.deep.equal({ enabled: true, channel: 'SMS', sale_voided_over: 1000, sale_discounted_over: 200.5, stock_adjusted_over: 5 });
+    expect(set.text).to.include('"sale_discounted_over":200.50');
+    const negative = await prefs({ sale_voided_over: -1 });
+    expect(negative.status, negative.text).to.equal(422);
+    expect(negative.body.error).to.deep.include({ code: 'AMOUNT_MUST_NOT_BE_NEGATIVE', errors: [{ field: 'audit_alerts.sale_voided_over', message: 'must not be negative' }] });
+    for (const bad of [{ stock_adjusted_over: 1.5 }, { stock_adjusted_over: -1 }, { sale_voided_over: 10.001 }, { stock_adjusted_over: 1_000_000_001 }, { sale_voided_over: 1e13 }, { nope: 1 }]) {
+      expect((await prefs(bad)).status, JSON.stringify(bad)).to.equal(400);
+    }
+    const sent = app.outbox.sent.length;
+    const sell = (discount: number) => app.request('POST', '/sales', { token: staff.token, body: { items: [{ product_id: productId, quantity: 1 }], discount, payment_method: 'CASH' } });
+    const small = ok(await sell(200.5), 201).body.data; // a discount of exactly the threshold: no alert
+    const big = ok(await sell(300), 201).body.data; // 1600 - 300 = 1300 total
+    ok(await app.request('POST', `/sales/${big.id}/void`, { token: owner.accessToken, body: { reason: 'Till error' } }));
+    ok(await app.request('POST', `/sales/${small.id}/void`, { token: owner.accessToken, body: { reason: 'Till error' } })); // 1399.50: alert
+    const adjust = (n: number) => app.request('POST', '/products/stock-adjustment', { token: staff.token, body: { product_id: productId, quantity_change: n, reason: 'CORRECTION' } });
+    ok(await adjust(-5), 201); // not more than 5
+    ok(await adjust(-8), 201);
+    ok(await adjust(6), 201);
+    await drain();
+    const alerts = app.outbox.sent.slice(sent).filter((m) => m.purpose === 'AUDIT_ALERT');
+    expect(alerts.map((m) => [m.channel, m.to])).to.deep.equal(new Array(5).fill(['sms', owner.to]));
+    expect(alerts.map((m) => m.text).sort()).to.deep.equal([
+      `Ada Stores Ikeja: Ada Obi voided sale ${big.receipt_number} (₦1,300.00). See the audit log.`,
+      `Ada Stores Ikeja: Ada Obi voided sale ${small.receipt_number} (₦1,399.50). See the audit log.`,
+      `Ada Stores Ikeja: Bola Ade adjusted the stock of Rice 50kg down by 8. See the audit log.`,
+      `Ada Stores Ikeja: Bola Ade adjusted the stock of Rice 50kg up by 6. See the audit log.`,
+      `Ada Stores Ikeja: Bola Ade gave ₦300.00 off on sale ${big.receipt_number}. See the audit log.`,
+    ].sort());
+    const listed = ok(await app.request('GET', '/notifications?limit=100', { token: owner.accessToken })).body.data.content as { template: string; status: string }[];
+    expect(listed.filter((n) => n.template === 'AUDIT_ALERT').map((n) => n.status)).to.deep.equal(new Array(5).fill('SENT'));
+    ok(await prefs({ enabled: false }));
+    ok(await adjust(-50), 201);
+    await drain();
+    expect(app.outbox.sent.slice(sent).filter((m) => m.purpose === 'AUDIT_ALERT')).to.have.length(5);
   });
 });
