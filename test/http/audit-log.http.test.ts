@@ -189,6 +189,7 @@ describe('HTTP audit log', function () {
     const { entry } = await oneEntry(() => app.request('POST', '/reports/loan-pack/payment/verify', { token: owner.accessToken, body: { reference: pack.reference } }));
     expect(entry).to.deep.include({ action: 'loan_pack.paid', actor: ownerActor(), subject: { type: 'loan_pack', id: pack.reference, label: pack.reference }, before: { status: 'PENDING_PAYMENT' } });
     expect(entry.after).to.deep.include({ status: 'READY', amount_paid: 5000 });
+    expect((await all(owner.accessToken, `&subject_type=loan_pack&subject_id=${pack.reference}`)).map((e) => e.id)).to.deep.equal([entry.id]);
   });
 
   it("api_key.created: by the partner's key, in the log of each business of its network (and no other)", async () => {

@@ -18,6 +18,7 @@ export interface AuditUseCases {
 }
 
 const TAG = 'Audit log';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The filters of the list and the export. */
 const filters = {
@@ -33,8 +34,8 @@ const filterOf = (q: FilterQuery): AuditFilter => ({
   ...(q.actor_id ? { actorId: q.actor_id } : {}),
   ...(q.branch_id ? { branchId: q.branch_id } : {}),
   ...(q.subject_type ? { subjectType: q.subject_type } : {}),
-  // ids are matched as stored: lower-case UUIDs
-  ...(q.subject_id ? { subjectId: q.subject_id.toLowerCase() } : {}),
+  // a UUID is matched as stored, in lower case; other ids (a loan pack's reference) as given
+  ...(q.subject_id ? { subjectId: UUID.test(q.subject_id) ? q.subject_id.toLowerCase() : q.subject_id } : {}),
 });
 
 const FILTERS_DESCRIPTION =
