@@ -105,6 +105,8 @@ describe('HTTP audit log', function () {
     discounted = { id: sale.id, receipt: sale.receipt_number };
     expect(entry).to.deep.include({ action: 'sale.discounted', actor: staffActor(), subject: { type: 'sale', id: sale.id, label: sale.receipt_number }, branch_id: main });
     expect(entry.before).to.deep.equal({ total: 3001 });
+    const raw = (await app.request('GET', `/audit-log?subject_id=${sale.id}`, { token: owner.accessToken })).text;
+    expect(raw).to.include('"before":{"total":3001.00}').and.include('"discount":50.00'); // money with 2 decimals, as everywhere
     expect(entry.after).to.deep.equal({ total: 2851, discount: 50, line_discounts: [{ product_id: productId, name: 'Rice 50kg', quantity: 2, discount: 100 }] });
     expect(await added(() => app.request('POST', '/sales', { token: staff.token, body: { items: [{ product_id: productId, quantity: 1 }], payment_method: 'CASH' } }))).to.deep.equal([]);
   });
