@@ -5,8 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * of the change it records. Tenant keys like every tenant table: (id, business_id). before/after are
  * JSON text, not jsonb: their money values carry the API's money mark (a NUL, domain/money.ts), which
  * jsonb cannot hold. A trigger refuses every UPDATE, DELETE and TRUNCATE, whoever the role: the log is
- * append-only even for the API's own connection. Notifications gain the AUDIT_ALERT template, the
- * owner's alert about an entry above a threshold (docs/adr/0071).
+ * append-only even for the API's own connection.
  */
 export class Migration20261204000000_audit_log extends Migration {
   override async up(): Promise<void> {
@@ -41,10 +40,6 @@ export class Migration20261204000000_audit_log extends Migration {
       end $$;
       create trigger audit_log_no_change before update or delete on audit_log for each row execute function audit_log_append_only();
       create trigger audit_log_no_truncate before truncate on audit_log for each statement execute function audit_log_append_only();
-
-      alter table notifications drop constraint notifications_template_check;
-      alter table notifications add constraint notifications_template_check
-        check (template in ('RECEIPT', 'CREDIT_REMINDER', 'CUSTOM', 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT'));
     `);
   }
 }
