@@ -15,6 +15,7 @@ import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/custo
 import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReturnsModule } from '../adapters/persistence/in-memory/returns.in-memory.js';
 import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
 import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
 import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
@@ -41,6 +42,7 @@ export const IN_MEMORY_MODULES = [
   inMemoryBusinessModule,
   inMemoryProductsModule,
   inMemorySalesModule,
+  inMemoryReturnsModule,
   inMemoryCustomersModule,
   inMemoryExpensesModule,
   inMemoryEventsModule,

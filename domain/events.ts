@@ -5,6 +5,7 @@ import type { MovementReason, StockMovement } from './product.js';
 import type { PaymentMethod, Sale } from './sale.js';
 import type { CreditEntry, CreditPaymentMethod } from './credit.js';
 import type { Customer } from './customer.js';
+import type { RefundMethod, SaleReturn } from './sale-return.js';
 
 /*
  * What happened, as subscribers (messages now; webhooks, offline sync, a job queue later) need it:
@@ -44,6 +45,25 @@ export interface SaleVoided {
   readonly voidedBy: string;
   /** The stock the void put back, to the branch each line was taken from (the audit log's one entry holds it). */
   readonly returned: readonly { readonly productId: string; readonly name: string; readonly branchId: string; readonly quantity: number }[];
+}
+
+/** Goods of a sale came back (docs/adr/0058): what they were worth, what cleared the customer's debt, what was refunded and how. */
+export interface ReturnRecorded {
+  readonly _tag: 'ReturnRecorded';
+  readonly businessId: string;
+  readonly returnId: string;
+  readonly returnNumber: string;
+  readonly saleId: string;
+  readonly receiptNumber: string;
+  readonly branchId: string;
+  readonly customerId: string | null;
+  readonly amount: Kobo;
+  readonly debtReduced: Kobo;
+  readonly refundAmount: Kobo;
+  readonly refundMethod: RefundMethod;
+  readonly restock: boolean;
+  readonly lines: readonly { readonly productId: string; readonly quantity: number; readonly amount: Kobo }[];
+  readonly recordedBy: string;
 }
 
 /** One product's stock moved (one stock-ledger row). */
@@ -264,6 +284,7 @@ export type DomainEvent =
   | LoanPackPaid
   | SaleRecorded
   | SaleVoided
+  | ReturnRecorded
   | StockChanged
   | CreditPaymentRecorded
   | CustomerCreated
@@ -278,6 +299,7 @@ export type EventType = DomainEvent['_tag'];
 export const EVENT_TYPES = [
   'SaleRecorded',
   'SaleVoided',
+  'ReturnRecorded',
   'StockChanged',
   'CreditPaymentRecorded',
   'CustomerCreated',
@@ -336,6 +358,24 @@ export const saleVoided = (sale: Sale, returned: readonly { productId: string; b
   reason: sale.voidReason,
   voidedBy: sale.voidedBy ?? sale.createdBy,
   returned: returned.map((m) => ({ productId: m.productId, name: sale.lines.find((l) => l.productId === m.productId)?.name ?? '', branchId: m.branchId, quantity: m.quantity })),
+});
+
+export const returnRecorded = (r: SaleReturn): ReturnRecorded => ({
+  _tag: 'ReturnRecorded',
+  businessId: r.businessId,
+  returnId: r.id,
+  returnNumber: r.returnNumber,
+  saleId: r.saleId,
+  receiptNumber: r.receiptNumber,
+  branchId: r.branchId,
+  customerId: r.customerId,
+  amount: r.amount,
+  debtReduced: r.debtReduced,
+  refundAmount: r.refundAmount,
+  refundMethod: r.refundMethod,
+  restock: r.restock,
+  lines: r.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, amount: l.amount })),
+  recordedBy: r.createdBy,
 });
 
 /** `productQuantityAfter`: the product's total over its branches once the movement is made. */

@@ -30,6 +30,7 @@ export const negative = <C extends 'NEGATIVE_PRICE' | 'AMOUNT_MUST_NOT_BE_NEGATI
 
 export const NOT_FOUND: Record<Subject, string> = {
   sale: 'No such sale.',
+  return: 'No such return.',
   conflict: 'No such conflict.',
   receipt: 'No such receipt.',
   customer: 'No such customer.',

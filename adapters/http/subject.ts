@@ -7,6 +7,7 @@ export type PartnerSubject = 'api key' | 'partner network' | 'merchant' | 'partn
  */
 export type Subject =
   | 'sale'
+  | 'return'
   | 'conflict'
   | 'receipt'
   | 'customer'

@@ -12,7 +12,7 @@ import { attributed, currentAttribution } from './attribution.js';
 // POST /sync/batch (docs/adr/0034): each operation runs the single endpoint's route (its codec, its use
 // case, its failure mapping), so a rejected operation carries exactly the Problem that endpoint answers.
 
-export const SYNC_OPERATION_TYPES = ['sale.create', 'customer.create', 'credit_payment.create', 'expense.create', 'stock_adjustment.create'] as const;
+export const SYNC_OPERATION_TYPES = ['sale.create', 'customer.create', 'credit_payment.create', 'expense.create', 'stock_adjustment.create', 'return.create'] as const;
 export type SyncOperationType = (typeof SYNC_OPERATION_TYPES)[number];
 
 /** The operationId of the single endpoint each operation type runs. */
@@ -22,10 +22,11 @@ export const SYNC_TARGETS: Record<SyncOperationType, string> = {
   'credit_payment.create': 'recordCreditPayment',
   'expense.create': 'createExpense',
   'stock_adjustment.create': 'adjustStock',
+  'return.create': 'recordReturn',
 };
 
-/** Path parameters an operation carries in its payload (the credit payment's customer). */
-export const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' } };
+/** Path parameters an operation carries in its payload (the credit payment's customer, the returned sale). */
+export const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' }, 'return.create': { sale_id: 'id' } };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SyncOperation {
@@ -83,7 +84,8 @@ export const runSyncBatch =
     const results: SyncResult[] = [];
     for (const op of operations) {
       const target = targets[op.type];
-      const instance = `${API_BASE}${target.path.replace(':id', String(op.payload.customer_id ?? ':id'))}`;
+      const idField = Object.entries(PATH_FIELDS[op.type] ?? {}).find(([, param]) => param === 'id')?.[0];
+      const instance = `${API_BASE}${target.path.replace(':id', String((idField && op.payload[idField]) ?? ':id'))}`;
       const rejected = (p: Problem): SyncResult => ({ op_id: op.op_id, type: op.type, status: 'rejected', http_status: p.status, error: problemBody(p, deps.errorTypeBase, instance, deps.clock.now()).error });
       const key = `sync:${deviceId}:${op.op_id}`;
       const hash = createHash('sha256').update(`${op.type}\n${canonicalJson(op.payload)}`).digest('base64url');

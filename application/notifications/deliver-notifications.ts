@@ -69,7 +69,7 @@ export const notificationText = async (r: TextRepositories, n: Notification, now
         businessName,
         day,
         salesCount: s.salesTotal.count,
-        salesTotal: s.salesTotal.total,
+        salesTotal: s.netSalesTotal, // net of the day's returns
         expensesTotal: s.expensesTotal,
         creditCollected: s.creditCollectedTotal,
         cashExpected: s.cashExpected,

@@ -14,6 +14,7 @@ import { providerCallbacksModule } from './provider-callbacks.js';
 import { reportExportsModule } from './report-exports.js';
 import { reportsModule } from './reports.js';
 import { salesModule } from './sales.js';
+import { returnsModule } from './returns.js';
 import { staffModule } from './staff.js';
 import { syncModule } from './sync.js';
 
@@ -31,6 +32,7 @@ export const MODULES = [
   businessModule,
   productsModule,
   salesModule,
+  returnsModule,
   customersModule,
   reportExportsModule,
   expensesModule,

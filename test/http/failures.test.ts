@@ -135,10 +135,14 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
   AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
   WebhookUrlNotAllowed: [{ _tag: 'WebhookUrlNotAllowed', reason: 'must be an https URL' }],
+  ReturnExceedsSold: [{ _tag: 'ReturnExceedsSold', index: 0, productId: 'p', name: 'Milk', sold: 3, returned: 1, requested: 3 }],
+  ProductNotInSale: [{ _tag: 'ProductNotInSale', indexes: [1] }],
+  CreditNoteNeedsCustomer: [{ _tag: 'CreditNoteNeedsCustomer' }],
+  SaleHasReturns: [{ _tag: 'SaleHasReturns', returns: 1 }, { _tag: 'SaleHasReturns', returns: 2 }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
+const SUBJECTS: readonly Subject[] = ['sale', 'return', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
 
 /** The folded table's answer to a failure (bootstrap/failures.ts). */
 const failureProblem = (f: UseCaseFailure, subject: Subject) => problemOf(FAILURES, f, subject);

@@ -58,10 +58,12 @@ export const PRODUCT_FAILURES = moduleFailures<ProductFailure>()(codes, {
         })
       : problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock at ${f.branchName} (branch ${f.branchId}); cannot take ${f.requested}.`),
   ),
-  WrongBranch: failure(['WRONG_BRANCH'], (f) =>
-    problem('WRONG_BRANCH', 'You are assigned to another branch: you sell and adjust stock only there (the owner can move you).', {
-      errors: [{ field: 'branch_id', message: `must be your branch, ${f.assignedBranchId}` }],
-    }),
+  WrongBranch: failure(['WRONG_BRANCH'], (f, subject) =>
+    subject === 'return'
+      ? problem('WRONG_BRANCH', `This sale was made at another branch (${f.branchId}); you take returns only of your branch's sales (the owner can move you).`)
+      : problem('WRONG_BRANCH', 'You are assigned to another branch: you sell and adjust stock only there (the owner can move you).', {
+          errors: [{ field: 'branch_id', message: `must be your branch, ${f.assignedBranchId}` }],
+        }),
   ),
   BranchHasStock: failure(['BRANCH_HAS_STOCK'], () =>
     problem('BRANCH_HAS_STOCK', 'The branch still holds stock; transfer it to another branch (POST /products/stock-transfers) before archiving it.'),
@@ -75,7 +77,7 @@ export const PRODUCT_FAILURES = moduleFailures<ProductFailure>()(codes, {
     }),
   ),
   StockLimitExceeded: failure(['STOCK_LIMIT_EXCEEDED'], (f, subject) =>
-    subject === 'sale'
+    subject === 'sale' || subject === 'return'
       ? problem('STOCK_LIMIT_EXCEEDED', `Returning the stock would take a product above ${f.max} units (it has ${f.available}); adjust it down first.`)
       : problem('STOCK_LIMIT_EXCEEDED', `A product holds at most ${f.max} units; it has ${f.available}.`, {
           errors: [{ field: 'quantity_change', message: `would take the stock above ${f.max}` }],
