@@ -9,6 +9,7 @@ import type { Role } from './roles.js';
 /** What an entry says was done. */
 export const AUDIT_ACTIONS = [
   'sale.voided',
+  'sale.returned',
   'sale.discounted',
   'product.price_changed',
   'stock.adjusted',

@@ -62,7 +62,8 @@ export interface ReturnRecorded {
   readonly refundAmount: Kobo;
   readonly refundMethod: RefundMethod;
   readonly restock: boolean;
-  readonly lines: readonly { readonly productId: string; readonly quantity: number; readonly amount: Kobo }[];
+  readonly lines: readonly { readonly productId: string; readonly name: string; readonly quantity: number; readonly amount: Kobo }[];
+  readonly reason: string;
   readonly recordedBy: string;
 }
 
@@ -374,7 +375,8 @@ export const returnRecorded = (r: SaleReturn): ReturnRecorded => ({
   refundAmount: r.refundAmount,
   refundMethod: r.refundMethod,
   restock: r.restock,
-  lines: r.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, amount: l.amount })),
+  lines: r.lines.map((l) => ({ productId: l.productId, name: l.name, quantity: l.quantity, amount: l.amount })),
+  reason: r.reason,
   recordedBy: r.createdBy,
 });
 

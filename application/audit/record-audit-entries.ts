@@ -70,6 +70,16 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
         },
         alert: { action: 'sale.voided', amount: e.total, quantity: null },
       }];
+    case 'ReturnRecorded':
+      // one entry for the return: its restock (RETURN rows tied to the sale) makes no stock.adjusted beside it
+      return [{
+        owner: e, action: 'sale.returned', subject: { type: 'sale', id: e.saleId, label: e.receiptNumber }, branchId: e.branchId, before: null,
+        after: {
+          return_id: e.returnId, return_number: e.returnNumber, amount: naira(e.amount), debt_reduced: naira(e.debtReduced), refund_amount: naira(e.refundAmount),
+          refund_method: e.refundMethod, restock: e.restock, reason: e.reason,
+          lines: e.lines.map((l) => ({ product_id: l.productId, name: l.name, quantity: l.quantity, amount: naira(l.amount) })),
+        },
+      }];
     case 'StockChanged':
       if (e.saleId !== null || !HAND_MOVES.includes(e.reason)) return [];
       return [{

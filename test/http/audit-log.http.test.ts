@@ -151,6 +151,19 @@ describe('HTTP audit log', function () {
     expect(entry.before).to.deep.equal({ amount: 25000, description: 'Shop rent', category_name: 'Rent', spent_on: '2026-11-02' });
   });
 
+  it('sale.returned: one entry for a return, its restock inside it (no stock.adjusted beside it)', async () => {
+    const sale = ok(await app.request('POST', '/sales', { token: staff.token, body: { items: [{ product_id: productId, quantity: 3 }], payment_method: 'CASH' } }), 201).body.data;
+    const { entry, result } = await oneEntry(() =>
+      app.request('POST', `/sales/${sale.id}/returns`, { token: owner.accessToken, body: { items: [{ product_id: productId, quantity: 1 }], refund_method: 'CASH', reason: 'Torn bag' } }),
+    );
+    const back = ok(result, 201).body.data;
+    expect(entry).to.deep.include({ action: 'sale.returned', actor: ownerActor(), subject: { type: 'sale', id: sale.id, label: sale.receipt_number }, branch_id: main, before: null });
+    expect(entry.after).to.deep.equal({
+      return_id: back.id, return_number: back.return_number, amount: 1600, debt_reduced: 0, refund_amount: 1600, refund_method: 'CASH', restock: true, reason: 'Torn bag',
+      lines: [{ product_id: productId, name: 'Rice 50kg', quantity: 1, amount: 1600 }],
+    });
+  });
+
   it('staff.role_changed and staff.deactivated: one entry each; a change of branch alone makes none', async () => {
     const promoted = await oneEntry(() => app.request('PUT', `/staff/${staff.membershipId}`, { token: owner.accessToken, body: { role: 'BUSINESS_OWNER' } }));
     expect(promoted.entry).to.deep.include({ action: 'staff.role_changed', actor: ownerActor(), subject: { type: 'staff_member', id: staff.membershipId, label: 'Bola Ade' }, before: { role: 'STAFF' }, after: { role: 'BUSINESS_OWNER' } });
