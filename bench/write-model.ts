@@ -19,6 +19,7 @@ import type { Branch, Business, Membership, User } from '../domain/business.js';
 import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
 import { migrateDatabase } from '../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../bootstrap/migrations.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -207,7 +208,7 @@ const main = async () => {
   await wipe.query('drop schema if exists public cascade; create schema public');
   await wipe.end();
 
-  await migrateDatabase({ databaseUrl: URL_, log: () => undefined });
+  await migrateDatabase({ databaseUrl: URL_, log: () => undefined, migrations: MIGRATIONS });
   // the ORM way needs its mappings discovered: an ORM with them, on the migrated database
   const { MikroORM, PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   const mapped = await MikroORM.init({

@@ -11,6 +11,8 @@ import { openReportsDatabase } from '../adapters/persistence/sql/reports-databas
 import { database, type Sql } from '../adapters/persistence/sql/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/sql/member-cache.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
+import type { MigrationObject } from '@mikro-orm/core';
+import { MIGRATIONS } from './migrations.js';
 import { MODULES } from './modules/index.js';
 import { repositories } from './modules/module.js';
 
@@ -83,6 +85,8 @@ export const openPostgres = async (options: {
   jobs?: Omit<PgBossOptions, 'connectionString'>;
   /** `check`: refuse to start on a database with pending migrations instead of applying them (a worker process). */
   migrations?: 'apply' | 'check';
+  /** The migrations to apply or check: every manifest's (MIGRATIONS) unless given (a test's scratch module). */
+  migrationList?: readonly MigrationObject[];
   /** Reports and exports read here (a streaming replica), never write. */
   reportsDatabaseUrl?: string;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
@@ -97,7 +101,7 @@ export const openPostgres = async (options: {
     // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
     const connectTimeoutMs = embedded ? { connectTimeoutMs: 10_000 } : {};
     const queryTimeoutMs = options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {};
-    await migrateDatabase({ databaseUrl: url, log: options.log, mode: options.migrations ?? 'apply', ...connectTimeoutMs, ...queryTimeoutMs });
+    await migrateDatabase({ databaseUrl: url, log: options.log, mode: options.migrations ?? 'apply', migrations: options.migrationList ?? MIGRATIONS, ...connectTimeoutMs, ...queryTimeoutMs });
     const pool = openPool({
       databaseUrl: url,
       poolMax: options.poolMax,

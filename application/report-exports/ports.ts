@@ -18,8 +18,10 @@ export interface SaleExportRow {
   readonly total: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
-  /** What of the sale is still owed now (the balance due less credit collected against it since). */
+  /** What of the sale is still owed now (the balance due less credit collected against it since, and returns). */
   readonly outstanding: Kobo;
+  /** What the sale's returned goods were sold for, every return of it so far (docs/adr/0058). */
+  readonly returned: Kobo;
 }
 
 /** Where the previous batch ended: the last row's (created_at, id). */
@@ -31,7 +33,8 @@ export interface SaleExportCursor {
 /**
  * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till (by the
  * sale's method; the deposit on a CREDIT sale counts as `inOther`) and credit collected (by its method).
- * Out: live expenses by their method. `runningBalance` is the sum of `net` from the period's first day.
+ * Out: live expenses and the day's refunds by their method (a CREDIT_NOTE refund moves no money and is
+ * not counted; docs/adr/0058). `runningBalance` is the sum of `net` from the period's first day.
  * Sums are exact bigint kobo (a day of many large sales passes 2^53, docs/adr/0038).
  */
 export interface CashFlowDay {
@@ -43,6 +46,8 @@ export interface CashFlowDay {
   readonly inCard: KoboSum;
   readonly inOther: KoboSum;
   readonly moneyIn: KoboSum;
+  /** Money handed back for returned goods that day (CASH, TRANSFER, CARD and POS refunds), inside the out columns. */
+  readonly refunds: KoboSum;
   readonly outCash: KoboSum;
   readonly outTransfer: KoboSum;
   readonly outCard: KoboSum;

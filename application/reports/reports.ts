@@ -36,7 +36,10 @@ export interface DashboardQuery {
 export interface Dashboard {
   readonly range: DayRange;
   readonly previousRange: DayRange;
+  /** Net of the period's returns. */
   readonly revenue: Compared<KoboSum>;
+  /** What the period's returned goods were sold for (already taken off revenue). */
+  readonly returns: Compared<KoboSum>;
   readonly salesCount: Compared;
   readonly averageSale: Compared<KoboSum>;
   readonly grossProfit: Compared<KoboSum>;
@@ -72,6 +75,7 @@ export const getDashboard =
       range,
       previousRange: before,
       revenue: compared(c.revenue, p.revenue),
+      returns: compared(c.returns, p.returns),
       salesCount: compared(c.salesCount, p.salesCount),
       averageSale: compared(BigInt(averageOf(c.revenue, c.salesCount)), BigInt(averageOf(p.revenue, p.salesCount))),
       grossProfit: compared(gross(c), gross(p)),
@@ -101,7 +105,9 @@ export const getTopServices =
 
 export interface ProfitLossLine {
   readonly month: string | null;
+  /** Net of the returns (`returns`: what their goods were sold for). */
   readonly revenue: KoboSum;
+  readonly returns: KoboSum;
   readonly discounts: KoboSum;
   readonly costOfGoods: KoboSum;
   readonly grossProfit: KoboSum;
@@ -148,9 +154,13 @@ export const getInventory =
 export interface DailySummary extends DaySums {
   readonly date: string;
   readonly salesTotal: { readonly count: number; readonly total: KoboSum };
+  /** The day's sales less what the day's returns were sold for (docs/adr/0058). */
+  readonly netSalesTotal: KoboSum;
+  /** What the day's returns handed back, every refund method (a CREDIT_NOTE moved no money but is counted here). */
+  readonly refundsTotal: KoboSum;
   readonly expensesTotal: KoboSum;
   readonly creditCollectedTotal: KoboSum;
-  /** Cash sales received + cash credit payments - cash expenses. */
+  /** Cash sales received + cash credit payments - cash expenses - cash refunds. */
   readonly cashExpected: KoboSum;
 }
 
@@ -164,13 +174,16 @@ export const dailySummaryOf = async (reports: ReportRepositories['reports'], bus
     ...s,
     date: day,
     salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
+    netSalesTotal: totalOf(s.sales) - s.returns.total,
+    refundsTotal: totalOf(s.refunds),
     expensesTotal: totalOf(s.expenses),
     creditCollectedTotal: totalOf(s.creditCollected),
-    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses),
+    // a cash refund is money out of the till (docs/adr/0058)
+    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses) - cashOf(s.refunds),
   };
 };
 
-/** One Lagos day at the till (default today): sales, voids, discounts, expenses, credit, and the cash the drawer should hold. */
+/** One Lagos day at the till (default today): sales, voids, returns and refunds, discounts, expenses, credit, and the cash the drawer should hold. */
 export const getDailySummary =
   (deps: Deps) =>
   (actor: Actor, date: string | undefined): Promise<DailySummary> =>

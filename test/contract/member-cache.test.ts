@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
 import { migrateDatabase } from '../../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { openPool, type DatabasePool } from '../../adapters/persistence/sql/pool.js';
 import { database, type Database } from '../../adapters/persistence/sql/sql-session.js';
 import { freshDatabaseUrl } from '../support/database.js';
@@ -38,7 +39,7 @@ if (!process.env.TEST_DATABASE_URL) {
 
     before(async () => {
       url = await freshDatabaseUrl();
-      await migrateDatabase({ databaseUrl: url, log: () => undefined });
+      await migrateDatabase({ databaseUrl: url, log: () => undefined, migrations: MIGRATIONS });
       other = new pg.Client({ connectionString: url });
       await other.connect();
       await other.query(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values ($1, '+2348030000001', 'Ada', 'Eze', now(), now())`, [userId]);
@@ -150,7 +151,7 @@ describe('member cache on the embedded database: every change committed on any o
   before(async () => {
     embedded = await startEmbeddedPostgres({ maxConnections: 6 });
     // the raw SQL below says nothing to memberChangedHere: only the connections' notices can make the cache forget
-    await migrateDatabase({ databaseUrl: embedded.url, log: () => undefined });
+    await migrateDatabase({ databaseUrl: embedded.url, log: () => undefined, migrations: MIGRATIONS });
     pool = openPool({ databaseUrl: embedded.url, poolMax: 4, onNotification: heardOnConnection });
     db = database(pool, { prepare: false });
     await db.pooled.execute(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values (?, '+2348030000002', 'Ada', 'Eze', now(), now())`, [userId]);

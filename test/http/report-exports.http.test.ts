@@ -37,7 +37,7 @@ describe('HTTP report exports', function () {
       expect(rows[0]).to.deep.equal(['Sales']);
       expect(rows[1]).to.deep.equal(['Ada Stores']);
       expect(rows[2]).to.deep.equal(['Period: 2026-11-01 to 2026-11-30']);
-      expect(rows[5]).to.deep.equal(['Receipt', 'Date and time', 'Cashier', 'Customer', 'Payment', 'Status', 'Subtotal', 'Discount', 'Total', 'Paid', 'Balance due', 'Outstanding']);
+      expect(rows[5]).to.deep.equal(['Receipt', 'Date and time', 'Cashier', 'Customer', 'Payment', 'Status', 'Subtotal', 'Discount', 'Total', 'Paid', 'Balance due', 'Outstanding', 'Returned', 'Net total']);
       const body = rows.slice(6);
       expect(body).to.have.length(4);
       body.forEach((row, i) => {

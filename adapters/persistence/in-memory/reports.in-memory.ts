@@ -11,9 +11,11 @@ import type { InMemoryModule } from './in-memory-store.js';
 import type { ProductTables } from './products.in-memory.js';
 import { values } from './rows.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
+import { returnsOf, type ReturnTables } from './returns.in-memory.js';
+import type { RefundMethod } from '../../../domain/sale-return.js';
 
-// The reports own no table: they read sales, products, customers and the credit ledger, and expenses.
-type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables;
+// The reports own no table: they read sales, returns, products, customers and the credit ledger, and expenses.
+type Tables = SaleTables & ReturnTables & ProductTables & CustomerTables & ExpenseTables;
 
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
 /** An exact sum of kobo (bigint), as PostgreSQL's numeric sum gives it. */
@@ -21,6 +23,13 @@ const total = <T>(rows: readonly T[], f: (x: T) => number | bigint): KoboSum => 
 const inRange = (at: Date, r: DayRange) => at >= lagosDayStart(r.from) && at < lagosDayEnd(r.to);
 const completed = (t: Tables, businessId: string, r: DayRange) => salesOf(t, businessId).filter((s) => s.status === 'COMPLETED' && inRange(s.createdAt, r));
 const costOf = (s: Sale) => costOfGoods(s.lines);
+/** The returns made in the range (they count on the day the goods came back, docs/adr/0058). */
+const returnsIn = (t: Tables, businessId: string, r: DayRange) => returnsOf(t, businessId).filter((x) => inRange(x.createdAt, r));
+/** A sale's lines and the range's returned lines, as signed rows (returns negative): what the line reports add up. */
+const netLines = (t: Tables, businessId: string, r: DayRange) => [
+  ...completed(t, businessId, r).flatMap((s) => s.lines.map((l) => ({ productId: l.productId, units: l.quantity, revenue: l.lineTotal, cost: BigInt(l.quantity) * BigInt(l.costPrice ?? 0) }))),
+  ...returnsIn(t, businessId, r).flatMap((x) => x.lines.map((l) => ({ productId: l.productId, units: -l.quantity, revenue: -l.lineAmount, cost: -BigInt(l.costReturned) }))),
+];
 const expensesOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.expenses).filter((e) => e.businessId === businessId && e.deletedAt === null && e.spentOn >= r.from && e.spentOn <= r.to);
 const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>
@@ -30,11 +39,14 @@ const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lo
 
 const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
   const sales = completed(t, businessId, r);
+  const returns = returnsIn(t, businessId, r);
   return {
-    revenue: total(sales, (s) => s.total),
+    revenue: total(sales, (s) => s.total) - total(returns, (x) => x.amount),
+    returns: total(returns, (x) => x.amount),
+    returnsCount: returns.length,
     salesCount: sales.length,
     discounts: total(sales, (s) => s.discount + s.lineDiscountTotal),
-    costOfGoods: total(sales, costOf),
+    costOfGoods: total(sales, costOf) - total(returns, (x) => x.costReturned),
     creditGiven: total(sales, (s) => s.total - s.amountPaid),
     creditCollected: total(paymentsOf(t, businessId, r), (e) => -e.amount),
     expenses: total(expensesOf(t, businessId, r), (e) => e.amount),
@@ -71,31 +83,34 @@ const activityOf = (t: Tables, businessId: string, r: DayRange): MonthActivity =
   const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, r));
   const done = all.filter((s) => s.status === 'COMPLETED');
   const by = (m: PaymentMethod) => done.filter((s) => s.paymentMethod === m);
+  const methodOf = new Map(salesOf(t, businessId).map((s) => [s.id, s.paymentMethod]));
+  const returns = returnsIn(t, businessId, r);
+  const returned = (m?: PaymentMethod) => total(returns.filter((x) => !m || methodOf.get(x.saleId) === m), (x) => x.amount);
   return {
     month: r.from.slice(0, 7),
     salesCount: done.length,
-    salesTotal: total(done, (s) => s.total),
+    salesTotal: total(done, (s) => s.total) - returned(),
     voidedCount: all.filter((s) => s.status === 'VOIDED').length,
     transferCount: by('TRANSFER').length,
-    transferTotal: total(by('TRANSFER'), (s) => s.total),
+    transferTotal: total(by('TRANSFER'), (s) => s.total) - returned('TRANSFER'),
     cardCount: by('CARD').length,
-    cardTotal: total(by('CARD'), (s) => s.total),
+    cardTotal: total(by('CARD'), (s) => s.total) - returned('CARD'),
     daysWithSales: new Set(done.map((s) => lagosDate(s.createdAt))).size,
   };
 };
 
 /** The report queries over the in-memory tables: the same sums the SQL adapter asks PostgreSQL for. */
-export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleTables & ProductTables & CustomerTables & ExpenseTables> = {
+export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Tables> = {
   tables: () => ({}),
   repositories: (t) => ({
     reports: {
       periodSums: async (businessId, current, previous) => ({ current: periodOf(t, businessId, current), previous: periodOf(t, businessId, previous) }),
-      creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance))),
+      creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => Math.max(c.creditBalance, 0)))),
       topProducts: async (businessId, range, type, limit) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
-        const lines = completed(t, businessId, range).flatMap((s) => s.lines).filter((l) => !type || products.get(l.productId)?.type === type);
+        const lines = netLines(t, businessId, range).filter((l) => !type || products.get(l.productId)?.type === type);
         return [...groupBy(lines, (l) => l.productId)]
-          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: total(ls, (l) => l.lineTotal) }))
+          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.units), revenue: total(ls, (l) => l.revenue) }))
           .sort((a, b) => byBig(b.revenue, a.revenue) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.productId < b.productId ? -1 : 1))
           .slice(0, limit);
       },
@@ -107,7 +122,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
           const expenses = [...groupBy(expensesOf(t, businessId, r), (e) => e.categoryId)]
             .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => e.amount) }))
             .sort(byAmountThenName);
-          return { month, revenue: p.revenue, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
+          return { month, revenue: p.revenue, returns: p.returns, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
         };
         return [...months.map((m) => lineOf(m.from.slice(0, 7), m)), lineOf(null, range)];
       },
@@ -129,9 +144,12 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, range));
         const done = all.filter((s) => s.status === 'COMPLETED');
         const voided = all.filter((s) => s.status === 'VOIDED');
+        const returns = returnsIn(t, businessId, range);
         return {
           sales: methodSums<PaymentMethod>(done.map((s) => ({ method: s.paymentMethod, amount: s.total }))),
           voids: { count: voided.length, total: total(voided, (s) => s.total) },
+          returns: { count: returns.length, total: total(returns, (x) => x.amount) },
+          refunds: methodSums<RefundMethod>(returns.map((x) => ({ method: x.refundMethod, amount: x.refundAmount }))),
           discounts: total(done, (s) => s.discount + s.lineDiscountTotal),
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
           creditGiven: total(done, (s) => s.total - s.amountPaid),
@@ -141,13 +159,13 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
       },
       salesByCategory: async (businessId, range) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
-        const lines = completed(t, businessId, range).flatMap((s) => s.lines);
-        const all = total(lines, (l) => l.lineTotal);
+        const lines = netLines(t, businessId, range);
+        const all = total(lines, (l) => l.revenue);
         return [...groupBy(lines, (l) => JSON.stringify(products.get(l.productId)!.category))]
           .map(([key, ls]) => {
-            const revenue = total(ls, (l) => l.lineTotal);
-            const cost = total(ls, (l) => BigInt(l.quantity) * BigInt(l.costPrice ?? 0));
-            return { category: JSON.parse(key) as string | null, revenue, units: sum(ls, (l) => l.quantity), costOfGoods: cost, grossProfit: revenue - cost, sharePct: percentOf(revenue, all) };
+            const revenue = total(ls, (l) => l.revenue);
+            const cost = total(ls, (l) => l.cost);
+            return { category: JSON.parse(key) as string | null, revenue, units: sum(ls, (l) => l.units), costOfGoods: cost, grossProfit: revenue - cost, sharePct: percentOf(revenue, all) };
           })
           .sort((a, b) => byBig(b.revenue, a.revenue) || nullsLast(a.category, b.category));
       },

@@ -1,6 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type { MigrationObject } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver } from '@mikro-orm/postgresql';
-import { migrationsList } from './migrations/index.js';
 
 /**
  * MikroORM keeps the schema: the migrations and their table (docs/adr/0064). It is opened for them
@@ -14,6 +14,11 @@ export interface MigrationOptions {
   readonly queryTimeoutMs?: number;
   /** See PoolOptions.connectTimeoutMs. */
   readonly connectTimeoutMs?: number;
+  /**
+   * The migrations `migrate` applies, in order: the modules' manifests' (bootstrap/migrations.ts
+   * MIGRATIONS, docs/adr/0062).
+   */
+  readonly migrations: readonly MigrationObject[];
 }
 
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket), one connection. */
@@ -25,7 +30,7 @@ export const openOrm = (options: MigrationOptions): Promise<MikroORM> => {
     // No entity mappings: every table is read and written with SQL (docs/adr/0019).
     entities: [],
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: [...options.migrations], transactional: true, allOrNothing: true, snapshot: false },
     discovery: { disableDynamicFileAccess: true, warnWhenNoEntities: false },
     pool: { min: 0, max: 1, acquireTimeoutMillis: 5000 },
     driverOptions: {
