@@ -27,6 +27,7 @@ export * from './notifications/index.js';
 export * from './loan-packs/index.js';
 export * from './partners/index.js';
 export * from './housekeeping/index.js';
+export * from './audit/index.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -44,3 +45,4 @@ export * from '../domain/notification-texts.js';
 export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';
 export * from '../domain/partner.js';
 export * from '../domain/webhook.js';
+export * from '../domain/audit.js';

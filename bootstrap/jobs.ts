@@ -16,6 +16,9 @@ import { deliverDueWebhooks, PASSES_AT_ONCE, recordWebhookDeliveries } from '../
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
 import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
+import { currentAttribution } from '../adapters/http/attribution.js';
+import { recordAuditEntries } from '../application/audit/record-audit-entries.js';
+import type { Attribution } from '../application/audit/ports.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
 import type { IdempotencyStore } from '../application/ports/idempotency-store.js';
@@ -96,6 +99,18 @@ const logWebhookAttempt =
       'webhook delivery attempted',
     );
   };
+
+/**
+ * The audit log's entries, made from the events a transaction records, in that transaction (docs/adr/0069),
+ * attributed to whoever the work under way is for (`attribution`: the request's member, partner key or till).
+ */
+export const auditEntries = (d: Pick<JobDeps, 'crypto'>, attribution: () => Attribution | undefined): RecordHook<AppRepositories> => {
+  const record = recordAuditEntries(d);
+  return {
+    recorded: async (repos, at, events) => (await record(repos, at, events, attribution()), false),
+    committed: () => undefined,
+  };
+};
 
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
 const logDispatch = (logger: Logger) => (r: DispatchReport) => {
@@ -189,7 +204,7 @@ export const composeJobs = (
     recorded: async (repos, at, events, ids, traceparent) => (await makeDeliveries(repos, at, events, ids, traceparent)).length > 0,
     committed: () => webhookLoop.wake(),
   };
-  afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);
+  afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries, auditEntries(d, currentAttribution)]);
   let webhookWakeups: ChannelListener | undefined;
   const withWebhooks: JobQueue = {
     define: (spec) => jobs.define(spec),

@@ -31,7 +31,7 @@ const main = async () => {
     poolMax: config.DB_POOL_MAX,
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
-    log: (message) => logger.debug({ component: 'mikro-orm' }, message),
+    log: (message) => logger.debug({ component: 'database' }, message),
     jobs: jobQueueOptions(config, logger, metrics),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);

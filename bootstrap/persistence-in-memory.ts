@@ -24,6 +24,7 @@ import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-me
 import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
 import { inMemoryHousekeepingModule } from '../adapters/persistence/in-memory/housekeeping.in-memory.js';
+import { inMemoryAuditModule } from '../adapters/persistence/in-memory/audit.in-memory.js';
 
 /*
  * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
@@ -54,6 +55,7 @@ export const IN_MEMORY_MODULES = [
   inMemoryPartnersModule,
   inMemoryWebhooksModule,
   inMemoryHousekeepingModule,
+  inMemoryAuditModule,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

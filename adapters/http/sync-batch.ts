@@ -7,6 +7,7 @@ import type { IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, Problem } from './problem.js';
 import { API_BASE } from './app.js';
 import type { RouteDef } from './route.js';
+import { attributed, currentAttribution } from './attribution.js';
 
 // POST /sync/batch (docs/adr/0034): each operation runs the single endpoint's route (its codec, its use
 // case, its failure mapping), so a rejected operation carries exactly the Problem that endpoint answers.
@@ -66,7 +67,9 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     params[param] = value.toLowerCase();
   }
   const decoded = decodedOrProblem(target.body!, body, 'request');
-  const reply = await target.handler({ body: decoded, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
+  // the till's doing, on the member's behalf: the audit log's actor is the DEVICE (docs/adr/0069)
+  const who = { requestId: currentAttribution()?.requestId ?? null, member: { userId: actor.userId, role: actor.roles[0]! }, deviceId };
+  const reply = await attributed(who, () => target.handler({ body: decoded, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } }));
   return { http_status: reply.status, data: reply.data, replayed: reply.headers?.['Idempotent-Replayed'] === 'true', instance: '' };
 };
 

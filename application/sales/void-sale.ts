@@ -51,6 +51,6 @@ export const voidSale =
       }
       await r.sales.markVoided(voided);
       if (customer) await recordCreditEntry(deps, r, actor, { customer, kind: 'VOID', amount: -owed, saleId: voided.id, note: reason });
-      await r.events.record(now, saleVoided(voided));
+      await r.events.record(now, saleVoided(voided, returns));
       return E.right(voided);
     });

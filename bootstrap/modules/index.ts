@@ -1,3 +1,4 @@
+import { auditModule } from './audit.js';
 import { authModule } from './auth.js';
 import { businessModule } from './business.js';
 import { customersModule } from './customers.js';
@@ -40,5 +41,6 @@ export const MODULES = [
   loanPacksModule,
   providerCallbacksModule,
   partnersModule,
+  auditModule,
   syncModule,
 ] as const satisfies readonly AnyModule[];

@@ -8,6 +8,8 @@ import { Migration20261127110000_notifications } from '../../adapters/persistenc
 import { Migration20261202000000_daily_message_counts } from '../../adapters/persistence/sql/migrations/Migration20261202000000_daily_message_counts.js';
 import { deliverNotifications } from '../../application/notifications/deliver-notifications.js';
 import { notifyOnEvents, runDueNotifications } from '../../application/notifications/automatic-notifications.js';
+import { Migration20261204000100_audit_alert_template } from '../../adapters/persistence/sql/migrations/Migration20261204000100_audit_alert_template.js';
+import { alertOnAuditEntries } from '../../application/notifications/audit-alerts.js';
 import { defineModule, repositories } from './module.js';
 
 /** Notifications to customers: sending, listing, preferences. Delivery reports are provider-callbacks.ts. */
@@ -19,6 +21,7 @@ export const notificationsModule = defineModule({
   migrations: [
     { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
     { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts },
+    { name: 'Migration20261204000100_audit_alert_template', class: Migration20261204000100_audit_alert_template },
   ],
   useCases: ({ deps, paging }) => ({
     sendNotification: sendNotification(deps),
@@ -29,6 +32,6 @@ export const notificationsModule = defineModule({
     paging,
   }),
   routes: (uc) => notificationRoutes(uc),
-  subscribers: (d) => [deliverNotifications(d), notifyOnEvents(d)],
+  subscribers: (d) => [deliverNotifications(d), notifyOnEvents(d), alertOnAuditEntries(d)],
   periodicTasks: (d, retry) => [{ name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry }],
 });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { openOrm } from '../../adapters/persistence/sql/orm.js';
+import { openPool } from '../../adapters/persistence/sql/pool.js';
 import { database, statementTimeoutCount } from '../../adapters/persistence/sql/sql-session.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
@@ -8,8 +8,8 @@ describe('statement timeouts are counted', function () {
   this.timeout(60_000);
 
   it('a statement past DB_QUERY_TIMEOUT_MS counts one; a statement that fails otherwise counts none', async () => {
-    const orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, queryTimeoutMs: 200, log: () => undefined });
-    const db = database(orm, { prepare: Boolean(process.env.TEST_DATABASE_URL) });
+    const pool = openPool({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, queryTimeoutMs: 200 });
+    const db = database(pool, { prepare: Boolean(process.env.TEST_DATABASE_URL) });
     try {
       const before = statementTimeoutCount();
       // PostgreSQL cuts it at 200 ms (57014); PGlite, which keeps no timer, is cut by the driver's read deadline
@@ -21,7 +21,7 @@ describe('statement timeouts are counted', function () {
       await db.pooled.execute('select * from no_such_table').catch(() => undefined);
       expect(statementTimeoutCount()).to.equal(before + 1);
     } finally {
-      await orm.close();
+      await pool.close();
     }
   });
 });

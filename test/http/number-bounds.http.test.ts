@@ -85,7 +85,7 @@ describe('HTTP every numeric field is bounded', function () {
     'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10 }), zeroInvalid: ['amount'] },
     'PUT /notifications/preferences': {
       path: () => '/notifications/preferences',
-      body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 } }),
+      body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 }, audit_alerts: { sale_voided_over: 100, sale_discounted_over: 10, stock_adjusted_over: 5 } }),
       zeroInvalid: ['credit_reminders.days_overdue', 'credit_reminders.repeat_every_days'],
     },
     'POST /reports/loan-pack': { path: () => '/reports/loan-pack', body: () => ({ months: 6 }), zeroInvalid: ['months'] },
