@@ -35,6 +35,8 @@ export const FAILURE_CODES = {
   SaleDiscountTooLarge: ['DISCOUNT_TOO_LARGE'],
   AmountPaidExceedsTotal: ['AMOUNT_PAID_EXCEEDS_TOTAL'],
   AmountTenderedTooSmall: ['AMOUNT_TENDERED_TOO_SMALL'],
+  PaymentsDoNotMatchTotal: ['PAYMENTS_DO_NOT_MATCH_TOTAL'],
+  InvalidTenders: ['VALIDATION_FAILED'],
   AmountTooLarge: ['AMOUNT_TOO_LARGE'],
   PlanLimitExceeded: ['PLAN_LIMIT_EXCEEDED'],
   SaleAlreadyVoided: ['SALE_ALREADY_VOIDED'],

@@ -237,9 +237,19 @@ export const FAILURES: Mapping = {
       ? problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the total (${nairaText(f.amountPaid)}); to leave the rest on credit, send customer_id.`, {
           errors: [{ field: 'amount_tendered', message: 'is less than the total' }],
         })
-      : problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaText(f.amountPaid)}).`, {
-          errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
-        }),
+      : f.short === 'cash'
+        ? problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the CASH tender (${nairaText(f.amountPaid)}).`, {
+            errors: [{ field: 'amount_tendered', message: 'is less than the CASH tender' }],
+          })
+        : problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaText(f.amountPaid)}).`, {
+            errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
+          }),
+  PaymentsDoNotMatchTotal: (f) =>
+    problem('PAYMENTS_DO_NOT_MATCH_TOTAL', `The payments add up to ${nairaText(f.paid)}; the sale's total is ${nairaText(f.total)}. Tenders must add up to the total exactly (a CREDIT tender for what is left owed).`, {
+      errors: [{ field: 'payments', message: `must add up to the total, ${nairaText(f.total)}` }],
+    }),
+  InvalidTenders: (f) =>
+    problem('VALIDATION_FAILED', `The request is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] }),
   AmountTooLarge: () => problem('AMOUNT_TOO_LARGE', 'The sale comes to more than 1,000,000,000,000.00.', { errors: [{ field: 'items', message: 'total too large' }] }),
   PlanLimitExceeded: (f) =>
     problem('PLAN_LIMIT_EXCEEDED', `The ${f.plan} plan records at most ${f.limit} sales a month; upgrade to record more.`, {

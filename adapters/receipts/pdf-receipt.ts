@@ -42,7 +42,7 @@ const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as const;
 /** Re-exported for the report PDFs: the formatter lives in the domain (texts use it too). */
 export { formatNaira };
 
-const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', CREDIT: 'Credit' };
+const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', POS: 'POS', CREDIT: 'Credit' };
 
 type Doc = PDFKit.PDFDocument;
 type Font = 'regular' | 'bold';

@@ -29,8 +29,9 @@ export interface SaleExportCursor {
 }
 
 /**
- * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till (by the
- * sale's method; the deposit on a CREDIT sale counts as `inOther`) and credit collected (by its method).
+ * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till, by
+ * tender (a CREDIT tender is owed, not money in; docs/adr/0055), and credit collected (by its method).
+ * Money is money: a VAT-registered business's takings hold the VAT it will pay over (docs/adr/0054).
  * Out: live expenses by their method. `runningBalance` is the sum of `net` from the period's first day.
  * Sums are exact bigint kobo (a day of many large sales passes 2^53, docs/adr/0038).
  */
@@ -41,6 +42,7 @@ export interface CashFlowDay {
   readonly inCash: KoboSum;
   readonly inTransfer: KoboSum;
   readonly inCard: KoboSum;
+  readonly inPos: KoboSum;
   readonly inOther: KoboSum;
   readonly moneyIn: KoboSum;
   readonly outCash: KoboSum;

@@ -106,6 +106,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       QuantityNotPositive: true, CreditBalanceLimitExceeded: true, UnknownProducts: true, ArchivedProducts: true, CustomerRequired: true,
       CreditLimitExceeded: true, LineDiscountTooLarge: true, AmountTooLarge: true, SaleDiscountTooLarge: true, AmountPaidExceedsTotal: true,
       AmountTenderedTooSmall: true, InsufficientStock: true, PlanLimitExceeded: true, ProvisionalReceiptNumberTaken: true,
+      PaymentsDoNotMatchTotal: true, InvalidTenders: true,
     }),
     errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body, sync }) => {

@@ -53,14 +53,17 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
         for (const s of salesOf(t, businessId)) {
           if (s.status === 'VOIDED') continue;
           const day = lagosDate(s.createdAt);
-          add(day, 'salesPaid', s.amountPaid);
-          add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', CREDIT: 'inOther' }[s.paymentMethod], s.amountPaid);
+          for (const p of s.payments) {
+            if (p.method === 'CREDIT') continue; // owed, not money in
+            add(day, 'salesPaid', p.amount);
+            add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', POS: 'inPos' }[p.method], p.amount);
+          }
         }
         for (const e of t.creditEntries.values()) {
           if (e.businessId !== businessId || e.kind !== 'PAYMENT') continue;
           const day = lagosDate(e.createdAt);
           add(day, 'creditCollected', -e.amount);
-          add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : 'inOther', -e.amount);
+          add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : e.method === 'POS' ? 'inPos' : 'inOther', -e.amount);
         }
         for (const e of t.expenses.values()) {
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
@@ -79,6 +82,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             inCash: v('inCash'),
             inTransfer: v('inTransfer'),
             inCard: v('inCard'),
+            inPos: v('inPos'),
             inOther: v('inOther'),
             moneyIn,
             outCash: v('outCash'),

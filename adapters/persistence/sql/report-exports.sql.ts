@@ -42,18 +42,21 @@ const CASH_FLOW = `
   with days as (
     select d::date as day from generate_series(?::date, ?::date, interval '1 day') as d
   ), s as (
-    select ${LAGOS_DAY('created_at')} as day, sum(amount_paid) as paid,
-      sum(amount_paid) filter (where payment_method = 'CASH') as cash,
-      sum(amount_paid) filter (where payment_method = 'TRANSFER') as transfer,
-      sum(amount_paid) filter (where payment_method = 'CARD') as card,
-      sum(amount_paid) filter (where payment_method = 'CREDIT') as other
-    from sales where business_id = ? and status <> 'VOIDED' and created_at >= ? and created_at < ? group by 1
+    -- by tender (docs/adr/0055): a CREDIT tender is owed, not money in
+    select ${LAGOS_DAY('s.created_at')} as day, sum(p.amount) filter (where p.method <> 'CREDIT') as paid,
+      sum(p.amount) filter (where p.method = 'CASH') as cash,
+      sum(p.amount) filter (where p.method = 'TRANSFER') as transfer,
+      sum(p.amount) filter (where p.method = 'CARD') as card,
+      sum(p.amount) filter (where p.method = 'POS') as pos
+    from sales s join sale_payments p on p.business_id = s.business_id and p.sale_id = s.id
+    where s.business_id = ? and s.status <> 'VOIDED' and s.created_at >= ? and s.created_at < ? group by 1
   ), c as (
     select ${LAGOS_DAY('created_at')} as day, -sum(amount) as collected,
       -sum(amount) filter (where method = 'CASH') as cash,
       -sum(amount) filter (where method = 'TRANSFER') as transfer,
       -sum(amount) filter (where method = 'CARD') as card,
-      -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD')) as other
+      -sum(amount) filter (where method = 'POS') as pos,
+      -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD', 'POS')) as other
     from credit_entries where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by 1
   ), e as (
     select spent_on as day, sum(amount) as spent,
@@ -69,7 +72,8 @@ const CASH_FLOW = `
       coalesce(s.cash, 0) + coalesce(c.cash, 0) as in_cash,
       coalesce(s.transfer, 0) + coalesce(c.transfer, 0) as in_transfer,
       coalesce(s.card, 0) + coalesce(c.card, 0) as in_card,
-      coalesce(s.other, 0) + coalesce(c.other, 0) as in_other,
+      coalesce(s.pos, 0) + coalesce(c.pos, 0) as in_pos,
+      coalesce(c.other, 0) as in_other,
       coalesce(s.paid, 0) + coalesce(c.collected, 0) as money_in,
       coalesce(e.cash, 0) as out_cash, coalesce(e.transfer, 0) as out_transfer, coalesce(e.card, 0) as out_card,
       coalesce(e.pos, 0) as out_pos, coalesce(e.other, 0) as out_other, coalesce(e.spent, 0) as money_out
@@ -87,6 +91,7 @@ const cashFlowDay = (r: Row): CashFlowDay => {
     inCash: k('in_cash'),
     inTransfer: k('in_transfer'),
     inCard: k('in_card'),
+    inPos: k('in_pos'),
     inOther: k('in_other'),
     moneyIn: k('money_in'),
     outCash: k('out_cash'),

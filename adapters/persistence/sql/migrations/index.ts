@@ -23,6 +23,7 @@ import { Migration20261203320000_webhook_delivery_notices } from './Migration202
 import { Migration20261127500000_partners } from './Migration20261127500000_partners.js';
 import { Migration20261127510000_partner_webhooks } from './Migration20261127510000_partner_webhooks.js';
 import { Migration20261202390000_sales_by_device } from './Migration20261202390000_sales_by_device.js';
+import { Migration20261204100000_vat_and_tenders } from './Migration20261204100000_vat_and_tenders.js';
 
 /** Every migration, in order. Listed explicitly so no file globbing happens at start. */
 export const migrationsList = [
@@ -51,4 +52,5 @@ export const migrationsList = [
   { name: 'Migration20261202390000_sales_by_device', class: Migration20261202390000_sales_by_device },
   { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester },
   { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
+  { name: 'Migration20261204100000_vat_and_tenders', class: Migration20261204100000_vat_and_tenders },
 ];
