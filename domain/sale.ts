@@ -310,6 +310,32 @@ export const tenderShortOfTotal = (
   priced: Pick<PricedSale, 'amountTendered' | 'total'>,
 ): boolean => paymentMethod !== 'CREDIT' && !amountPaidSent && !hasCustomer && priced.amountTendered !== null && priced.amountTendered < priced.total;
 
+/** One VAT rate of a sale: what its lines at that rate earned net of VAT, and their VAT (a receipt's VAT breakdown). */
+export interface VatBand {
+  readonly rate: VatRate;
+  readonly net: Kobo;
+  readonly vat: Kobo;
+}
+
+/**
+ * A registered business's sale by VAT rate, highest rate first (empty without VAT): each line's amount as
+ * sold (its total less its share of the sale discount) less its VAT when prices held it. The bands' net and
+ * VAT add up to the sale's total.
+ */
+export const vatBreakdown = (s: Pick<Sale, 'lines' | 'discount' | 'vat'>): VatBand[] => {
+  if (!s.vat) return [];
+  const inclusive = s.vat.pricesIncludeVat;
+  const sold = amountsAsSold(s.lines.map((l) => l.lineTotal), s.discount);
+  const bands = new Map<VatRate, { net: number; vat: number }>();
+  s.lines.forEach((l, i) => {
+    const rate = l.vat?.rate ?? 0;
+    const vat = l.vat?.amount ?? 0;
+    const band = bands.get(rate) ?? { net: 0, vat: 0 };
+    bands.set(rate, { net: band.net + (inclusive ? sold[i]! - vat : sold[i]!), vat: band.vat + vat });
+  });
+  return [...bands].sort(([a], [b]) => b - a).map(([rate, b]) => ({ rate, net: kobo(b.net), vat: kobo(b.vat) }));
+};
+
 /** What a sale earned net of VAT: its total less its VAT (a registered business's sale); the total otherwise. */
 export const netOfVat = (s: { readonly total: Kobo; readonly vat?: SaleVat | undefined }): Kobo => kobo(s.total - (s.vat?.total ?? 0));
 

@@ -18,6 +18,13 @@ export const MAX_VAT_RATE: VatRate = 10_000;
  */
 export const TIN_PATTERN = /^(?:\d{8}-\d{4}|\d{10})$/;
 
+/** A VAT-registered business prints its TIN on every receipt: registering without one is refused. */
+export type TinRequired = { readonly _tag: 'TinRequired' };
+
+/** The settings after a change keep the rule: registered means a TIN is held. */
+export const checkVatSettings = (s: Pick<VatSettings, 'vatRegistered' | 'tin'>): TinRequired | undefined =>
+  s.vatRegistered && !s.tin ? { _tag: 'TinRequired' } : undefined;
+
 /** A business's VAT settings (PUT /businesses/me). Not registered: no VAT at all, whatever the rest says. */
 export interface VatSettings {
   readonly vatRegistered: boolean;

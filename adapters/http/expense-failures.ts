@@ -1,10 +1,11 @@
 import type { CategoryInUse, DuplicateCategory } from '../../application/expenses/manage-categories.js';
 import type { UnknownCategory } from '../../application/expenses/manage-expenses.js';
-import type { SpentOnInFuture } from '../../domain/expense.js';
+import type { SpentOnInFuture, VatExceedsAmount } from '../../domain/expense.js';
 import { problem, type Problem } from './problem.js';
+import { nairaText } from './json-values.js';
 
 /** The failures of the expenses module, expenses and their categories (docs/adr/0022), as failures.ts maps them (application/expenses/manage-expenses.ts has ExpenseFailure, an expense's own). */
-export type ExpenseModuleFailure = UnknownCategory | DuplicateCategory | CategoryInUse | SpentOnInFuture;
+export type ExpenseModuleFailure = UnknownCategory | DuplicateCategory | CategoryInUse | SpentOnInFuture | VatExceedsAmount;
 
 export const EXPENSE_FAILURES: { readonly [K in ExpenseModuleFailure['_tag']]: (f: Extract<ExpenseModuleFailure, { _tag: K }>) => Problem } = {
   UnknownCategory: () =>
@@ -14,6 +15,10 @@ export const EXPENSE_FAILURES: { readonly [K in ExpenseModuleFailure['_tag']]: (
   SpentOnInFuture: (f) =>
     problem('SPENT_ON_IN_FUTURE', `spent_on (${f.spentOn}) is after today in Lagos (${f.today}); record an expense once it is spent.`, {
       errors: [{ field: 'spent_on', message: `must not be after ${f.today}` }],
+    }),
+  VatExceedsAmount: (f) =>
+    problem('VAT_EXCEEDS_AMOUNT', `vat_amount (${nairaText(f.vatAmount)}) is more than the expense's amount (${nairaText(f.amount)}): the VAT paid is part of the amount.`, {
+      errors: [{ field: 'vat_amount', message: 'must be at most the amount' }],
     }),
   DuplicateCategory: (f) =>
     problem('DUPLICATE_CATEGORY', `This business already has an expense category named "${f.name}" (names ignore case).`, { errors: [{ field: 'name', message: 'is already used' }] }),

@@ -10,6 +10,7 @@ import type { TransferFailure } from '../../application/products/transfer-stock.
 import type { SaleFailure } from '../../application/sales/record-sale.js';
 import type { SaleAlreadyVoided } from '../../application/sales/void-sale.js';
 import type { FeatureNotAvailable } from '../../domain/plan.js';
+import type { TinRequired } from '../../domain/vat.js';
 import type { InvalidReportRange } from '../../domain/report.js';
 import type { AmountNotPositive, NegativeAmount, NegativePrice, QuantityNotPositive, ZeroQuantityChange } from '../../domain/amount-rules.js';
 import type { ProductRule } from '../../domain/product.js';
@@ -56,6 +57,7 @@ export type UseCaseFailure =
   | GoogleFailure
   | UnknownBranch
   | DefaultBranchProtected
+  | TinRequired
   | AlreadyMember
   | LastOwner
   | CannotDeactivateSelf
@@ -288,6 +290,10 @@ export const FAILURES: Mapping = {
   ...GOOGLE_FAILURES,
 
   DefaultBranchProtected: () => problem('DEFAULT_BRANCH_PROTECTED', 'The default branch cannot be deleted.'),
+  TinRequired: () =>
+    problem('TIN_REQUIRED', 'A VAT-registered business prints its TIN on every receipt: send tin with vat_registered true.', {
+      errors: [{ field: 'tin', message: 'is required for a VAT-registered business' }],
+    }),
   AlreadyMember: () => problem('ALREADY_A_MEMBER', 'This person already belongs to a business.'),
   LastOwner: () => problem('LAST_OWNER', 'A business keeps at least one active owner.'),
   CannotDeactivateSelf: () => problem('CANNOT_DEACTIVATE_SELF', 'You cannot deactivate yourself.'),

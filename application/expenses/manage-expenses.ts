@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { AmountNotPositive } from '../../domain/amount-rules.js';
-import { checkExpense, type Expense, type ExpensePaymentMethod, type ExpenseSummary, type ExpenseSummaryGroupBy, type SpentOnInFuture } from '../../domain/expense.js';
+import type { AmountNotPositive, NegativeAmount } from '../../domain/amount-rules.js';
+import { checkExpense, checkExpenseVat, type VatExceedsAmount, type Expense, type ExpensePaymentMethod, type ExpenseSummary, type ExpenseSummaryGroupBy, type SpentOnInFuture } from '../../domain/expense.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import type { Kobo } from '../../domain/money.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
@@ -23,6 +23,8 @@ export type UnknownCategory = { readonly _tag: 'UnknownCategory'; readonly categ
 export interface ExpenseFields {
   readonly categoryId: string;
   readonly amount: Kobo;
+  /** The VAT the amount holds (input VAT), at most the amount; 0 when left out. */
+  readonly vatAmount?: Kobo;
   readonly description: string;
   readonly vendor?: string | null;
   readonly paymentMethod: ExpensePaymentMethod;
@@ -33,7 +35,7 @@ export interface ExpenseFields {
   readonly branchId?: string;
 }
 
-export type ExpenseFailure = AmountNotPositive | SpentOnInFuture | UnknownCategory | UnknownBranch;
+export type ExpenseFailure = AmountNotPositive | NegativeAmount | VatExceedsAmount | SpentOnInFuture | UnknownCategory | UnknownBranch;
 
 /** An owner sees every expense; anyone else (STAFF) only those they recorded. */
 const seesAll = (actor: Actor) => hasAnyRole(actor, ['BUSINESS_OWNER']);
@@ -59,7 +61,7 @@ export const createExpense =
   async (actor: Actor, fields: ExpenseFields & ClientMade): Promise<E.Either<ExpenseFailure | ClientIdConflict, Replayed<Expense>>> => {
     const now = deps.clock.now();
     const spentOn = fields.spentOn ?? lagosDate(now);
-    const broken = checkExpense({ amount: fields.amount, spentOn }, lagosDate(now));
+    const broken = checkExpense({ amount: fields.amount, ...(fields.vatAmount !== undefined ? { vatAmount: fields.vatAmount } : {}), spentOn }, lagosDate(now)) ?? checkExpenseVat(fields);
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
       const replay = (id: string) => r.expenses.findById(actor.businessId, id);
@@ -75,6 +77,7 @@ export const createExpense =
         categoryId: category.id,
         categoryName: category.name,
         amount: fields.amount,
+        ...(fields.vatAmount ? { vatAmount: fields.vatAmount } : {}),
         description: fields.description,
         vendor: fields.vendor ?? null,
         paymentMethod: fields.paymentMethod,
@@ -112,6 +115,9 @@ export const updateExpense =
       }
       const { categoryId: _c, branchId: _b, ...rest } = changes;
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) (expense as unknown as Record<string, unknown>)[k] = v;
+      if (expense.vatAmount === 0) delete expense.vatAmount; // none recorded
+      const tooMuchVat = checkExpenseVat(expense);
+      if (tooMuchVat) return E.left(tooMuchVat);
       expense.updatedAt = now;
       await r.expenses.save(expense);
       return E.right(expense);
