@@ -1,7 +1,7 @@
 import { checkAmounts, checkPrices, checkQuantities, type NegativeAmount, type NegativePrice, type QuantityNotPositive } from './amount-rules.js';
 import { kobo, MAX_KOBO, type Kobo } from './money.js';
 import { amountsAsSold } from './sale-allocation.js';
-import { lineCharge, vatOfLines, type VatMode, type VatRate } from './vat.js';
+import { lineCharge, lineNet, vatOfLines, type VatMode, type VatRate } from './vat.js';
 
 /** How a sale is settled: money by CASH, TRANSFER, CARD or POS (a card at the shop's POS terminal), or CREDIT: owed by its customer. */
 export const PAYMENT_METHODS = ['CASH', 'TRANSFER', 'CARD', 'POS', 'CREDIT'] as const;
@@ -30,10 +30,14 @@ export const tendersOf = (paymentMethod: PaymentMethod, total: Kobo, amountPaid:
   return all.length > 0 ? all : [{ method: paymentMethod, amount: kobo(0) }];
 };
 
-/** A line's VAT (a VAT-registered business's sale only): its rate when sold and the VAT of what it was sold for. */
+/**
+ * A line's VAT (a VAT-registered business's sale only): its rate when sold, the VAT of what it was sold
+ * for, and what it earned net of that VAT (its amount as sold, less the VAT when the prices held it).
+ */
 export interface LineVat {
   readonly rate: VatRate;
   readonly amount: Kobo;
+  readonly net: Kobo;
 }
 
 /** A VAT-registered business's sale: whether its prices held the VAT, and the sum of its lines' VAT. */
@@ -208,7 +212,7 @@ const priceLines = (lines: readonly PricedLineInput[], saleDiscount: Kobo, vat: 
   return {
     ok: true,
     value: {
-      lines: priced.map((l, i) => ({ ...l, vat: { rate: rates[i]!, amount: vats.lines[i]! } })),
+      lines: priced.map((l, i) => ({ ...l, vat: { rate: rates[i]!, amount: vats.lines[i]!, net: lineNet(sold[i]!, vats.lines[i]!, vat.pricesIncludeVat) } })),
       ...common,
       total: kobo(total),
       vat: { pricesIncludeVat: vat.pricesIncludeVat, total: vats.total },
@@ -318,21 +322,17 @@ export interface VatBand {
 }
 
 /**
- * A registered business's sale by VAT rate, highest rate first (empty without VAT): each line's amount as
- * sold (its total less its share of the sale discount) less its VAT when prices held it. The bands' net and
- * VAT add up to the sale's total.
+ * A registered business's sale by VAT rate, highest rate first (empty without VAT): what its lines at each
+ * rate earned net of VAT and their VAT. The bands' net and VAT add up to the sale's total.
  */
-export const vatBreakdown = (s: Pick<Sale, 'lines' | 'discount' | 'vat'>): VatBand[] => {
+export const vatBreakdown = (s: Pick<Sale, 'lines' | 'vat'>): VatBand[] => {
   if (!s.vat) return [];
-  const inclusive = s.vat.pricesIncludeVat;
-  const sold = amountsAsSold(s.lines.map((l) => l.lineTotal), s.discount);
   const bands = new Map<VatRate, { net: number; vat: number }>();
-  s.lines.forEach((l, i) => {
-    const rate = l.vat?.rate ?? 0;
-    const vat = l.vat?.amount ?? 0;
+  for (const l of s.lines) {
+    const { rate, amount, net } = l.vat ?? { rate: 0, amount: 0, net: 0 };
     const band = bands.get(rate) ?? { net: 0, vat: 0 };
-    bands.set(rate, { net: band.net + (inclusive ? sold[i]! - vat : sold[i]!), vat: band.vat + vat });
-  });
+    bands.set(rate, { net: band.net + net, vat: band.vat + amount });
+  }
   return [...bands].sort(([a], [b]) => b - a).map(([rate, b]) => ({ rate, net: kobo(b.net), vat: kobo(b.vat) }));
 };
 

@@ -90,3 +90,20 @@ export const percentToBasisPoints = (pct: number): VatRate | undefined => {
 
 /** Basis points as the percentage the wire shows (750 -> 7.5): exact, the double nearest bp / 100, as its 2-decimal text reads. */
 export const basisPointsToPercent = (bp: VatRate): number => bp / 100;
+
+/** A VAT return's month, `YYYY-MM` (a Lagos month, 0001-01 to 9999-12). */
+export const isVatMonth = (s: string): boolean => /^\d{4}-(0[1-9]|1[0-2])$/.test(s) && s >= '0001-01';
+
+/** When a month's VAT return is due with FIRS: the 21st of the month after (`2026-11` is due `2026-12-21`). */
+export const vatFilingDueDate = (month: string): string => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const [ny, nm] = m === 12 ? [y + 1, 1] : [y, m + 1];
+  return `${String(ny).padStart(4, '0')}-${String(nm).padStart(2, '0')}-21`;
+};
+
+/** The first and last Lagos day of a month. */
+export const monthDays = (month: string): { from: string; to: string } => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { from: `${month}-01`, to: `${month}-${String(last).padStart(2, '0')}` };
+};

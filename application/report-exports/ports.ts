@@ -1,5 +1,5 @@
 import type { Kobo, KoboSum } from '../../domain/money.js';
-import type { PaymentMethod, SaleStatus } from '../../domain/sale.js';
+import type { PaymentMethod, SaleStatus, Tender } from '../../domain/sale.js';
 
 // The report-exports module's port: the rows its exports read, as plain rows (no aggregates loaded).
 
@@ -12,10 +12,14 @@ export interface SaleExportRow {
   readonly cashier: string;
   readonly customer: string | null;
   readonly paymentMethod: PaymentMethod;
+  /** How the total was settled (docs/adr/0055). */
+  readonly payments: readonly Tender[];
   readonly status: SaleStatus;
   readonly subtotal: Kobo;
   readonly discount: Kobo;
   readonly total: Kobo;
+  /** The sale's VAT (docs/adr/0054); 0 when it carries none. */
+  readonly vatTotal: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
   /** What of the sale is still owed now (the balance due less credit collected against it since). */

@@ -2,7 +2,7 @@ import type { MerchantSummary, NetworkMembership, NetworkPeriodSums, PartnerInsi
 import { lagosDate, lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import { addDays, type DayRange } from '../../../domain/report.js';
-import type { Sale } from '../../../domain/sale.js';
+import { netOfVat, type Sale } from '../../../domain/sale.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { BusinessTables } from './business.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
@@ -18,7 +18,7 @@ export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> }
 
 const DAY_MS = 86_400_000;
 /** Exact, as PostgreSQL's numeric sum. */
-const sum = (sales: readonly Sale[]): KoboSum => sales.reduce((t, s) => t + BigInt(s.total), 0n);
+const sum = (sales: readonly Sale[]): KoboSum => sales.reduce((t, s) => t + BigInt(netOfVat(s)), 0n);
 
 export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
   const completed = (businessId: string) => values(t.sales).filter((s) => s.businessId === businessId && s.status === 'COMPLETED');

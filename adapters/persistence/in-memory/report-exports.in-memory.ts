@@ -1,7 +1,7 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
-import type { KoboSum } from '../../../domain/money.js';
+import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -34,10 +34,12 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
               cashier: user ? `${user.firstName} ${user.lastName}`.trim() : '',
               customer: customer?.name ?? null,
               paymentMethod: s.paymentMethod,
+              payments: s.payments,
               status: s.status,
               subtotal: s.subtotal,
               discount: s.discount,
               total: s.total,
+              vatTotal: s.vat?.total ?? kobo(0),
               amountPaid: s.amountPaid,
               balanceDue: s.balanceDue,
               outstanding: s.creditOutstanding,

@@ -4,7 +4,9 @@ import { lagosDate, lagosDayEnd, lagosDayStart } from '../../../domain/lagos-tim
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
 import { percentOf, type DayRange } from '../../../domain/report.js';
-import { costOfGoods, type PaymentMethod, type Sale } from '../../../domain/sale.js';
+import { costOfGoods, netOfVat, type PaymentMethod, type Sale, type SaleLine } from '../../../domain/sale.js';
+import type { Expense } from '../../../domain/expense.js';
+import type { BusinessTables } from './business.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -13,7 +15,7 @@ import { values } from './rows.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
 
 // The reports own no table: they read sales, products, customers and the credit ledger, and expenses.
-type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables;
+type Tables = SaleTables & ProductTables & CustomerTables & ExpenseTables & Pick<BusinessTables, 'businesses'>;
 
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
 /** An exact sum of kobo (bigint), as PostgreSQL's numeric sum gives it. */
@@ -27,17 +29,22 @@ const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.creditEntries).filter((e) => e.businessId === businessId && e.kind === 'PAYMENT' && inRange(e.createdAt, r));
 const goodsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId && p.type === 'PRODUCT' && p.archivedAt === null);
 const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lowStockThreshold;
+/** A line's revenue: its total less its VAT when the prices held it (docs/adr/0054). */
+const lineRevenue = (s: Sale, l: SaleLine) => l.lineTotal - (s.vat?.pricesIncludeVat ? (l.vat?.amount ?? 0) : 0);
+const linesOf = (sales: readonly Sale[]) => sales.flatMap((s) => s.lines.map((l) => ({ ...l, revenue: lineRevenue(s, l) })));
+/** An expense as the P&L counts it: net of its input VAT for a VAT-registered business. */
+const expenseCost = (t: Tables, e: Pick<Expense, 'businessId' | 'amount' | 'vatAmount'>) => e.amount - (t.businesses.get(e.businessId)?.vatRegistered ? (e.vatAmount ?? 0) : 0);
 
 const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
   const sales = completed(t, businessId, r);
   return {
-    revenue: total(sales, (s) => s.total),
+    revenue: total(sales, netOfVat),
     salesCount: sales.length,
     discounts: total(sales, (s) => s.discount + s.lineDiscountTotal),
     costOfGoods: total(sales, costOf),
     creditGiven: total(sales, (s) => s.total - s.amountPaid),
     creditCollected: total(paymentsOf(t, businessId, r), (e) => -e.amount),
-    expenses: total(expensesOf(t, businessId, r), (e) => e.amount),
+    expenses: total(expensesOf(t, businessId, r), (e) => expenseCost(t, e)),
   };
 };
 
@@ -70,22 +77,25 @@ const monthsOf = (range: DayRange): DayRange[] => {
 const activityOf = (t: Tables, businessId: string, r: DayRange): MonthActivity => {
   const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, r));
   const done = all.filter((s) => s.status === 'COMPLETED');
-  const by = (m: PaymentMethod) => done.filter((s) => s.paymentMethod === m);
+  const tendered = (s: Sale, ms: readonly PaymentMethod[]) => s.payments.filter((p) => ms.includes(p.method)).reduce((n, p) => n + p.amount, 0);
+  const transfer = (s: Sale) => tendered(s, ['TRANSFER']);
+  const card = (s: Sale) => tendered(s, ['CARD', 'POS']);
   return {
     month: r.from.slice(0, 7),
     salesCount: done.length,
-    salesTotal: total(done, (s) => s.total),
+    salesTotal: total(done, netOfVat),
+    tenderedTotal: total(done, (s) => s.total),
     voidedCount: all.filter((s) => s.status === 'VOIDED').length,
-    transferCount: by('TRANSFER').length,
-    transferTotal: total(by('TRANSFER'), (s) => s.total),
-    cardCount: by('CARD').length,
-    cardTotal: total(by('CARD'), (s) => s.total),
+    transferCount: done.filter((s) => transfer(s) > 0).length,
+    transferTotal: total(done, transfer),
+    cardCount: done.filter((s) => card(s) > 0).length,
+    cardTotal: total(done, card),
     daysWithSales: new Set(done.map((s) => lagosDate(s.createdAt))).size,
   };
 };
 
 /** The report queries over the in-memory tables: the same sums the SQL adapter asks PostgreSQL for. */
-export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleTables & ProductTables & CustomerTables & ExpenseTables> = {
+export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Tables> = {
   tables: () => ({}),
   repositories: (t) => ({
     reports: {
@@ -93,9 +103,9 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
       creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => c.creditBalance))),
       topProducts: async (businessId, range, type, limit) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
-        const lines = completed(t, businessId, range).flatMap((s) => s.lines).filter((l) => !type || products.get(l.productId)?.type === type);
+        const lines = linesOf(completed(t, businessId, range)).filter((l) => !type || products.get(l.productId)?.type === type);
         return [...groupBy(lines, (l) => l.productId)]
-          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: total(ls, (l) => l.lineTotal) }))
+          .map(([productId, ls]) => ({ productId, name: products.get(productId)!.name, units: sum(ls, (l) => l.quantity), revenue: total(ls, (l) => l.revenue) }))
           .sort((a, b) => byBig(b.revenue, a.revenue) || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.productId < b.productId ? -1 : 1))
           .slice(0, limit);
       },
@@ -105,7 +115,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
           const p = periodOf(t, businessId, r);
           const expenses = [...groupBy(expensesOf(t, businessId, r), (e) => e.categoryId)]
-            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => e.amount) }))
+            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => expenseCost(t, e)) }))
             .sort(byAmountThenName);
           return { month, revenue: p.revenue, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
         };
@@ -129,29 +139,48 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, SaleT
         const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, range));
         const done = all.filter((s) => s.status === 'COMPLETED');
         const voided = all.filter((s) => s.status === 'VOIDED');
+        // money by tender, not by the sale's first method (docs/adr/0055)
+        const sales = methodSums<PaymentMethod>(done.flatMap((s) => s.payments.map((p) => ({ method: p.method, amount: p.amount }))));
         return {
-          sales: methodSums<PaymentMethod>(done.map((s) => ({ method: s.paymentMethod, amount: s.total }))),
+          sales,
+          salesCount: done.length,
+          revenue: total(done, netOfVat),
+          vat: total(done, (s) => s.vat?.total ?? 0),
           voids: { count: voided.length, total: total(voided, (s) => s.total) },
           discounts: total(done, (s) => s.discount + s.lineDiscountTotal),
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
           creditGiven: total(done, (s) => s.total - s.amountPaid),
           creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method!, amount: -e.amount }))),
-          cashSalesReceived: total(done.filter((s) => s.paymentMethod === 'CASH'), (s) => s.amountPaid),
+          cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
         };
       },
       salesByCategory: async (businessId, range) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
-        const lines = completed(t, businessId, range).flatMap((s) => s.lines);
-        const all = total(lines, (l) => l.lineTotal);
+        const lines = linesOf(completed(t, businessId, range));
+        const all = total(lines, (l) => l.revenue);
         return [...groupBy(lines, (l) => JSON.stringify(products.get(l.productId)!.category))]
           .map(([key, ls]) => {
-            const revenue = total(ls, (l) => l.lineTotal);
+            const revenue = total(ls, (l) => l.revenue);
             const cost = total(ls, (l) => BigInt(l.quantity) * BigInt(l.costPrice ?? 0));
             return { category: JSON.parse(key) as string | null, revenue, units: sum(ls, (l) => l.quantity), costOfGoods: cost, grossProfit: revenue - cost, sharePct: percentOf(revenue, all) };
           })
           .sort((a, b) => byBig(b.revenue, a.revenue) || nullsLast(a.category, b.category));
       },
       monthActivity: async (businessId, range) => monthsOf(range).map((m) => activityOf(t, businessId, m)),
+      vatSums: async (businessId, range) => {
+        const sales = completed(t, businessId, range).filter((s) => s.vat);
+        const lines = sales.flatMap((s) => s.lines.map((l) => l.vat ?? { rate: 0, amount: 0, net: 0 }));
+        const withVat = expensesOf(t, businessId, range).filter((e) => (e.vatAmount ?? 0) > 0);
+        return {
+          sales: [...groupBy(lines, (l) => String(l.rate))]
+            .map(([rate, ls]) => ({ rate: Number(rate), net: total(ls, (l) => l.net), vat: total(ls, (l) => l.amount) }))
+            .sort((a, b) => b.rate - a.rate),
+          salesCount: sales.length,
+          expensesCount: withVat.length,
+          expensesAmount: total(withVat, (e) => e.amount),
+          inputVat: total(withVat, (e) => e.vatAmount ?? 0),
+        };
+      },
     },
   }),
 };

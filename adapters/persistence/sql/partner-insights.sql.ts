@@ -6,7 +6,8 @@ import type { Plan } from '../../../domain/plan.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import type { Row } from './sql-helpers.js';
 
-// What a partner sees of its network (docs/adr/0033), summed by PostgreSQL. Every statement starts
+// What a partner sees of its network (docs/adr/0033), summed by PostgreSQL. GMV is the sales' totals net of
+// their VAT (a VAT-registered merchant's VAT is the state's, docs/adr/0054). Every statement starts
 // from partner_merchants for the partner: a business outside the network is never read.
 
 const DAY_MS = 86_400_000;
@@ -27,7 +28,7 @@ const MERCHANTS = `(
   ) o on true
   left join lateral (
     select max(s.created_at) as last_sale_at, count(*) filter (where s.created_at >= ?::timestamptz) as sales_count_30d,
-      sum(s.total) filter (where s.created_at >= ?::timestamptz) as gmv_30d
+      sum(s.total - s.vat_total) filter (where s.created_at >= ?::timestamptz) as gmv_30d
     from sales s where s.business_id = b.id and s.status = 'COMPLETED' and s.created_at <= ?::timestamptz
   ) a on true
 ) pm`;
@@ -63,7 +64,7 @@ const summaryFromRow = (r: Row): MerchantSummary => ({
 const MONTHS_SQL = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(?::date::timestamp, ?::date::timestamp, interval '1 month') d),
   sm as (
-    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(s.total) as gmv, count(*) as sales_count
+    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(s.total - s.vat_total) as gmv, count(*) as sales_count
     from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
   )
   select m.month, coalesce(sm.gmv, 0) as gmv, coalesce(sm.sales_count, 0) as sales_count from m left join sm on sm.month = m.month order by m.month`;
@@ -73,7 +74,7 @@ const PERIODS_SQL = `
   with b as (select ?::uuid as pid, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt),
   net as (select m.business_id, m.joined_at < b.ct as in_cur, m.joined_at < b.pt as in_prev from b join partner_merchants m on m.partner_id = b.pid),
   s as (
-    select s.business_id, s.total, net.in_cur and s.created_at >= b.cf and s.created_at < b.ct as cur, net.in_prev and s.created_at >= b.pf and s.created_at < b.pt as prev
+    select s.business_id, s.total - s.vat_total as total, net.in_cur and s.created_at >= b.cf and s.created_at < b.ct as cur, net.in_prev and s.created_at >= b.pf and s.created_at < b.pt as prev
     from b cross join net join sales s on s.business_id = net.business_id and s.status = 'COMPLETED' and s.created_at >= b.pf and s.created_at < b.ct
   )
   select
@@ -85,7 +86,7 @@ const PERIODS_SQL = `
 const DAILY_SQL = `
   with d as (select to_char(day, 'YYYY-MM-DD') as day from generate_series(?::date::timestamp, ?::date::timestamp, interval '1 day') day),
   sd as (
-    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(s.total) as gmv, count(*) as tx
+    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(s.total - s.vat_total) as gmv, count(*) as tx
     from partner_merchants m join sales s on s.business_id = m.business_id and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
     where m.partner_id = ? group by 1
   )

@@ -2,7 +2,7 @@ import { plannedEachTime, type Sql } from './sql-session.js';
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
-import type { PaymentMethod, SaleStatus } from '../../../domain/sale.js';
+import type { PaymentMethod, SaleStatus, Tender } from '../../../domain/sale.js';
 import { asDate } from './keyset.sql.js';
 import type { Row } from './sql-helpers.js';
 
@@ -12,11 +12,21 @@ const LAGOS_DAY = (column: string) => `((${column} at time zone 'UTC') + interva
 
 const SALES_BATCH = `
   select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due, s.credit_outstanding,
+    s.vat_total, (select string_agg(p.method || ' ' || p.amount::text, ' ' order by p.position) from sale_payments p
+      where p.business_id = s.business_id and p.sale_id = s.id) as payments,
     trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer
   from sales s
   left join users u on u.id = s.created_by
   left join customers c on c.business_id = s.business_id and c.id = s.customer_id
   where s.business_id = ? and s.created_at >= ? and s.created_at < ?`;
+
+/** `CASH 300000 TRANSFER 200000` (method and kobo, in order) as tenders. */
+const tendersOfText = (v: unknown): Tender[] => {
+  const parts = String(v ?? '').split(' ').filter((x) => x !== '');
+  const out: Tender[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ method: parts[i] as PaymentMethod, amount: kobo(Number(parts[i + 1])) });
+  return out;
+};
 
 const saleRow = (r: Row): SaleExportRow => ({
   id: String(r.id),
@@ -25,10 +35,12 @@ const saleRow = (r: Row): SaleExportRow => ({
   cashier: String(r.cashier ?? ''),
   customer: (r.customer as string | null) ?? null,
   paymentMethod: r.payment_method as PaymentMethod,
+  payments: tendersOfText(r.payments),
   status: r.status as SaleStatus,
   subtotal: kobo(Number(r.subtotal)),
   discount: kobo(Number(r.discount)),
   total: kobo(Number(r.total)),
+  vatTotal: kobo(Number(r.vat_total ?? 0)),
   amountPaid: kobo(Number(r.amount_paid)),
   balanceDue: kobo(Number(r.balance_due)),
   outstanding: kobo(Number(r.credit_outstanding)),

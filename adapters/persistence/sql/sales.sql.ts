@@ -65,7 +65,7 @@ const lineFromRow = (r: Row): SaleLine => ({
   discount: kobo(Number(r.discount)),
   lineTotal: kobo(Number(r.line_total)),
   costPrice: optionalKobo(r.cost_price),
-  ...(r.vat_rate === null || r.vat_rate === undefined ? {} : { vat: { rate: Number(r.vat_rate), amount: kobo(Number(r.vat_amount)) } }),
+  ...(r.vat_rate === null || r.vat_rate === undefined ? {} : { vat: { rate: Number(r.vat_rate), amount: kobo(Number(r.vat_amount)), net: kobo(Number(r.vat_net)) } }),
 });
 
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
@@ -73,7 +73,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
     const lines = await db.execute<Row[]>(
-      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount from sale_items where business_id = ? and sale_id = ? order by position',
+      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net from sale_items where business_id = ? and sale_id = ? order by position',
       [row.business_id, row.id],
     );
     return saleFromRow(row, lines.map(lineFromRow));
@@ -102,9 +102,9 @@ export const sqlSales = (db: Sql): SaleRepository => {
       // the tenders go in with the lines, one statement (a data-modifying WITH)
       const tenders = s.payments.map(() => '(?, ?, ?, ?, ?)').join(', ');
       const tenderParams = s.payments.flatMap((p, i) => [s.businessId, s.id, i, p.method, p.amount]);
-      const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
       const params = s.lines.flatMap((l, i) => [
-        s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0,
+        s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0, l.vat?.net ?? null,
       ]);
       const saleParams = [
         s.businessId,
@@ -118,7 +118,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
       const [, rows] = await Promise.all([
         db.execute(
           `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders})
-           insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount) values ${values}`,
+           insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${values}`,
           [...tenderParams, ...params],
         ),
         db.execute<{ receipt_number: string }[]>(

@@ -36,7 +36,9 @@ export class Migration20261204100000_vat_and_tenders extends Migration {
           and (balance_due = total - amount_paid or (status = 'VOIDED' and balance_due = 0)));
       alter table sale_items
         add column vat_rate integer check (vat_rate between 0 and 10000),
-        add column vat_amount bigint not null default 0 check (vat_amount >= 0);
+        add column vat_amount bigint not null default 0 check (vat_amount >= 0),
+        add column vat_net bigint check (vat_net >= 0),
+        add constraint sale_items_vat_check check ((vat_rate is null) = (vat_net is null));
 
       create table sale_payments (
         business_id uuid not null,
