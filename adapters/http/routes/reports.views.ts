@@ -132,11 +132,9 @@ const methodList = arrayOf('by payment method', methodSumShape);
 const methodJson = (m: MethodSum<string>) => ({ method: m.method, count: m.count, total: naira_(m.total) });
 export const dailySummaryShape = reportShape('DailySummary', {
   date: lagosDay,
-  sales: shape('DailySales', { count: int, total: naira, revenue: naira, vat_total: naira, by_payment_method: methodList }, {
+  sales: shape('DailySales', { count: int, total: naira, by_payment_method: methodList }, {
     total: 'what the sales charged (VAT included): their tenders added up',
-    revenue: 'total net of VAT (docs/adr/0054): total - vat_total; equal to total for a business that is not VAT-registered',
-    vat_total: "the sales' VAT (0.00 when not VAT-registered)",
-    by_payment_method: 'by tender: a split sale counts under each of its methods, CREDIT is what was left owed',
+    by_payment_method: 'by tender: a split sale counts under each of its methods, CREDIT is what was left owed (docs/adr/0055)',
   }),
   voids: shape('DailyVoids', { count: int, total: naira }),
   discounts: naira,
@@ -144,20 +142,26 @@ export const dailySummaryShape = reportShape('DailySummary', {
   credit_given: naira,
   credit_collected: shape('DailyCreditCollected', { total: naira, by_payment_method: methodList }),
   cash_expected: naira,
+  revenue: naira,
+  vat_total: naira,
 }, {
+  revenue: "the day's sales net of VAT (docs/adr/0054): sales.total - vat_total; equal to sales.total for a business that is not VAT-registered",
+  vat_total: "the VAT of the day's sales (0.00 when not VAT-registered)",
   sales: 'completed sales made that Lagos day',
   voids: 'sales made that day and voided since',
   cash_expected: "the sales' CASH tenders + CASH credit payments - CASH expenses (money in the drawer, VAT included)",
 });
 export const dailySummaryJson = (d: DailySummary) => ({
   date: d.date,
-  sales: { count: d.salesTotal.count, total: naira_(d.salesTotal.total), revenue: naira_(d.revenue), vat_total: naira_(d.vat), by_payment_method: d.sales.map(methodJson) },
+  sales: { count: d.salesTotal.count, total: naira_(d.salesTotal.total), by_payment_method: d.sales.map(methodJson) },
   voids: { count: d.voids.count, total: naira_(d.voids.total) },
   discounts: naira_(d.discounts),
   expenses: { total: naira_(d.expensesTotal), by_payment_method: d.expenses.map(methodJson) },
   credit_given: naira_(d.creditGiven),
   credit_collected: { total: naira_(d.creditCollectedTotal), by_payment_method: d.creditCollected.map(methodJson) },
   cash_expected: naira_(d.cashExpected),
+  revenue: naira_(d.revenue),
+  vat_total: naira_(d.vat),
 });
 
 const categorySalesShape = shape('CategorySales', { category: nullableStr, revenue: naira, units: int, cost_of_goods_sold: naira, gross_profit: naira, share_pct: pct });
