@@ -31,11 +31,11 @@ export const VAT_REPORT: ReportDefinition<VatRow> = {
 
 /**
  * GET /reports/vat as a file (docs/adr/0054): the sales of the month by rate, the output VAT, the expenses
- * with input VAT, the net VAT payable and the filing due date. `month` is YYYY-MM.
+ * with input VAT, the net VAT payable and the filing due date. `month` is YYYY-MM, the current Lagos month by default.
  */
 export const exportVat =
   (deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'businesses'> & Pick<ReportRepositories, 'reports'>>; clock: Clock }) =>
-  async (actor: Actor, month: string): Promise<E.Either<ExportFailure, Report>> => {
+  async (actor: Actor, month?: string): Promise<E.Either<ExportFailure, Report>> => {
     const vat = await getVatReport(deps)(actor, month);
     if (E.isLeft(vat)) return vat;
     const v = vat.right;

@@ -211,10 +211,10 @@ export interface VatReport {
   readonly netVatPayable: KoboSum;
 }
 
-/** The VAT return of a Lagos month `YYYY-MM` (owner): sales of the month by their Lagos day, expenses by spent_on. */
+/** The VAT return of a Lagos month `YYYY-MM` (default the current one; owner): sales of the month by their Lagos day, expenses by spent_on. */
 export const getVatReport =
-  (deps: { uow: UnitOfWork<Pick<ReportRepositories, 'reports'> & Pick<BusinessRepositories, 'businesses'>> }) =>
-  (actor: Actor, month: string): Promise<E.Either<InvalidReportRange, VatReport>> =>
+  (deps: { uow: UnitOfWork<Pick<ReportRepositories, 'reports'> & Pick<BusinessRepositories, 'businesses'>>; clock: Clock }) =>
+  (actor: Actor, month: string = lagosDate(deps.clock.now()).slice(0, 7)): Promise<E.Either<InvalidReportRange, VatReport>> =>
     deps.uow.read(async (r) => {
       if (!isVatMonth(month)) return E.left({ _tag: 'InvalidReportRange', field: 'month', reason: 'must be a month, YYYY-MM' });
       const range = monthDays(month);

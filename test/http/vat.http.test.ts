@@ -229,7 +229,7 @@ describe(`HTTP VAT (${persistence}): settings, sales, receipts, reports and the 
       const bad = await app.request('GET', `/reports/vat?month=${month}`, { token: r.token });
       expect([bad.status, bad.body.error.code], month).to.deep.equal([400, 'VALIDATION_FAILED']);
     }
-    expect((await app.request('GET', '/reports/vat', { token: r.token })).status).to.equal(400);
+    expect((await get(r.token, '/reports/vat')).month).to.equal('2026-11'); // the current Lagos month
   });
 
   it('the VAT return as CSV and PDF', async () => {

@@ -40,7 +40,7 @@ type PeriodQuery = t.TypeOf<typeof periodQuery> & { readonly month?: string };
 /** A snapshot of now (the inventory) takes no period: the document declares only what the route takes (issue 32). */
 const snapshotQuery = object('SnapshotReportExportQuery', {}, { format });
 /** A monthly report (the VAT return) takes its month, YYYY-MM. */
-const monthQuery = object('MonthReportExportQuery', { month: vatMonthParam('the Lagos month, YYYY-MM') }, { format });
+const monthQuery = object('MonthReportExportQuery', {}, { format, month: vatMonthParam('the Lagos month, YYYY-MM (default: the current one)') });
 /** The query a route takes: a period, a month, or (a snapshot) the format alone, which reads as a period left out. */
 const queryOf = (kind: 'period' | 'snapshot' | 'month'): t.Type<PeriodQuery, unknown, unknown> =>
   kind === 'snapshot' ? snapshotQuery : kind === 'month' ? (monthQuery as t.Type<PeriodQuery, unknown, unknown>) : periodQuery;
@@ -167,10 +167,10 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
     operationId: 'exportVatReport',
     summary: "Export a month's VAT return (owner)",
     description:
-      'GET /reports/vat as a file, for month (YYYY-MM): one row per VAT rate of the month\'s completed sales (item, rate_pct, net of VAT, vat), ' +
+      'GET /reports/vat as a file, for month (YYYY-MM, default the current Lagos month): one row per VAT rate of the month\'s completed sales (item, rate_pct, net of VAT, vat), ' +
       'then Output VAT (sales), Input VAT (expenses: net is their amount less the VAT), Net VAT payable, and the filing due date (the 21st of ' +
       'the next month) with the TIN.',
     monthly: true,
-    run: (actor, query) => uc.exportVat(actor, query.startDate!.slice(0, 7)),
+    run: (actor, query) => uc.exportVat(actor, query.startDate?.slice(0, 7)),
   }),
 ];

@@ -183,13 +183,13 @@ const reportRouteList = (uc: ReportUseCases) => [
     tag: TAG,
     summary: "A month's VAT return: output VAT, input VAT, what is payable and when (owner)",
     description:
-      'For a Lagos month (YYYY-MM): the completed sales that carried VAT (made while VAT-registered; voided ones left out), by rate: net of VAT ' +
+      'For a Lagos month (YYYY-MM, default the current one): the completed sales that carried VAT (made while VAT-registered; voided ones left out), by rate: net of VAT ' +
       'and their output VAT; the live expenses of the month (by spent_on) that recorded input VAT (vat_amount); net_vat_payable = output - input ' +
       '(below 0, a credit carried forward); due_date, the 21st of the next month (FIRS). A business that is not registered sees its expenses\' ' +
       'input VAT only. Invoices (issue 35) join the output VAT when they exist. As a file: GET /reports/vat/export (docs/adr/0054).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    query: object('VatReportQuery', { month: vatMonthParam('the Lagos month, YYYY-MM') }),
+    query: object('VatReportQuery', {}, { month: vatMonthParam('the Lagos month, YYYY-MM (default: the current one)') }),
     success: { status: 200, description: 'The VAT return', data: vatReportShape },
     failures: failuresOf<FailureOf<typeof uc.getVatReport>>({ InvalidReportRange: true }),
     errors: [],
