@@ -17,7 +17,7 @@ import { createTestApp, registerOwner, type TestApp } from '../support/test-app.
 const DAY = '2026-11-20';
 
 for (const persistence of ['postgres', 'memory'] as const)
-describe(`HTTP split payments (${persistence}): tenders, change, credit, receipts and money by tender`, function () {
+describe(`HTTP split payments (${persistence === 'postgres' ? 'database' : 'in-memory'}): tenders, change, credit, receipts and money by tender`, function () {
   this.timeout(180_000);
   let app: TestApp;
   let token: string;

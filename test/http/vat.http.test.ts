@@ -41,7 +41,7 @@ const pdfText = async (bytes: ArrayBuffer) => {
 };
 
 for (const persistence of ['postgres', 'memory'] as const)
-describe(`HTTP VAT (${persistence}): settings, sales, receipts, reports and the VAT return, to the kobo`, function () {
+describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): settings, sales, receipts, reports and the VAT return, to the kobo`, function () {
   this.timeout(180_000);
   let app: TestApp;
   let partner: Awaited<ReturnType<typeof aPartner>>;
