@@ -17,6 +17,7 @@ export * from './staff/index.js';
 export * from './operator/index.js';
 export * from './products/index.js';
 export * from './sales/index.js';
+export * from './returns/index.js';
 export * from './customers/index.js';
 export * from './report-exports/index.js';
 export * from './expenses/index.js';
@@ -25,6 +26,7 @@ export * from './reports/index.js';
 export * from './notifications/index.js';
 export * from './loan-packs/index.js';
 export * from './partners/index.js';
+export * from './audit/index.js';
 
 // the domain the commands are written in
 export * from '../domain/money.js';
@@ -33,6 +35,7 @@ export * from '../domain/phone.js';
 export * from '../domain/roles.js';
 export * from '../domain/events.js';
 export type { Sale, PaymentMethod } from '../domain/sale.js';
+export type { SaleReturn, ReturnLine, RefundMethod } from '../domain/sale-return.js';
 export type { Product } from '../domain/product.js';
 export type { Customer } from '../domain/customer.js';
 export * from '../domain/expense.js';
@@ -41,3 +44,4 @@ export * from '../domain/notification-texts.js';
 export type { LoanPackMonths, LoanPackStatus, GatewayPaymentStatus } from '../domain/loan-pack.js';
 export * from '../domain/partner.js';
 export * from '../domain/webhook.js';
+export * from '../domain/audit.js';

@@ -20,6 +20,7 @@ import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
 import { DEFAULT_VAT_SETTINGS } from '../domain/vat.js';
 import { migrate, openOrm } from '../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../bootstrap/migrations.js';
 
 const argv = process.argv.slice(2);
 const option = (name: string, fallback: string) => {
@@ -210,7 +211,7 @@ const main = async () => {
   await wipe.query('drop schema if exists public cascade; create schema public');
   await wipe.end();
 
-  const orm = await openOrm({ databaseUrl: URL_, poolMax: 4, log: () => undefined });
+  const orm = await openOrm({ databaseUrl: URL_, poolMax: 4, log: () => undefined, migrations: MIGRATIONS });
   await migrate(orm);
   // the ORM way needs its mappings discovered: a second ORM with them, on the same database
   const { MikroORM, PostgreSqlDriver } = await import('@mikro-orm/postgresql');

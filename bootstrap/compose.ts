@@ -7,9 +7,10 @@ import { resolveActor } from '../application/auth/resolve-actor.js';
 import * as E from 'fp-ts/lib/Either.js';
 import { authenticatePartnerKey } from '../application/partners/api-keys.js';
 import type { Config } from './config.js';
+import { FAILURES, failureTable } from './failures.js';
 import { MODULES } from './modules/index.js';
 import { moduleContext, type Overrides } from './modules/context.js';
-import { routeTable } from './modules/module.js';
+import { routeTable, type AnyModule } from './modules/module.js';
 import type { Persistence } from './persistence.js';
 
 export type { Overrides } from './modules/context.js';
@@ -19,15 +20,23 @@ export const VERSION = '0.1.0';
 const REFUSAL = { AccountDeactivated: 'ACCOUNT_DEACTIVATED', SessionRevoked: 'SESSION_REVOKED', StaleToken: 'TOKEN_INVALID' } as const;
 
 /** The one place adapters are constructed and wired to the use cases and the HTTP edge. */
-export const compose = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides = {}) => {
-  const ctx = await moduleContext(config, persistence, logger, overrides);
+export const compose = async (
+  config: Config,
+  persistence: Persistence,
+  logger: Logger,
+  /** `modules`: the list of modules (default MODULES); a test adds a scratch module through its manifest alone. */
+  overrides: Overrides & { readonly modules?: readonly AnyModule[] } = {},
+) => {
+  const modules = overrides.modules ?? MODULES;
+  const ctx = await moduleContext(config, persistence, logger, { ...overrides, modules });
   const { clock, key, tokenSettings, deps } = ctx;
   const { dispatcher, jobs, uow, runScheduledNotifications, runWebhookDeliveries } = ctx.jobs;
-  // Every module's routes, folded over the list of manifests (bootstrap/modules/index.ts, docs/adr/0052).
-  const routes = routeTable(MODULES, ctx);
+  // Every module's routes and failures, folded over the list of manifests (bootstrap/modules/index.ts, docs/adr/0052, 0062).
+  const failures = overrides.modules ? failureTable(modules) : FAILURES;
+  const routes = routeTable(modules, ctx, failures);
   const currentActor = resolveActor({ ...deps, ...(persistence.memberCache ? { memberCache: persistence.memberCache } : {}) });
   const partnerOfKey = authenticatePartnerKey(deps);
-  const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE });
+  const openApi = buildOpenApi(routes, { version: VERSION, errorTypeBase: config.ERROR_TYPE_BASE, failures });
   const { app, router } = createApp({
     routes,
     openApi,

@@ -9,7 +9,8 @@ import { deliverNotifications } from '../application/notifications/deliver-notif
 import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
 import { nodeCrypto } from '../adapters/crypto/node-crypto.js';
-import { deliverAfterCommit } from '../adapters/persistence/deliver-after-commit.js';
+import { deliverAfterCommit, type RecordHook } from '../adapters/persistence/deliver-after-commit.js';
+import { recordAuditEntries } from '../application/audit/record-audit-entries.js';
 import { inMemory, type AppRepositories } from './persistence-in-memory.js';
 
 /**
@@ -30,5 +31,9 @@ export const inMemoryAdapters = (messages: MessageSender): { uow: UnitOfWork<App
     deliverNotifications({ uow: persistence.uow, messages, clock }),
   ]);
   const dispatcher = createDispatcher({ outbox: persistence.outbox, clock, subscribers });
-  return { uow: deliverAfterCommit(persistence.uow, dispatcher), clock, crypto: nodeCrypto(randomBytes(32)) };
+  const crypto = nodeCrypto(randomBytes(32));
+  // an embedder's changes are audited like the server's, with no request behind them: the system's (docs/adr/0069)
+  const audit = recordAuditEntries({ crypto });
+  const auditEntries: RecordHook<AppRepositories> = { recorded: async (repos, at, events) => (await audit(repos, at, events, undefined), false), committed: () => undefined };
+  return { uow: deliverAfterCommit(persistence.uow, dispatcher, [auditEntries]), clock, crypto };
 };

@@ -8,8 +8,7 @@ import { createDispatcher, type DispatcherOptions, type DispatchReport } from '.
 import { pollLoop } from '../application/events/poll-loop.js';
 import { queueSubscribers } from '../application/events/queued-subscribers.js';
 import { sendMessages } from '../application/events/send-messages.js';
-import { deliverNotifications } from '../application/notifications/deliver-notifications.js';
-import { notifyOnEvents, runDueNotifications } from '../application/notifications/automatic-notifications.js';
+import { runDueNotifications } from '../application/notifications/automatic-notifications.js';
 import type { Crypto } from '../application/ports/crypto.js';
 import { deliverAfterCommit, type RecordHook } from '../adapters/persistence/deliver-after-commit.js';
 import { inProcessJobQueue } from '../adapters/jobs/in-process.job-queue.js';
@@ -17,6 +16,9 @@ import { deliverDueWebhooks, PASSES_AT_ONCE, recordWebhookDeliveries } from '../
 import type { WebhookPoster, WebhookSigner } from '../application/ports/webhooks.js';
 import { httpWebhookPoster, standardWebhooksSigner } from '../adapters/webhooks/http-poster.js';
 import type { ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
+import { currentAttribution } from '../adapters/http/attribution.js';
+import { recordAuditEntries } from '../application/audit/record-audit-entries.js';
+import type { Attribution } from '../application/audit/ports.js';
 import { WEBHOOK_DELIVERIES_CHANNEL } from '../adapters/persistence/sql/webhooks.sql.js';
 import type { Config } from './config.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
@@ -34,22 +36,42 @@ export interface JobDeps {
   readonly leaseMs: number;
 }
 
+/** What a module's manifest adds to the jobs (bootstrap/modules/module.ts): its subscribers and periodic tasks. */
+export interface JobModule {
+  /** Its subscribers of the domain events, each one's events a job queue of its own. */
+  readonly subscribers?: (d: JobDeps) => readonly Subscriber[];
+  /** Its work run once a minute across all workers; `retry` is the message jobs' policy, for a task that sends. */
+  readonly periodicTasks?: (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>) => readonly PeriodicTask[];
+}
+
 /** A webhook delivery's claim outlasts its POST by this much. */
 const LEASE_MARGIN_MS = 5_000;
 
 /**
  * The subscribers of the domain events: each one's events become jobs of its own queue, run by the
- * workers with retries (docs/adr/0029). A module adds its subscriber here, in one line.
+ * workers with retries (docs/adr/0029). The outbox's message sender (every module queues messages),
+ * then each manifest's `subscribers`, in list order (docs/adr/0062).
  */
-const subscribers = (d: JobDeps): Subscriber[] => [sendMessages(d), deliverNotifications(d), notifyOnEvents(d)];
+const subscribers = (modules: readonly JobModule[], d: JobDeps): Subscriber[] => [sendMessages(d), ...modules.flatMap((m) => m.subscribers?.(d) ?? [])];
 
 /**
- * Work run once a minute across all workers, with the minute it is for. A module adds its task here, in one line.
+ * Work run once a minute across all workers, with the minute it is for: each manifest's `periodicTasks`.
  * `retry`: the message jobs' policy, for a task that sends (a fault, e.g. a database timeout, is retried, not dropped).
  */
-const periodicTasks = (d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] => [
-  { name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry },
-];
+const periodicTasks = (modules: readonly JobModule[], d: JobDeps, retry: Pick<PeriodicTask, 'retryLimit' | 'retryDelaySeconds'>): PeriodicTask[] =>
+  modules.flatMap((m) => m.periodicTasks?.(d, retry) ?? []);
+
+/**
+ * The audit log's entries, made from the events a transaction records, in that transaction (docs/adr/0069),
+ * attributed to whoever the work under way is for (`attribution`: the request's member, partner key or till).
+ */
+export const auditEntries = (d: Pick<JobDeps, 'crypto'>, attribution: () => Attribution | undefined): RecordHook<AppRepositories> => {
+  const record = recordAuditEntries(d);
+  return {
+    recorded: async (repos, at, events) => (await record(repos, at, events, attribution()), false),
+    committed: () => undefined,
+  };
+};
 
 /** The dispatcher's news in the log: ids, types and errors, never a payload (a code). */
 const logDispatch = (logger: Logger) => (r: DispatchReport) => {
@@ -74,20 +96,22 @@ export const composeJobs = (
   persistence: Persistence,
   logger: Logger,
   deps: Omit<JobDeps, 'uow' | 'signer' | 'poster' | 'leaseMs'>,
-  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue } = {},
+  /** `modules`: whose subscribers and periodic tasks run (MODULES; the list is handed in, as the manifests import this file's types). */
+  overrides: { readonly dispatcher?: Partial<DispatcherOptions>; readonly jobs?: JobQueue; readonly modules: readonly JobModule[] },
 ) => {
+  const { modules } = overrides;
   const jobs = overrides.jobs ?? persistence.jobs ?? inProcessJobQueue({ now: () => deps.clock.now(), report: logJobs(logger) });
   // The subscribers get the unit of work that hands events to the dispatcher they are given to: bound late.
   let afterCommit: UnitOfWork<AppRepositories> | undefined;
   const uow: UnitOfWork<AppRepositories> = { run: (work) => afterCommit!.run(work), read: (work) => afterCommit!.read(work), readInTurn: (work) => afterCommit!.readInTurn(work), atomically: (work) => afterCommit!.atomically(work), giveWay: (upToMs) => afterCommit!.giveWay(upToMs) };
   const poster = httpWebhookPoster({ timeoutMs: config.WEBHOOK_TIMEOUT_MS, allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE });
   const d: JobDeps = { ...deps, uow, signer: standardWebhooksSigner, poster, leaseMs: config.WEBHOOK_TIMEOUT_MS + LEASE_MARGIN_MS };
-  const relays = queueSubscribers(jobs, subscribers(d), {
+  const relays = queueSubscribers(jobs, subscribers(modules, d), {
     retryLimit: config.JOBS_RETRY_LIMIT,
     retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS,
     expireInSeconds: config.JOBS_EXPIRE_SECONDS,
   });
-  for (const task of periodicTasks(d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS })) jobs.every(task);
+  for (const task of periodicTasks(modules, d, { retryLimit: config.JOBS_RETRY_LIMIT, retryDelaySeconds: config.JOBS_RETRY_DELAY_SECONDS })) jobs.every(task);
   const dispatcher = createDispatcher(
     { outbox: persistence.outbox, clock: deps.clock, subscribers: relays, report: logDispatch(logger) },
     { pollMs: config.OUTBOX_POLL_MS, ...overrides.dispatcher },
@@ -109,7 +133,7 @@ export const composeJobs = (
     recorded: async (repos, at, events, ids) => (await makeDeliveries(repos, at, events, ids)).length > 0,
     committed: () => webhookLoop.wake(),
   };
-  afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries]);
+  afterCommit = deliverAfterCommit(persistence.uow, dispatcher, [webhookDeliveries, auditEntries(d, currentAttribution)]);
   let webhookWakeups: ChannelListener | undefined;
   const withWebhooks: JobQueue = {
     define: (spec) => jobs.define(spec),

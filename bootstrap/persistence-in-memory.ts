@@ -15,6 +15,7 @@ import { inMemoryCustomersModule } from '../adapters/persistence/in-memory/custo
 import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expenses.in-memory.js';
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReturnsModule } from '../adapters/persistence/in-memory/returns.in-memory.js';
 import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
 import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
 import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
@@ -22,6 +23,7 @@ import { inMemoryLoanPacksModule } from '../adapters/persistence/in-memory/loan-
 import { inMemorySyncModule } from '../adapters/persistence/in-memory/sync.in-memory.js';
 import { inMemoryPartnersModule } from '../adapters/persistence/in-memory/partners.in-memory.js';
 import { inMemoryWebhooksModule } from '../adapters/persistence/in-memory/webhooks.in-memory.js';
+import { inMemoryAuditModule } from '../adapters/persistence/in-memory/audit.in-memory.js';
 
 /*
  * The in-memory half of the persistence wiring, apart from the SQL half (persistence.ts) so that a
@@ -40,6 +42,7 @@ export const IN_MEMORY_MODULES = [
   inMemoryBusinessModule,
   inMemoryProductsModule,
   inMemorySalesModule,
+  inMemoryReturnsModule,
   inMemoryCustomersModule,
   inMemoryExpensesModule,
   inMemoryEventsModule,
@@ -50,6 +53,7 @@ export const IN_MEMORY_MODULES = [
   inMemorySyncModule,
   inMemoryPartnersModule,
   inMemoryWebhooksModule,
+  inMemoryAuditModule,
 ] as const;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

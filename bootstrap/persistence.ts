@@ -10,6 +10,8 @@ import { openReportsDatabase } from '../adapters/persistence/sql/reports-databas
 import { database, type Sql } from '../adapters/persistence/sql/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/sql/member-cache.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
+import type { MigrationObject } from '@mikro-orm/core';
+import { MIGRATIONS } from './migrations.js';
 import { MODULES } from './modules/index.js';
 import { repositories } from './modules/module.js';
 
@@ -81,6 +83,8 @@ export const openPostgres = async (options: {
   jobs?: Omit<PgBossOptions, 'connectionString'>;
   /** `check`: refuse to start on a database with pending migrations instead of applying them (a worker process). */
   migrations?: 'apply' | 'check';
+  /** The migrations to apply or check: every manifest's (MIGRATIONS) unless given (a test's scratch module). */
+  migrationList?: readonly MigrationObject[];
   /** Reports and exports read here (a streaming replica), never write. */
   reportsDatabaseUrl?: string;
 }): Promise<Persistence & { readonly embedded: boolean }> => {
@@ -94,6 +98,7 @@ export const openPostgres = async (options: {
       databaseUrl: options.databaseUrl ?? embedded!.url,
       poolMax: options.poolMax,
       log: options.log,
+      migrations: options.migrationList ?? MIGRATIONS,
       ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
       // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
       // Its one session's notices come back on the connection that committed (member-cache.ts).

@@ -5,6 +5,7 @@ import { composeJobs, jobQueueOptions } from './jobs.js';
 import { openPostgres } from './persistence.js';
 import { nodeCrypto, secretFromDataDir } from '../adapters/crypto/node-crypto.js';
 import { messageSender } from './messaging.js';
+import { MODULES } from './modules/index.js';
 
 /**
  * `npm run worker`: the job workers and the once-a-minute tasks with no HTTP, for operators who run
@@ -26,7 +27,7 @@ const main = async () => {
   const clock = { now: () => new Date() };
   const messages = messageSender(config, logger).sender;
   const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');
-  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) });
+  const { dispatcher, jobs } = composeJobs(config, persistence, logger, { messages, clock, crypto: nodeCrypto(otpSecret) }, { modules: MODULES });
   await jobs.start({ workers: true });
   dispatcher.start();
   logger.info({ database: persistence.embedded ? `embedded PGlite in ${config.DATA_DIR}` : 'PostgreSQL' }, 'worker started');

@@ -4,9 +4,11 @@ import type { PaymentMethod } from './sale.js';
 /**
  * The credit ledger (append-only, integer kobo). `amount` is the entry's effect on what the customer
  * owes: a credit sale adds its unpaid part, a payment subtracts, a void reverses what of the sale was
- * still owed. The customer's balance is always the sum of their entries and never negative.
+ * still owed, a return takes off what it cleared of the sale's debt (and a credit note's refund). The
+ * customer's balance is always the sum of their entries; it goes below zero only by a credit note they
+ * have not used yet (docs/adr/0059).
  */
-export type CreditEntryKind = 'SALE' | 'PAYMENT' | 'VOID';
+export type CreditEntryKind = 'SALE' | 'PAYMENT' | 'VOID' | 'RETURN';
 /**
  * How a debt is paid: the sale's payment methods but CREDIT (a debt is not paid with more debt). One
  * list, so a sale's and a credit payment's `payment_method` agree (ADR 0046).

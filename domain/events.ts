@@ -5,6 +5,7 @@ import type { MovementReason, StockMovement } from './product.js';
 import type { PaymentMethod, Sale } from './sale.js';
 import type { CreditEntry, CreditPaymentMethod } from './credit.js';
 import type { Customer } from './customer.js';
+import type { RefundMethod, SaleReturn } from './sale-return.js';
 
 /*
  * What happened, as subscribers (messages now; webhooks, offline sync, a job queue later) need it:
@@ -23,7 +24,11 @@ export interface SaleRecorded {
   readonly total: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
-  readonly lines: readonly { readonly productId: string; readonly quantity: number; readonly lineTotal: Kobo }[];
+  readonly lines: readonly { readonly productId: string; readonly name: string; readonly quantity: number; readonly lineTotal: Kobo; readonly discount: Kobo }[];
+  /** The sale's own discount (taken off after the lines'); each line carries its own. */
+  readonly discount: Kobo;
+  /** The total before any discount: what the lines came to at their unit prices. */
+  readonly grossTotal: Kobo;
   readonly recordedBy: string;
 }
 
@@ -32,9 +37,34 @@ export interface SaleVoided {
   readonly businessId: string;
   readonly saleId: string;
   readonly receiptNumber: string;
+  readonly branchId: string;
   readonly customerId: string | null;
+  readonly total: Kobo;
   readonly refundAmount: Kobo;
+  readonly reason: string | null;
   readonly voidedBy: string;
+  /** The stock the void put back, to the branch each line was taken from (the audit log's one entry holds it). */
+  readonly returned: readonly { readonly productId: string; readonly name: string; readonly branchId: string; readonly quantity: number }[];
+}
+
+/** Goods of a sale came back (docs/adr/0058): what they were worth, what cleared the customer's debt, what was refunded and how. */
+export interface ReturnRecorded {
+  readonly _tag: 'ReturnRecorded';
+  readonly businessId: string;
+  readonly returnId: string;
+  readonly returnNumber: string;
+  readonly saleId: string;
+  readonly receiptNumber: string;
+  readonly branchId: string;
+  readonly customerId: string | null;
+  readonly amount: Kobo;
+  readonly debtReduced: Kobo;
+  readonly refundAmount: Kobo;
+  readonly refundMethod: RefundMethod;
+  readonly restock: boolean;
+  readonly lines: readonly { readonly productId: string; readonly name: string; readonly quantity: number; readonly amount: Kobo }[];
+  readonly reason: string;
+  readonly recordedBy: string;
 }
 
 /** One product's stock moved (one stock-ledger row). */
@@ -85,6 +115,8 @@ export interface MemberInvited {
   readonly membershipId: string;
   readonly userId: string;
   readonly role: Role;
+  /** The branch the member will work at (absent in events recorded before the audit log). */
+  readonly branchId?: string;
   readonly identifier: Identifier;
 }
 
@@ -130,12 +162,130 @@ export interface LoanPackPaid {
   readonly paidAt: string;
 }
 
+/** A product's selling price or cost price changed (an edit or an import). */
+export interface ProductPriceChanged {
+  readonly _tag: 'ProductPriceChanged';
+  readonly businessId: string;
+  readonly productId: string;
+  readonly name: string;
+  /** Only the prices that changed. */
+  readonly before: { readonly price?: Kobo; readonly costPrice?: Kobo | null };
+  readonly after: { readonly price?: Kobo; readonly costPrice?: Kobo | null };
+}
+
+/** Stock moved from one branch to another (one transfer, its lines). */
+export interface StockTransferred {
+  readonly _tag: 'StockTransferred';
+  readonly businessId: string;
+  readonly transferId: string;
+  readonly fromBranchId: string;
+  readonly toBranchId: string;
+  readonly items: readonly { readonly productId: string; readonly quantity: number }[];
+  readonly note: string | null;
+}
+
+/** An expense was deleted (softly: the row keeps who and when). */
+export interface ExpenseDeleted {
+  readonly _tag: 'ExpenseDeleted';
+  readonly businessId: string;
+  readonly expenseId: string;
+  readonly branchId: string;
+  readonly amount: Kobo;
+  readonly description: string;
+  readonly categoryName: string;
+  readonly spentOn: string;
+}
+
+/** A member's role changed (STAFF to BUSINESS_OWNER or back). */
+export interface MemberRoleChanged {
+  readonly _tag: 'MemberRoleChanged';
+  readonly businessId: string;
+  readonly membershipId: string;
+  readonly userId: string;
+  readonly branchId: string | null;
+  readonly before: Role;
+  readonly after: Role;
+}
+
+/** A member was deactivated: refused from their next request. */
+export interface MemberDeactivated {
+  readonly _tag: 'MemberDeactivated';
+  readonly businessId: string;
+  readonly membershipId: string;
+  readonly userId: string;
+  readonly branchId: string | null;
+  readonly role: Role;
+  readonly previousStatus: 'INVITED' | 'ACTIVE';
+}
+
+/** The business's profile changed: the fields that changed, before and after (domain names). */
+export interface BusinessSettingsChanged {
+  readonly _tag: 'BusinessSettingsChanged';
+  readonly businessId: string;
+  readonly businessName: string;
+  readonly before: Readonly<Record<string, string | null>>;
+  readonly after: Readonly<Record<string, string | null>>;
+}
+
+/** A member signed in from a device (user agent) none of their earlier sessions came from. */
+export interface SignedInFromNewDevice {
+  readonly _tag: 'SignedInFromNewDevice';
+  readonly businessId: string;
+  readonly userId: string;
+  readonly role: Role;
+  readonly sessionId: string;
+  readonly userAgent: string;
+  readonly ip: string | null;
+}
+
+/** A partner made an API key (or rotated one into a new key); no business of its own, so `businessId` is null. */
+export interface ApiKeyCreated {
+  readonly _tag: 'ApiKeyCreated';
+  readonly businessId: null;
+  readonly partnerId: string;
+  readonly keyId: string;
+  readonly name: string;
+  readonly prefix: string;
+  readonly scopes: readonly string[];
+  readonly keyExpiresAt: string | null;
+  /** The key a rotation replaced; null for a new key. */
+  readonly rotatedFrom: string | null;
+}
+
+/**
+ * An audit entry an owner's alert may be about was written (a void, a discount, a stock adjustment;
+ * docs/adr/0071): what the alert says, so its subscriber weighs it against the thresholds after the commit.
+ */
+export interface AuditEntryRecorded {
+  readonly _tag: 'AuditEntryRecorded';
+  readonly businessId: string;
+  readonly entryId: string;
+  readonly action: 'sale.voided' | 'sale.discounted' | 'stock.adjusted';
+  readonly actorName: string | null;
+  /** The receipt number, or the product's name. */
+  readonly subjectLabel: string | null;
+  /** The sale's total (a void) or its discounts (a discount); null for a stock adjustment. */
+  readonly amount: Kobo | null;
+  /** The units added (negative: taken) by a stock adjustment; null otherwise. */
+  readonly quantity: number | null;
+}
+
 export type DomainEvent =
+  | ProductPriceChanged
+  | StockTransferred
+  | ExpenseDeleted
+  | MemberRoleChanged
+  | MemberDeactivated
+  | BusinessSettingsChanged
+  | SignedInFromNewDevice
+  | ApiKeyCreated
+  | AuditEntryRecorded
   | MerchantJoinedNetwork
   | MerchantLeftNetwork
   | LoanPackPaid
   | SaleRecorded
   | SaleVoided
+  | ReturnRecorded
   | StockChanged
   | CreditPaymentRecorded
   | CustomerCreated
@@ -150,6 +300,7 @@ export type EventType = DomainEvent['_tag'];
 export const EVENT_TYPES = [
   'SaleRecorded',
   'SaleVoided',
+  'ReturnRecorded',
   'StockChanged',
   'CreditPaymentRecorded',
   'CustomerCreated',
@@ -160,6 +311,15 @@ export const EVENT_TYPES = [
   'MerchantJoinedNetwork',
   'MerchantLeftNetwork',
   'LoanPackPaid',
+  'ProductPriceChanged',
+  'StockTransferred',
+  'ExpenseDeleted',
+  'MemberRoleChanged',
+  'MemberDeactivated',
+  'BusinessSettingsChanged',
+  'SignedInFromNewDevice',
+  'ApiKeyCreated',
+  'AuditEntryRecorded',
 ] as const satisfies readonly EventType[];
 
 /** The event as it is kept once delivered or given up: without the code a message carried. */
@@ -180,18 +340,44 @@ export const saleRecorded = (sale: Sale): SaleRecorded => ({
   total: sale.total,
   amountPaid: sale.amountPaid,
   balanceDue: sale.balanceDue,
-  lines: sale.lines.map((l) => ({ productId: l.productId, quantity: l.quantity, lineTotal: l.lineTotal })),
+  lines: sale.lines.map((l) => ({ productId: l.productId, name: l.name, quantity: l.quantity, lineTotal: l.lineTotal, discount: l.discount })),
+  discount: sale.discount,
+  grossTotal: kobo(sale.lines.reduce((n, l) => n + l.lineTotal + l.discount, 0)),
   recordedBy: sale.createdBy,
 });
 
-export const saleVoided = (sale: Sale): SaleVoided => ({
+/** `returned`: the stock the void put back (its SALE_VOID ledger rows), by product and branch. */
+export const saleVoided = (sale: Sale, returned: readonly { productId: string; branchId: string; quantity: number }[] = []): SaleVoided => ({
   _tag: 'SaleVoided',
   businessId: sale.businessId,
   saleId: sale.id,
   receiptNumber: sale.receiptNumber,
+  branchId: sale.branchId,
   customerId: sale.customerId,
+  total: sale.total,
   refundAmount: sale.refundAmount ?? kobo(0),
+  reason: sale.voidReason,
   voidedBy: sale.voidedBy ?? sale.createdBy,
+  returned: returned.map((m) => ({ productId: m.productId, name: sale.lines.find((l) => l.productId === m.productId)?.name ?? '', branchId: m.branchId, quantity: m.quantity })),
+});
+
+export const returnRecorded = (r: SaleReturn): ReturnRecorded => ({
+  _tag: 'ReturnRecorded',
+  businessId: r.businessId,
+  returnId: r.id,
+  returnNumber: r.returnNumber,
+  saleId: r.saleId,
+  receiptNumber: r.receiptNumber,
+  branchId: r.branchId,
+  customerId: r.customerId,
+  amount: r.amount,
+  debtReduced: r.debtReduced,
+  refundAmount: r.refundAmount,
+  refundMethod: r.refundMethod,
+  restock: r.restock,
+  lines: r.lines.map((l) => ({ productId: l.productId, name: l.name, quantity: l.quantity, amount: l.amount })),
+  reason: r.reason,
+  recordedBy: r.createdBy,
 });
 
 /** `productQuantityAfter`: the product's total over its branches once the movement is made. */

@@ -42,6 +42,35 @@ export const customText = (r: { readonly businessName: string; readonly message:
   subject: `A message from ${r.businessName}`,
 });
 
+/** The sentence of an owner's alert about an audited change (docs/adr/0071), made when the alert is queued. */
+export const auditAlertMessage = (c: {
+  readonly action: 'sale.voided' | 'sale.discounted' | 'stock.adjusted';
+  readonly actorName: string | null;
+  readonly subjectLabel: string | null;
+  readonly amount: Kobo | null;
+  readonly quantity: number | null;
+}): string => {
+  const who = c.actorName ?? 'Someone';
+  const what = c.subjectLabel ?? 'a sale';
+  switch (c.action) {
+    case 'sale.voided':
+      return `${who} voided sale ${what} (${formatNaira(c.amount ?? 0)}). See the audit log.`;
+    case 'sale.discounted':
+      return `${who} gave ${formatNaira(c.amount ?? 0)} off on sale ${what}. See the audit log.`;
+    case 'stock.adjusted': {
+      const n = c.quantity ?? 0;
+      return `${who} adjusted the stock of ${c.subjectLabel ?? 'a product'} ${n < 0 ? 'down' : 'up'} by ${Math.abs(n)}. See the audit log.`;
+    }
+  }
+};
+
+/** An alert to the owner of an audited change above their threshold: the sentence is made when it is queued (docs/adr/0071). */
+export const auditAlertText = (r: { readonly businessName: string; readonly message: string }): NotificationText => ({
+  text: `${r.businessName}: ${r.message}`,
+  params: [r.businessName, r.message],
+  subject: `${r.businessName}: audit alert`,
+});
+
 export const lowStockText = (r: { readonly businessName: string; readonly productName: string; readonly quantity: number; readonly threshold: number }): NotificationText => ({
   text: `${r.businessName}: ${r.productName} is low, ${r.quantity} left (alert at ${r.threshold}). Restock soon.`,
   params: [r.businessName, r.productName, String(r.quantity), String(r.threshold)],

@@ -1,11 +1,13 @@
+import type { Kobo } from './money.js';
+
 /** How a notification reaches its person. POST /notifications/{sms,whatsapp} pick SMS or WHATSAPP; alerts may use EMAIL. */
 export const NOTIFICATION_CHANNELS = ['SMS', 'WHATSAPP', 'EMAIL'] as const;
 export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 
-/** What a person asks for through the API; the system adds LOW_STOCK and DAILY_SUMMARY (to the owner). */
+/** What a person asks for through the API; the system adds LOW_STOCK, DAILY_SUMMARY and AUDIT_ALERT (to the owner). */
 export const REQUESTED_TEMPLATES = ['RECEIPT', 'CREDIT_REMINDER', 'CUSTOM'] as const;
 export type RequestedTemplate = (typeof REQUESTED_TEMPLATES)[number];
-export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY'] as const;
+export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT'] as const;
 export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
 
 /** QUEUED until the provider took it (SENT), then DELIVERED where the provider reports it; FAILED with the reason. */
@@ -67,6 +69,20 @@ export interface NotificationPreferences {
   readonly dailySummary: { readonly enabled: boolean; readonly time: string; readonly channel: NotificationChannel };
   readonly creditReminders: { readonly enabled: boolean; readonly daysOverdue: number; readonly repeatEveryDays: number; readonly channel: NotificationChannel };
   readonly receiptChannel: ReceiptChannel;
+  /**
+   * An alert to the owner when the audit log records one of these above its threshold (docs/adr/0071):
+   * a void of a sale whose total is above `saleVoidedOver`, discounts on a sale above `saleDiscountedOver`,
+   * a stock adjustment of more than `stockAdjustedOver` units either way. A null threshold: no alert for it.
+   */
+  readonly auditAlerts: AuditAlertPreferences;
+}
+
+export interface AuditAlertPreferences {
+  readonly enabled: boolean;
+  readonly channel: NotificationChannel;
+  readonly saleVoidedOver: Kobo | null;
+  readonly saleDiscountedOver: Kobo | null;
+  readonly stockAdjustedOver: number | null;
 }
 
 /** Nothing is sent (nor paid for) until the owner turns it on. */
@@ -75,6 +91,20 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   dailySummary: { enabled: false, time: '20:00', channel: 'SMS' },
   creditReminders: { enabled: false, daysOverdue: 7, repeatEveryDays: 7, channel: 'SMS' },
   receiptChannel: 'NONE',
+  auditAlerts: { enabled: false, channel: 'SMS', saleVoidedOver: null, saleDiscountedOver: null, stockAdjustedOver: null },
+};
+
+/** Is this audited change one the owner asked to be alerted to: its action's threshold set, and passed? */
+export const isAuditAlertDue = (p: AuditAlertPreferences, change: { readonly action: 'sale.voided' | 'sale.discounted' | 'stock.adjusted'; readonly amount: Kobo | null; readonly quantity: number | null }): boolean => {
+  if (!p.enabled) return false;
+  switch (change.action) {
+    case 'sale.voided':
+      return p.saleVoidedOver !== null && change.amount !== null && change.amount > p.saleVoidedOver;
+    case 'sale.discounted':
+      return p.saleDiscountedOver !== null && change.amount !== null && change.amount > p.saleDiscountedOver;
+    case 'stock.adjusted':
+      return p.stockAdjustedOver !== null && change.quantity !== null && Math.abs(change.quantity) > p.stockAdjustedOver;
+  }
 };
 
 /** HH:MM on a 24-hour clock. */

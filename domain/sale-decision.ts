@@ -28,6 +28,8 @@ export type CreditBalanceLimitExceeded = { readonly _tag: 'CreditBalanceLimitExc
 /** A line of the cart the branch cannot give: `index` is the first item of the cart naming the product. */
 export type SaleShortage = InsufficientStock & { readonly name: string; readonly index: number };
 export type SaleAlreadyVoided = { readonly _tag: 'SaleAlreadyVoided' };
+/** A sale with returns is not voided: the rest is returned instead (the returns' refunds are already made, docs/adr/0058). */
+export type SaleHasReturns = { readonly _tag: 'SaleHasReturns'; readonly returns: number };
 
 /** What a sale's facts can refuse, in the order they are checked. */
 export type SaleDecisionFailure = UnknownCustomer | ProvisionalReceiptNumberTaken | UnknownProducts | ArchivedProducts | PricingFailure | CustomerRequired;
@@ -164,6 +166,8 @@ export interface VoidFacts {
   readonly sale: Sale;
   /** The sale's stock ledger rows: its SALE rows are what it took. */
   readonly movements: readonly Pick<StockMovement, 'productId' | 'branchId' | 'quantityChange' | 'reason'>[];
+  /** How many returns the sale has had. */
+  readonly returns: number;
 }
 
 /** Units of a product going back to a branch. */
@@ -184,13 +188,14 @@ export interface VoidPlan {
 }
 
 /**
- * Decides a void: a sale is voided once. Its stock goes back exactly as its SALE rows took it; what
+ * Decides a void: a sale is voided once, and not once goods of it were returned (return the rest). Its stock goes back exactly as its SALE rows took it; what
  * the customer still owed is reversed and what they had paid is the refund, so a balance never goes
  * below zero (docs/adr/0011).
  */
-export const decideVoid = (facts: VoidFacts, v: { readonly reason: string; readonly by: string; readonly at: Date }): E.Either<SaleAlreadyVoided, VoidPlan> => {
+export const decideVoid = (facts: VoidFacts, v: { readonly reason: string; readonly by: string; readonly at: Date }): E.Either<SaleAlreadyVoided | SaleHasReturns, VoidPlan> => {
   const { sale } = facts;
   if (sale.status === 'VOIDED') return E.left({ _tag: 'SaleAlreadyVoided' });
+  if (facts.returns > 0) return E.left({ _tag: 'SaleHasReturns', returns: facts.returns });
   const returns = facts.movements
     .filter((m) => m.reason === 'SALE')
     .sort((a, b) => (a.productId < b.productId ? -1 : 1))

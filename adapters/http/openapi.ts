@@ -1,14 +1,14 @@
 import { isDeepStrictEqual } from 'node:util';
 import type * as t from 'io-ts';
 import { jsonSchemaOf, type JsonSchema } from './codecs.js';
-import { ERROR_CODES, statusInfo, type ErrorCode } from './problem.js';
+import { statusInfo, type ErrorCode } from './problem.js';
 import type { RouteDef } from './route.js';
-import { codesOfFailures } from './failure-codes.js';
+import { codesOfFailures, type FailureTable } from './failure-codes.js';
 import { ROLES } from '../../domain/roles.js';
 
-/** The error codes a route can answer, its own and those that come with its kind. */
-export const errorCodesOf = (r: RouteDef<any, any>): ErrorCode[] => {
-  const codes = new Set<ErrorCode>([...r.errors, ...codesOfFailures(r.failures ?? [])]);
+/** The error codes a route can answer, its own, its failures' (by the folded table, bootstrap/failures.ts) and those that come with its kind. */
+export const errorCodesOf = (r: RouteDef<any, any>, failures: FailureTable): ErrorCode[] => {
+  const codes = new Set<ErrorCode>([...r.errors, ...codesOfFailures(failures, r.failures ?? [])]);
   if (r.query) codes.add('VALIDATION_FAILED');
   if (r.path.includes(':')) codes.add('RESOURCE_NOT_FOUND');
   if (r.body) ['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'].forEach((c) => codes.add(c as ErrorCode));
@@ -44,7 +44,8 @@ const alternativeContent = (r: RouteDef<any, any>) =>
   );
 
 /** OpenAPI 3.1 document built from the same route table the router is built from. */
-export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { version: string; errorTypeBase: string }) => {
+export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { version: string; errorTypeBase: string; failures: FailureTable }) => {
+  const ERROR_CODES = info.failures.errorCodes;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const responses: Record<string, unknown> = {
@@ -63,8 +64,13 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
       },
     };
     const byStatus = new Map<number, ErrorCode[]>();
-    const errorCodes = errorCodesOf(r);
-    for (const code of errorCodes) byStatus.set(ERROR_CODES[code], [...(byStatus.get(ERROR_CODES[code]) ?? []), code]);
+    const errorCodes = errorCodesOf(r, info.failures);
+    for (const code of errorCodes) {
+      const status = ERROR_CODES[code];
+      // a code no module declares (a typo in a route's `errors`) would be documented under no status
+      if (status === undefined) throw new Error(`${r.method.toUpperCase()} ${r.path} answers ${code}, which no module declares (its failures' errorCodes)`);
+      byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    }
     for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
       const also = r.alsoAnswers?.status === status ? `${r.alsoAnswers.description}. ` : '';
       responses[status] = {
@@ -113,7 +119,7 @@ export const buildOpenApi = (routes: readonly RouteDef<any, any>[], info: { vers
     (paths[openApiPath(r.path)] ??= {})[r.method] = operation;
   }
 
-  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(), Problem: problemSchema(info.errorTypeBase) };
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: errorEnvelope(), Problem: problemSchema(info.errorTypeBase, Object.keys(ERROR_CODES)) };
   const namedPaths = hoistNamedSchemas(paths, schemas) as typeof paths;
   return {
     openapi: '3.1.0',
@@ -179,7 +185,7 @@ const errorEnvelope = (): JsonSchema => ({
   },
 });
 
-const problemSchema = (errorTypeBase: string): JsonSchema => ({
+const problemSchema = (errorTypeBase: string, codes: readonly string[]): JsonSchema => ({
   type: 'object',
   required: ['type', 'title', 'status', 'detail', 'instance', 'code'],
   properties: {
@@ -188,7 +194,7 @@ const problemSchema = (errorTypeBase: string): JsonSchema => ({
     status: { type: 'integer', minimum: 400, maximum: 599 },
     detail: { type: 'string' },
     instance: { type: 'string', description: 'the request path' },
-    code: { type: 'string', enum: Object.keys(ERROR_CODES) },
+    code: { type: 'string', enum: codes },
     errors: {
       type: 'array',
       description: 'on 400 and 422: what is wrong with which field',

@@ -19,11 +19,11 @@ const limitParam = new Documented<number>(
 );
 
 /** A Lagos calendar day (YYYY-MM-DD) or an ISO 8601 date-time with a zone. */
-interface DateBound {
+export interface DateBound {
   readonly date?: string;
   readonly instant?: Date;
 }
-const dateParam = (description: string) =>
+export const dateParam = (description: string) =>
   new Documented<DateBound>(
     'date or date-time',
     {

@@ -1,105 +1,52 @@
 import type { FieldError } from './codecs.js';
 import { dateTimeJson } from './json-values.js';
 
-/** Every error code the API answers with, and its HTTP status (API-DECISIONS "Errors"). */
-export const ERROR_CODES = {
+/**
+ * The error codes every module shares, and their HTTP status (API-DECISIONS "Errors"): the edge's
+ * (parsing, authentication, routing, idempotency, limits, faults), not-found and validation, plan
+ * limits, and the codes two modules' failures both answer. A module's own codes are declared with its
+ * failures (adapters/http/failures/<module>.ts, `errorCodes`); the API's whole table is the fold of
+ * these and every module's (bootstrap/failures.ts ERROR_CODES, docs/adr/0062).
+ */
+export const CORE_ERROR_CODES = {
   VALIDATION_FAILED: 400,
   MALFORMED_JSON: 400,
-  INVALID_OTP: 400,
-  OTP_EXPIRED: 400,
-  BUSINESS_NAME_REQUIRED: 400,
   TOKEN_MISSING: 401,
   TOKEN_INVALID: 401,
   TOKEN_EXPIRED: 401,
-  REFRESH_TOKEN_INVALID: 401,
   ACCOUNT_DEACTIVATED: 401,
   SESSION_REVOKED: 401,
-  INVITATION_EXPIRED: 401,
-  GOOGLE_TOKEN_INVALID: 401,
-  GOOGLE_TOKEN_EXPIRED: 401,
-  GOOGLE_EMAIL_NOT_VERIFIED: 401,
   WEBHOOK_SIGNATURE_INVALID: 401,
   API_KEY_MISSING: 401,
   API_KEY_INVALID: 401,
   API_KEY_EXPIRED: 401,
   FEATURE_NOT_AVAILABLE: 402,
-  LOAN_PACK_PAYMENT_REQUIRED: 402,
   PLAN_LIMIT_EXCEEDED: 402,
   INSUFFICIENT_ROLE: 403,
-  WEBHOOK_VERIFICATION_FAILED: 403,
-  WRONG_BRANCH: 403,
   INSUFFICIENT_SCOPE: 403,
   RESOURCE_NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   DUPLICATE_PHONE: 409,
-  DUPLICATE_EMAIL: 409,
-  ALREADY_A_MEMBER: 409,
-  DEFAULT_BRANCH_PROTECTED: 409,
-  LAST_OWNER: 409,
-  CANNOT_DEACTIVATE_SELF: 409,
-  DUPLICATE_SKU: 409,
-  CLIENT_ID_CONFLICT: 409,
-  PROVISIONAL_RECEIPT_NUMBER_TAKEN: 409,
-  CONFLICT_ALREADY_RESOLVED: 409,
-  INSUFFICIENT_STOCK: 409,
-  BRANCH_HAS_STOCK: 409,
   IDEMPOTENCY_IN_PROGRESS: 409,
-  SALE_ALREADY_VOIDED: 409,
-  DUPLICATE_CATEGORY: 409,
-  CATEGORY_IN_USE: 409,
-  GOOGLE_ACCOUNT_IN_USE: 409,
-  GOOGLE_ACCOUNT_MISMATCH: 409,
-  NO_PAYMENT_DUE: 409,
-  ALREADY_IN_PARTNER_NETWORK: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNKNOWN_BRANCH: 422,
   NEGATIVE_PRICE: 422,
   AMOUNT_MUST_NOT_BE_NEGATIVE: 422,
   AMOUNT_MUST_BE_POSITIVE: 422,
-  QUANTITY_MUST_NOT_BE_NEGATIVE: 422,
-  SERVICE_HAS_NO_STOCK: 422,
   IDEMPOTENCY_KEY_REUSED: 422,
-  UNKNOWN_PRODUCT: 422,
-  UNKNOWN_CUSTOMER: 422,
-  UNKNOWN_SALE: 422,
-  CUSTOMER_HAS_NO_PHONE: 422,
-  CUSTOMER_OPTED_OUT: 422,
-  NOTHING_OWED: 422,
-  CUSTOMER_REQUIRED: 422,
-  CREDIT_LIMIT_EXCEEDED: 422,
-  OVERPAYMENT: 422,
-  DISCOUNT_TOO_LARGE: 422,
-  AMOUNT_PAID_EXCEEDS_TOTAL: 422,
-  AMOUNT_TENDERED_TOO_SMALL: 422,
-  PAYMENTS_DO_NOT_MATCH_TOTAL: 422,
-  VAT_EXCEEDS_AMOUNT: 422,
-  TIN_REQUIRED: 422,
-  PRODUCT_ARCHIVED: 422,
-  AMOUNT_TOO_LARGE: 422,
-  STOCK_LIMIT_EXCEEDED: 422,
-  CREDIT_BALANCE_LIMIT_EXCEEDED: 422,
-  UNKNOWN_CATEGORY: 422,
-  SPENT_ON_IN_FUTURE: 422,
-  PAYER_EMAIL_REQUIRED: 422,
-  PAYMENT_AMOUNT_MISMATCH: 422,
-  UNKNOWN_PARTNER_CODE: 422,
-  WEBHOOK_URL_NOT_ALLOWED: 422,
-  RECIPIENT_NOT_ALLOWED: 422,
   UNSUPPORTED_MEDIA_TYPE: 415,
   HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
-  OTP_RESEND_TOO_SOON: 429,
-  OTP_HOURLY_LIMIT: 429,
   INTERNAL: 500,
   DATABASE_UNAVAILABLE: 503,
-  GOOGLE_SIGN_IN_NOT_CONFIGURED: 503,
-  GOOGLE_UNAVAILABLE: 503,
-  PAYMENT_GATEWAY_UNAVAILABLE: 503,
-  WEBHOOK_NOT_CONFIGURED: 503,
 } as const;
 
-export type ErrorCode = keyof typeof ERROR_CODES;
+export type CoreCode = keyof typeof CORE_ERROR_CODES;
+/** A code some module (or the core) declares; the folded ERROR_CODES (bootstrap/failures.ts) holds them all. */
+export type ErrorCode = string;
+/** Error codes and their HTTP statuses. */
+export type ErrorCodeTable = Readonly<Record<string, number>>;
 
 const STATUS: Record<number, { slug: string; title: string }> = {
   400: { slug: 'validation', title: 'Bad Request' },
@@ -121,10 +68,10 @@ const STATUS: Record<number, { slug: string; title: string }> = {
 export const statusInfo = (status: number) => STATUS[status] ?? { slug: 'error', title: 'Error' };
 
 /** A failure answered as Problem Details. Thrown or returned by handlers; rendered in one place. */
-export class Problem extends Error {
-  readonly status: number;
+export class Problem<C extends ErrorCode = ErrorCode> extends Error {
   constructor(
-    readonly code: ErrorCode,
+    readonly code: C,
+    readonly status: number,
     readonly detail: string,
     readonly extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
   ) {
@@ -134,11 +81,21 @@ export class Problem extends Error {
     Error.stackTraceLimit = 0;
     super(detail);
     Error.stackTraceLimit = limit;
-    this.status = ERROR_CODES[code];
   }
 }
 
-export const problem = (code: ErrorCode, detail: string, extra?: Problem['extra']) => new Problem(code, detail, extra);
+/** A problem with one of the shared codes. */
+export const problem = <C extends CoreCode>(code: C, detail: string, extra?: Problem['extra']): Problem<C> => new Problem(code, CORE_ERROR_CODES[code], detail, extra);
+
+/**
+ * A module's own error codes (code to HTTP status), and the `problem` its failures and routes build
+ * answers with: one of these codes or a shared one, its status known at once.
+ */
+export const errorCodes = <const T extends Readonly<Record<string, number>>>(own: T) => {
+  const table: ErrorCodeTable = { ...CORE_ERROR_CODES, ...own };
+  const moduleProblem = <C extends (keyof T & string) | CoreCode>(code: C, detail: string, extra?: Problem['extra']): Problem<C> => new Problem(code, table[code]!, detail, extra);
+  return { codes: own, problem: moduleProblem };
+};
 
 /** The envelope of an error (spec 7, API-DECISIONS "Errors"). */
 export const problemBody = (p: Problem, typeBase: string, instance: string, now: Date) => {

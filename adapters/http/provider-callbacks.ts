@@ -1,7 +1,9 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'koa';
-import { problem } from './problem.js';
+import { PROVIDER_CALLBACK_CODES } from './failures/provider-callbacks.js';
 import { readBodyBytes } from './raw-body.js';
+
+const { problem } = PROVIDER_CALLBACK_CODES;
 
 /**
  * What the providers' callbacks (Termii delivery reports, WhatsApp Cloud API webhooks) share at the

@@ -10,6 +10,8 @@ import { problem, problemBody, type Problem } from './problem.js';
 import { bufferRawBody } from './raw-body.js';
 import type { RateLimits } from './rate-limit.js';
 import type { Reply, RouteDef } from './route.js';
+import type { Attribution } from '../../application/audit/ports.js';
+import { attributed } from './attribution.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const BODY_LIMIT = '1mb';
@@ -43,6 +45,13 @@ const REFUSED = {
   SESSION_REVOKED: 'This session was signed out; sign in again.',
   TOKEN_INVALID: 'The access token no longer matches an active membership; sign in again.',
 } as const;
+
+/** Who a request acts as: its member (their one role) or its partner's key; neither on a public route. */
+const attributionOf = (requestId: string | undefined, actor: Actor | undefined, partner: PartnerActor | undefined): Attribution => ({
+  requestId: requestId ?? null,
+  ...(actor ? { member: { userId: actor.userId, role: actor.roles[0]! } } : {}),
+  ...(partner ? { partner: { partnerId: partner.partnerId, keyId: partner.keyId } } : {}),
+});
 
 /** No body the API takes nests this deep; a deeper one is refused before anything walks it recursively. */
 const MAX_BODY_DEPTH = 32;
@@ -222,11 +231,14 @@ export const routeRunner = (deps: RunnerDeps, render: (ctx: Context, p: Problem)
       };
       const key = r.idempotent ? ctx.get('idempotency-key') : '';
       const owner = actor?.businessId ?? partner?.partnerId; // a partner's keys are its own, as a business's are
-      if (key && owner) {
-        // an upload is read ahead so its fingerprint covers the file; the handler reads the copy (raw-body.ts)
-        const raw = r.rawBody ? await bufferRawBody(ctx, r.rawBody.maxBytes ?? RAW_BODY_LIMIT) : undefined;
-        await underKey(ctx, owner, key, handle, raw);
-      } else await handle();
+      // what the handler changes is the caller's doing: the audit log's actor and request id (docs/adr/0069)
+      await attributed(attributionOf(ctx.state.requestId, actor, partner), async () => {
+        if (key && owner) {
+          // an upload is read ahead so its fingerprint covers the file; the handler reads the copy (raw-body.ts)
+          const raw = r.rawBody ? await bufferRawBody(ctx, r.rawBody.maxBytes ?? RAW_BODY_LIMIT) : undefined;
+          await underKey(ctx, owner, key, handle, raw);
+        } else await handle();
+      });
     };
 
   return runner;

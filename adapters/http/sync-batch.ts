@@ -7,11 +7,12 @@ import type { IdempotencyDeps } from './idempotency.js';
 import { problem, problemBody, Problem } from './problem.js';
 import { API_BASE } from './app.js';
 import type { RouteDef } from './route.js';
+import { attributed, currentAttribution } from './attribution.js';
 
 // POST /sync/batch (docs/adr/0034): each operation runs the single endpoint's route (its codec, its use
 // case, its failure mapping), so a rejected operation carries exactly the Problem that endpoint answers.
 
-export const SYNC_OPERATION_TYPES = ['sale.create', 'customer.create', 'credit_payment.create', 'expense.create', 'stock_adjustment.create'] as const;
+export const SYNC_OPERATION_TYPES = ['sale.create', 'customer.create', 'credit_payment.create', 'expense.create', 'stock_adjustment.create', 'return.create'] as const;
 export type SyncOperationType = (typeof SYNC_OPERATION_TYPES)[number];
 
 /** The operationId of the single endpoint each operation type runs. */
@@ -21,10 +22,11 @@ export const SYNC_TARGETS: Record<SyncOperationType, string> = {
   'credit_payment.create': 'recordCreditPayment',
   'expense.create': 'createExpense',
   'stock_adjustment.create': 'adjustStock',
+  'return.create': 'recordReturn',
 };
 
-/** Path parameters an operation carries in its payload (the credit payment's customer). */
-export const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' } };
+/** Path parameters an operation carries in its payload (the credit payment's customer, the returned sale). */
+export const PATH_FIELDS: Partial<Record<SyncOperationType, Record<string, string>>> = { 'credit_payment.create': { customer_id: 'id' }, 'return.create': { sale_id: 'id' } };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SyncOperation {
@@ -65,7 +67,9 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
     params[param] = value.toLowerCase();
   }
   const decoded = decodedOrProblem(target.body!, body, 'request');
-  const reply = await target.handler({ body: decoded, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } });
+  // the till's doing, on the member's behalf: the audit log's actor is the DEVICE (docs/adr/0069)
+  const who = { requestId: currentAttribution()?.requestId ?? null, member: { userId: actor.userId, role: actor.roles[0]! }, deviceId };
+  const reply = await attributed(who, () => target.handler({ body: decoded, query: undefined, actor, partner: undefined, sessionId, params, mediaType: 'application/json', ctx, sync: { deviceId } }));
   return { http_status: reply.status, data: reply.data, replayed: reply.headers?.['Idempotent-Replayed'] === 'true', instance: '' };
 };
 
@@ -80,7 +84,8 @@ export const runSyncBatch =
     const results: SyncResult[] = [];
     for (const op of operations) {
       const target = targets[op.type];
-      const instance = `${API_BASE}${target.path.replace(':id', String(op.payload.customer_id ?? ':id'))}`;
+      const idField = Object.entries(PATH_FIELDS[op.type] ?? {}).find(([, param]) => param === 'id')?.[0];
+      const instance = `${API_BASE}${target.path.replace(':id', String((idField && op.payload[idField]) ?? ':id'))}`;
       const rejected = (p: Problem): SyncResult => ({ op_id: op.op_id, type: op.type, status: 'rejected', http_status: p.status, error: problemBody(p, deps.errorTypeBase, instance, deps.clock.now()).error });
       const key = `sync:${deviceId}:${op.op_id}`;
       const hash = createHash('sha256').update(`${op.type}\n${canonicalJson(op.payload)}`).digest('base64url');

@@ -23,6 +23,7 @@ const SUBJECTS: Record<MessagePurpose, string> = {
   CUSTOM: 'A message from BizOps',
   LOW_STOCK: 'Low stock',
   DAILY_SUMMARY: 'Your daily summary',
+  AUDIT_ALERT: 'Audit alert',
 };
 
 /** The secrets an SMTP URL may hold (password, user), kept out of every error message. */

@@ -34,11 +34,11 @@ export const source = (f: fontkit.Font) => f as unknown as string;
 const MM = 72 / 25.4;
 /** 80 mm roll paper. */
 export const RECEIPT_WIDTH_PT = Math.round(80 * MM * 100) / 100; // 226.77
-const MARGIN = Math.round(4 * MM * 100) / 100; // 11.34
+export const MARGIN = Math.round(4 * MM * 100) / 100; // 11.34
 const CONTENT = RECEIPT_WIDTH_PT - 2 * MARGIN;
 const GAP = 6; // between a left text and its right-aligned amount
 
-const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as const;
+export const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as const;
 
 /** Re-exported for the report PDFs: the formatter lives in the domain (texts use it too). */
 export { formatNaira };
@@ -48,8 +48,8 @@ const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 
 type Doc = PDFKit.PDFDocument;
 type Font = 'regular' | 'bold';
 
-/** Draws top to bottom from `y`; the same drawing measures the page first and then fills it. */
-class Pen {
+/** Draws top to bottom from `y`; the same drawing measures the page first and then fills it (the refund receipt draws with it too). */
+export class Pen {
   y = MARGIN;
   constructor(private readonly doc: Doc) {}
 

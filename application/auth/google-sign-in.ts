@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { releaseUnheldMembership } from '../business/identity-claim.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type {
@@ -71,7 +72,7 @@ const verifiedClaims = async (deps: GoogleDeps, idToken: string): Promise<E.Eith
 const subjectKey = (subject: string) => `google:${subject}`;
 const userKey = (userId: string) => `google-user:${userId}`;
 
-type SignInRepos = AuthRepositories & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'>;
+type SignInRepos = AuthRepositories & BusinessRepositories & Pick<ExpenseRepositories, 'expenseCategories'> & EventRepositories;
 
 /**
  * POST /auth/google: a person Google vouches for signs in, found by their linked Google account,

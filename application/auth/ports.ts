@@ -77,6 +77,8 @@ export interface SessionRepository {
   add(session: Session): Promise<void>;
   /** A refresh: the session was used at `at` from `device`, and now lives until `expiresAt`. */
   touch(userId: string, sessionId: string, at: Date, expiresAt: Date, device: SessionDevice): Promise<void>;
+  /** Whether the user had signed in before (any session, live or ended), and from this user agent (docs/adr/0069). */
+  history(userId: string, userAgent: string): Promise<{ readonly signedInBefore: boolean; readonly fromThisDevice: boolean }>;
   /** The user's live sessions (not revoked, not expired at `now`). search: user agent, IP. */
   list(userId: string, now: Date, page: PageRequest<SessionSort>): Promise<Page<Session>>;
   /** Ends the user's session (live at `at`) and its refresh tokens; false when the user has no such live session. */

@@ -3,6 +3,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { TokenIssuer } from '../ports/token-issuer.js';
 import type { AuthRepositories, SessionDevice } from './ports.js';
+import type { EventRepositories } from '../ports/outbox.js';
 
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3_600_000;
 /** Longer user agents are cut: the list only has to tell devices apart. */
@@ -18,7 +19,7 @@ export interface TokenPair {
 }
 
 type Deps = { clock: Clock; crypto: Crypto; tokens: TokenIssuer };
-type SessionRepos = Pick<AuthRepositories, 'refreshTokens' | 'sessions'>;
+type SessionRepos = Pick<AuthRepositories, 'refreshTokens' | 'sessions'> & EventRepositories;
 
 const clean = (s: string | null, max: number) => s?.replace(/\u0000/g, '').trim().slice(0, max) || null;
 const cleanDevice = (d: SessionDevice): SessionDevice => ({ userAgent: clean(d.userAgent, USER_AGENT_MAX), ip: clean(d.ip, 64) });
@@ -47,12 +48,20 @@ const issueTokenPair = async (
   return { accessToken: access.token, refreshToken, expiresIn: access.expiresIn };
 };
 
-/** A sign-in: a new session for the device, with its first token pair. */
+/**
+ * A sign-in: a new session for the device, with its first token pair. A sign-in from a user agent none
+ * of the member's earlier sessions had (not their first sign-in) is recorded for the audit log.
+ */
 export const startSession = async (deps: Deps, repos: SessionRepos, actor: Actor, device: SessionDevice): Promise<TokenPair> => {
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
   const id = deps.crypto.uuid();
-  await repos.sessions.add({ id, userId: actor.userId, createdAt: now, lastUsedAt: now, expiresAt, revokedAt: null, ...cleanDevice(device) });
+  const seen = cleanDevice(device);
+  const history = seen.userAgent === null ? undefined : await repos.sessions.history(actor.userId, seen.userAgent);
+  await repos.sessions.add({ id, userId: actor.userId, createdAt: now, lastUsedAt: now, expiresAt, revokedAt: null, ...seen });
+  if (history?.signedInBefore && !history.fromThisDevice) {
+    await repos.events.record(now, { _tag: 'SignedInFromNewDevice', businessId: actor.businessId, userId: actor.userId, role: actor.roles[0]!, sessionId: id, userAgent: seen.userAgent!, ip: seen.ip });
+  }
   return issueTokenPair(deps, repos, actor, id, now, expiresAt);
 };
 
@@ -60,7 +69,7 @@ export const startSession = async (deps: Deps, repos: SessionRepos, actor: Actor
  * A refresh: the session's next token pair, its refresh token `successor` (the spent token's
  * successorToken); the session records the use and lives 30 days more.
  */
-export const continueSession = async (deps: Deps, repos: SessionRepos, actor: Actor, sessionId: string, device: SessionDevice, successor: string): Promise<TokenPair> => {
+export const continueSession = async (deps: Deps, repos: Pick<AuthRepositories, 'refreshTokens' | 'sessions'>, actor: Actor, sessionId: string, device: SessionDevice, successor: string): Promise<TokenPair> => {
   const now = deps.clock.now();
   const expiresAt = new Date(now.getTime() + REFRESH_TOKEN_TTL_MS);
   await repos.sessions.touch(actor.userId, sessionId, now, expiresAt, cleanDevice(device));

@@ -10,6 +10,7 @@ import { isLapsedInvitation, type Membership, type User } from '../../domain/bus
 import { startSession, UNKNOWN_DEVICE, type TokenPair } from './sessions.js';
 import type { AuthRepositories, SessionDevice } from './ports.js';
 import type { BusinessRepositories } from '../business/ports.js';
+import type { EventRepositories } from '../ports/outbox.js';
 
 export interface SignedIn extends TokenPair {
   /** True when this code activated a new registration (the spec's `verified`). */
@@ -22,7 +23,7 @@ export interface SignedIn extends TokenPair {
  * ACTIVE. Starts a new session (token family) for the device.
  */
 export const verifySignInCode =
-  (deps: { uow: UnitOfWork<AuthRepositories & Pick<BusinessRepositories, 'memberships'>>; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
+  (deps: { uow: UnitOfWork<AuthRepositories & Pick<BusinessRepositories, 'memberships'> & EventRepositories>; clock: Clock; crypto: Crypto; tokens: TokenIssuer }) =>
   async (identifier: Identifier, code: string, device: SessionDevice = UNKNOWN_DEVICE): Promise<E.Either<InvalidOtp | OtpExpired | AccountDeactivated | InvitationExpired, SignedIn>> =>
     deps.uow.run(async (repos) => {
       const key = identifierKey(identifier);
@@ -46,7 +47,7 @@ export const verifySignInCode =
  */
 export const admitMember = async (
   deps: { clock: Clock; crypto: Crypto; tokens: TokenIssuer },
-  repos: Pick<AuthRepositories, 'users' | 'refreshTokens' | 'sessions'> & Pick<BusinessRepositories, 'memberships'>,
+  repos: Pick<AuthRepositories, 'users' | 'refreshTokens' | 'sessions'> & Pick<BusinessRepositories, 'memberships'> & EventRepositories,
   user: User,
   membership: Membership,
   device: SessionDevice,

@@ -88,7 +88,7 @@ export const getCreditSummary =
       });
     });
 
-/** The customer's sales, payments and voids, newest first, each with its effect and the balance after it. */
+/** The customer's sales, payments, voids and returns, newest first, each with its effect and the balance after it. */
 export const listCreditTransactions =
   (deps: { uow: UnitOfWork<CustomerRepositories> }) =>
   (actor: Actor, customerId: string, page: PageRequest<'created_at'>): Promise<E.Either<NotFound, Page<CreditEntry & { allocations: Allocation[] }>>> =>
@@ -96,7 +96,7 @@ export const listCreditTransactions =
       if (!(await r.customers.exists(actor.businessId, customerId))) return E.left(notFound);
       const entries = await r.credit.list(actor.businessId, customerId, page);
       const items = [];
-      for (const e of entries.items) items.push({ ...e, allocations: e.kind === 'PAYMENT' ? await r.credit.allocationsOf(actor.businessId, e.id) : [] });
+      for (const e of entries.items) items.push({ ...e, allocations: e.kind === 'PAYMENT' || e.kind === 'RETURN' ? await r.credit.allocationsOf(actor.businessId, e.id) : [] });
       return E.right({ ...entries, items });
     });
 

@@ -18,7 +18,7 @@ export interface CustomerRepository {
   /** Saves the profile fields; the balance moves only through `setBalance`. */
   save(customer: Customer): Promise<'saved' | 'duplicate_phone'>;
   setBalance(businessId: string, customerId: string, balance: Kobo, at: Date): Promise<void>;
-  /** True when the business's customers together owe more than `limit` kobo (summed without overflow). */
+  /** True when the business's customers together owe more than `limit` kobo (summed without overflow; credit notes held count 0). */
   totalOwedExceeds(businessId: string, limit: number): Promise<boolean>;
 }
 

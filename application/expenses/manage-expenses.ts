@@ -8,6 +8,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { notFound, type NotFound, type UnknownBranch } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { ExpenseFilter, ExpenseRepositories, ExpenseSort } from './ports.js';
@@ -149,12 +150,14 @@ export const listExpenses =
 
 /** Deletes softly: who and when are kept for the audit trail; afterwards lists, the summary and reports leave it out. */
 export const deleteExpense =
-  (deps: { uow: UnitOfWork<Expenses>; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Expenses & EventRepositories>; clock: Clock }) =>
   async (actor: Actor, expenseId: string): Promise<E.Either<NotFound, { id: string; deletedAt: Date }>> =>
     deps.uow.run(async (r) => {
       const at = deps.clock.now();
       const expense = visibleTo(actor, await r.expenses.findById(actor.businessId, expenseId, { forUpdate: true }));
       if (!expense || !(await r.expenses.softDelete(actor.businessId, expenseId, actor.userId, at))) return E.left(notFound);
+      const { id, branchId, amount, description, categoryName, spentOn } = expense;
+      await r.events.record(at, { _tag: 'ExpenseDeleted', businessId: actor.businessId, expenseId: id, branchId, amount, description, categoryName, spentOn });
       return E.right({ id: expense.id, deletedAt: at });
     });
 

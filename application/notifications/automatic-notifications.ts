@@ -19,7 +19,7 @@ const DAY_MS = 86_400_000;
 const BATCH = 500;
 
 /** Where the owner's alerts go on a channel: the first active owner's phone or e-mail, else the business's. */
-export const ownerAddress = async (r: Repos, businessId: string, channel: NotificationChannel): Promise<string | null> => {
+export const ownerAddress = async (r: Pick<NotificationRepositories, 'notificationSettings'> & Pick<BusinessRepositories, 'businesses'>, businessId: string, channel: NotificationChannel): Promise<string | null> => {
   const owner = await r.notificationSettings.ownerContact(businessId);
   const own = owner ? contactFor(channel, owner) : null;
   if (own) return own;

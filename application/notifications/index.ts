@@ -4,3 +4,4 @@ export * from './send-notification.js';
 export * from './manage-notifications.js';
 export * from './deliver-notifications.js';
 export * from './automatic-notifications.js';
+export * from './audit-alerts.js';

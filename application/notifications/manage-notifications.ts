@@ -1,5 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Notification, NotificationPreferences } from '../../domain/notification.js';
+import { checkAmounts, type NegativeAmount } from '../../domain/amount-rules.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Page, PageRequest } from '../ports/list.js';
@@ -35,20 +36,29 @@ export interface PreferenceChanges {
   readonly dailySummary?: Partial<NotificationPreferences['dailySummary']>;
   readonly creditReminders?: Partial<NotificationPreferences['creditReminders']>;
   readonly receiptChannel?: NotificationPreferences['receiptChannel'];
+  readonly auditAlerts?: Partial<NotificationPreferences['auditAlerts']>;
 }
 
-/** Changes the fields present and answers the whole preferences (the route checks ranges: days 1 to 365, HH:MM). */
+/**
+ * Changes the fields present and answers the whole preferences (the route checks ranges: days 1 to 365, HH:MM).
+ * An alert's amount threshold is money the owner names: not negative.
+ */
 export const updateNotificationPreferences =
   (deps: Deps & { clock: Clock }) =>
-  (actor: Actor, changes: PreferenceChanges): Promise<NotificationPreferences> =>
-    deps.uow.run(async (r) => {
+  async (actor: Actor, changes: PreferenceChanges): Promise<E.Either<NegativeAmount, NotificationPreferences>> => {
+    const alerts = changes.auditAlerts;
+    const negative = checkAmounts([['auditAlerts.saleVoidedOver', alerts?.saleVoidedOver], ['auditAlerts.saleDiscountedOver', alerts?.saleDiscountedOver]]);
+    if (negative) return E.left(negative);
+    return deps.uow.run(async (r) => {
       const current = await r.notificationSettings.get(actor.businessId);
       const next: NotificationPreferences = {
         lowStockAlerts: { ...current.lowStockAlerts, ...changes.lowStockAlerts },
         dailySummary: { ...current.dailySummary, ...changes.dailySummary },
         creditReminders: { ...current.creditReminders, ...changes.creditReminders },
         receiptChannel: changes.receiptChannel ?? current.receiptChannel,
+        auditAlerts: { ...current.auditAlerts, ...alerts },
       };
       await r.notificationSettings.save(actor.businessId, next, deps.clock.now());
-      return next;
+      return E.right(next);
     });
+  };

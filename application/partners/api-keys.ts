@@ -19,11 +19,26 @@ import type { Clock } from '../ports/clock.js';
 import type { PageRequest } from '../ports/list.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { EventRepositories } from '../ports/outbox.js';
+import type { ApiKeyCreated } from '../../domain/events.js';
 import type { PartnerRepositories } from './ports.js';
 
 // Partners and their API keys (docs/adr/0033): created by the operator, managed by the partner.
 
-type Deps = { uow: UnitOfWork<PartnerRepositories>; clock: Clock; crypto: Crypto };
+type Deps = { uow: UnitOfWork<PartnerRepositories & EventRepositories>; clock: Clock; crypto: Crypto };
+
+/** What the audit log of the partner's merchants says of a key made (docs/adr/0070). */
+const apiKeyCreated = (k: PartnerApiKey, rotatedFrom: string | null): ApiKeyCreated => ({
+  _tag: 'ApiKeyCreated',
+  businessId: null,
+  partnerId: k.partnerId,
+  keyId: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  scopes: k.scopes,
+  keyExpiresAt: k.expiresAt?.toISOString() ?? null,
+  rotatedFrom,
+});
 
 /** A key may only hand out scopes it holds itself: a key cannot mint a stronger one. */
 export type ScopeNotHeld = { readonly _tag: 'ScopeNotHeld'; readonly scopes: readonly PartnerScope[] };
@@ -105,7 +120,10 @@ export const createApiKey =
     if (missing.length > 0) return E.left({ _tag: 'ScopeNotHeld', scopes: missing });
     const now = deps.clock.now();
     const issued = newKey(deps, actor.partnerId, input.name, [...new Set(input.scopes)], now, input.expiresInDays === null ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS));
-    await deps.uow.run((r) => r.partnerApiKeys.add(issued.apiKey));
+    await deps.uow.run(async (r) => {
+      await r.partnerApiKeys.add(issued.apiKey);
+      await r.events.record(now, apiKeyCreated(issued.apiKey, null));
+    });
     return E.right(issued);
   };
 
@@ -149,5 +167,6 @@ export const rotateApiKey =
       if (old.expiresAt === null || old.expiresAt > graceEnd) old.expiresAt = graceEnd;
       await r.partnerApiKeys.save(old);
       await r.partnerApiKeys.add(issued.apiKey);
+      await r.events.record(now, apiKeyCreated(issued.apiKey, old.id));
       return E.right({ ...issued, previous: old });
     });

@@ -30,6 +30,7 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
   MerchantLeftNetwork: 'merchant.left',
   SaleRecorded: 'sale.created',
   SaleVoided: 'sale.voided',
+  ReturnRecorded: 'sale.returned',
   CreditPaymentRecorded: 'credit.payment_received',
   LoanPackPaid: 'loan_pack.paid',
 };
@@ -48,6 +49,11 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
       return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, total: naira(e.total), amount_paid: naira(e.amountPaid), payment_method: e.paymentMethod, created_at: at };
     case 'SaleVoided':
       return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, refund_amount: naira(e.refundAmount), voided_at: at };
+    case 'ReturnRecorded':
+      return {
+        ...merchant, return_id: e.returnId, return_number: e.returnNumber, sale_id: e.saleId, receipt_number: e.receiptNumber, amount: naira(e.amount),
+        debt_reduced: naira(e.debtReduced), refund_amount: naira(e.refundAmount), refund_method: e.refundMethod, restocked: e.restock, returned_at: at,
+      };
     case 'CreditPaymentRecorded':
       return { ...merchant, payment_id: e.entryId, amount: naira(e.amount), payment_method: e.method, received_at: at };
     case 'LoanPackPaid':

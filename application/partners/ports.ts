@@ -49,6 +49,8 @@ export interface PartnerNetworkRepository {
   join(m: NetworkMembership, byUserId: string): Promise<'joined' | 'already_in_network'>;
   /** Removes the membership and logs LEFT; false when the business was in no network. */
   leave(businessId: string, at: Date, byUserId: string): Promise<boolean>;
+  /** The businesses in the partner's network now (the audit log tells each of them of the partner's new keys). */
+  merchantIds(partnerId: string): Promise<string[]>;
   /** The consent log of a business, oldest first. */
   consentLog(businessId: string): Promise<{ partnerId: string; kind: 'JOINED' | 'LEFT'; at: Date; byUserId: string }[]>;
 }

@@ -16,7 +16,7 @@ export type WrongBranch = { readonly _tag: 'WrongBranch'; readonly branchId: str
 export type BranchHasStock = { readonly _tag: 'BranchHasStock'; readonly branchId: string };
 
 /** Staff with an assigned branch are tied to it; owners work in any branch. */
-const assignedBranch = (actor: Actor): string | null =>
+export const assignedBranch = (actor: Actor): string | null =>
   actor.roles.includes('BUSINESS_OWNER') ? null : (actor.branchId ?? null);
 
 /**

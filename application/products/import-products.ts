@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import { rollback, type UnitOfWork } from '../ports/unit-of-work.js';
-import { addProduct, setQuantity, stockElsewhere, tooMuchStock, type ProductFields } from './manage-products.js';
+import { addProduct, recordPriceChange, setQuantity, stockElsewhere, tooMuchStock, type ProductFields } from './manage-products.js';
 import type { ProductRepositories } from './ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
 import type { BusinessRepositories } from '../business/ports.js';
@@ -208,6 +208,7 @@ const updateFromRow = async (
   if (fieldsChanged) {
     next.updatedAt = deps.clock.now();
     if ((await r.products.save(next)) === 'duplicate_sku') return [{ field: 'sku', message: 'is already used' }];
+    await recordPriceChange(r, product, next);
   }
   if (quantityChanged && !quantityFirst) await setQuantity(deps, r, actor, next, quantity, 'IMPORT', branchId);
   return 'updated';

@@ -142,6 +142,21 @@ export const stockElsewhere = (): ProductRulesBroken => ({
   violations: [serviceWithStock('other branches still hold stock of the product; transfer or adjust it to 0 first')],
 });
 
+/** A ProductPriceChanged when the selling or cost price of `before` differs in `after` (an edit or an import). */
+export const recordPriceChange = async (r: Pick<EventRepositories, 'events'>, before: Product, after: Product): Promise<void> => {
+  const price = before.price !== after.price;
+  const cost = before.costPrice !== after.costPrice;
+  if (!price && !cost) return;
+  await r.events.record(after.updatedAt, {
+    _tag: 'ProductPriceChanged',
+    businessId: after.businessId,
+    productId: after.id,
+    name: after.name,
+    before: { ...(price ? { price: before.price } : {}), ...(cost ? { costPrice: before.costPrice } : {}) },
+    after: { ...(price ? { price: after.price } : {}), ...(cost ? { costPrice: after.costPrice } : {}) },
+  });
+};
+
 /**
  * Updates the fields present. A new quantity is the default branch's, recorded as a CORRECTION in the
  * stock ledger, so the ledger always explains the quantity; the answer's quantity is the new total.
@@ -172,6 +187,7 @@ export const updateProduct =
       if (quantity !== undefined && !quantityFirst && (await setQuantity(deps, r, actor, next, quantity, 'CORRECTION', main)) === 'limit') {
         return rollback(E.left(tooMuchStock()));
       }
+      await recordPriceChange(r, product, next);
       return E.right(next);
     });
 

@@ -79,6 +79,7 @@ export const transferStock =
         items: plan.lines.map(({ productId, quantity }) => ({ productId, quantity })),
       };
       await r.stockTransfers.add(transfer);
+      await r.events.record(now, { _tag: 'StockTransferred', businessId: actor.businessId, transferId, fromBranchId: transfer.fromBranchId, toBranchId: transfer.toBranchId, items: transfer.items, note });
       return E.right(transfer);
     });
 

@@ -20,6 +20,7 @@ export const CASH_FLOW_REPORT: ReportDefinition<CashFlowDay> = {
     { key: 'in_pos', label: 'In: POS', kind: 'money', cell: (d) => d.inPos },
     { key: 'in_other', label: 'In: other', kind: 'money', cell: (d) => d.inOther },
     { key: 'money_in', label: 'Money in', kind: 'money', cell: (d) => d.moneyIn },
+    { key: 'refunds', label: 'Refunds (in the out columns)', kind: 'money', cell: (d) => d.refunds },
     { key: 'out_cash', label: 'Out: cash', kind: 'money', cell: (d) => d.outCash },
     { key: 'out_transfer', label: 'Out: transfer', kind: 'money', cell: (d) => d.outTransfer },
     { key: 'out_card', label: 'Out: card', kind: 'money', cell: (d) => d.outCard },
@@ -33,7 +34,8 @@ export const CASH_FLOW_REPORT: ReportDefinition<CashFlowDay> = {
 
 /**
  * Money in and out per Lagos day of the period (every day, quiet ones as zeros): sales paid at the till
- * (voided sales left out) and credit collected, by payment method; live expenses by payment method; the
+ * (voided sales left out) and credit collected, by payment method; live expenses and refunds of returned
+ * goods by payment method (a credit note moves no money); the
  * day's net and the running balance from the period's first day (opening at 0). At most 366 rows,
  * computed by the database.
  */

@@ -19,6 +19,7 @@ export const PROFIT_LOSS_REPORT: ReportDefinition<ProfitLossLine> = {
   columns: [
     { key: 'month', label: 'Month', kind: 'text', cell: (l) => l.month ?? 'Total' },
     { key: 'revenue', label: 'Revenue', kind: 'money', cell: (l) => l.revenue },
+    { key: 'returns', label: 'Returns (taken off revenue)', kind: 'money', cell: (l) => l.returns },
     { key: 'discounts', label: 'Discounts', kind: 'money', cell: (l) => l.discounts },
     { key: 'cost_of_goods_sold', label: 'Cost of goods sold', kind: 'money', cell: (l) => l.costOfGoods },
     { key: 'gross_profit', label: 'Gross profit', kind: 'money', cell: (l) => l.grossProfit },

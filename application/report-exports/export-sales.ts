@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate, lagosDateTime, lagosDayEnd, lagosDayStart } from '../../domain/lagos-time.js';
-import { nairaText } from '../../domain/money.js';
+import { kobo, nairaText } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
@@ -29,6 +29,8 @@ export const SALES_REPORT: ReportDefinition<SaleExportRow> = {
     { key: 'amount_paid', label: 'Paid', kind: 'money', cell: (s) => s.amountPaid },
     { key: 'balance_due', label: 'Balance due', kind: 'money', cell: (s) => s.balanceDue },
     { key: 'outstanding', label: 'Outstanding', kind: 'money', cell: (s) => s.outstanding },
+    { key: 'returned', label: 'Returned', kind: 'money', cell: (s) => s.returned },
+    { key: 'net_total', label: 'Net total', kind: 'money', cell: (s) => kobo(s.total - s.returned) },
     // the tenders (docs/adr/0055): `CASH 3000.00 TRANSFER 2000.00`
     { key: 'payments', label: 'Payments', kind: 'text', cell: (s) => s.payments.map((p) => `${p.method} ${nairaText(p.amount)}`).join(' ') },
   ],

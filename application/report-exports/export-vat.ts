@@ -43,7 +43,8 @@ export const exportVat =
     if (E.isLeft(header)) return header;
     const rows: VatRow[] = [
       ...v.sales.map((s) => ({ item: s.rate === 0 ? 'Sales, VAT-exempt' : 'Sales', rate: s.rate, net: s.net, vat: s.vat })),
-      { item: 'Output VAT (sales)', rate: null, net: v.salesNet, vat: v.outputVat },
+      ...v.returns.map((s) => ({ item: 'Returns', rate: s.rate, net: -s.net, vat: -s.vat })),
+      { item: 'Output VAT (sales less returns)', rate: null, net: v.salesNet - v.returnsNet, vat: v.outputVat },
       { item: 'Input VAT (expenses)', rate: null, net: v.expensesAmount - v.inputVat, vat: v.inputVat },
       { item: 'Net VAT payable', rate: null, net: null, vat: v.netVatPayable },
       { item: `Due by ${v.dueDate}${v.tin ? `, TIN ${v.tin}` : ''}`, rate: null, net: null, vat: null },

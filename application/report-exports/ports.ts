@@ -22,8 +22,10 @@ export interface SaleExportRow {
   readonly vatTotal: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
-  /** What of the sale is still owed now (the balance due less credit collected against it since). */
+  /** What of the sale is still owed now (the balance due less credit collected against it since, and returns). */
   readonly outstanding: Kobo;
+  /** What the sale's returned goods were sold for, every return of it so far (docs/adr/0058). */
+  readonly returned: Kobo;
 }
 
 /** Where the previous batch ended: the last row's (created_at, id). */
@@ -36,7 +38,8 @@ export interface SaleExportCursor {
  * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till, by
  * tender (a CREDIT tender is owed, not money in; docs/adr/0055), and credit collected (by its method).
  * Money is money: a VAT-registered business's takings hold the VAT it will pay over (docs/adr/0054).
- * Out: live expenses by their method. `runningBalance` is the sum of `net` from the period's first day.
+ * Out: live expenses and the day's refunds by their method (a CREDIT_NOTE refund moves no money and is
+ * not counted; docs/adr/0058). `runningBalance` is the sum of `net` from the period's first day.
  * Sums are exact bigint kobo (a day of many large sales passes 2^53, docs/adr/0038).
  */
 export interface CashFlowDay {
@@ -49,6 +52,8 @@ export interface CashFlowDay {
   readonly inPos: KoboSum;
   readonly inOther: KoboSum;
   readonly moneyIn: KoboSum;
+  /** Money handed back for returned goods that day (CASH, TRANSFER, CARD and POS refunds), inside the out columns. */
+  readonly refunds: KoboSum;
   readonly outCash: KoboSum;
   readonly outTransfer: KoboSum;
   readonly outCard: KoboSum;

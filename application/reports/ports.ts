@@ -3,20 +3,27 @@ import type { Kobo, KoboSum } from '../../domain/money.js';
 import type { ProductType } from '../../domain/product.js';
 import type { DayRange } from '../../domain/report.js';
 import type { PaymentMethod } from '../../domain/sale.js';
+import type { RefundMethod } from '../../domain/sale-return.js';
 
-// The reports module's port: read-only sums over sales, their lines, the credit ledger, products and
+// The reports module's port: read-only sums over sales, their lines, returns, the credit ledger, products and
 // expenses. Sums are KoboSum (bigint: exact past 2^53 kobo, docs/adr/0038). Every method takes the business id (tenancy in the port). Sales count when COMPLETED
 // (voided ones are left out of every figure but `voids`); days are Lagos days; a line's cost is the
 // cost price stored on it when sold (a line without one costs 0); expenses count while not deleted.
+// Figures are net of returns (docs/adr/0058): a return counts on the Lagos day its goods came back
+// (as an expense on the day it was spent), taking what they were sold for off revenue and, when they
+// went back on the shelf, their cost off the cost of goods.
 
 /** What the sales, the credit ledger and the expenses of a range add up to. */
 export interface PeriodSums {
-  /** Sum of the totals of completed sales (after every discount), net of their VAT (docs/adr/0054). */
+  /** Sum of the totals of completed sales (after every discount), less what the range's returns were sold for; net of the VAT of both (docs/adr/0054). */
   readonly revenue: KoboSum;
+  /** What the goods returned in the range were sold for, and how many returns. */
+  readonly returns: KoboSum;
+  readonly returnsCount: number;
   readonly salesCount: number;
   /** Line discounts plus sale discounts of completed sales. */
   readonly discounts: KoboSum;
-  /** Sum of quantity x stored cost price over the lines of completed sales. */
+  /** Sum of quantity x stored cost price over the lines of completed sales, less the cost of the range's restocked returns. */
   readonly costOfGoods: KoboSum;
   /** What completed sales left unpaid at the till (total - amount paid). */
   readonly creditGiven: KoboSum;
@@ -26,7 +33,7 @@ export interface PeriodSums {
   readonly expenses: KoboSum;
 }
 
-/** A product's (or service's) sales in a range: line totals of completed sales (less their VAT when the prices held it). */
+/** A product's (or service's) sales in a range: units and line totals of completed sales (less their VAT when the prices held it), less the range's returns of it. */
 export interface ProductSales {
   readonly productId: string;
   readonly name: string;
@@ -43,7 +50,9 @@ export interface CategoryAmount {
 /** One Lagos month (`2026-11`) of the profit and loss, or the whole range when `month` is null. */
 export interface ProfitLossSums {
   readonly month: string | null;
+  /** Net of the returns (`returns`: what their goods were sold for). */
   readonly revenue: KoboSum;
+  readonly returns: KoboSum;
   readonly discounts: KoboSum;
   readonly costOfGoods: KoboSum;
   readonly expenses: readonly CategoryAmount[];
@@ -93,6 +102,10 @@ export interface DaySums {
   readonly vat: KoboSum;
   /** Sales made that day and voided since. */
   readonly voids: { readonly count: number; readonly total: KoboSum };
+  /** Returns made that day: how many, and what their goods were sold for. */
+  readonly returns: { readonly count: number; readonly total: KoboSum };
+  /** What those returns handed back (refund_amount), by refund method (CREDIT_NOTE: kept on account, no money moved). */
+  readonly refunds: readonly MethodSum<RefundMethod>[];
   readonly discounts: KoboSum;
   readonly expenses: readonly MethodSum<string>[];
   readonly creditGiven: KoboSum;
@@ -101,7 +114,7 @@ export interface DaySums {
   readonly cashSalesReceived: KoboSum;
 }
 
-/** One product category's sales in a range (line totals; sale-level discounts are not split over categories). */
+/** One product category's sales in a range (line totals; sale-level discounts are not split over categories), less the range's returns. */
 export interface CategorySales {
   readonly category: string | null;
   readonly revenue: KoboSum;
@@ -115,14 +128,14 @@ export interface CategorySales {
 /** One Lagos month (`2026-11`) of till activity, as a lender reads it (loan packs). */
 export interface MonthActivity {
   readonly month: string;
-  /** Completed sales: how many, and their totals net of VAT. */
+  /** Completed sales: how many, and their totals less what the month's returns were sold for, net of the VAT of both. */
   readonly salesCount: number;
   readonly salesTotal: KoboSum;
-  /** Their totals as charged (VAT included): what every tender adds up to. */
+  /** Their totals as charged (VAT included: what every tender adds up to), less what the month's returns were sold for. */
   readonly tenderedTotal: KoboSum;
   /** Sales made in the month and voided since. */
   readonly voidedCount: number;
-  /** Completed sales with a TRANSFER tender, and with a CARD or POS tender: how many, and those tenders. */
+  /** Completed sales with a TRANSFER tender, and with a CARD or POS tender: how many, and those tenders (less the month's returns of sales whose first tender is of that kind). */
   readonly transferCount: number;
   readonly transferTotal: KoboSum;
   readonly cardCount: number;
@@ -143,6 +156,9 @@ export interface VatSums {
   /** By rate, highest first; only sales that carry VAT (made while VAT-registered). */
   readonly sales: readonly VatRateSums[];
   readonly salesCount: number;
+  /** The range's returns of such sales, by the returned line's rate: what came back net of VAT, and its VAT (both to take off). */
+  readonly returns: readonly VatRateSums[];
+  readonly returnsCount: number;
   /** Live expenses of the range that recorded input VAT: how many, their amounts, and that VAT. */
   readonly expensesCount: number;
   readonly expensesAmount: KoboSum;

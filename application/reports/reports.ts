@@ -37,7 +37,10 @@ export interface DashboardQuery {
 export interface Dashboard {
   readonly range: DayRange;
   readonly previousRange: DayRange;
+  /** Net of the period's returns. */
   readonly revenue: Compared<KoboSum>;
+  /** What the period's returned goods were sold for (already taken off revenue). */
+  readonly returns: Compared<KoboSum>;
   readonly salesCount: Compared;
   readonly averageSale: Compared<KoboSum>;
   readonly grossProfit: Compared<KoboSum>;
@@ -73,6 +76,7 @@ export const getDashboard =
       range,
       previousRange: before,
       revenue: compared(c.revenue, p.revenue),
+      returns: compared(c.returns, p.returns),
       salesCount: compared(c.salesCount, p.salesCount),
       averageSale: compared(BigInt(averageOf(c.revenue, c.salesCount)), BigInt(averageOf(p.revenue, p.salesCount))),
       grossProfit: compared(gross(c), gross(p)),
@@ -102,7 +106,9 @@ export const getTopServices =
 
 export interface ProfitLossLine {
   readonly month: string | null;
+  /** Net of the returns (`returns`: what their goods were sold for). */
   readonly revenue: KoboSum;
+  readonly returns: KoboSum;
   readonly discounts: KoboSum;
   readonly costOfGoods: KoboSum;
   readonly grossProfit: KoboSum;
@@ -149,9 +155,13 @@ export const getInventory =
 export interface DailySummary extends DaySums {
   readonly date: string;
   readonly salesTotal: { readonly count: number; readonly total: KoboSum };
+  /** The day's sales less what the day's returns were sold for (docs/adr/0058). */
+  readonly netSalesTotal: KoboSum;
+  /** What the day's returns handed back, every refund method (a CREDIT_NOTE moved no money but is counted here). */
+  readonly refundsTotal: KoboSum;
   readonly expensesTotal: KoboSum;
   readonly creditCollectedTotal: KoboSum;
-  /** CASH tenders of the day's sales + cash credit payments - cash expenses (money: VAT included). */
+  /** CASH tenders of the day's sales + cash credit payments - cash expenses - cash refunds (money: VAT included). */
   readonly cashExpected: KoboSum;
 }
 
@@ -166,13 +176,16 @@ export const dailySummaryOf = async (reports: ReportRepositories['reports'], bus
     date: day,
     // the tenders add up to the sales' totals; a split sale has several, so the count is the sales'
     salesTotal: { count: s.salesCount, total: totalOf(s.sales) },
+    netSalesTotal: totalOf(s.sales) - s.returns.total,
+    refundsTotal: totalOf(s.refunds),
     expensesTotal: totalOf(s.expenses),
     creditCollectedTotal: totalOf(s.creditCollected),
-    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses),
+    // a cash refund is money out of the till (docs/adr/0058)
+    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses) - cashOf(s.refunds),
   };
 };
 
-/** One Lagos day at the till (default today): sales, voids, discounts, expenses, credit, and the cash the drawer should hold. */
+/** One Lagos day at the till (default today): sales, voids, returns and refunds, discounts, expenses, credit, and the cash the drawer should hold. */
 export const getDailySummary =
   (deps: Deps) =>
   (actor: Actor, date: string | undefined): Promise<DailySummary> =>
@@ -203,6 +216,13 @@ export interface VatReport {
   readonly sales: readonly VatRateSums[];
   readonly salesCount: number;
   readonly salesNet: KoboSum;
+  readonly salesVat: KoboSum;
+  /** The month's returns of such sales, by the returned line's rate: net of VAT and the VAT given back. */
+  readonly returns: readonly VatRateSums[];
+  readonly returnsCount: number;
+  readonly returnsNet: KoboSum;
+  readonly returnsVat: KoboSum;
+  /** The sales' VAT less the returns': what the month owes on its sales. */
   readonly outputVat: KoboSum;
   readonly expensesCount: number;
   readonly expensesAmount: KoboSum;
@@ -220,7 +240,9 @@ export const getVatReport =
       const range = monthDays(month);
       const business = await r.businesses.findById(actor.businessId);
       const v = await r.reports.vatSums(actor.businessId, range);
-      const outputVat = sumKobo(v.sales.map((s) => s.vat));
+      const salesVat = sumKobo(v.sales.map((s) => s.vat));
+      const returnsVat = sumKobo(v.returns.map((s) => s.vat));
+      const outputVat = salesVat - returnsVat;
       return E.right({
         month,
         range,
@@ -230,6 +252,11 @@ export const getVatReport =
         sales: v.sales,
         salesCount: v.salesCount,
         salesNet: sumKobo(v.sales.map((s) => s.net)),
+        salesVat,
+        returns: v.returns,
+        returnsCount: v.returnsCount,
+        returnsNet: sumKobo(v.returns.map((s) => s.net)),
+        returnsVat,
         outputVat,
         expensesCount: v.expensesCount,
         expensesAmount: v.expensesAmount,

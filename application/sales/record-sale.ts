@@ -4,6 +4,7 @@ import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySalesUsage, type PlanGate } from '../../domain/plan.js';
 import { saleRecorded } from '../../domain/events.js';
+import { owedAfterCredit } from '../../domain/sale-return.js';
 import type { Actor } from '../../domain/roles.js';
 import { checkSaleAmounts, checkSettlement, type InvalidTenders, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft, type Tender } from '../../domain/sale.js';
 import { vatModeOf } from '../../domain/vat.js';
@@ -181,7 +182,8 @@ export const recordSale =
         voidedAt: null,
         voidReason: null,
         voidedBy: null,
-        creditOutstanding: customer ? priced.balanceDue : kobo(0),
+        // a credit note the customer holds (a balance below zero) pays this sale's unpaid part first (docs/adr/0059)
+        creditOutstanding: customer ? owedAfterCredit(customer, priced.balanceDue) : kobo(0),
         refundAmount: null,
         ...(cmd.offline
           ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt, needsReview: shortfalls.length > 0 } }

@@ -79,6 +79,7 @@ export const inviteStaff =
         membershipId: membership.id,
         userId: user.id,
         role: cmd.role,
+        branchId: branch.id,
         identifier: cmd.identifier,
       });
       return E.right(staffMember(membership, user));
@@ -111,7 +112,7 @@ const isLastOwner = async (r: Pick<BusinessRepositories, 'memberships'>, m: Memb
 
 /** Changes a member's role or branch. */
 export const updateStaffMember =
-  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users'> & Pick<BusinessRepositories, 'branches' | 'memberships'>>; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users'> & Pick<BusinessRepositories, 'branches' | 'memberships'> & EventRepositories>; clock: Clock }) =>
   async (
     actor: Actor,
     membershipId: string,
@@ -124,10 +125,14 @@ export const updateStaffMember =
         return E.left({ _tag: 'UnknownBranch' as const, branchId: changes.branchId });
       }
       if (changes.role === 'STAFF' && (await isLastOwner(r, m))) return E.left({ _tag: 'LastOwner' as const });
+      const previousRole = m.role;
       if (changes.role) m.role = changes.role;
       if (changes.branchId) m.branchId = changes.branchId;
       m.updatedAt = deps.clock.now();
       await r.memberships.save(m);
+      if (m.role !== previousRole) {
+        await r.events.record(m.updatedAt, { _tag: 'MemberRoleChanged', businessId: m.businessId, membershipId: m.id, userId: m.userId, branchId: m.branchId, before: previousRole, after: m.role });
+      }
       return E.right(staffMember(m, (await r.users.findById(m.userId))!));
     });
 
@@ -136,7 +141,7 @@ export const updateStaffMember =
  * refresh token revoked. Owners cannot deactivate themselves, nor the last owner.
  */
 export const deactivateStaffMember =
-  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'refreshTokens'> & Pick<BusinessRepositories, 'memberships'>>; clock: Clock }) =>
+  (deps: { uow: UnitOfWork<Pick<AuthRepositories, 'users' | 'refreshTokens'> & Pick<BusinessRepositories, 'memberships'> & EventRepositories>; clock: Clock }) =>
   async (actor: Actor, membershipId: string): Promise<E.Either<NotFound | CannotDeactivateSelf | LastOwner, StaffMember>> =>
     deps.uow.run(async (r) => {
       const m = await r.memberships.findById(actor.businessId, membershipId);
@@ -144,9 +149,13 @@ export const deactivateStaffMember =
       if (m.userId === actor.userId) return E.left({ _tag: 'CannotDeactivateSelf' as const });
       if (await isLastOwner(r, m)) return E.left({ _tag: 'LastOwner' as const });
       const now = deps.clock.now();
+      const previousStatus = m.status;
       m.status = 'DEACTIVATED';
       m.updatedAt = now;
       await r.memberships.save(m);
       await r.refreshTokens.revokeAllForUser(m.userId, now);
+      if (previousStatus !== 'DEACTIVATED') {
+        await r.events.record(now, { _tag: 'MemberDeactivated', businessId: m.businessId, membershipId: m.id, userId: m.userId, branchId: m.branchId, role: m.role, previousStatus });
+      }
       return E.right(staffMember(m, (await r.users.findById(m.userId))!));
     });

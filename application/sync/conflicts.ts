@@ -12,9 +12,10 @@ import { adjustStock } from '../products/adjust-stock.js';
 import type { ProductRepositories } from '../products/ports.js';
 import type { SaleRepositories } from '../sales/ports.js';
 import { voidSale } from '../sales/void-sale.js';
+import type { ReturnRepositories } from '../returns/ports.js';
 import type { ConflictSort, SaleConflict, SyncRepositories } from './ports.js';
 
-type Repositories = SyncRepositories & SaleRepositories & ProductRepositories & CustomerRepositories & EventRepositories & Pick<BusinessRepositories, 'branches'>;
+type Repositories = SyncRepositories & SaleRepositories & ProductRepositories & CustomerRepositories & EventRepositories & ReturnRepositories & Pick<BusinessRepositories, 'branches'>;
 type Deps = { uow: UnitOfWork<Repositories>; clock: Clock; crypto: Crypto };
 
 export type ConflictAlreadyResolved = { readonly _tag: 'ConflictAlreadyResolved' };

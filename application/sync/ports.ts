@@ -4,7 +4,7 @@ import type { Page, PageRequest } from '../ports/list.js';
 // The offline-sync module's port: client-made ids claimed once, with what they were made with (docs/adr/0034).
 
 /** The records a device may create offline under an id it generated itself. */
-export const CLIENT_RECORD_KINDS = ['SALE', 'CUSTOMER', 'CREDIT_PAYMENT', 'EXPENSE', 'STOCK_ADJUSTMENT'] as const;
+export const CLIENT_RECORD_KINDS = ['SALE', 'CUSTOMER', 'CREDIT_PAYMENT', 'EXPENSE', 'STOCK_ADJUSTMENT', 'RETURN'] as const;
 export type ClientRecordKind = (typeof CLIENT_RECORD_KINDS)[number];
 
 /**

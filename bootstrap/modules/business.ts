@@ -6,6 +6,7 @@ import { updateBusiness } from '../../application/business/update-business.js';
 import { getBusinessPartner } from '../../application/partners/network.js';
 import { inMemoryBusinessModule } from '../../adapters/persistence/in-memory/business.in-memory.js';
 import { sqlBusinessModule } from '../../adapters/persistence/sql/business.sql.js';
+import { BUSINESS_FAILURES } from '../../adapters/http/failures/business.js';
 import { defineModule, repositories } from './module.js';
 
 /** The business's profile, plan usage and branches. */
@@ -13,6 +14,8 @@ export const businessModule = defineModule({
   name: 'business',
   folders: ['business', 'branches', 'operator'],
   repositories: [repositories(inMemoryBusinessModule, sqlBusinessModule)],
+  failures: [BUSINESS_FAILURES],
+  migrations: [],
   useCases: ({ deps, paging }) => ({
     getBusiness: getBusiness(deps),
     getPlanUsage: getPlanUsage(deps),

@@ -7,7 +7,7 @@ import { webhookUrlRefusal } from '../../adapters/webhooks/url-policy.js';
 import type { Clock } from '../../application/ports/clock.js';
 import { parseTestIdentifiers } from '../../domain/otp-test-identifiers.js';
 import type { Config } from '../config.js';
-import { composeJobs } from '../jobs.js';
+import { composeJobs, type JobModule } from '../jobs.js';
 import { messageSender } from '../messaging.js';
 import { paymentGateway } from '../payments.js';
 import type { Persistence } from '../persistence-in-memory.js';
@@ -29,7 +29,7 @@ export interface Overrides {
  * dependency sets the use cases take. A module's manifest (bootstrap/modules/<module>.ts) picks
  * from it; nothing here names a module's use case.
  */
-export const moduleContext = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides) => {
+export const moduleContext = async (config: Config, persistence: Persistence, logger: Logger, overrides: Overrides & { readonly modules: readonly JobModule[] }) => {
   const clock: Clock = overrides.clock ?? { now: () => new Date() };
   const key: SigningKey = config.JWT_PRIVATE_KEY ? await signingKeyFromPem(config.JWT_PRIVATE_KEY) : await signingKeyFromDataDir(config.DATA_DIR);
   const otpSecret = config.OTP_SECRET ? Buffer.from(config.OTP_SECRET, 'base64') : secretFromDataDir(config.DATA_DIR, 'otp-secret');

@@ -3,6 +3,8 @@ import { agingReport, getCreditSummary, listCreditTransactions, recordCreditPaym
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../../application/customers/manage-customers.js';
 import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/customers.in-memory.js';
 import { sqlCustomersModule } from '../../adapters/persistence/sql/customers.sql.js';
+import { CUSTOMER_FAILURES } from '../../adapters/http/failures/customers.js';
+import { Migration20261122040000_credit } from '../../adapters/persistence/sql/migrations/Migration20261122040000_credit.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customers and their credit. */
@@ -10,6 +12,8 @@ export const customersModule = defineModule({
   name: 'customers',
   folders: ['customers'],
   repositories: [repositories(inMemoryCustomersModule, sqlCustomersModule)],
+  failures: [CUSTOMER_FAILURES],
+  migrations: [{ name: 'Migration20261122040000_credit', class: Migration20261122040000_credit }],
   useCases: ({ deps, reportDeps, paging }) => ({
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),

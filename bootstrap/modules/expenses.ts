@@ -3,6 +3,8 @@ import { createExpenseCategory, deleteExpenseCategory, listExpenseCategories, re
 import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses, updateExpense } from '../../application/expenses/manage-expenses.js';
 import { inMemoryExpensesModule } from '../../adapters/persistence/in-memory/expenses.in-memory.js';
 import { sqlExpensesModule } from '../../adapters/persistence/sql/expenses.sql.js';
+import { EXPENSE_FAILURES } from '../../adapters/http/failures/expenses.js';
+import { Migration20261126000000_expenses } from '../../adapters/persistence/sql/migrations/Migration20261126000000_expenses.js';
 import { defineModule, repositories } from './module.js';
 
 /** Expenses and their categories. */
@@ -10,6 +12,8 @@ export const expensesModule = defineModule({
   name: 'expenses',
   folders: ['expenses'],
   repositories: [repositories(inMemoryExpensesModule, sqlExpensesModule)],
+  failures: [EXPENSE_FAILURES],
+  migrations: [{ name: 'Migration20261126000000_expenses', class: Migration20261126000000_expenses }],
   useCases: ({ deps, paging }) => ({
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),

@@ -8,6 +8,8 @@ export const healthModule = defineModule({
   name: 'health',
   folders: [],
   repositories: [],
+  failures: [],
+  migrations: [],
   useCases: (ctx) => ({ pingDatabase: () => ctx.persistence.ping(HEALTH_TIMEOUT_MS), otpTestMode: ctx.testSignIn !== undefined }),
   routes: (uc) => healthRoutes(uc),
 });

@@ -1,3 +1,4 @@
+import { auditModule } from './audit.js';
 import { authModule } from './auth.js';
 import { businessModule } from './business.js';
 import { customersModule } from './customers.js';
@@ -13,6 +14,7 @@ import { providerCallbacksModule } from './provider-callbacks.js';
 import { reportExportsModule } from './report-exports.js';
 import { reportsModule } from './reports.js';
 import { salesModule } from './sales.js';
+import { returnsModule } from './returns.js';
 import { staffModule } from './staff.js';
 import { syncModule } from './sync.js';
 
@@ -30,6 +32,7 @@ export const MODULES = [
   businessModule,
   productsModule,
   salesModule,
+  returnsModule,
   customersModule,
   reportExportsModule,
   expensesModule,
@@ -38,5 +41,6 @@ export const MODULES = [
   loanPacksModule,
   providerCallbacksModule,
   partnersModule,
+  auditModule,
   syncModule,
 ] as const satisfies readonly AnyModule[];

@@ -7,6 +7,8 @@ import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } 
 import { kobo } from '../../domain/money.js';
 import { inMemoryLoanPacksModule } from '../../adapters/persistence/in-memory/loan-packs.in-memory.js';
 import { sqlLoanPacksModule } from '../../adapters/persistence/sql/loan-packs.sql.js';
+import { LOAN_PACK_FAILURES } from '../../adapters/http/failures/loan-packs.js';
+import { Migration20261127200000_loan_packs } from '../../adapters/persistence/sql/migrations/Migration20261127200000_loan_packs.js';
 import { defineModule, repositories } from './module.js';
 
 /** Loan packs, their payment (Paystack or the sandbox) and the lender's verification. */
@@ -14,6 +16,8 @@ export const loanPacksModule = defineModule({
   name: 'loan-packs',
   folders: ['loan-packs'],
   repositories: [repositories(inMemoryLoanPacksModule, sqlLoanPacksModule)],
+  failures: [LOAN_PACK_FAILURES],
+  migrations: [{ name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs }],
   useCases: ({ deps, config, payments, paging, clock }) => ({
     createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
     listLoanPacks: listLoanPacks(deps),

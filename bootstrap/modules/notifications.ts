@@ -3,6 +3,13 @@ import { getNotification, getNotificationPreferences, listNotifications, updateN
 import { sendNotification } from '../../application/notifications/send-notification.js';
 import { inMemoryNotificationsModule } from '../../adapters/persistence/in-memory/notifications.in-memory.js';
 import { sqlNotificationsModule } from '../../adapters/persistence/sql/notifications.sql.js';
+import { NOTIFICATION_FAILURES } from '../../adapters/http/failures/notifications.js';
+import { Migration20261127110000_notifications } from '../../adapters/persistence/sql/migrations/Migration20261127110000_notifications.js';
+import { Migration20261202000000_daily_message_counts } from '../../adapters/persistence/sql/migrations/Migration20261202000000_daily_message_counts.js';
+import { deliverNotifications } from '../../application/notifications/deliver-notifications.js';
+import { notifyOnEvents, runDueNotifications } from '../../application/notifications/automatic-notifications.js';
+import { Migration20261204000100_audit_alert_template } from '../../adapters/persistence/sql/migrations/Migration20261204000100_audit_alert_template.js';
+import { alertOnAuditEntries } from '../../application/notifications/audit-alerts.js';
 import { defineModule, repositories } from './module.js';
 
 /** Notifications to customers: sending, listing, preferences. Delivery reports are provider-callbacks.ts. */
@@ -10,6 +17,12 @@ export const notificationsModule = defineModule({
   name: 'notifications',
   folders: ['notifications'],
   repositories: [repositories(inMemoryNotificationsModule, sqlNotificationsModule)],
+  failures: [NOTIFICATION_FAILURES],
+  migrations: [
+    { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
+    { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts },
+    { name: 'Migration20261204000100_audit_alert_template', class: Migration20261204000100_audit_alert_template },
+  ],
   useCases: ({ deps, paging }) => ({
     sendNotification: sendNotification(deps),
     getNotification: getNotification(deps),
@@ -19,4 +32,6 @@ export const notificationsModule = defineModule({
     paging,
   }),
   routes: (uc) => notificationRoutes(uc),
+  subscribers: (d) => [deliverNotifications(d), notifyOnEvents(d), alertOnAuditEntries(d)],
+  periodicTasks: (d, retry) => [{ name: 'scheduled-notifications', run: async (minute) => void (await runDueNotifications(d)(minute)), ...retry }],
 });

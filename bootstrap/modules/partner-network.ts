@@ -10,6 +10,8 @@ export const partnerNetworkModule = defineModule({
   name: 'partner-network',
   folders: ['partners'],
   repositories: [],
+  failures: [],
+  migrations: [],
   useCases: ({ deps }) => ({
     getBusinessPartner: getBusinessPartner(deps),
     joinPartnerNetwork: joinPartnerNetwork(deps),

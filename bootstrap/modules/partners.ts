@@ -8,6 +8,11 @@ import { inMemoryPartnersModule } from '../../adapters/persistence/in-memory/par
 import { sqlPartnersModule } from '../../adapters/persistence/sql/partners.sql.js';
 import { inMemoryWebhooksModule } from '../../adapters/persistence/in-memory/webhooks.in-memory.js';
 import { sqlWebhooksModule } from '../../adapters/persistence/sql/webhooks.sql.js';
+import { PARTNER_FAILURES } from '../../adapters/http/failures/partners.js';
+import { Migration20261127500000_partners } from '../../adapters/persistence/sql/migrations/Migration20261127500000_partners.js';
+import { Migration20261127510000_partner_webhooks } from '../../adapters/persistence/sql/migrations/Migration20261127510000_partner_webhooks.js';
+import { Migration20261127900000_partner_consent_key } from '../../adapters/persistence/sql/migrations/Migration20261127900000_partner_consent_key.js';
+import { Migration20261203320000_webhook_delivery_notices } from '../../adapters/persistence/sql/migrations/Migration20261203320000_webhook_delivery_notices.js';
 import { defineModule, repositories } from './module.js';
 
 /** The partner API: keys, network insights and webhooks. */
@@ -15,6 +20,13 @@ export const partnersModule = defineModule({
   name: 'partners',
   folders: ['partners'],
   repositories: [repositories(inMemoryPartnersModule, sqlPartnersModule), repositories(inMemoryWebhooksModule, sqlWebhooksModule)],
+  failures: [PARTNER_FAILURES],
+  migrations: [
+    { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
+    { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks },
+    { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key },
+    { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
+  ],
   useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
     createApiKey: createApiKey(deps),
     listApiKeys: listApiKeys(deps),

@@ -1,5 +1,6 @@
 import { providerCallbackRoutes } from '../../adapters/http/routes/provider-callbacks.routes.js';
 import { recordDeliveryReport } from '../../application/notifications/deliver-notifications.js';
+import { PROVIDER_CALLBACK_FAILURES } from '../../adapters/http/failures/provider-callbacks.js';
 import { defineModule } from './module.js';
 
 /** Termii's and Meta's delivery reports on our notifications (docs/adr/0030). */
@@ -7,6 +8,8 @@ export const providerCallbacksModule = defineModule({
   name: 'provider-callbacks',
   folders: ['notifications'],
   repositories: [],
+  failures: [PROVIDER_CALLBACK_FAILURES],
+  migrations: [],
   useCases: ({ deps, config, logger }) => ({
     recordDeliveryReport: recordDeliveryReport(deps),
     providerCallbacks: {

@@ -12,6 +12,8 @@ export const reportExportsModule = defineModule({
   name: 'report-exports',
   folders: ['report-exports'],
   repositories: [repositories(inMemoryReportExportsModule, sqlReportExportsModule)],
+  failures: [],
+  migrations: [],
   useCases: ({ reportDeps }) => ({
     exportSales: exportSales(reportDeps),
     exportCashFlow: exportCashFlow(reportDeps),

@@ -2,6 +2,7 @@ import { reportRoutes } from '../../adapters/http/routes/reports.routes.js';
 import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices, getVatReport } from '../../application/reports/reports.js';
 import { inMemoryReportsModule } from '../../adapters/persistence/in-memory/reports.in-memory.js';
 import { sqlReportsModule } from '../../adapters/persistence/sql/reports.sql.js';
+import { REPORT_FAILURES } from '../../adapters/http/failures/reports.js';
 import { defineModule, repositories } from './module.js';
 
 /** The dashboard and reports, read from the reports connection (a replica when there is one). */
@@ -9,6 +10,8 @@ export const reportsModule = defineModule({
   name: 'reports',
   folders: ['reports'],
   repositories: [repositories(inMemoryReportsModule, sqlReportsModule)],
+  failures: [REPORT_FAILURES],
+  migrations: [],
   useCases: ({ reportDeps, dataAsOf }) => ({
     getDashboard: getDashboard(reportDeps),
     getTopServices: getTopServices(reportDeps),

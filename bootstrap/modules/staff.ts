@@ -7,6 +7,8 @@ export const staffModule = defineModule({
   name: 'staff',
   folders: ['staff'],
   repositories: [],
+  failures: [],
+  migrations: [],
   useCases: ({ deps, paging }) => ({
     inviteStaff: inviteStaff(deps),
     listStaff: listStaff(deps),

@@ -3,6 +3,9 @@ import { pullChanges } from '../../application/sync/changes.js';
 import { listConflicts, resolveConflict } from '../../application/sync/conflicts.js';
 import { inMemorySyncModule } from '../../adapters/persistence/in-memory/sync.in-memory.js';
 import { sqlSyncModule } from '../../adapters/persistence/sql/sync.sql.js';
+import { SYNC_FAILURES } from '../../adapters/http/failures/sync.js';
+import { Migration20261127800000_offline_sync } from '../../adapters/persistence/sql/migrations/Migration20261127800000_offline_sync.js';
+import { Migration20261128000000_sync_changes } from '../../adapters/persistence/sql/migrations/Migration20261128000000_sync_changes.js';
 import { defineModule, repositories } from './module.js';
 
 /** Offline sync: the batch, conflicts and changes (docs/adr/0034). Last: the batch runs every earlier module's routes. */
@@ -10,6 +13,11 @@ export const syncModule = defineModule({
   name: 'sync',
   folders: ['sync'],
   repositories: [repositories(inMemorySyncModule, sqlSyncModule)],
+  failures: [SYNC_FAILURES],
+  migrations: [
+    { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
+    { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes },
+  ],
   useCases: ({ deps, persistence, jobs, clock, config, paging }) => ({
     sync: { idempotency: persistence.idempotency, uow: jobs.uow, clock, errorTypeBase: config.ERROR_TYPE_BASE },
     listConflicts: listConflicts(deps),

@@ -66,12 +66,12 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await addEntries([aCreditEntry(debtor, { createdAt: at(50) })])).to.deep.equal([at(50)]);
     });
 
-    it('an entry that would leave a negative balance is refused, and its unit of work leaves nothing', async () => {
+    it('a RETURN entry (a credit note, docs/adr/0059) may leave the balance below zero, kept exactly; the newest first', async () => {
       const { b, debtor } = await seedDebtor();
-      const ok = aCreditEntry(debtor);
-      const refused = await addEntries([ok, aCreditEntry(debtor, { kind: 'PAYMENT', amount: -100_001, balanceAfter: kobo(-1) })]).then(() => 'stored', () => 'refused');
-      expect(refused).to.equal('refused');
-      expect((await list(b, debtor)).items).to.deep.equal([]);
+      const sale = aCreditEntry(debtor, { createdAt: at(1) });
+      const note = aCreditEntry(debtor, { kind: 'RETURN', amount: -100_001, balanceAfter: kobo(-1), note: 'credit note', createdAt: at(2) });
+      await addEntries([sale, note]);
+      expect((await list(b, debtor)).items).to.deep.equal([note, sale]);
     });
 
     it('lastPaymentAt: the time of the customer’s latest payment, no other kind, customer or business', async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { DEFAULT_EXPENSE_CATEGORIES } from '../../domain/expense.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
@@ -10,7 +11,7 @@ import { freshDatabaseUrl } from '../support/database.js';
 describe('migration Migration20261126000000_expenses', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined })));
+  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   it('gives the businesses that exist the default categories (is_default), names unique per business', async () => {

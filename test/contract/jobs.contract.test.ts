@@ -12,6 +12,7 @@ import { pgBossJobQueue } from '../../adapters/jobs/pg-boss.job-queue.js';
 import { nodeCrypto } from '../../adapters/crypto/node-crypto.js';
 import { loadConfig } from '../../bootstrap/config.js';
 import { composeJobs, logJobs } from '../../bootstrap/jobs.js';
+import { MODULES } from '../../bootstrap/modules/index.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl, testDatabase } from '../support/database.js';
 
@@ -58,7 +59,7 @@ const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines
 
 const setUp = (p: Persistence) => {
   const messages = provider();
-  const { dispatcher, jobs, uow } = composeJobs(config, p, logger, { messages, clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) });
+  const { dispatcher, jobs, uow } = composeJobs(config, p, logger, { messages, clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) }, { modules: MODULES });
   /** Records the event in a committed transaction (its relay is attempted right after, as a request's is). */
   const commit = async (event: DomainEvent) => (await uow.run((r) => r.events.record(new Date(), event)))[0]!;
   return { logLines, messages, dispatcher, jobs, uow, commit };
@@ -345,7 +346,7 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
   it('the scheduled notifications are a periodic task with the message jobs\' retries (JOBS_RETRY_LIMIT, JOBS_RETRY_DELAY_SECONDS)', () => {
     const tasks: PeriodicTask[] = [];
     const recording: JobQueue = { define: () => undefined, every: (task) => void tasks.push(task), enqueue: async () => undefined, start: async () => undefined, stop: async () => undefined, dead: async () => [] };
-    composeJobs(config, inMemory(), logger, { messages: provider(), clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) }, { jobs: recording });
+    composeJobs(config, inMemory(), logger, { messages: provider(), clock: { now: () => new Date() }, crypto: nodeCrypto(randomBytes(32)) }, { jobs: recording, modules: MODULES });
     const task = tasks.find((t) => t.name === 'scheduled-notifications')!;
     expect(task.retryLimit).to.equal(config.JOBS_RETRY_LIMIT).and.be.greaterThan(0);
     expect(task.retryDelaySeconds).to.equal(config.JOBS_RETRY_DELAY_SECONDS);

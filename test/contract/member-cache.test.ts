@@ -4,6 +4,7 @@ import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { database, type Database } from '../../adapters/persistence/sql/sql-session.js';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { freshDatabaseUrl } from '../support/database.js';
@@ -38,7 +39,7 @@ if (!process.env.TEST_DATABASE_URL) {
 
     before(async () => {
       url = await freshDatabaseUrl();
-      const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined });
+      const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined, migrations: MIGRATIONS });
       await migrate(orm);
       await orm.close();
       other = new pg.Client({ connectionString: url });
@@ -152,7 +153,7 @@ describe('member cache on the embedded database: every change committed on any o
   before(async () => {
     embedded = await startEmbeddedPostgres({ maxConnections: 6 });
     // the raw SQL below says nothing to memberChangedHere: only the connections' notices can make the cache forget
-    orm = await openOrm({ databaseUrl: embedded.url, poolMax: 4, log: () => undefined, onNotification: heardOnConnection });
+    orm = await openOrm({ databaseUrl: embedded.url, poolMax: 4, log: () => undefined, migrations: MIGRATIONS, onNotification: heardOnConnection });
     await migrate(orm);
     db = database(orm, { prepare: false });
     await db.pooled.execute(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values (?, '+2348030000002', 'Ada', 'Eze', now(), now())`, [userId]);

@@ -116,6 +116,22 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         { partnerId: a.id, kind: 'LEFT', at: later, byUserId: userId },
       ]);
     });
+
+    it("network: merchantIds are the businesses in the partner's network now (the audit log's api_key.created goes to each)", async () => {
+      const a = aPartner('MIDA2345');
+      const b = aPartner('MIDB2345');
+      await p.uow.run(async (r) => void (await r.partners.add(a), await r.partners.add(b)));
+      const [x, y, z] = [await seedTenant(p.uow), await seedTenant(p.uow), await seedTenant(p.uow)];
+      await p.uow.run(async (r) => {
+        await r.partnerNetwork.join({ businessId: x.business.id, partnerId: a.id, joinedAt: at }, x.actor.userId);
+        await r.partnerNetwork.join({ businessId: y.business.id, partnerId: a.id, joinedAt: at }, y.actor.userId);
+        await r.partnerNetwork.join({ businessId: z.business.id, partnerId: b.id, joinedAt: at }, z.actor.userId);
+      });
+      await p.uow.run((r) => r.partnerNetwork.leave(y.business.id, at, y.actor.userId));
+      expect(await p.uow.read((r) => r.partnerNetwork.merchantIds(a.id))).to.deep.equal([x.business.id]);
+      expect(await p.uow.read((r) => r.partnerNetwork.merchantIds(b.id))).to.deep.equal([z.business.id]);
+      expect(await p.uow.read((r) => r.partnerNetwork.merchantIds(randomUUID()))).to.deep.equal([]);
+    });
   });
 
 contract('in memory', async () => inMemory());

@@ -15,6 +15,7 @@ import type { ExpenseRow } from '../../adapters/persistence/in-memory/expenses.i
 /** What the exports read of an expense. */
 type ExpenseRowForReports = Pick<ExpenseRow, 'businessId' | 'amount' | 'paymentMethod' | 'spentOn' | 'deletedAt'>;
 import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
+import { inMemoryReturnsModule } from '../../adapters/persistence/in-memory/returns.in-memory.js';
 import { kobo } from '../../domain/money.js';
 import { openPostgres, type AppRepositories } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
@@ -127,7 +128,7 @@ contract('in-memory', async () => {
   // the expenses table as the expenses module's in-memory adapter owns it
   const expensesTable = { tables: (): Expenses => ({ expenses: new Map() }), repositories: (t: Expenses) => ({ testExpenses: t.expenses }) };
   const uow = inMemoryStore<AppRepositories & ReportExportRepositories & { testExpenses: Map<string, ExpenseRowForReports> }>([
-    inMemoryAuthModule, inMemoryBusinessModule, inMemoryProductsModule, inMemorySalesModule, inMemoryCustomersModule, inMemoryEventsModule, inMemoryReportExportsModule, expensesTable,
+    inMemoryAuthModule, inMemoryBusinessModule, inMemoryProductsModule, inMemorySalesModule, inMemoryReturnsModule, inMemoryCustomersModule, inMemoryEventsModule, inMemoryReportExportsModule, expensesTable,
   ]);
   return {
     uow,

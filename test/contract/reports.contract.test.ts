@@ -32,10 +32,10 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     it('periodSums: revenue net of voids, discounts, stored line costs, credit given and collected, expenses not deleted; Lagos days', async () => {
       expect(await q((r) => r.periodSums(shop, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({
-        current: { revenue: S(5000), salesCount: 1, discounts: S(0), costOfGoods: S(3500), creditGiven: S(0), creditCollected: S(3000), expenses: S(1200) },
-        previous: { revenue: S(22000), salesCount: 3, discounts: S(500), costOfGoods: S(12900), creditGiven: S(6000), creditCollected: S(2500), expenses: S(3700) },
+        current: { revenue: S(5000), returns: 0n, returnsCount: 0, salesCount: 1, discounts: S(0), costOfGoods: S(3500), creditGiven: S(0), creditCollected: S(3000), expenses: S(1200) },
+        previous: { revenue: S(22000), returns: 0n, returnsCount: 0, salesCount: 3, discounts: S(500), costOfGoods: S(12900), creditGiven: S(6000), creditCollected: S(2500), expenses: S(3700) },
       });
-      const empty = { revenue: 0n, salesCount: 0, discounts: 0n, costOfGoods: 0n, creditGiven: 0n, creditCollected: 0n, expenses: 0n };
+      const empty = { revenue: 0n, returns: 0n, returnsCount: 0, salesCount: 0, discounts: 0n, costOfGoods: 0n, creditGiven: 0n, creditCollected: 0n, expenses: 0n };
       expect(await q((r) => r.periodSums(other, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({ current: empty, previous: empty });
     });
 
@@ -63,14 +63,14 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         { categoryId: f.categories.transport, category: 'Transport', amount: S(700) },
       ];
       expect(await q((r) => r.profitLoss(shop, { from: '2026-10-01', to: '2026-11-30' }))).to.deep.equal([
-        { month: '2026-10', revenue: S(5000), discounts: S(0), costOfGoods: S(3000), expenses: [], totalExpenses: S(0) },
-        { month: '2026-11', revenue: S(27000), discounts: S(500), costOfGoods: S(16400), expenses, totalExpenses: S(4900) },
-        { month: null, revenue: S(32000), discounts: S(500), costOfGoods: S(19400), expenses, totalExpenses: S(4900) },
+        { month: '2026-10', revenue: S(5000), returns: 0n, discounts: S(0), costOfGoods: S(3000), expenses: [], totalExpenses: S(0) },
+        { month: '2026-11', revenue: S(27000), returns: 0n, discounts: S(500), costOfGoods: S(16400), expenses, totalExpenses: S(4900) },
+        { month: null, revenue: S(32000), returns: 0n, discounts: S(500), costOfGoods: S(19400), expenses, totalExpenses: S(4900) },
       ]);
       // partial months; the sale at 23:30Z on the 20th is the 21st in Lagos, and so is the fuel
-      const nov = { revenue: S(22000), discounts: S(500), costOfGoods: S(12900), expenses: [expenses[0], expenses[2]], totalExpenses: S(3700) };
+      const nov = { revenue: S(22000), returns: 0n, discounts: S(500), costOfGoods: S(12900), expenses: [expenses[0], expenses[2]], totalExpenses: S(3700) };
       expect(await q((r) => r.profitLoss(shop, { from: '2026-10-20', to: '2026-11-20' }))).to.deep.equal([
-        { month: '2026-10', revenue: S(0), discounts: S(0), costOfGoods: S(0), expenses: [], totalExpenses: S(0) },
+        { month: '2026-10', revenue: S(0), returns: 0n, discounts: S(0), costOfGoods: S(0), expenses: [], totalExpenses: S(0) },
         { month: '2026-11', ...nov },
         { month: null, ...nov },
       ]);
@@ -100,6 +100,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         revenue: S(22000),
         vat: S(0),
         voids: { count: 1, total: S(5000) },
+        returns: { count: 0, total: 0n },
+        refunds: [],
         discounts: S(500),
         expenses: [{ method: 'CASH', count: 1, total: S(3000) }, { method: 'TRANSFER', count: 1, total: S(700) }],
         creditGiven: S(6000),
@@ -112,6 +114,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         revenue: S(5000),
         vat: S(0),
         voids: { count: 0, total: S(0) },
+        returns: { count: 0, total: 0n },
+        refunds: [],
         discounts: S(0),
         expenses: [{ method: 'CASH', count: 1, total: S(1200) }],
         creditGiven: S(0),

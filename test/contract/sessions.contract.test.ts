@@ -56,6 +56,20 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await ids(t.user.id, firstPage, at(40 * 86_400_000))).to.deep.equal([]);
     });
 
+    it('history: whether the user signed in before, and from this user agent (any session, ended ones too; their own only)', async () => {
+      const t = await seedTenant(p.uow);
+      const other = await seedTenant(p.uow);
+      expect(await p.uow.read((r) => r.sessions.history(t.user.id, 'Android app 2.1'))).to.deep.equal({ signedInBefore: false, fromThisDevice: false });
+      await p.uow.run(async (r) => {
+        await r.sessions.add(aSession(t.user.id, { userAgent: 'Android app 2.1', revokedAt: at(1), expiresAt: at(-1) }));
+        await r.sessions.add(aSession(t.user.id, { userAgent: null }));
+        await r.sessions.add(aSession(other.user.id, { userAgent: 'iPhone Safari' }));
+      });
+      expect(await p.uow.read((r) => r.sessions.history(t.user.id, 'Android app 2.1'))).to.deep.equal({ signedInBefore: true, fromThisDevice: true });
+      expect(await p.uow.read((r) => r.sessions.history(t.user.id, 'iPhone Safari'))).to.deep.equal({ signedInBefore: true, fromThisDevice: false });
+      expect(await p.uow.read((r) => r.sessions.history(other.user.id, 'Android app 2.1'))).to.deep.equal({ signedInBefore: true, fromThisDevice: false });
+    });
+
     it('touch records a refresh of the user’s own session; an unknown device keeps what was recorded', async () => {
       const t = await seedTenant(p.uow);
       const other = await seedTenant(p.uow);

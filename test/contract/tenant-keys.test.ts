@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 // Issue 20 (docs/adr/0035): the schema stays ready for Citus. Every tenant table (any table with a
@@ -47,7 +48,7 @@ describe('tenant tables are ready for Citus (docs/adr/0035)', function () {
   let client: pg.Client;
   before(async () => {
     const url = await freshDatabaseUrl();
-    const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined });
+    const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined, migrations: MIGRATIONS });
     await migrate(orm);
     await orm.close();
     client = new pg.Client({ connectionString: url });

@@ -2,20 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
-import { migrationsList } from '../../adapters/persistence/sql/migrations/index.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
-const NAME = 'Migration20261204100000_vat_and_tenders';
+const NAME = 'Migration20261205000000_vat_and_tenders';
 /** The migration before this one, whatever others the list holds. */
-const before_ = migrationsList[migrationsList.findIndex((m) => m.name === NAME) - 1]!.name;
+const before_ = MIGRATIONS[MIGRATIONS.findIndex((m) => m.name === NAME) - 1]!.name;
 
 // Issue 34 (docs/adr/0055): sales written before tenders existed get theirs from the migration, by the rule of
 // tendersOf (domain/sale.ts): what was paid by the sale's method (a CREDIT sale's deposit as CASH), then the rest as
 // CREDIT; a sale of 0 is one tender of its method. VAT columns start empty: no sale of the past carried VAT.
-describe('migration Migration20261204100000_vat_and_tenders', function () {
+describe('migration Migration20261205000000_vat_and_tenders', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined })));
+  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);

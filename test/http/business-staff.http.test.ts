@@ -363,6 +363,9 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     },
     { route: 'POST /reports/loan-pack/payment/verify', method: 'POST', path: async () => '/reports/loan-pack/payment/verify', body: () => ({ reference: pendingReference }), staff: 'forbidden' },
     { route: 'GET /reports/loan-pack/:reference/download', method: 'GET', path: async () => `/reports/loan-pack/${await readyPack()}/download`, staff: 'forbidden' },
+    // the audit log: the owner's
+    { route: 'GET /audit-log', method: 'GET', path: async () => '/audit-log?action=sale.voided', staff: 'forbidden' },
+    { route: 'GET /audit-log/export', method: 'GET', path: async () => '/audit-log/export', staff: 'forbidden' },
   ];
   const publicRoutes = [
     'GET /loan-packs/verify/:reference',

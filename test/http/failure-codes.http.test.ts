@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { codesOfFailures } from '../../adapters/http/failure-codes.js';
 import { openApiPath } from '../../adapters/http/openapi.js';
+import { FAILURES } from '../../bootstrap/failures.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
 // docs/adr/0051: a route's error codes for its use case's failures are derived from its failure union
@@ -25,7 +26,7 @@ describe('Error codes derived from the failures (adapters/http/failure-codes.ts)
       if (!r.failures) continue;
       checked++;
       const documented = doc.paths[openApiPath(r.path)]![r.method]!['x-error-codes'];
-      for (const code of codesOfFailures(r.failures)) if (!documented.includes(code)) missing.push(`${r.operationId}: ${code}`);
+      for (const code of codesOfFailures(FAILURES, r.failures)) if (!documented.includes(code)) missing.push(`${r.operationId}: ${code}`);
     }
     expect(missing).to.deep.equal([]);
     expect(checked).to.be.greaterThan(80);

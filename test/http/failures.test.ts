@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { expect } from 'chai';
-import { failureProblem, type FailureTag, type Subject, type UseCaseFailure } from '../../adapters/http/failures.js';
-import { FAILURE_CODES } from '../../adapters/http/failure-codes.js';
-import { ERROR_CODES, type ErrorCode } from '../../adapters/http/problem.js';
+import type { Subject } from '../../adapters/http/failures.js';
+import { failureProblem as problemOf } from '../../adapters/http/failure-codes.js';
+import type { ErrorCode } from '../../adapters/http/problem.js';
+import { ERROR_CODES, FAILURES, type FailureTag, type UseCaseFailure } from '../../bootstrap/failures.js';
 import { kobo } from '../../domain/money.js';
 
 /** Codes only the edge answers: parsing, authentication, routing, idempotency, limits and faults. */
@@ -142,10 +143,17 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   UnknownPartnerCode: [{ _tag: 'UnknownPartnerCode' }],
   AlreadyInPartnerNetwork: [{ _tag: 'AlreadyInPartnerNetwork' }],
   WebhookUrlNotAllowed: [{ _tag: 'WebhookUrlNotAllowed', reason: 'must be an https URL' }],
+  ReturnExceedsSold: [{ _tag: 'ReturnExceedsSold', index: 0, productId: 'p', name: 'Milk', sold: 3, returned: 1, requested: 3 }],
+  ProductNotInSale: [{ _tag: 'ProductNotInSale', indexes: [1] }],
+  CreditNoteNeedsCustomer: [{ _tag: 'CreditNoteNeedsCustomer' }],
+  SaleHasReturns: [{ _tag: 'SaleHasReturns', returns: 1 }, { _tag: 'SaleHasReturns', returns: 2 }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];
-const SUBJECTS: readonly Subject[] = ['sale', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
+const SUBJECTS: readonly Subject[] = ['sale', 'return', 'receipt', 'customer', 'product', 'stock adjustment', 'staff member', 'business', 'branch', 'session', 'sign-in', 'signed-in user', 'expense', 'expense category', 'loan pack', 'api key', 'partner network', 'merchant', 'partner', 'webhook', 'webhook delivery'];
+
+/** The folded table's answer to a failure (bootstrap/failures.ts). */
+const failureProblem = (f: UseCaseFailure, subject: Subject) => problemOf(FAILURES, f, subject);
 
 const produced = () => {
   const codes = new Set<ErrorCode>();
@@ -188,14 +196,14 @@ describe('HTTP failure mapping (adapters/http/failures.ts)', () => {
     expect(failureProblem({ _tag: 'NegativeAmount', fields: ['creditLimit'] }, 'customer').detail).to.equal('credit_limit must not be negative.');
   });
 
-  it('FAILURE_CODES names exactly the codes each failure is answered with, in every variant and subject (docs/adr/0051)', () => {
+  it("each failure's definition lists exactly the codes it is answered with, in every variant and subject (docs/adr/0051, 0062)", () => {
     const wrong: string[] = [];
     for (const [tag, failures] of Object.entries(EXAMPLES) as [FailureTag, UseCaseFailure[]][]) {
       const answered = new Set<ErrorCode>();
       for (const f of failures) for (const s of SUBJECTS) answered.add(failureProblem(f, s).code);
-      const listed = new Set<ErrorCode>(FAILURE_CODES[tag]);
+      const listed = new Set<ErrorCode>(FAILURES.definitions[tag]!.codes);
       if ([...answered].some((c) => !listed.has(c)) || [...listed].some((c) => !answered.has(c))) {
-        wrong.push(`${tag}: answers ${[...answered].sort().join(',')}, FAILURE_CODES lists ${[...listed].sort().join(',')}`);
+        wrong.push(`${tag}: answers ${[...answered].sort().join(',')}, its definition lists ${[...listed].sort().join(',')}`);
       }
     }
     expect(wrong).to.deep.equal([]);

@@ -154,6 +154,12 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
       other: () => ({ path: `/sales/${saleId}/void`, body: { reason: 'Rung up twice' } }),
       observe: () => get(`/sales/${saleId}`),
     },
+    'POST /sales/:id/returns': {
+      setup: async () => void (saleId = (await post('/sales', { items: [{ product_id: (productId = await product(10)), quantity: 3 }], payment_method: 'CASH' })).id),
+      request: () => ({ path: `/sales/${saleId}/returns`, body: { items: [{ product_id: productId, quantity: 1 }], refund_method: 'CASH', reason: 'Wrong size' } }),
+      other: () => ({ path: `/sales/${saleId}/returns`, body: { items: [{ product_id: productId, quantity: 2 }], refund_method: 'CASH', reason: 'Wrong size' } }),
+      observe: () => get(`/sales/${saleId}`),
+    },
     'POST /customers': {
       request: () => ({ path: '/customers', body: { name: 'Mama Chioma', phone: '+2348035550101' } }),
       other: () => ({ path: '/customers', body: { name: 'Mama Chioma', phone: '+2348035550102' } }),

@@ -35,7 +35,7 @@ describe('HTTP every numeric field is bounded', function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
-  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string };
+  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string; sale: string };
   let partnerKey: string;
   before(async () => {
     app = await createTestApp();
@@ -46,13 +46,14 @@ describe('HTTP every numeric field is bounded', function () {
     const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
     const main = ((await app.request('GET', '/businesses/me/branches', { token })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
     const lekki = (await app.request('POST', '/businesses/branches', { token, body: { name: 'Lekki' } })).body.data.id as string;
-    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki, conflict: '' };
+    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki, conflict: '', sale: '' };
     // an offline sale of a product with no stock: an oversell conflict to resolve (docs/adr/0034)
     const empty = (await app.request('POST', '/products', { token, body: { name: 'Bounds empty', price: 100 } })).body.data.id as string;
     const operations = [{ op_id: randomUUID(), type: 'sale.create', payload: { payment_method: 'CASH', items: [{ product_id: empty, quantity: 1 }] } }];
     await app.request('POST', '/sync/batch', { token, body: { device_id: 'bounds', operations } });
     ids.conflict = (await app.request('GET', '/sync/conflicts?status=OPEN', { token })).body.data.content[0].id as string;
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
+    ids.sale = (await app.request('POST', '/sales', { token, body: { payment_method: 'CASH', items: [{ product_id: ids.product, quantity: 5 }] } })).body.data.id as string;
     partnerKey = (await aPartner(app)).key;
   });
   after(async () => app.close());
@@ -79,6 +80,11 @@ describe('HTTP every numeric field is bounded', function () {
       zeroInvalid: ['items.0.quantity', 'payments.0.amount'],
     },
     'PUT /businesses/me': { path: () => '/businesses/me', body: () => ({ vat_rate: 7.5 }), zeroInvalid: [] },
+    'POST /sales/:id/returns': {
+      path: () => `/sales/${ids.sale}/returns`,
+      body: () => ({ items: [{ product_id: ids.product, quantity: 1 }], refund_method: 'CASH', reason: 'Bounds' }),
+      zeroInvalid: ['items.0.quantity'],
+    },
     'POST /customers': { path: () => '/customers', body: () => ({ name: 'C', credit_limit: 1000 }), zeroInvalid: [] },
     'PUT /customers/:id': { path: () => `/customers/${ids.customer}`, body: () => ({ credit_limit: 1000 }), zeroInvalid: [] },
     'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, payment_method: 'CASH' }), zeroInvalid: ['amount'] },
@@ -86,7 +92,7 @@ describe('HTTP every numeric field is bounded', function () {
     'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10, vat_amount: 1 }), zeroInvalid: ['amount'] },
     'PUT /notifications/preferences': {
       path: () => '/notifications/preferences',
-      body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 } }),
+      body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 }, audit_alerts: { sale_voided_over: 100, sale_discounted_over: 10, stock_adjusted_over: 5 } }),
       zeroInvalid: ['credit_reminders.days_overdue', 'credit_reminders.repeat_every_days'],
     },
     'POST /reports/loan-pack': { path: () => '/reports/loan-pack', body: () => ({ months: 6 }), zeroInvalid: ['months'] },

@@ -4,6 +4,7 @@ import * as t from 'io-ts';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { shape, str, int } from '../../adapters/http/codecs.js';
 import { buildOpenApi, errorCodesOf, openApiPath } from '../../adapters/http/openapi.js';
+import { FAILURES } from '../../bootstrap/failures.js';
 import { ok, route, type RouteDef } from '../../adapters/http/route.js';
 import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
@@ -76,9 +77,9 @@ describe('HTTP OpenAPI as a generated client sees it', () => {
   it('one name is one schema: two different schemas under one name stop the document being built', () => {
     const a = route({ method: 'get', path: '/a', operationId: 'a', summary: 'a', tag: 'T', access: 'public', errors: [], rateLimit: 'none', success: { status: 200, description: 'a', data: shape('Thing', { x: str }) }, handler: async () => ok('a', {}) });
     const b = route({ method: 'get', path: '/b', operationId: 'b', summary: 'b', tag: 'T', access: 'public', errors: [], rateLimit: 'none', success: { status: 200, description: 'b', data: shape('Thing', { x: int }) }, handler: async () => ok('b', {}) });
-    expect(() => buildOpenApi([a, b], { version: '1', errorTypeBase: 'https://x' })).to.throw('two different schemas are named Thing');
+    expect(() => buildOpenApi([a, b], { version: '1', errorTypeBase: 'https://x', failures: FAILURES })).to.throw('two different schemas are named Thing');
     const c = route({ ...a, path: '/c', operationId: 'c' });
-    const built = buildOpenApi([a, c], { version: '1', errorTypeBase: 'https://x' }) as unknown as Doc;
+    const built = buildOpenApi([a, c], { version: '1', errorTypeBase: 'https://x', failures: FAILURES }) as unknown as Doc;
     expect(Object.keys(built.components.schemas)).to.deep.equal(['ErrorEnvelope', 'Problem', 'Thing']);
   });
 
@@ -86,10 +87,10 @@ describe('HTTP OpenAPI as a generated client sees it', () => {
     for (const r of app.routes) {
       const op = servedOp(r);
       const where = `${r.method.toUpperCase()} ${r.path}`;
-      expect(op['x-error-codes'], where).to.deep.equal(errorCodesOf(r));
+      expect(op['x-error-codes'], where).to.deep.equal(errorCodesOf(r, FAILURES));
       expect(op.description, where).to.include('**Who may call it:**');
       expect(op.description!.split('**Who may call it:**')[0]!.trim(), `${where} has a text of its own`).to.not.equal('');
-      for (const code of errorCodesOf(r)) expect(op.description, `${where} names ${code}`).to.include(code);
+      for (const code of errorCodesOf(r, FAILURES)) expect(op.description, `${where} names ${code}`).to.include(code);
       if (r.access === 'public') expect(op.description, where).to.include('Public');
       else if ('partnerScope' in r.access) expect(op.description, where).to.include('X-API-Key').and.include(r.access.partnerScope);
       else if (!r.access.roles.includes('STAFF')) expect(op.description, where).to.include('Owners only');

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { expect } from 'chai';
 import { codesOfFailures } from '../../adapters/http/failure-codes.js';
-import { ERROR_CODES } from '../../adapters/http/problem.js';
+import { ERROR_CODES, FAILURES } from '../../bootstrap/failures.js';
 import { writeJson } from '../../adapters/http/json-values.js';
 import type { RouteDef } from '../../adapters/http/route.js';
 import { ROLES } from '../../domain/roles.js';
@@ -60,7 +60,7 @@ const disagreements = (stack: Parameters<typeof routerOperations>[0], doc: Doc) 
 
 /** The statuses a route's kind and its own errors (those it names and those of its failures) imply, besides its success status. */
 const impliedStatuses = (r: RouteDef<any, any>): number[] => {
-  const s = new Set<number>([500, 503, ...[...r.errors, ...codesOfFailures(r.failures ?? [])].map((c) => ERROR_CODES[c])]);
+  const s = new Set<number>([500, 503, ...[...r.errors, ...codesOfFailures(FAILURES, r.failures ?? [])].map((c) => ERROR_CODES[c]!)]);
   if (r.access !== 'public') s.add(401);
   if (r.access !== 'public' && 'roles' in r.access && !ROLES.every((role) => (r.access as { roles: readonly string[] }).roles.includes(role))) s.add(403);
   if (r.access !== 'public' && 'partnerScope' in r.access) s.add(403); // INSUFFICIENT_SCOPE
@@ -227,7 +227,7 @@ describe('HTTP OpenAPI: the document, the router and the docs pages', () => {
           expect(op.responses['403']!.description).to.include('INSUFFICIENT_SCOPE');
         }
         if (r.body) expect(op.responses['400']!.description).to.include('VALIDATION_FAILED').and.include('MALFORMED_JSON');
-        for (const code of [...r.errors, ...codesOfFailures(r.failures ?? [])]) expect(op.responses[String(ERROR_CODES[code])]!.description, `${where} names ${code}`).to.include(code);
+        for (const code of [...r.errors, ...codesOfFailures(FAILURES, r.failures ?? [])]) expect(op.responses[String(ERROR_CODES[code])]!.description, `${where} names ${code}`).to.include(code);
         if (r.rateLimit !== 'none') expect(op.responses['429']!.headers, `${where} 429`).to.have.property('Retry-After');
         if (r.body) expect(op.requestBody!.content['application/json']!.schema, where).to.include({ type: 'object' });
         if (r.rawBody) expect(Object.keys(op.requestBody!.content), where).to.deep.equal(Object.keys(r.rawBody.content));

@@ -95,7 +95,9 @@ for (const persistence of ['postgres', 'memory'] as const) {
         total: 750_000,
         amountPaid: 0,
         balanceDue: 750_000,
-        lines: [{ productId: product.id, quantity: 3, lineTotal: 750_000 }],
+        lines: [{ productId: product.id, name: 'Milo 500g', quantity: 3, lineTotal: 750_000, discount: 0 }],
+        discount: 0,
+        grossTotal: 750_000,
       });
       expect(mine.filter((r) => r.type === 'StockChanged').map((r) => [r.payload.reason, r.payload.change, r.payload.quantityAfter])).to.have.deep.members([
         ['INITIAL', 10, 10],

@@ -25,8 +25,8 @@ describe('HTTP report exports: profit and loss, inventory', function () {
     const path = '/reports/profit-loss/export?start_date=2026-11-01&end_date=2026-11-06';
     const name = 'profit-loss-2026-11-01_2026-11-06';
     // revenue 1,850.00 + 3,000.00 + 2,500.50 (the voided sale and the one on 31 Oct left out); expenses 300.00 + 500.00 (the deleted one left out)
-    const HEADER = ['month', 'revenue', 'discounts', 'cost_of_goods_sold', 'gross_profit', 'gross_margin_pct', 'total_expenses', 'net_profit'];
-    const NOVEMBER = ['2026-11', '7350.50', '150.00', '0.00', '7350.50', '100', '800.00', '6550.50'];
+    const HEADER = ['month', 'revenue', 'returns', 'discounts', 'cost_of_goods_sold', 'gross_profit', 'gross_margin_pct', 'total_expenses', 'net_profit'];
+    const NOVEMBER = ['2026-11', '7350.50', '0.00', '150.00', '0.00', '7350.50', '100', '800.00', '6550.50'];
     const TOTAL = ['Total', ...NOVEMBER.slice(1)];
 
     it('CSV: a row per Lagos month, then the total, as the JSON report says', async () => {
@@ -37,7 +37,7 @@ describe('HTTP report exports: profit and loss, inventory', function () {
     it('XLSX and PDF carry the same figures', async () => {
       const rows = await xlsxBody(`${path}&format=xlsx`, `${name}.xlsx`);
       expect(rows.map((r) => r[0])).to.deep.equal(['2026-11', 'Total']);
-      expect(rows[1]!.slice(1, 5)).to.deep.equal([7350.5, 150, 0, 7350.5]);
+      expect(rows[1]!.slice(1, 6)).to.deep.equal([7350.5, 0, 150, 0, 7350.5]);
       const text = await pdfText(`${path}&format=pdf`, `${name}.pdf`);
       for (const s of ['Ada Stores', 'Profit and loss', 'Period: 2026-11-01 to 2026-11-06', '7,350.50', '6,550.50', 'Total', 'Page 1']) expect(text, s).to.include(s);
     });

@@ -124,7 +124,7 @@ for (const persistence of ['postgres', 'memory'] as const)
       const files = reportFiles(app, () => b.token);
       const name = 'profit-loss-2026-11-01_2026-11-21';
       const csv = await files.csv('/reports/profit-loss/export?start_date=2026-11-01&end_date=2026-11-21', `${name}.csv`);
-      expect(csv.at(-1)!.slice(0, 5)).to.deep.equal(['Total', naira(REVENUE), '0.00', naira(91n * 5n * 10n ** 13n), naira(GROSS)]);
+      expect(csv.at(-1)!.slice(0, 6)).to.deep.equal(['Total', naira(REVENUE), '0.00', '0.00', naira(91n * 5n * 10n ** 13n), naira(GROSS)]);
       const rows = (await files.xlsxRows('/reports/profit-loss/export?start_date=2026-11-01&end_date=2026-11-21&format=xlsx', `${name}.xlsx`)).slice(6);
       expect(rows.at(-1)!.slice(0, 2)).to.deep.equal(['Total', Number(naira(REVENUE))]);
     });

@@ -41,6 +41,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       expect(res.body.data).to.deep.equal({
         period: 'today', start_date: '2026-11-21', end_date: '2026-11-21', previous_start_date: '2026-11-20', previous_end_date: '2026-11-20',
         revenue: cmp(5000, 22000, -77.27),
+        returns: cmp(0, 0, null),
         sales_count: cmp(1, 3, -66.67),
         average_sale: cmp(5000, 7333.33, -31.82),
         gross_profit: cmp(1500, 9100, -83.52), // 5,000 - 3,500 (the new cost) against 22,000 - 12,900
@@ -100,11 +101,11 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       expect(res.status, res.text).to.equal(200);
       expect(res.body.data).to.deep.equal({
         start_date: '2026-10-01', end_date: '2026-11-30',
-        revenue: 32000, discounts: 500, cost_of_goods_sold: 19400, gross_profit: 12600, gross_margin_pct: 39.38,
+        revenue: 32000, returns: 0, discounts: 500, cost_of_goods_sold: 19400, gross_profit: 12600, gross_margin_pct: 39.38,
         expenses_by_category: expenses, total_expenses: 4900, net_profit: 7700,
         months: [
-          { month: '2026-10', revenue: 5000, discounts: 0, cost_of_goods_sold: 3000, gross_profit: 2000, gross_margin_pct: 40, expenses_by_category: [], total_expenses: 0, net_profit: 2000 },
-          { month: '2026-11', revenue: 27000, discounts: 500, cost_of_goods_sold: 16400, gross_profit: 10600, gross_margin_pct: 39.26, expenses_by_category: expenses, total_expenses: 4900, net_profit: 5700 },
+          { month: '2026-10', revenue: 5000, returns: 0, discounts: 0, cost_of_goods_sold: 3000, gross_profit: 2000, gross_margin_pct: 40, expenses_by_category: [], total_expenses: 0, net_profit: 2000 },
+          { month: '2026-11', revenue: 27000, returns: 0, discounts: 500, cost_of_goods_sold: 16400, gross_profit: 10600, gross_margin_pct: 39.26, expenses_by_category: expenses, total_expenses: 4900, net_profit: 5700 },
         ],
       });
       const quiet = (await get('/reports/profit-loss?start_date=2026-09-01&end_date=2026-09-30')).body.data;
@@ -136,6 +137,8 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         // by tender (docs/adr/0055): the CREDIT sale's deposit of 4,000 is CASH, 6,000 left owed
         sales: { count: 3, total: 22000, by_payment_method: [{ method: 'CASH', count: 2, total: 15000 }, { method: 'CREDIT', count: 1, total: 6000 }, { method: 'TRANSFER', count: 1, total: 1000 }] },
         voids: { count: 1, total: 5000 },
+        returns: { count: 0, total: 0, refunded: 0, by_refund_method: [] },
+        net_sales: 22000,
         discounts: 500,
         expenses: { total: 3700, by_payment_method: [{ method: 'CASH', count: 1, total: 3000 }, { method: 'TRANSFER', count: 1, total: 700 }] },
         credit_given: 6000,
@@ -148,6 +151,8 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         date: '2026-11-21',
         sales: { count: 1, total: 5000, by_payment_method: [{ method: 'CASH', count: 1, total: 5000 }] },
         voids: { count: 0, total: 0 },
+        returns: { count: 0, total: 0, refunded: 0, by_refund_method: [] },
+        net_sales: 5000,
         discounts: 0,
         expenses: { total: 1200, by_payment_method: [{ method: 'CASH', count: 1, total: 1200 }] },
         credit_given: 0,

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { errorCodesOf } from '../../adapters/http/openapi.js';
+import { FAILURES } from '../../bootstrap/failures.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
 /** Issue 11: one error code per rule, named for the rule, and listed for each operation that answers it. */
@@ -33,11 +34,11 @@ describe('HTTP one error code per business rule', () => {
       expect(res.body.error.code).to.equal(code);
       expect(res.body.error.errors.map((e: { field: string }) => e.field)).to.include(field);
       const route = app.routes.find((r) => r.method.toUpperCase() === method && app.router.match(`/api/v1${path}`, method).pathAndMethod.some((l) => l.path === `/api/v1${r.path}`))!;
-      expect(errorCodesOf(route), `${method} ${route.path} lists ${code}`).to.include(code);
+      expect(errorCodesOf(route, FAILURES), `${method} ${route.path} lists ${code}`).to.include(code);
     });
   }
 
   it('VALIDATION_RULE_BROKEN, a code that named no rule, is gone', () => {
-    for (const r of app.routes) expect(errorCodesOf(r)).to.not.include('VALIDATION_RULE_BROKEN' as never);
+    for (const r of app.routes) expect(errorCodesOf(r, FAILURES)).to.not.include('VALIDATION_RULE_BROKEN' as never);
   });
 });

@@ -7,6 +7,8 @@ import type { OutgoingMessage } from '../../application/ports/message-sender.js'
 import { compose } from '../../bootstrap/compose.js';
 import { loadConfig, type Config } from '../../bootstrap/config.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
+import { migrationsOf } from '../../bootstrap/migrations.js';
+import type { AnyModule } from '../../bootstrap/modules/module.js';
 import { freshDatabaseUrl } from './database.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +93,8 @@ export const createTestApp = async (
     redis?: unknown;
     /** Send messages as the configuration says (providers in `env`), not to the recording outbox. */
     configuredMessages?: boolean;
+    /** The list of modules (default MODULES): a scratch module added through its manifest alone, with its migrations. */
+    modules?: readonly AnyModule[];
   } = {},
 ): Promise<TestApp> => {
   const config = loadConfig({
@@ -105,10 +109,20 @@ export const createTestApp = async (
   const given = typeof options.persistence === 'object' ? options.persistence : undefined;
   const databaseUrl = options.persistence === 'memory' || given ? undefined : (options.databaseUrl ?? (await freshDatabaseUrl()));
   const persistence: Persistence =
-    given ?? (databaseUrl ? await openPostgres({ databaseUrl, dataDir: config.DATA_DIR, poolMax: 10, idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS, log: () => undefined }) : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
+    given ??
+    (databaseUrl
+      ? await openPostgres({
+          databaseUrl,
+          dataDir: config.DATA_DIR,
+          poolMax: 10,
+          idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
+          log: () => undefined,
+          ...(options.modules ? { migrationList: migrationsOf(options.modules) } : {}),
+        })
+      : inMemory({ idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS }));
   const outbox = recordingOutbox();
   const clock = testClock();
-  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications, runWebhookDeliveries } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}) });
+  const { app, openApi, routes, router, signingKey, dispatcher, runScheduledNotifications, runWebhookDeliveries } = await compose(config, persistence, logger, { clock, ...(options.configuredMessages ? {} : { messages: outbox }), ...(options.redis ? { redis: options.redis } : {}), ...(options.modules ? { modules: options.modules } : {}) });
   const server: Server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -39,7 +39,8 @@ export const customerShape = shape(
     updated_at: dateTime,
   },
   {
-    credit_balance: 'what the customer owes (read-only: the sum of their credit ledger)',
+    credit_balance:
+      'what the customer owes (read-only: the sum of their credit ledger); below zero when they hold a credit note from a return (refund_method CREDIT_NOTE) not used yet: their next credit sales use it first',
     notifications_opt_out: 'true: the customer gets no credit reminders or custom messages, only receipts',
   },
 );
@@ -63,7 +64,7 @@ export const entryShape = shape(
   'CreditTransaction',
   {
     id: uuid,
-    type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID'] }),
+    type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID', 'RETURN'] }),
     amount: doc('naira', nairaSchema({ minimum: 0 })),
     balance_after: naira,
     sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
@@ -74,10 +75,11 @@ export const entryShape = shape(
     created_at: dateTime,
   },
   {
-    type: 'SALE adds amount to what the customer owes; PAYMENT and VOID take it off',
+    type: 'SALE adds amount to what the customer owes; PAYMENT, VOID and RETURN take it off (a RETURN: what it cleared of the sale\'s debt, plus a CREDIT_NOTE refund, which may take the balance below zero)',
     amount: 'how much, never negative: type says which way it moved the balance',
     balance_after: 'running balance after this entry',
-    payment_method: 'how a PAYMENT was paid (the sale methods but CREDIT); null on SALE and VOID',
+    payment_method: 'how a PAYMENT was paid (the sale methods but CREDIT); null on SALE, VOID and RETURN',
+    allocations: 'the sales a PAYMENT or a RETURN paid down, and how much of each',
   },
 );
 

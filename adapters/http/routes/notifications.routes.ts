@@ -3,12 +3,13 @@ import { NOTIFICATION_SORTS } from '../../../application/notifications/ports.js'
 import type { SendCommand, sendNotification } from '../../../application/notifications/send-notification.js';
 import { MAX_CUSTOM_MESSAGE, NOTIFICATION_CHANNELS, NOTIFICATION_STATUSES, RECEIPT_CHANNELS, REQUESTED_TEMPLATES } from '../../../domain/notification.js';
 import * as t from 'io-ts';
-import { booleanInput, doc, enumOf, exactlyOneOf, jsonSchemaOf, object, phone, text, uuidInput, type FieldError } from '../codecs.js';
+import { booleanInput, doc, enumOf, exactlyOneOf, jsonSchemaOf, money, object, orNull, phone, text, uuidInput, type FieldError } from '../codecs.js';
+import type { Kobo } from '../../../domain/money.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { problem } from '../problem.js';
 import { accepted, ok, OWNER_AND_STAFF, OWNER_ONLY, route, type RouteDef } from '../route.js';
-import { clockTime, days, notificationJson, notificationShape, preferencesJson, preferencesShape } from './notifications.views.js';
+import { clockTime, days, notificationJson, notificationShape, preferencesJson, preferencesShape, thresholdUnits } from './notifications.views.js';
 import { failuresOf, type FailureOf } from '../failure-codes.js';
 
 export interface NotificationUseCases {
@@ -94,6 +95,13 @@ const preferencesBody = object(
     daily_summary: section('DailySummaryChanges', { enabled: booleanInput, time: clockTime, channel }),
     credit_reminders: section('CreditReminderChanges', { enabled: booleanInput, days_overdue: days, repeat_every_days: days, channel }),
     receipt_channel: enumOf('receipt_channel', RECEIPT_CHANNELS),
+    audit_alerts: section('AuditAlertChanges', {
+      enabled: booleanInput,
+      channel,
+      sale_voided_over: orNull(money),
+      sale_discounted_over: orNull(money),
+      stock_adjusted_over: orNull(thresholdUnits),
+    }),
   },
 );
 type Channel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -102,6 +110,7 @@ type PreferencesBody = {
   daily_summary?: { enabled?: boolean; time?: string; channel?: Channel };
   credit_reminders?: { enabled?: boolean; days_overdue?: number; repeat_every_days?: number; channel?: Channel };
   receipt_channel?: (typeof RECEIPT_CHANNELS)[number];
+  audit_alerts?: { enabled?: boolean; channel?: Channel; sale_voided_over?: Kobo | null; sale_discounted_over?: Kobo | null; stock_adjusted_over?: number | null };
 };
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 const changesOf = (b: PreferencesBody): PreferenceChanges => ({
@@ -111,6 +120,14 @@ const changesOf = (b: PreferencesBody): PreferenceChanges => ({
     ? { creditReminders: defined({ enabled: b.credit_reminders.enabled, daysOverdue: b.credit_reminders.days_overdue, repeatEveryDays: b.credit_reminders.repeat_every_days, channel: b.credit_reminders.channel }) }
     : {}),
   ...(b.receipt_channel ? { receiptChannel: b.receipt_channel } : {}),
+  ...(b.audit_alerts
+    ? {
+        auditAlerts: defined({
+          enabled: b.audit_alerts.enabled, channel: b.audit_alerts.channel,
+          saleVoidedOver: b.audit_alerts.sale_voided_over, saleDiscountedOver: b.audit_alerts.sale_discounted_over, stockAdjustedOver: b.audit_alerts.stock_adjusted_over,
+        }),
+      }
+    : {}),
 });
 
 export const notificationRoutes = (uc: NotificationUseCases) => [
@@ -137,14 +154,22 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
     summary: 'Change notification preferences (owner)',
     description:
       'Any section, any field of it: the rest stays. days_overdue and repeat_every_days: 1 to 365; time: HH:MM, Lagos time. The daily summary goes once a day ' +
-      "from that time (today's, if the time has already passed when it is turned on); a credit reminder at most every repeat_every_days per customer.",
+      "from that time (today's, if the time has already passed when it is turned on); a credit reminder at most every repeat_every_days per customer. " +
+      'audit_alerts: an alert to the owner when the audit log (GET /audit-log) records a void of a sale whose total is above sale_voided_over (naira), ' +
+      'discounts on a sale above sale_discounted_over (naira), or a stock adjustment of more than stock_adjusted_over units either way (0 to 1,000,000,000); ' +
+      'null turns that one off. A negative amount is 422 AMOUNT_MUST_NOT_BE_NEGATIVE.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    bodyExample: { daily_summary: { enabled: true, time: '20:30', channel: 'WHATSAPP' }, credit_reminders: { enabled: true, days_overdue: 14, repeat_every_days: 7 }, receipt_channel: 'SMS' },
+    bodyExample: {
+      daily_summary: { enabled: true, time: '20:30', channel: 'WHATSAPP' }, credit_reminders: { enabled: true, days_overdue: 14, repeat_every_days: 7 }, receipt_channel: 'SMS',
+      audit_alerts: { enabled: true, channel: 'SMS', sale_voided_over: 20000, sale_discounted_over: 5000, stock_adjusted_over: 10 },
+    },
     body: preferencesBody,
     success: { status: 200, description: 'The preferences', data: preferencesShape },
+    failures: failuresOf<FailureOf<typeof uc.updateNotificationPreferences>>({ NegativeAmount: true }),
     errors: [],
-    handler: async ({ actor, body }) => ok('Notification preferences updated', preferencesJson(await uc.updateNotificationPreferences(actor, changesOf(body)))),
+    handler: async ({ actor, body }) =>
+      ok('Notification preferences updated', preferencesJson(successOf(await uc.updateNotificationPreferences(actor, changesOf(body)), 'notification'))),
   }),
   route({
     method: 'get',

@@ -10,7 +10,8 @@ import {
   type NotificationPreferences,
 } from '../../../domain/notification.js';
 import { bool, dateTime, doc, Documented, int, nullableStr, shape, str, uuid } from '../codecs.js';
-import { dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import { dateTimeJsonOrNull, dateTimeJson, nairaJson, nairaSchema } from '../json-values.js';
+import { MAX_STOCK } from '../../../domain/product.js';
 
 // The JSON views of a notification and of the preferences, and the shapes the OpenAPI document gives them.
 
@@ -76,6 +77,12 @@ export const days = new Documented<number>('days', { type: 'integer', minimum: 1
   typeof u === 'number' && Number.isInteger(u) && u >= 1 && u <= MAX_REMINDER_DAYS ? t.success(u) : t.failure(u, c, `must be a whole number of days from 1 to ${MAX_REMINDER_DAYS}`),
 );
 
+/** An alert's threshold in units (a stock adjustment's size): 0 to the most a product can hold. */
+export const thresholdUnits = new Documented<number>('units', { type: 'integer', minimum: 0, maximum: MAX_STOCK }, (u, c) =>
+  typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= MAX_STOCK ? t.success(u) : t.failure(u, c, `must be a whole number of units from 0 to ${MAX_STOCK}`),
+);
+const thresholdNaira = doc('naira or null', nairaSchema({ type: ['number', 'null'], minimum: 0, maximum: 1_000_000_000_000 }));
+
 export const preferencesJson = (p: NotificationPreferences) => ({
   low_stock_alerts: { enabled: p.lowStockAlerts.enabled, channel: p.lowStockAlerts.channel },
   daily_summary: { enabled: p.dailySummary.enabled, time: p.dailySummary.time, channel: p.dailySummary.channel },
@@ -86,6 +93,13 @@ export const preferencesJson = (p: NotificationPreferences) => ({
     channel: p.creditReminders.channel,
   },
   receipt_channel: p.receiptChannel,
+  audit_alerts: {
+    enabled: p.auditAlerts.enabled,
+    channel: p.auditAlerts.channel,
+    sale_voided_over: nairaJson(p.auditAlerts.saleVoidedOver),
+    sale_discounted_over: nairaJson(p.auditAlerts.saleDiscountedOver),
+    stock_adjusted_over: p.auditAlerts.stockAdjustedOver,
+  },
 });
 const channelDoc = enumDoc('channel', NOTIFICATION_CHANNELS);
 const daysDoc = doc('days', { type: 'integer', minimum: 1, maximum: MAX_REMINDER_DAYS });
@@ -96,11 +110,21 @@ export const preferencesShape = shape(
     daily_summary: shape('DailySummaryPreferences', { enabled: bool, time: doc('HH:MM', { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }), channel: channelDoc }, { time: 'Lagos time' }),
     credit_reminders: shape('CreditReminderPreferences', { enabled: bool, days_overdue: daysDoc, repeat_every_days: daysDoc, channel: channelDoc }),
     receipt_channel: enumDoc('receipt_channel', RECEIPT_CHANNELS),
+    audit_alerts: shape(
+      'AuditAlertPreferences',
+      { enabled: bool, channel: channelDoc, sale_voided_over: thresholdNaira, sale_discounted_over: thresholdNaira, stock_adjusted_over: doc('units or null', { type: ['integer', 'null'], minimum: 0, maximum: 1_000_000_000 }) },
+      {
+        sale_voided_over: 'alert when a sale whose total is above this is voided; null: no alert for voids',
+        sale_discounted_over: "alert when a sale's discounts (its own and its lines') come to more than this; null: none",
+        stock_adjusted_over: 'alert when a stock adjustment moves more than this many units, up or down; null: none',
+      },
+    ),
   },
   {
     low_stock_alerts: "one alert to the owner when a sale or adjustment takes a product to or below its low-stock threshold (not again until restocked above it)",
     daily_summary: "the day's sales, expenses, credit collected and cash expected, to the owner at this Lagos time",
     credit_reminders: 'to each customer owing on a credit sale older than days_overdue, at most every repeat_every_days; never to customers who opted out',
     receipt_channel: 'a receipt after each sale to a customer with that contact (phone for SMS and WhatsApp, e-mail for EMAIL); NONE: none',
+    audit_alerts: 'an alert to the owner when the audit log records a void, a discount or a stock adjustment above these thresholds (docs/adr/0071)',
   },
 );

@@ -72,7 +72,8 @@ export const partnerInsightRoutes = (uc: PartnerInsightUseCases) => [
       'transactions and average ticket, each {value, previous, change_pct}; GMV per day; and the merchants at risk (no completed sale for 14 days or more). Computed by the database. ' +
       "merchants_total: merchants in the network now that had joined by the period's end; merchants_active: of those, with a completed sale in the period; " +
       'active_rate_pct: active of total in per cent (0 without merchants), its change_pct relative; gmv and transactions: completed sales of those merchants in the period ' +
-      '(including sales from before a merchant joined); average_ticket: gmv / transactions, half up to the kobo, 0 without sales.',
+      '(including sales from before a merchant joined); gmv is net of the returns those merchants made in the period (docs/adr/0060); ' +
+      'average_ticket: gmv / transactions, half up to the kobo, 0 without sales.',
     access: { partnerScope: 'analytics:read' },
     rateLimit: 'partner',
     query: object('PartnerAnalyticsQuery', {}, { period: enumOf('period', NETWORK_PERIODS, 'default 30d') }),

@@ -51,7 +51,7 @@ const summaryDocs = {
   status: 'ACTIVE: a completed sale in the last 30 days (30 x 24 h); DORMANT otherwise',
   joined_at: "when the business joined the partner's network",
   last_sale_at: 'its last completed sale, null when it has none',
-  gmv_30d: 'total of its completed sales in the last 30 days',
+  gmv_30d: 'total of its completed sales in the last 30 days, less what the returns made in them were sold for (docs/adr/0060)',
 };
 export const merchantShape = shape('PartnerMerchant', summaryProps, summaryDocs);
 export const merchantJson = (m: MerchantSummary) => ({
@@ -105,7 +105,7 @@ export const analyticsShape = shape(
     merchants_at_risk: shape('MerchantsAtRisk', { count: int, merchants: arrayOf('MerchantAtRiskList', atRiskShape) }),
   },
   {
-    daily_gmv: 'each Lagos day of the period, empty days too',
+    daily_gmv: 'each Lagos day of the period, empty days too (a day with more returned than sold is below zero)',
     merchants_at_risk: 'merchants whose last completed sale is 14 days old or more (the 100 most recently lapsed listed; count covers all)',
   },
 );

@@ -60,7 +60,9 @@ const reportRouteList = (uc: ReportUseCases) => [
     summary: 'Dashboard: takings, profit, expenses and credit against the period before (owner)',
     description:
       'Each money and count figure comes as {value, previous, change_pct}: previous is the same number of Lagos days just before the period, ' +
-      'change_pct null when previous is 0. Revenue is net of voided sales and of discounts; cost of goods uses the cost price stored on each sale line. ' +
+      'change_pct null when previous is 0. Revenue is net of voided sales, of discounts and of returns (counted on the day the goods came back; ' +
+      'returns: what their goods were sold for, already taken off revenue); cost of goods uses the cost price stored on each sale line, less ' +
+      'the cost of restocked returns (goods returned damaged keep their cost in it). ' +
       `credit_outstanding and the stock counts are as of now. ${RANGE_RULES}`,
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
@@ -76,6 +78,7 @@ const reportRouteList = (uc: ReportUseCases) => [
         previous_start_date: d.previousRange.from,
         previous_end_date: d.previousRange.to,
         revenue: comparedAmountJson(d.revenue),
+        returns: comparedAmountJson(d.returns),
         sales_count: comparedJson(d.salesCount),
         average_sale: comparedAmountJson(d.averageSale),
         gross_profit: comparedAmountJson(d.grossProfit),

@@ -43,7 +43,10 @@ const comparedCount = shape('ComparedCount', { value: int, previous: int, change
 export const comparedJson = (c: Compared) => ({ value: c.value, previous: c.previous, change_pct: c.changePct });
 export const comparedAmountJson = (c: Compared<KoboSum>) => ({ value: naira_(c.value), previous: naira_(c.previous), change_pct: c.changePct });
 
-const productSalesShape = shape('ProductSales', { id: uuid, name: str, units: int, revenue: naira }, { revenue: 'line totals of completed sales (after line discounts)' });
+const productSalesShape = shape('ProductSales', { id: uuid, name: str, units: int, revenue: naira }, {
+  units: "units sold less the period's returns of it",
+  revenue: "line totals of completed sales (after line discounts), less the period's returns of it",
+});
 export const productSalesJson = (p: ProductSales) => ({ id: p.productId, name: p.name, units: p.units, revenue: naira_(p.revenue) });
 
 const rangeShape = { start_date: lagosDay, end_date: lagosDay };
@@ -55,6 +58,7 @@ export const dashboardShape = reportShape('Dashboard', {
   previous_start_date: lagosDay,
   previous_end_date: lagosDay,
   revenue: comparedAmount,
+  returns: comparedAmount,
   sales_count: comparedCount,
   average_sale: comparedAmount,
   gross_profit: comparedAmount,
@@ -67,7 +71,7 @@ export const dashboardShape = reportShape('Dashboard', {
   out_of_stock_count: int,
   top_products: arrayOf('top products', productSalesShape),
 }, {
-  credit_outstanding: 'what customers owe now',
+  credit_outstanding: 'what customers owe now (a credit note a customer holds counts 0)',
   top_products: 'the 5 products with the most revenue in the period',
 });
 
@@ -76,6 +80,7 @@ export const topServicesShape = reportShape('TopServices', { period: str, ...ran
 const categoryAmountShape = shape('ExpenseCategoryAmount', { category_id: uuid, category: str, amount: naira });
 const profitLossFields = {
   revenue: naira,
+  returns: naira,
   discounts: naira,
   cost_of_goods_sold: naira,
   gross_profit: naira,
@@ -86,11 +91,15 @@ const profitLossFields = {
 };
 const profitLossMonthShape = shape('ProfitLossMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), ...profitLossFields });
 export const profitLossShape = reportShape('ProfitLoss', { ...rangeShape, ...profitLossFields, months: arrayOf('months', profitLossMonthShape) }, {
-  discounts: 'line and sale discounts given (already taken off revenue)',
+  revenue: 'completed sales less the returns made in the month or range (net of returns, docs/adr/0058)',
+  returns: 'what the goods returned were sold for, by the day they came back (already taken off revenue)',
+  discounts: 'line and sale discounts given (already taken off revenue), as the sales gave them',
+  cost_of_goods_sold: "the lines' stored cost, less the cost of restocked returns (goods returned damaged keep their cost here)",
   months: 'each Lagos month of the range, oldest first (months without activity too)',
 });
 const profitLossFieldsJson = (l: ProfitLossLine) => ({
   revenue: naira_(l.revenue),
+  returns: naira_(l.returns),
   discounts: naira_(l.discounts),
   cost_of_goods_sold: naira_(l.costOfGoods),
   gross_profit: naira_(l.grossProfit),
@@ -137,6 +146,11 @@ export const dailySummaryShape = reportShape('DailySummary', {
     by_payment_method: 'by tender: a split sale counts under each of its methods, CREDIT is what was left owed (docs/adr/0055)',
   }),
   voids: shape('DailyVoids', { count: int, total: naira }),
+  returns: shape('DailyReturns', { count: int, total: naira, refunded: naira, by_refund_method: methodList }, {
+    total: 'what the goods returned that day were sold for',
+    refunded: 'what was handed back (refund_amount), every refund method; CREDIT_NOTE moved no money',
+  }),
+  net_sales: naira,
   discounts: naira,
   expenses: shape('DailyExpenses', { total: naira, by_payment_method: methodList }),
   credit_given: naira,
@@ -149,12 +163,16 @@ export const dailySummaryShape = reportShape('DailySummary', {
   vat_total: "the VAT of the day's sales (0.00 when not VAT-registered)",
   sales: 'completed sales made that Lagos day',
   voids: 'sales made that day and voided since',
-  cash_expected: "the sales' CASH tenders + CASH credit payments - CASH expenses (money in the drawer, VAT included)",
+  returns: 'returns made that day, whichever day their sales were made (docs/adr/0058)',
+  net_sales: 'sales.total - returns.total',
+  cash_expected: "the sales' CASH tenders + CASH credit payments - CASH expenses - CASH refunds (money in the drawer, VAT included)",
 });
 export const dailySummaryJson = (d: DailySummary) => ({
   date: d.date,
   sales: { count: d.salesTotal.count, total: naira_(d.salesTotal.total), by_payment_method: d.sales.map(methodJson) },
   voids: { count: d.voids.count, total: naira_(d.voids.total) },
+  returns: { count: d.returns.count, total: naira_(d.returns.total), refunded: naira_(d.refundsTotal), by_refund_method: d.refunds.map(methodJson) },
+  net_sales: naira_(d.netSalesTotal),
   discounts: naira_(d.discounts),
   expenses: { total: naira_(d.expensesTotal), by_payment_method: d.expenses.map(methodJson) },
   credit_given: naira_(d.creditGiven),
@@ -172,7 +190,7 @@ export const salesByCategoryShape = reportShape('SalesByCategory', {
   sale_discounts: naira,
   revenue: naira,
 }, {
-  categories: 'by revenue (line totals after line discounts), largest first; category null: products without one',
+  categories: "by revenue (line totals after line discounts, less the range's returns), largest first; category null: products without one",
   sale_discounts: 'discounts given on whole sales, not split over categories',
   revenue: 'line_total - sale_discounts: the revenue of the other reports',
 });
@@ -203,6 +221,12 @@ export const vatReportShape = reportShape('VatReport', {
     net: 'what they earned net of VAT',
     output_vat: 'the VAT they charged: the sum of their lines\' VAT',
   }),
+  returns: shape('VatReturns', { count: int, net: naira, vat: naira, by_rate: arrayOf('by rate', vatRateShape) }, {
+    count: 'returns made in the month of sales that carried VAT (docs/adr/0058)',
+    net: 'what came back, net of VAT',
+    vat: 'the VAT given back: each returned line\'s share of its VAT',
+  }),
+  output_vat: doc('naira', nairaSchema({ description: NAIRA_SUM })),
   expenses: shape('VatExpenses', { count: int, amount: naira, input_vat: naira }, {
     count: 'live expenses of the month (by spent_on) that recorded the VAT they paid (vat_amount)',
     amount: 'their amounts, VAT included',
@@ -212,7 +236,8 @@ export const vatReportShape = reportShape('VatReport', {
 }, {
   due_date: 'the FIRS filing and payment deadline: the 21st of the month after',
   tin: "the business's Tax Identification Number",
-  net_vat_payable: 'output_vat - input_vat: to pay by due_date; below 0, a credit carried forward',
+  output_vat: "sales.output_vat - returns.vat: the month's output VAT net of returns",
+  net_vat_payable: 'output_vat - expenses.input_vat: to pay by due_date; below 0, a credit carried forward',
 });
 export const vatReportJson = (r: VatReport) => ({
   month: r.month,
@@ -224,9 +249,16 @@ export const vatReportJson = (r: VatReport) => ({
   sales: {
     count: r.salesCount,
     net: naira_(r.salesNet),
-    output_vat: naira_(r.outputVat),
+    output_vat: naira_(r.salesVat),
     by_rate: r.sales.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
   },
+  returns: {
+    count: r.returnsCount,
+    net: naira_(r.returnsNet),
+    vat: naira_(r.returnsVat),
+    by_rate: r.returns.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
+  },
+  output_vat: naira_(r.outputVat),
   expenses: { count: r.expensesCount, amount: naira_(r.expensesAmount), input_vat: naira_(r.inputVat) },
   net_vat_payable: naira_(r.netVatPayable),
 });

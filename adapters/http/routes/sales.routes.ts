@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import type { getReceipt, getSale, listSales, Receipt } from '../../../application/sales/read-sales.js';
 import type { recordSale, RecordedSale } from '../../../application/sales/record-sale.js';
 import type { voidSale } from '../../../application/sales/void-sale.js';
+import type { returnsOfSale } from '../../../application/returns/read-returns.js';
 import { SALE_SORTS } from '../../../application/sales/ports.js';
 import { MAX_TENDERS, PAYMENT_METHODS, PROVISIONAL_RECEIPT_NUMBER } from '../../../domain/sale.js';
 import { problem } from '../problem.js';
@@ -19,6 +20,7 @@ export interface SaleUseCases {
   readonly getSale: ReturnType<typeof getSale>;
   readonly voidSale: ReturnType<typeof voidSale>;
   readonly getReceipt: ReturnType<typeof getReceipt>;
+  readonly returnsOfSale: ReturnType<typeof returnsOfSale>;
   /** Renders a receipt as a PDF (the pdfkit adapter, wired in compose). */
   readonly renderReceiptPdf: (receipt: Receipt) => Promise<Buffer>;
   readonly paging: Paging;
@@ -232,14 +234,17 @@ export const salesRoutes = (uc: SaleUseCases) => [
     operationId: 'getSale',
     tag: TAG,
     summary: 'A sale with its items',
-    description: 'Owner or staff. The sale with its lines, line_discount_total, amount_tendered and change_due; on a voided sale, refund_amount.',
+    description:
+      'Owner or staff. The sale with its lines, line_discount_total, amount_tendered and change_due; on a voided sale, refund_amount; its ' +
+      'returns (POST /sales/{id}/returns), what they took back (returned_amount) and its net_total.',
     access: { roles: OWNER_AND_STAFF },
     rateLimit: 'user',
     success: { status: 200, description: 'The sale', data: saleShape },
     failures: failuresOf<FailureOf<typeof uc.getSale>>({ NotFound: true }),
     errors: [],
     handler: async ({ actor, params }) => {
-      return ok('Sale', saleJson(successOf(await uc.getSale(actor, params.id), 'sale')));
+      const [sale, returns] = await Promise.all([uc.getSale(actor, params.id), uc.returnsOfSale(actor, params.id)]);
+      return ok('Sale', saleJson(successOf(sale, 'sale'), returns));
     },
   }),
   route({
@@ -268,14 +273,15 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'Owner only. Status VOIDED; the stock the sale took goes back with SALE_VOID ledger rows. The voided sale owes nothing: ' +
       'balance_due and credit_outstanding become 0 (what the customer still owed is reversed in their credit ledger), and ' +
       'refund_amount = what the customer had paid for it (amount_paid at the till plus later credit payments toward it), which ' +
-      'the merchant hands back. A second void is 409 SALE_ALREADY_VOIDED. Voided sales still count toward the plan month.',
+      'the merchant hands back. A second void is 409 SALE_ALREADY_VOIDED. A sale with returns is 409 SALE_HAS_RETURNS: return the rest ' +
+      'instead (POST /sales/{id}/returns). Voided sales still count toward the plan month.',
     bodyExample: { reason: 'Customer returned the goods' },
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     idempotent: true,
     body: object('VoidSaleRequest', { reason: text(1, 500) }),
     success: { status: 200, description: 'The voided sale', data: saleShape },
-    failures: failuresOf<FailureOf<typeof uc.voidSale>>({ NotFound: true, StockLimitExceeded: true, SaleAlreadyVoided: true }),
+    failures: failuresOf<FailureOf<typeof uc.voidSale>>({ NotFound: true, StockLimitExceeded: true, SaleAlreadyVoided: true, SaleHasReturns: true }),
     errors: [],
     handler: async ({ actor, params, body }) => {
       return ok('Sale voided', saleJson(successOf(await uc.voidSale(actor, params.id, body.reason), 'sale')));

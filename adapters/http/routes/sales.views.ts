@@ -4,6 +4,8 @@ import { netOfVat, PAYMENT_METHODS, vatBreakdown, type Sale } from '../../../dom
 import { basisPointsToPercent } from '../../../domain/vat.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
 import { nairaJson, nairaSchema, dateTimeJsonOrNull, dateTimeJson } from '../json-values.js';
+import type { SaleReturn } from '../../../domain/sale-return.js';
+import { SALE_RETURNS_DESCRIPTIONS, saleReturnsJson, saleReturnsProps } from './returns.views.js';
 
 // The JSON views of a sale and its receipt, and the shapes the OpenAPI document gives them.
 
@@ -91,7 +93,8 @@ export const saleSummary = (s: Sale) => ({
   client_created_at: dateTimeJsonOrNull(s.offline?.clientCreatedAt),
   needs_review: s.offline?.needsReview ?? false,
 });
-export const saleJson = (s: Sale) => ({ ...saleSummary(s), items: s.lines.map(lineJson) });
+/** A sale with its items, its returns and its total net of them (a sale just made or voided has none). */
+export const saleJson = (s: Sale, returns: readonly SaleReturn[] = []) => ({ ...saleSummary(s), items: s.lines.map(lineJson), ...saleReturnsJson(s.total, returns) });
 
 /** The money of a sale, as a sale and its receipt both show it. */
 const moneyProps = {
@@ -152,7 +155,11 @@ const SALE_FIELD_DESCRIPTIONS: Record<string, string> = {
     'only on a voided sale (null otherwise): what the customer had paid for it (amount_paid at the till plus later credit payments toward it), to hand back',
 };
 export const saleSummaryShape = shape('SaleSummary', summaryProps, SALE_FIELD_DESCRIPTIONS);
-export const saleShape = shape('Sale', { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }) }, SALE_FIELD_DESCRIPTIONS);
+export const saleShape = shape(
+  'Sale',
+  { ...summaryProps, items: doc('items', { type: 'array', items: jsonSchemaOf(lineShape) }), ...saleReturnsProps },
+  { ...SALE_FIELD_DESCRIPTIONS, ...SALE_RETURNS_DESCRIPTIONS },
+);
 
 export const receiptJson = ({ sale, business, branch, cashier, customer }: Receipt) => ({
   receipt_number: sale.receiptNumber,

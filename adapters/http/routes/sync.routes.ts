@@ -129,7 +129,8 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       description:
         `Up to ${MAX_OPERATIONS} operations, applied in order, each in its own transaction, each exactly as its single endpoint ` +
         '(sale.create: POST /sales; customer.create: POST /customers; credit_payment.create: POST /customers/{customer_id}/credit/payment ' +
-        'with customer_id in the payload; expense.create: POST /expenses; stock_adjustment.create: POST /products/stock-adjustment). ' +
+        'with customer_id in the payload; expense.create: POST /expenses; stock_adjustment.create: POST /products/stock-adjustment; ' +
+        'return.create: POST /sales/{sale_id}/returns with sale_id in the payload). ' +
         'Each answers `applied` (with the record), `duplicate` (this device already applied this op_id, or the record\'s client id ' +
         'already exists with the same content: the same record again) or `rejected` (with the Problem Details its endpoint would answer); ' +
         'one rejected operation never stops the others. An op_id is remembered per device for 24 hours once applied; a rejected one is ' +
@@ -200,7 +201,7 @@ export const syncRoutes = (uc: SyncUseCases, routes: readonly RouteDef<any, any>
       success: { status: 200, description: 'The conflict, resolved', data: conflictShape },
       failures: failuresOf<FailureOf<typeof uc.resolveConflict>>({
         NotFound: true, ClientIdConflict: true, UnknownBranch: true, NegativePrice: true, ZeroQuantityChange: true, InsufficientStock: true,
-        ServiceHasNoStock: true, StockLimitExceeded: true, WrongBranch: true, SaleAlreadyVoided: true, ConflictAlreadyResolved: true,
+        ServiceHasNoStock: true, StockLimitExceeded: true, WrongBranch: true, SaleAlreadyVoided: true, SaleHasReturns: true, ConflictAlreadyResolved: true,
       }),
     errors: [],
       handler: async ({ actor, params, body }) => {

@@ -9,12 +9,14 @@ import type { CustomerTables } from './customers.in-memory.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { values } from './rows.js';
 import type { SaleTables } from './sales.in-memory.js';
+import { returnsOf, type ReturnTables } from './returns.in-memory.js';
 
 // The partner's view of its network over the in-memory tables: the same figures as the SQL adapter's
-// statements (partner-insights.sql.ts), always starting from the partner's memberships.
+// statements (partner-insights.sql.ts), always starting from the partner's memberships. GMV is net of
+// the returns made in the same window (docs/adr/0058).
 
 /** The partners module's memberships (its own table) and the tables of other modules the figures read. */
-export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> } & BusinessTables & Pick<AuthTables, 'users'> & SaleTables & Pick<CustomerTables, 'customers'>;
+export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> } & BusinessTables & Pick<AuthTables, 'users'> & SaleTables & ReturnTables & Pick<CustomerTables, 'customers'>;
 
 const DAY_MS = 86_400_000;
 /** Exact, as PostgreSQL's numeric sum. */
@@ -29,6 +31,9 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
     return m ? t.users.get(m.userId) : undefined;
   };
   const network = (partnerId: string) => values(t.partnerMerchants).filter((m) => m.partnerId === partnerId);
+  /** What the business's returns made in [from, to) (or up to and including `through`) were sold for. */
+  const returned = (businessId: string, inWindow: (at: Date) => boolean): KoboSum =>
+    returnsOf(t, businessId).filter((x) => inWindow(x.createdAt)).reduce((n, x) => n + BigInt(x.amount - x.vatAmount), 0n);
   const lastSale = (businessId: string) => completed(businessId).reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null);
 
   const summary = (businessId: string, joinedAt: Date, now: Date): MerchantSummary => {
@@ -46,7 +51,7 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
       joinedAt,
       lastSaleAt: upToNow.reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null),
       salesCount30d: recent.length,
-      gmv30d: sum(recent),
+      gmv30d: sum(recent) - returned(businessId, (at) => at >= since && at <= now),
     };
   };
 
@@ -55,7 +60,8 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
     const to = lagosDayEnd(r.to);
     const members = network(partnerId).filter((m) => m.joinedAt < to);
     const sales = members.flatMap((m) => completed(m.businessId).filter((s) => s.createdAt >= from && s.createdAt < to));
-    return { merchants: members.length, activeMerchants: new Set(sales.map((s) => s.businessId)).size, gmv: sum(sales), transactions: sales.length };
+    const back = members.reduce((n, m) => n + returned(m.businessId, (at) => at >= from && at < to), 0n);
+    return { merchants: members.length, activeMerchants: new Set(sales.map((s) => s.businessId)).size, gmv: sum(sales) - back, transactions: sales.length };
   };
 
   return {
@@ -80,12 +86,12 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
       for (let start = lagosDayStart(`${months.from}-01`); lagosDate(start).slice(0, 7) <= months.to; start = lagosNextMonthStart(start)) {
         const end = lagosNextMonthStart(start);
         const inMonth = sales.filter((s) => s.createdAt >= start && s.createdAt < end);
-        list.push({ month: lagosDate(start).slice(0, 7), gmv: sum(inMonth), salesCount: inMonth.length });
+        list.push({ month: lagosDate(start).slice(0, 7), gmv: sum(inMonth) - returned(businessId, (at) => at >= start && at < end), salesCount: inMonth.length });
       }
       return {
         ...summary(businessId, m.joinedAt, now),
         months: list,
-        creditOutstanding: kobo(values(t.customers).filter((c) => c.businessId === businessId).reduce((n, c) => n + c.creditBalance, 0)),
+        creditOutstanding: kobo(values(t.customers).filter((c) => c.businessId === businessId).reduce((n, c) => n + Math.max(c.creditBalance, 0), 0)),
         staffCount: values(t.memberships).filter((x) => x.businessId === businessId && x.role === 'STAFF' && x.status === 'ACTIVE').length,
       };
     },
@@ -94,7 +100,8 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
       const daily: { day: string; gmv: KoboSum; transactions: number }[] = [];
       for (let day = current.from; day <= current.to; day = addDays(day, 1)) {
         const sales = members.flatMap((m) => completed(m.businessId).filter((s) => lagosDate(s.createdAt) === day));
-        daily.push({ day, gmv: sum(sales), transactions: sales.length });
+        const back = members.reduce((n, m) => n + returned(m.businessId, (at) => lagosDate(at) === day), 0n);
+        daily.push({ day, gmv: sum(sales) - back, transactions: sales.length });
       }
       const lapsed = members
         .map((m) => ({ businessId: m.businessId, lastSaleAt: lastSale(m.businessId) }))

@@ -60,6 +60,7 @@ export const inMemoryPartnersModule: InMemoryModule<PartnerTables, PartnerReposi
       partnerNetwork: {
         // transactions run one at a time in memory: the lock has nothing to do
         membershipOf: async (businessId) => copy(t.partnerMerchants.get(businessId)),
+        merchantIds: async (partnerId) => [...t.partnerMerchants.values()].filter((m) => m.partnerId === partnerId).map((m) => m.businessId).sort(),
         join: async (m, byUserId) => {
           if (t.partnerMerchants.has(m.businessId)) return 'already_in_network';
           t.partnerMerchants.set(m.businessId, copy(m));

@@ -7,9 +7,10 @@ import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
 import { rowKey } from './rows.js';
+import { returnsOf, type ReturnTables } from './returns.in-memory.js';
 
-// The exports own no table: they read the sales, their cashiers and customers, the credit ledger and expenses.
-type Reads = SaleTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
+// The exports own no table: they read the sales and their returns, their cashiers and customers, the credit ledger and expenses.
+type Reads = SaleTables & ReturnTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -43,6 +44,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
               amountPaid: s.amountPaid,
               balanceDue: s.balanceDue,
               outstanding: s.creditOutstanding,
+              returned: kobo(returnsOf(t, businessId).filter((x) => x.saleId === s.id).reduce((n, x) => n + x.amount, 0)),
             };
           }),
       cashFlow: async (businessId, start, end) => {
@@ -71,11 +73,17 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
           add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
         }
+        for (const x of returnsOf(t, businessId)) {
+          if (x.refundMethod === 'CREDIT_NOTE') continue; // kept on account: no money moved
+          const day = lagosDate(x.createdAt);
+          add(day, 'refunds', x.refundAmount);
+          add(day, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos' }[x.refundMethod], x.refundAmount);
+        }
         let runningBalance = 0n;
         return [...days].map(([day, f]): CashFlowDay => {
           const v = (k: string) => f[k] ?? 0n;
           const moneyIn = v('salesPaid') + v('creditCollected');
-          const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther');
+          const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther'); // refunds inside them
           runningBalance += moneyIn - moneyOut;
           return {
             day,
@@ -87,6 +95,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             inPos: v('inPos'),
             inOther: v('inOther'),
             moneyIn,
+            refunds: v('refunds'),
             outCash: v('outCash'),
             outTransfer: v('outTransfer'),
             outCard: v('outCard'),

@@ -34,6 +34,10 @@ export const inMemorySessions = (t: SessionTables): SessionRepository => ({
     if (!s || s.userId !== userId) return;
     t.sessions.set(id, { ...s, lastUsedAt: at, expiresAt, userAgent: device.userAgent ?? s.userAgent, ip: device.ip ?? s.ip });
   },
+  history: async (userId, userAgent) => {
+    const own = [...t.sessions.values()].filter((s) => s.userId === userId);
+    return { signedInBefore: own.length > 0, fromThisDevice: own.some((s) => s.userAgent === userAgent) };
+  },
   list: async (userId, now, page) =>
     keysetPageInMemory(
       [...t.sessions.values()].filter((s) => s.userId === userId && isLive(s, now)).map((s) => structuredClone(s)),

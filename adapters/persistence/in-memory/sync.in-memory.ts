@@ -30,6 +30,7 @@ interface RecordTables {
   creditEntries: Map<string, unknown>;
   expenses: Map<string, unknown>;
   stockMovements: Map<string, unknown>;
+  saleReturns: Map<string, unknown>;
 }
 const TABLES: Record<ClientRecordKind, keyof RecordTables> = {
   SALE: 'sales',
@@ -37,6 +38,7 @@ const TABLES: Record<ClientRecordKind, keyof RecordTables> = {
   CREDIT_PAYMENT: 'creditEntries',
   EXPENSE: 'expenses',
   STOCK_ADJUSTMENT: 'stockMovements',
+  RETURN: 'saleReturns',
 };
 
 /** A conflict as the SQL reads it: with its product's name and its sale's numbers. */

@@ -70,8 +70,9 @@ export const sqlCustomers = (db: Sql): CustomerRepository => ({
     return saved === 'done' ? 'saved' : 'duplicate_phone';
   },
   async totalOwedExceeds(businessId, limit) {
-    // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact
-    const rows = await db.execute<{ over: boolean }[]>('select coalesce(sum(credit_balance), 0) > ?::numeric as over from customers where business_id = ?', [
+    // sum() of bigint is numeric in PostgreSQL: it cannot overflow, and the comparison is exact; a credit
+    // note (a balance below zero, docs/adr/0059) is not subtracted from what others owe
+    const rows = await db.execute<{ over: boolean }[]>('select coalesce(sum(greatest(credit_balance, 0)), 0) > ?::numeric as over from customers where business_id = ?', [
       String(limit),
       businessId,
     ]);

@@ -1,6 +1,6 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type { MigrationObject } from '@mikro-orm/core';
 import { MikroORM, PostgreSqlDriver, type PoolConfig } from '@mikro-orm/postgresql';
-import { migrationsList } from './migrations/index.js';
 
 export interface OrmOptions {
   readonly databaseUrl: string;
@@ -18,6 +18,11 @@ export interface OrmOptions {
   readonly readOnly?: boolean;
   /** A notice any of the pool's connections hears (the embedded database's member changes, member-cache.ts). */
   readonly onNotification?: (channel: string, payload: string | undefined) => void;
+  /**
+   * The migrations `migrate` applies, in order: the modules' manifests' (bootstrap/migrations.ts
+   * MIGRATIONS, docs/adr/0062). None for a connection that only reads (the reports replica).
+   */
+  readonly migrations?: readonly MigrationObject[];
 }
 
 /** Opens the ORM on a PostgreSQL URL (a real server or the embedded PGlite socket). */
@@ -68,7 +73,7 @@ export const openOrm = (options: OrmOptions): Promise<MikroORM> => {
     // No entity mappings: every table is read and written with SQL on the transaction (docs/adr/0019).
     entities: [],
     extensions: [Migrator],
-    migrations: { migrationsList, transactional: true, allOrNothing: true, snapshot: false },
+    migrations: { migrationsList: [...(options.migrations ?? [])], transactional: true, allOrNothing: true, snapshot: false },
     discovery: { disableDynamicFileAccess: true, warnWhenNoEntities: false },
     pool: pool(options.poolMax, options.onNotification),
     driverOptions: {

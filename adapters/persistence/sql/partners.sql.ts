@@ -85,6 +85,10 @@ export const sqlPartnersModule = (db: Sql): PartnerRepositories => ({
   },
   partnerInsights: sqlPartnerInsights(plannedEachTime(db)), // analytics over date ranges: planned each time
   partnerNetwork: {
+    async merchantIds(partnerId) {
+      const rows = await db.execute<Row[]>('select business_id from partner_merchants where partner_id = ? order by business_id', [partnerId]);
+      return rows.map((r) => String(r.business_id));
+    },
     async membershipOf(businessId, options = {}) {
       // the lock is the business row's: a join and a leave of one business run one after the other
       const rows = await db.execute<Row[]>(

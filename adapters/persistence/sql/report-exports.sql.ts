@@ -14,7 +14,8 @@ const SALES_BATCH = `
   select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due, s.credit_outstanding,
     s.vat_total, (select string_agg(p.method || ' ' || p.amount::text, ' ' order by p.position) from sale_payments p
       where p.business_id = s.business_id and p.sale_id = s.id) as payments,
-    trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer
+    trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer,
+    (select coalesce(sum(r.amount), 0) from sale_returns r where r.business_id = s.business_id and r.sale_id = s.id) as returned
   from sales s
   left join users u on u.id = s.created_by
   left join customers c on c.business_id = s.business_id and c.id = s.customer_id
@@ -44,6 +45,7 @@ const saleRow = (r: Row): SaleExportRow => ({
   amountPaid: kobo(Number(r.amount_paid)),
   balanceDue: kobo(Number(r.balance_due)),
   outstanding: kobo(Number(r.credit_outstanding)),
+  returned: kobo(Number(r.returned)),
 });
 
 /**
@@ -78,6 +80,14 @@ const CASH_FLOW = `
       sum(amount) filter (where payment_method = 'POS') as pos,
       sum(amount) filter (where payment_method = 'OTHER') as other
     from expenses where business_id = ? and deleted_at is null and spent_on between ?::date and ?::date group by 1
+  ), rf as (
+    -- refunds of returned goods are money out by their method; a credit note moves none (docs/adr/0058)
+    select ${LAGOS_DAY('created_at')} as day, sum(refund_amount) filter (where refund_method <> 'CREDIT_NOTE') as refunded,
+      sum(refund_amount) filter (where refund_method = 'CASH') as cash,
+      sum(refund_amount) filter (where refund_method = 'TRANSFER') as transfer,
+      sum(refund_amount) filter (where refund_method = 'CARD') as card,
+      sum(refund_amount) filter (where refund_method = 'POS') as pos
+    from sale_returns where business_id = ? and created_at >= ? and created_at < ? group by 1
   ), flow as (
     select to_char(days.day, 'YYYY-MM-DD') as day,
       coalesce(s.paid, 0) as sales_paid, coalesce(c.collected, 0) as credit_collected,
@@ -87,9 +97,11 @@ const CASH_FLOW = `
       coalesce(s.pos, 0) + coalesce(c.pos, 0) as in_pos,
       coalesce(c.other, 0) as in_other,
       coalesce(s.paid, 0) + coalesce(c.collected, 0) as money_in,
-      coalesce(e.cash, 0) as out_cash, coalesce(e.transfer, 0) as out_transfer, coalesce(e.card, 0) as out_card,
-      coalesce(e.pos, 0) as out_pos, coalesce(e.other, 0) as out_other, coalesce(e.spent, 0) as money_out
-    from days left join s on s.day = days.day left join c on c.day = days.day left join e on e.day = days.day
+      coalesce(rf.refunded, 0) as refunds,
+      coalesce(e.cash, 0) + coalesce(rf.cash, 0) as out_cash, coalesce(e.transfer, 0) + coalesce(rf.transfer, 0) as out_transfer,
+      coalesce(e.card, 0) + coalesce(rf.card, 0) as out_card, coalesce(e.pos, 0) + coalesce(rf.pos, 0) as out_pos, coalesce(e.other, 0) as out_other,
+      coalesce(e.spent, 0) + coalesce(rf.refunded, 0) as money_out
+    from days left join s on s.day = days.day left join c on c.day = days.day left join e on e.day = days.day left join rf on rf.day = days.day
   )
   select flow.*, money_in - money_out as net, sum(money_in - money_out) over (order by day) as running_balance
   from flow order by day`;
@@ -106,6 +118,7 @@ const cashFlowDay = (r: Row): CashFlowDay => {
     inPos: k('in_pos'),
     inOther: k('in_other'),
     moneyIn: k('money_in'),
+    refunds: k('refunds'),
     outCash: k('out_cash'),
     outTransfer: k('out_transfer'),
     outCard: k('out_card'),
@@ -139,7 +152,7 @@ const reportExportsOver = (db: Sql): ReportExportRepositories => ({
     async cashFlow(businessId, start, end) {
       const from = sqlInstant(lagosDayStart(start));
       const to = lagosDayEnd(end);
-      const rows = await db.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end]);
+      const rows = await db.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end, businessId, from, to]);
       return rows.map(cashFlowDay);
     },
   },

@@ -5,10 +5,12 @@ import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
 import type { PaymentMethod } from '../../../domain/sale.js';
+import type { RefundMethod } from '../../../domain/sale-return.js';
 import { insertRow, type Row } from './sql-helpers.js';
 
 // Every figure is summed by PostgreSQL (GROUP BY, FILTER, GROUPING SETS, a window for shares); only
-// the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price.
+// the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price;
+// returns count on the day they were made, net (docs/adr/0058).
 
 const n = (v: unknown) => Number(v ?? 0);
 /** A sum (numeric in PostgreSQL, read as text) as exact bigint kobo. */
@@ -19,6 +21,8 @@ const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDay
 const LINE_COST = 'i.quantity::numeric * coalesce(i.cost_price, 0)';
 /** A line's revenue: its total, less its VAT when the prices held it (docs/adr/0054; 0 without VAT). */
 const LINE_REVENUE = '(i.line_total - case when s.prices_include_vat then i.vat_amount else 0 end)';
+/** A returned line's revenue: its share of the line total, less its share of the VAT when the prices held it (s: its sale). */
+const RETURN_LINE_REVENUE = '(i.line_amount - case when s.prices_include_vat then i.vat_amount else 0 end)';
 /** An expense as the P&L counts it: net of the input VAT it holds, for a VAT-registered business (docs/adr/0054). */
 const EXPENSE_COST = '(e.amount - case when bz.vat_registered then e.vat_amount else 0 end)';
 
@@ -37,6 +41,11 @@ const periodSql = `
   x as (
     select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, ${EXPENSE_COST} as amount
     from b join businesses bz on bz.id = b.biz join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
+  ),
+  r as (
+    -- what came back, net of its VAT (docs/adr/0054): revenue is net of both
+    select r.created_at >= b.cf and r.created_at < b.ct as cur, r.created_at >= b.pf and r.created_at < b.pt as prev, r.amount - r.vat_amount as amount, r.cost_returned
+    from b join sale_returns r on r.business_id = b.biz and r.created_at >= least(b.cf, b.pf) and r.created_at < greatest(b.ct, b.pt)
   )
   -- sums go into the JSON as text: a JSON number would be read as a double, inexact past 2^53
   select
@@ -48,11 +57,19 @@ const periodSql = `
     ) from s) as sales, (select coalesce(sum(cost_of_goods) filter (where cur), 0) from s) as c_cogs,
     (select coalesce(sum(cost_of_goods) filter (where prev), 0) from s) as p_cogs,
     (select coalesce(sum(amount) filter (where cur), 0) from p) as c_collected, (select coalesce(sum(amount) filter (where prev), 0) from p) as p_collected,
-    (select coalesce(sum(amount) filter (where cur), 0) from x) as c_expenses, (select coalesce(sum(amount) filter (where prev), 0) from x) as p_expenses`;
+    (select coalesce(sum(amount) filter (where cur), 0) from x) as c_expenses, (select coalesce(sum(amount) filter (where prev), 0) from x) as p_expenses,
+    (select json_build_object(
+      'c', json_build_object('amount', coalesce(sum(amount) filter (where cur), 0)::text, 'count', count(*) filter (where cur), 'cost', coalesce(sum(cost_returned) filter (where cur), 0)::text),
+      'p', json_build_object('amount', coalesce(sum(amount) filter (where prev), 0)::text, 'count', count(*) filter (where prev), 'cost', coalesce(sum(cost_returned) filter (where prev), 0)::text)
+    ) from r) as returns`;
 
 type SalesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; credit: unknown }>;
-const periodOf = (s: SalesJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
-  revenue: k(s.revenue), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(cogs), creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
+type ReturnsJson = Record<'c' | 'p', { amount: unknown; count: unknown; cost: unknown }>;
+/** A JSON column: node-postgres parses it, PGlite over the socket may hand it over as text. */
+const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+const periodOf = (s: SalesJson['c'], r: ReturnsJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
+  revenue: k(s.revenue) - k(r.amount), returns: k(r.amount), returnsCount: n(r.count), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(cogs) - k(r.cost),
+  creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
 });
 
 const profitLossSql = `
@@ -65,10 +82,14 @@ const profitLossSql = `
   db as (
     select to_char(e.spent_on, 'YYYY-MM') as month, sum(${EXPENSE_COST}) as expenses from expenses e join businesses bz on bz.id = e.business_id
     where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date group by 1
+  ),
+  rm as (
+    select to_char(date_trunc('month', r.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(r.amount - r.vat_amount) as returns, sum(r.cost_returned) as cost_back
+    from sale_returns r where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
   )
-  select m.month, coalesce(sum(sm.revenue), 0) as revenue, coalesce(sum(sm.discounts), 0) as discounts, coalesce(sum(sm.cogs), 0) as cogs,
-    coalesce(sum(db.expenses), 0) as expenses
-  from m left join sm on sm.month = m.month left join db on db.month = m.month
+  select m.month, coalesce(sum(sm.revenue), 0) - coalesce(sum(rm.returns), 0) as revenue, coalesce(sum(rm.returns), 0) as returns,
+    coalesce(sum(sm.discounts), 0) as discounts, coalesce(sum(sm.cogs), 0) - coalesce(sum(rm.cost_back), 0) as cogs, coalesce(sum(db.expenses), 0) as expenses
+  from m left join sm on sm.month = m.month left join db on db.month = m.month left join rm on rm.month = m.month
   group by grouping sets ((m.month), ()) order by grouping(m.month), m.month`;
 
 const expensesByCategorySql = `
@@ -103,11 +124,19 @@ const monthActivitySql = `
       sum(card) filter (where status = 'COMPLETED') as card_total,
       count(distinct day) filter (where status = 'COMPLETED') as days
     from s group by month
+  ),
+  r as (
+    -- a return counts against its sale's (first) method, as charged; revenue net of its VAT
+    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(r.amount) as returned, sum(r.amount - r.vat_amount) as returned_net,
+      sum(r.amount) filter (where s.payment_method = 'TRANSFER') as transfer_returned, sum(r.amount) filter (where s.payment_method in ('CARD', 'POS')) as card_returned
+    from sale_returns r join sales s on s.business_id = r.business_id and s.id = r.sale_id
+    where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
   )
-  select m.month, coalesce(a.sales, 0) as sales, coalesce(a.sales_total, 0) as sales_total, coalesce(a.tendered_total, 0) as tendered_total,
-    coalesce(a.voided, 0) as voided, coalesce(a.transfers, 0) as transfers, coalesce(a.transfer_total, 0) as transfer_total, coalesce(a.cards, 0) as cards,
-    coalesce(a.card_total, 0) as card_total, coalesce(a.days, 0) as days
-  from m left join a on a.month = m.month order by m.month`;
+  select m.month, coalesce(a.sales, 0) as sales, coalesce(a.sales_total, 0) - coalesce(r.returned_net, 0) as sales_total,
+    coalesce(a.tendered_total, 0) - coalesce(r.returned, 0) as tendered_total, coalesce(a.voided, 0) as voided,
+    coalesce(a.transfers, 0) as transfers, coalesce(a.transfer_total, 0) - coalesce(r.transfer_returned, 0) as transfer_total, coalesce(a.cards, 0) as cards,
+    coalesce(a.card_total, 0) - coalesce(r.card_returned, 0) as card_total, coalesce(a.days, 0) as days
+  from m left join a on a.month = m.month left join r on r.month = m.month order by m.month`;
 
 const ALERT_COLUMNS = 'id, name, sku, category, quantity, low_stock_threshold';
 const GOODS = `business_id = ? and type = 'PRODUCT' and archived_at is null`;
@@ -121,33 +150,45 @@ const methodSum = <M extends string>(r: Row): MethodSum<M> => ({ method: r.metho
 export const sqlReports = (db: Sql): ReportQueries => ({
   async periodSums(businessId, current, previous) {
     const [row] = await db.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
-    const sales = (typeof row!.sales === 'string' ? JSON.parse(row!.sales) : row!.sales) as SalesJson;
-    return { current: periodOf(sales.c, row!.c_cogs, row!.c_collected, row!.c_expenses), previous: periodOf(sales.p, row!.p_cogs, row!.p_collected, row!.p_expenses) };
+    const sales = json<SalesJson>(row!.sales);
+    const returns = json<ReturnsJson>(row!.returns);
+    return {
+      current: periodOf(sales.c, returns.c, row!.c_cogs, row!.c_collected, row!.c_expenses),
+      previous: periodOf(sales.p, returns.p, row!.p_cogs, row!.p_collected, row!.p_expenses),
+    };
   },
   async creditOutstanding(businessId) {
-    const [row] = await db.execute<Row[]>('select coalesce(sum(credit_balance), 0) as owed from customers where business_id = ?', [businessId]);
+    // a credit note a customer holds (a balance below zero, docs/adr/0059) is not taken off what others owe
+    const [row] = await db.execute<Row[]>('select coalesce(sum(greatest(credit_balance, 0)), 0) as owed from customers where business_id = ?', [businessId]);
     return kobo(Number(row!.owed ?? 0)); // at most MAX_SAFE_INTEGER: the business credit cap (docs/adr/0017)
   },
   async topProducts(businessId, range, type, limit) {
     const rows = await db.execute<Row[]>(
       // Lines are summed per product first and only the leaders (ties kept) are joined to products for
       // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
-      `with t as (
-         select i.product_id, sum(i.quantity) as units, sum(${LINE_REVENUE}) as revenue
+      `with l as (
+         select i.business_id, i.product_id, i.quantity as units, ${LINE_REVENUE} as revenue
          from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
          where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-           ${type ? 'and exists (select 1 from products p where p.business_id = i.business_id and p.id = i.product_id and p.type = ?)' : ''}
-         group by i.product_id order by revenue desc fetch first ? rows with ties
+         union all -- the range's returns, net (docs/adr/0058), their VAT off with them
+         select i.business_id, i.product_id, -i.quantity, -${RETURN_LINE_REVENUE}
+         from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+         join sales s on s.business_id = r.business_id and s.id = r.sale_id
+         where r.business_id = ? and r.created_at >= ? and r.created_at < ?
+       ), t as (
+         select l.product_id, sum(l.units) as units, sum(l.revenue) as revenue from l
+         ${type ? 'where exists (select 1 from products p where p.business_id = l.business_id and p.id = l.product_id and p.type = ?)' : ''}
+         group by l.product_id order by revenue desc fetch first ? rows with ties
        )
        select t.product_id, p.name, t.units, t.revenue from t join products p on p.id = t.product_id and p.business_id = ?
        order by t.revenue desc, p.name, t.product_id limit ?`,
-      [businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
+      [businessId, ...instants(range), businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
     );
     return rows.map((r) => ({ productId: String(r.product_id), name: String(r.name), units: n(r.units), revenue: k(r.revenue) }));
   },
   async profitLoss(businessId, range) {
     const [from, to] = instants(range);
-    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
+    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to, businessId, from, to]);
     const byCategory = await db.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
     const expensesOf = (month: string | null): CategoryAmount[] =>
       byCategory
@@ -155,7 +196,7 @@ export const sqlReports = (db: Sql): ReportQueries => ({
         .map((r) => ({ categoryId: String(r.id), category: String(r.name), amount: k(r.amount) }));
     return lines.map((r) => {
       const month = (r.month as string | null) ?? null;
-      return { month, revenue: k(r.revenue), discounts: k(r.discounts), costOfGoods: k(r.cogs), expenses: expensesOf(month), totalExpenses: k(r.expenses) };
+      return { month, revenue: k(r.revenue), returns: k(r.returns), discounts: k(r.discounts), costOfGoods: k(r.cogs), expenses: expensesOf(month), totalExpenses: k(r.expenses) };
     });
   },
   async stockValue(businessId) {
@@ -209,13 +250,23 @@ export const sqlReports = (db: Sql): ReportQueries => ({
        where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by method order by method`,
       [businessId, from, to],
     );
+    const refunds = await db.execute<Row[]>(
+      `select refund_method as method, count(*) as count, sum(refund_amount) as total, sum(amount) as returned, sum(vat_amount) as vat from sale_returns
+       where business_id = ? and created_at >= ? and created_at < ? group by refund_method order by refund_method`,
+      [businessId, from, to],
+    );
     const sales = tenders.map((r) => methodSum<PaymentMethod>(r));
+    const returnedVat = refunds.reduce((t, r) => t + k(r.vat), 0n);
+    const returned = refunds.reduce((t, r) => t + k(r.returned), 0n);
     return {
       sales,
       salesCount: n(day_!.count),
-      revenue: k(day_!.total) - k(day_!.vat),
-      vat: k(day_!.vat),
+      // net of VAT and of the day's returns (their VAT given back too)
+      revenue: k(day_!.total) - k(day_!.vat) - (returned - returnedVat),
+      vat: k(day_!.vat) - returnedVat,
       voids: { count: n(day_!.voids), total: k(day_!.voided) },
+      returns: { count: refunds.reduce((c, r) => c + n(r.count), 0), total: returned },
+      refunds: refunds.map((r) => methodSum<RefundMethod>(r)),
       discounts: k(day_!.discounts),
       expenses: expenses.map((r) => methodSum<string>(r)),
       creditGiven: k(day_!.credit),
@@ -225,14 +276,21 @@ export const sqlReports = (db: Sql): ReportQueries => ({
   },
   async salesByCategory(businessId, range) {
     const rows = await db.execute<Row[]>(
-      `select p.category, sum(${LINE_REVENUE}) as revenue, sum(i.quantity) as units, sum(${LINE_COST}) as cogs,
-         sum(${LINE_REVENUE}) - sum(${LINE_COST}) as gross,
-         round(sum(${LINE_REVENUE}) * 100.0 / nullif(sum(sum(${LINE_REVENUE})) over (), 0), 2) as share
-       from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
-       join products p on p.id = i.product_id and p.business_id = s.business_id
-       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+      `with l as (
+         select i.product_id, ${LINE_REVENUE} as revenue, i.quantity as units, ${LINE_COST} as cogs
+         from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+         where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+         union all -- the range's returns, net: restocked units give their cost back (docs/adr/0058), their VAT off with them
+         select i.product_id, -${RETURN_LINE_REVENUE}, -i.quantity, -i.cost_returned
+         from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+         join sales s on s.business_id = r.business_id and s.id = r.sale_id
+         where r.business_id = ? and r.created_at >= ? and r.created_at < ?
+       )
+       select p.category, sum(l.revenue) as revenue, sum(l.units) as units, sum(l.cogs) as cogs, sum(l.revenue) - sum(l.cogs) as gross,
+         round(sum(l.revenue) * 100.0 / nullif(sum(sum(l.revenue)) over (), 0), 2) as share
+       from l join products p on p.id = l.product_id and p.business_id = ?
        group by p.category order by revenue desc, p.category nulls last`,
-      [businessId, ...instants(range)],
+      [businessId, ...instants(range), businessId, ...instants(range), businessId],
     );
     return rows.map((r) => ({
       category: (r.category as string | null) ?? null, revenue: k(r.revenue), units: n(r.units), costOfGoods: k(r.cogs), grossProfit: k(r.gross),
@@ -252,17 +310,28 @@ export const sqlReports = (db: Sql): ReportQueries => ({
        where business_id = ? and deleted_at is null and vat_amount > 0 and spent_on between ?::date and ?::date`,
       [businessId, range.from, range.to],
     );
+    // the range's returns of sales that carried VAT, by the returned line's rate: what came back (VAT included) less its VAT
+    const returned = await db.execute<Row[]>(
+      `select si.vat_rate as rate, sum(i.amount - i.vat_amount) as net, sum(i.vat_amount) as vat, count(distinct r.id) as returns
+       from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+       join sale_items si on si.business_id = i.business_id and si.sale_id = i.sale_id and si.position = i.sale_position
+       where r.business_id = ? and r.created_at >= ? and r.created_at < ? and si.vat_rate is not null
+       group by grouping sets ((si.vat_rate), ()) order by grouping(si.vat_rate), si.vat_rate desc`,
+      [businessId, ...instants(range)],
+    );
     const byRate = rates.filter((r) => r.rate !== null);
     return {
       sales: byRate.map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
       salesCount: n(rates.find((r) => r.rate === null)?.sales),
+      returns: returned.filter((r) => r.rate !== null).map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
+      returnsCount: n(returned.find((r) => r.rate === null)?.returns),
       expensesCount: n(input!.count),
       expensesAmount: k(input!.amount),
       inputVat: k(input!.vat),
     };
   },
   async monthActivity(businessId, range) {
-    const rows = await db.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range)]);
+    const rows = await db.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range), businessId, ...instants(range)]);
     return rows.map((r) => ({
       month: String(r.month), salesCount: n(r.sales), salesTotal: k(r.sales_total), tenderedTotal: k(r.tendered_total), voidedCount: n(r.voided),
       transferCount: n(r.transfers), transferTotal: k(r.transfer_total), cardCount: n(r.cards), cardTotal: k(r.card_total), daysWithSales: n(r.days),

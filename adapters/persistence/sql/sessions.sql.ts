@@ -40,6 +40,13 @@ export const sqlSessions = (db: Sql): SessionRepository => ({
       [at, expiresAt, device.userAgent, device.ip, userId, id],
     );
   },
+  history: async (userId, userAgent) => {
+    const [row] = await db.execute<Record<string, unknown>[]>(
+      'select count(*) > 0 as signed_in_before, coalesce(bool_or(user_agent = ?), false) as from_this_device from sessions where user_id = ?',
+      [userAgent, userId],
+    );
+    return { signedInBefore: row?.signed_in_before === true, fromThisDevice: row?.from_this_device === true };
+  },
   list: (userId, now, page) =>
     keysetPage(db, SESSIONS, userId, page, [{ sql: 'revoked_at is null and expires_at > ?', params: [now] }], sessionFromRow),
   revoke: async (userId, id, at) => {

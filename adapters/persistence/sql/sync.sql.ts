@@ -12,6 +12,7 @@ const TABLES: Record<ClientRecordKind, string> = {
   CREDIT_PAYMENT: 'credit_entries',
   EXPENSE: 'expenses',
   STOCK_ADJUSTMENT: 'stock_movements',
+  RETURN: 'sale_returns',
 };
 
 const claim = async (db: Sql, q: ClientIdClaimRequest): Promise<ClientIdClaim> => {

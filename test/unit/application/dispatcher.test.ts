@@ -57,7 +57,7 @@ describe('outbox dispatcher (in memory)', () => {
     const staff = aSubscriber('staff', ['MemberInvited', 'CustomerCreated']);
     const { clock, dispatcher, record, rows } = setup([customers.subscriber, staff.subscriber]);
     const [a, b] = [customerCreated(), invited()];
-    await record(a, b, { _tag: 'SaleVoided', businessId: randomUUID(), saleId: randomUUID(), receiptNumber: 'R-1', customerId: null, refundAmount: kobo(0), voidedBy: randomUUID() });
+    await record(a, b, { _tag: 'SaleVoided', businessId: randomUUID(), saleId: randomUUID(), receiptNumber: 'R-1', branchId: randomUUID(), customerId: null, total: kobo(0), refundAmount: kobo(0), reason: null, voidedBy: randomUUID(), returned: [] });
     expect(await dispatcher.runDue(), 'a fresh entry waits for its own request first').to.equal(0);
     clock.advance(FIRST_ATTEMPT_GRACE_MS);
     expect(await dispatcher.runDue()).to.equal(3);

@@ -164,7 +164,7 @@ describe('notifications use cases (in memory)', () => {
   it('preferences: defaults off, changed field by field', async () => {
     const { deps, owner, prefs } = await setup();
     expect(await getNotificationPreferences(deps)(owner)).to.deep.include({ receiptChannel: 'NONE' });
-    const changed = await prefs(owner, { dailySummary: { enabled: true }, creditReminders: { daysOverdue: 30 }, receiptChannel: 'WHATSAPP' });
+    const changed = right(await prefs(owner, { dailySummary: { enabled: true }, creditReminders: { daysOverdue: 30 }, receiptChannel: 'WHATSAPP' }));
     expect(changed.dailySummary).to.deep.equal({ enabled: true, time: '20:00', channel: 'SMS' });
     expect(changed.creditReminders).to.deep.equal({ enabled: false, daysOverdue: 30, repeatEveryDays: 7, channel: 'SMS' });
     expect(await getNotificationPreferences(deps)(owner)).to.deep.equal(changed);

@@ -11,6 +11,10 @@ import { moduleContext } from '../../../bootstrap/modules/context.js';
 import { inMemory, PERSISTENCE_MODULES } from '../../../bootstrap/persistence.js';
 import { IN_MEMORY_MODULES } from '../../../bootstrap/persistence-in-memory.js';
 import { openApiPath } from '../../../adapters/http/openapi.js';
+import { foldFailures } from '../../../adapters/http/failure-codes.js';
+import { CORE_FAILURES } from '../../../adapters/http/failures.js';
+import { CORE_MIGRATIONS, MIGRATIONS } from '../../../bootstrap/migrations.js';
+import { ERROR_CODES, FAILURES } from '../../../bootstrap/failures.js';
 
 /** What bootstrap/modules/ holds besides the manifests: the list, the manifest's type, the shared context. */
 const NOT_MANIFESTS = ['index.ts', 'module.ts', 'context.ts'];
@@ -34,6 +38,12 @@ describe('module manifests (docs/adr/0052)', () => {
     const served = new Set(MODULES.flatMap((m) => m.folders));
     expect(folders.filter((f) => !served.has(f)), 'folders no manifest names').to.deep.equal([]);
     expect([...served].filter((f) => !folders.includes(f)), 'manifest folders that do not exist').to.deep.equal([]);
+  });
+
+  it("re-exports from application/index.ts exactly the manifests' folders and the shared ones", () => {
+    const surface = readFileSync(join(root, 'application/index.ts'), 'utf8');
+    const exported = [...surface.matchAll(/^export \* from '\.\/([a-z-]+)\/index\.js';$/gm)].map((m) => m[1]!);
+    expect(exported.sort()).to.deep.equal([...new Set([...SHARED_FOLDERS, ...MODULES.flatMap((m) => m.folders)])].sort());
   });
 
   it('exports every folder under application/ from application/index.ts, each through its own index.ts, one line each', () => {
@@ -68,7 +78,7 @@ describe('module manifests (docs/adr/0052)', () => {
       const config = loadConfig({ DATA_DIR: dataDir });
       const logger = pino({ level: 'silent' });
       const persistence = inMemory();
-      const ctx = await moduleContext(config, persistence, logger, {});
+      const ctx = await moduleContext(config, persistence, logger, { modules: MODULES });
       const declared: string[] = [];
       const before: Parameters<(typeof MODULES)[number]['routes']>[1][number][] = [];
       for (const m of MODULES) {
@@ -87,5 +97,40 @@ describe('module manifests (docs/adr/0052)', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
+  });
+
+  it('puts every migration file in exactly one manifest (or the core list), named as its file and class, and applies them in name order (docs/adr/0062)', () => {
+    const files = readdirSync(join(root, 'adapters/persistence/sql/migrations'))
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.replace(/\.ts$/, ''));
+    expect(files, 'the folder holds migrations only (no index: the list is the manifests)').to.not.include('index');
+    const listed = [...CORE_MIGRATIONS, ...MODULES.flatMap((m) => m.migrations)];
+    const names = listed.map((m) => m.name);
+    expect(names.filter((n, i) => names.indexOf(n) !== i), 'in two lists').to.deep.equal([]);
+    expect(files.filter((f) => !names.includes(f)), 'in no manifest').to.deep.equal([]);
+    expect(names.filter((n) => !files.includes(n)), 'listed, no such file').to.deep.equal([]);
+    for (const m of listed) expect((m.class as { name: string }).name, m.name).to.equal(m.name);
+    expect(MIGRATIONS.map((m) => m.name)).to.deep.equal([...files].sort());
+  });
+
+  it('names every failure file of adapters/http/failures/ in exactly one manifest, and folds one table of failures and error codes (docs/adr/0062)', () => {
+    const dir = join(root, 'adapters/http/failures');
+    const manifests = readdirSync(join(root, 'bootstrap/modules')).filter((f) => !NOT_MANIFESTS.includes(f));
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+      const importers = manifests.filter((m) => readFileSync(join(root, 'bootstrap/modules', m), 'utf8').includes(`adapters/http/failures/${file.replace(/\.ts$/, '.js')}'`));
+      expect(importers, file).to.have.length(1);
+    }
+    // every definition's codes have a status; the core's shared codes and each module's own make up ERROR_CODES
+    for (const [tag, def] of Object.entries(FAILURES.definitions)) for (const c of def.codes) expect(ERROR_CODES[c], `${tag} ${c}`).to.be.a('number');
+    const own = MODULES.flatMap((m) => m.failures.flatMap((f) => Object.keys(f.errorCodes)));
+    expect(Object.keys(ERROR_CODES).sort()).to.deep.equal([...Object.keys(CORE_FAILURES.errorCodes), ...own].sort());
+  });
+
+  it('refuses a failure tag or an error code two modules both declare', () => {
+    const a = { errorCodes: { A_CODE: 409 }, failures: { Same: { codes: ['A_CODE'], problem: () => undefined as never } } };
+    const b = { errorCodes: { B_CODE: 409 }, failures: { Same: { codes: ['B_CODE'], problem: () => undefined as never } } };
+    expect(() => foldFailures([{ name: 'a', failures: a }, { name: 'b', failures: b }])).to.throw('failure Same is defined by a and b');
+    expect(() => foldFailures([{ name: 'a', failures: a }, { name: 'c', failures: { errorCodes: { A_CODE: 422 }, failures: {} } }])).to.throw('error code A_CODE is declared by a and c');
+    expect(() => foldFailures([{ name: 'b', failures: { errorCodes: {}, failures: b.failures } }])).to.throw('failure Same answers B_CODE, which no module declares');
   });
 });

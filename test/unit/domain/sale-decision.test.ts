@@ -140,13 +140,18 @@ describe('decideVoid (domain/sale-decision.ts)', () => {
   const at = new Date('2026-11-22T13:00:00.000Z');
 
   it('a voided sale is refused, whatever its ledger holds', () => {
-    expect(decideVoid({ sale: sale({ status: 'VOIDED' }), movements: [] }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleAlreadyVoided' }));
-    expect(decideVoid({ sale: sale({ status: 'VOIDED' }), movements: [row('a', 'b1', -2)] }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleAlreadyVoided' }));
+    expect(decideVoid({ sale: sale({ status: 'VOIDED' }), movements: [], returns: 0 }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleAlreadyVoided' }));
+    expect(decideVoid({ sale: sale({ status: 'VOIDED' }), movements: [row('a', 'b1', -2)], returns: 0 }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleAlreadyVoided' }));
+  });
+
+  it('a sale with returns is refused (return the rest instead); a voided one is refused first', () => {
+    expect(decideVoid({ sale: sale(), movements: [row('a', 'b1', -2)], returns: 2 }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleHasReturns', returns: 2 }));
+    expect(decideVoid({ sale: sale({ status: 'VOIDED' }), movements: [], returns: 1 }, { reason: 'x', by: 'u', at })).to.deep.equal(E.left({ _tag: 'SaleAlreadyVoided' }));
   });
 
   it('gives back what each SALE row took, to its branch, in product id order; the customer\'s debt is reversed and the rest refunded', () => {
     const s = sale({ customerId: 'c', total: kobo(10_000), amountPaid: kobo(4_000), balanceDue: kobo(6_000), creditOutstanding: kobo(2_500) });
-    const r = decideVoid({ sale: s, movements: [row('b', 'b1', -3), row('a', 'b2', -1), row('a', 'b1', 4, 'SALE_VOID')] }, { reason: 'returned', by: 'owner', at });
+    const r = decideVoid({ sale: s, movements: [row('b', 'b1', -3), row('a', 'b2', -1), row('a', 'b1', 4, 'SALE_VOID')], returns: 0 }, { reason: 'returned', by: 'owner', at });
     if (E.isLeft(r)) throw new Error('refused');
     expect(r.right.returns).to.deep.equal([
       { productId: 'a', branchId: 'b2', quantity: 1 },
@@ -166,7 +171,7 @@ describe('decideVoid (domain/sale-decision.ts)', () => {
         (takes, total, owedShare) => {
           const owed = kobo(Math.floor(total * owedShare));
           const s = sale({ total: kobo(total), creditOutstanding: owed, customerId: 'c' });
-          const r = decideVoid({ sale: s, movements: takes.map((x) => row(x.productId, x.branchId, -x.quantity)) }, { reason: 'x', by: 'u', at });
+          const r = decideVoid({ sale: s, movements: takes.map((x) => row(x.productId, x.branchId, -x.quantity)), returns: 0 }, { reason: 'x', by: 'u', at });
           if (E.isLeft(r)) throw new Error('refused');
           const net = new Map<string, number>();
           for (const x of takes) net.set(`${x.productId}/${x.branchId}`, (net.get(`${x.productId}/${x.branchId}`) ?? 0) - x.quantity);

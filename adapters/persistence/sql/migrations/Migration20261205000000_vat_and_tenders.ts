@@ -8,9 +8,11 @@ import { Migration } from '@mikro-orm/migrations';
  * - POS is a sale's payment method. change_due is the cash tender's change, no longer amount_tendered -
  *   amount_paid (a split sale pays by transfer too).
  * - VAT: the business's settings, a product's exemption, each line's rate and VAT, the sale's VAT and
- *   whether its prices held it (null: the business was not registered), an expense's input VAT.
+ *   whether its prices held it (null: the business was not registered), an expense's input VAT; a
+ *   return's line may hand back more than its share of the line total (the VAT added on top).
+ * After Migration20261204100000_returns (it alters its tables).
  */
-export class Migration20261204100000_vat_and_tenders extends Migration {
+export class Migration20261205000000_vat_and_tenders extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
       set constraints all immediate;
@@ -55,6 +57,12 @@ export class Migration20261204100000_vat_and_tenders extends Migration {
         select business_id, id, case when amount_paid > 0 then 1 else 0 end, 'CREDIT', total - amount_paid from sales where total > amount_paid;
       insert into sale_payments (business_id, sale_id, position, method, amount)
         select business_id, id, 0, payment_method, 0 from sales where total = 0 and amount_paid = 0;
+
+      -- a return of a sale whose prices excluded VAT hands the VAT back too: its amount may pass its share of
+      -- the line total (docs/adr/0054); its VAT is part of its amount
+      alter table sale_return_items drop constraint sale_return_items_check;
+      alter table sale_return_items add constraint sale_return_items_vat_check check (vat_amount <= amount);
+      alter table sale_returns add constraint sale_returns_vat_check check (vat_amount <= amount);
       set constraints all deferred;
     `);
   }
