@@ -5,6 +5,7 @@ import { nodeCrypto } from '../../adapters/crypto/node-crypto.js';
 import { createProduct } from '../../application/products/manage-products.js';
 import { recordSale, type SaleCommand } from '../../application/sales/record-sale.js';
 import { voidSale } from '../../application/sales/void-sale.js';
+import { recordReturn } from '../../application/returns/record-return.js';
 import { defaultExpenseCategories, type Expense } from '../../domain/expense.js';
 import { kobo } from '../../domain/money.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
@@ -18,6 +19,8 @@ import { testClock } from '../support/test-app.js';
 //   S2 the same, voided; S3 1 x 10,750.00 on 1 Dec (another month). Expenses in November: 1,075.00 holding 75.00 of VAT,
 //   500.00 without, and a deleted one of 2,150.00 holding 150.00.
 //   plain (not registered): the same first sale and expenses: no output VAT; its input VAT is recorded but the P&L keeps the amounts.
+//   On 2 Dec both take back S1's taxed unit: the registered shop hands back 10,750.00, VAT 750.00 of it (its December
+//   return); the plain shop's sale carried no VAT, so its return is in no VAT sum.
 
 const N = (naira: number) => kobo(Math.round(naira * 100));
 const S = (naira: number) => BigInt(Math.round(naira * 100));
@@ -45,10 +48,13 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         return right(await recordSale(deps)(t.actor, { paymentMethod: 'CASH', ...cmd })).sale;
       };
       const items = [{ productId: taxed, quantity: 1 }, { productId: exempt, quantity: 1 }];
-      await sell('2026-11-10T10:00:00Z', { items });
+      const s1 = await sell('2026-11-10T10:00:00Z', { items });
       const voided = await sell('2026-11-10T11:00:00Z', { items });
       right(await voidSale(deps)(t.actor, voided.id, 'mistake'));
       await sell('2026-12-01T10:00:00Z', { items: [{ productId: taxed, quantity: 1 }] });
+      clock.set(new Date('2026-12-02T10:00:00Z'));
+      const back = right(await recordReturn(deps)(t.actor, { saleId: s1.id, items: [{ productId: taxed, quantity: 1 }], restock: true, refundMethod: 'CASH', reason: 'x' }));
+      expect([back.amount, back.vatAmount]).to.deep.equal(registered ? [N(10_750), N(750)] : [N(10_750), N(0)]);
       const category = defaultExpenseCategories(t.business.id, randomUUID, clock.now())[0]!;
       const expense = (amount: number, vat: number | undefined, deleted = false): Expense & { deleted: boolean } => ({
         id: randomUUID(), businessId: t.business.id, branchId: t.branch.id, categoryId: category.id, categoryName: category.name, amount: N(amount),
@@ -77,14 +83,20 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await p.uow.read((r) => r.reports.vatSums(shop, nov))).to.deep.equal({
         sales: [{ rate: 750, net: S(10_000), vat: S(750) }, { rate: 0, net: S(500), vat: S(0) }],
         salesCount: 1,
+        returns: [],
+        returnsCount: 0,
         expensesCount: 1,
         expensesAmount: S(1_075),
         inputVat: S(75),
       });
       expect(await p.uow.read((r) => r.reports.vatSums(shop, { from: '2026-12-01', to: '2026-12-31' }))).to.deep.equal({
-        sales: [{ rate: 750, net: S(10_000), vat: S(750) }], salesCount: 1, expensesCount: 0, expensesAmount: 0n, inputVat: 0n,
+        sales: [{ rate: 750, net: S(10_000), vat: S(750) }], salesCount: 1, returns: [{ rate: 750, net: S(10_000), vat: S(750) }], returnsCount: 1, expensesCount: 0, expensesAmount: 0n, inputVat: 0n,
       });
-      expect(await p.uow.read((r) => r.reports.vatSums(plain, nov))).to.deep.equal({ sales: [], salesCount: 0, expensesCount: 1, expensesAmount: S(1_075), inputVat: S(75) });
+      expect(await p.uow.read((r) => r.reports.vatSums(plain, nov))).to.deep.equal({ sales: [], salesCount: 0, returns: [], returnsCount: 0, expensesCount: 1, expensesAmount: S(1_075), inputVat: S(75) });
+      expect((await p.uow.read((r) => r.reports.vatSums(plain, { from: '2026-12-01', to: '2026-12-31' }))).returns).to.deep.equal([]);
+      // December's revenue nets the return of its VAT: 10,000.00 sold, 10,000.00 back
+      const dec = { from: '2026-12-01', to: '2026-12-31' };
+      expect((await p.uow.read((r) => r.reports.periodSums(shop, dec, dec))).current).to.deep.include({ revenue: 0n, returns: S(10_000), returnsCount: 1 });
     });
 
     it('an expense keeps its input VAT (absent when none); the registered business\'s P&L and period sums count expenses net of it', async () => {

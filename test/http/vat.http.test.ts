@@ -220,6 +220,8 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
     expect(v).to.deep.equal({
       month: '2026-11', start_date: '2026-11-01', end_date: '2026-11-30', due_date: '2026-12-21', vat_registered: true, tin: '12345678-0001',
       sales: { count: 2, net: 16553.72, output_vat: 1133.53, by_rate: [{ rate: 7.5, net: 15113.72, vat: 1133.53 }, { rate: 0, net: 1440, vat: 0 }] },
+      returns: { count: 0, net: 0, vat: 0, by_rate: [] },
+      output_vat: 1133.53,
       expenses: { count: 1, amount: 2150, input_vat: 150 },
       net_vat_payable: 983.53,
     });
@@ -238,7 +240,7 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
       ['item', 'rate_pct', 'net', 'vat'],
       ['Sales', '7.5', '15113.72', '1133.53'],
       ['Sales, VAT-exempt', '0', '1440.00', '0.00'],
-      ['Output VAT (sales)', '', '16553.72', '1133.53'],
+      ['Output VAT (sales less returns)', '', '16553.72', '1133.53'],
       ['Input VAT (expenses)', '', '2000.00', '150.00'],
       ['Net VAT payable', '', '', '983.53'],
       ['Due by 2026-12-21, TIN 12345678-0001', '', '', ''],
@@ -251,8 +253,8 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
   it('exports: the sales export carries the VAT and subtotal net of it for R; the cash flow counts money by tender', async () => {
     const files = reportFiles(app, () => r.token);
     const sales = await files.csv(`/reports/sales/export?start_date=${DAY}&end_date=${DAY}`, `sales-${DAY}_${DAY}.csv`);
-    expect(sales[0]).to.deep.equal(['receipt_number', 'date_time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'total', 'vat_total', 'amount_paid', 'balance_due', 'outstanding', 'payments']);
-    expect(sales.slice(1).map((row) => [row[6], row[8], row[9], row[13]])).to.deep.equal([['8003.72', '8550.00', '546.28', 'CASH 5000.00 TRANSFER 3550.00'], ['8550.00', '9137.25', '587.25', 'CASH 9137.25']]);
+    expect(sales[0]).to.deep.equal(['receipt_number', 'date_time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'total', 'vat_total', 'amount_paid', 'balance_due', 'outstanding', 'returned', 'net_total', 'payments']);
+    expect(sales.slice(1).map((row) => [row[6], row[8], row[9], row[15]])).to.deep.equal([['8003.72', '8550.00', '546.28', 'CASH 5000.00 TRANSFER 3550.00'], ['8550.00', '9137.25', '587.25', 'CASH 9137.25']]);
     const plain = await reportFiles(app, () => u.token).csv(`/reports/sales/export?start_date=${DAY}&end_date=${DAY}`, `sales-${DAY}_${DAY}.csv`);
     expect(plain[0]).not.to.include('vat_total');
     expect(plain.slice(1).map((row) => [row[6], row[8]])).to.deep.equal([['9500.00', '8550.00'], ['9500.00', '8550.00']]);
@@ -311,5 +313,38 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
     const nov = doc.monthly.find((m: { month: string }) => m.month === '2026-11');
     // 3,550.00 of 17,687.25 charged came by transfer: 20.07 %
     expect(nov).to.include({ revenue: 16553.72, sales_count: 2, average_sale: 8276.86, gross_profit: 3553.72, expenses: 12000, transfer_share_pct: '20.07', card_share_pct: '0.00' });
+  });
+
+  it('returns: a line comes back in parts, the refunds and their VAT add up to the line exactly; the VAT return and the day net them', async () => {
+    at('2026-11-21T10:00:00.000Z');
+    const back = async (saleId: string, productId: string, quantity: number) => {
+      const res = await app.request('POST', `/sales/${saleId}/returns`, { token: r.token, body: { items: [{ product_id: productId, quantity }], refund_method: 'CASH', reason: 'changed mind' } });
+      expect(res.status, res.text).to.equal(201);
+      return res.body.data;
+    };
+    // S1 (VAT inside the prices): its rice line was sold for 3,960.00 holding 276.28 of VAT; back in two parts (2, then the last 1)
+    const first = await back(sales.r1.id, r.rice, 2);
+    const last = await back(sales.r1.id, r.rice, 1);
+    expect([first.amount, first.vat_amount, first.refund_amount]).to.deep.equal([2640, 184.18, 2640]);
+    expect([last.amount, last.vat_amount]).to.deep.equal([1320, 92.1]);
+    expect(Math.round((first.amount + last.amount) * 100)).to.equal(396_000);
+    expect(Math.round((first.vat_amount + last.vat_amount) * 100)).to.equal(27_628);
+    // S2 (VAT added): its oil line charged 3,870.00 + 290.25 = 4,160.25; one of two units hands back half of both, rounded down
+    const oil = await back(sales.r2.id, r.oil, 1);
+    expect([oil.amount, oil.vat_amount, oil.items[0].line_amount]).to.deep.equal([2080.12, 145.12, 2150]);
+    const rest = await back(sales.r2.id, r.oil, 1);
+    expect([rest.amount, rest.vat_amount]).to.deep.equal([2080.13, 145.13]);
+    expect((await app.request('POST', `/sales/${sales.r2.id}/returns`, { token: r.token, body: { items: [{ product_id: r.oil, quantity: 1 }], refund_method: 'CASH', reason: 'x' } })).body.error.code).to.equal('RETURN_EXCEEDS_SOLD');
+
+    // the VAT return nets the returns' VAT: 184.18 + 92.10 + 145.12 + 145.13 = 566.53 given back
+    const v = await get(r.token, '/reports/vat?month=2026-11');
+    expect(v.returns).to.deep.equal({ count: 4, net: 7553.72, vat: 566.53, by_rate: [{ rate: 7.5, net: 7553.72, vat: 566.53 }] });
+    expect(v).to.include({ output_vat: 567, net_vat_payable: 417 });
+    expect(v.sales).to.include({ output_vat: 1133.53, net: 16553.72 });
+    // the day of the returns: revenue and VAT less what came back, cash handed back
+    const d = await get(r.token, '/reports/daily-summary?date=2026-11-21');
+    expect(d.returns).to.include({ count: 4, total: 8120.25, refunded: 8120.25 });
+    expect(d).to.include({ revenue: -7553.72, vat_total: -566.53, cash_expected: -8120.25 });
+    expect((await get(r.token, '/reports/profit-loss?start_date=2026-11-01&end_date=2026-11-30')).revenue).to.equal(9000);
   });
 });
