@@ -19,7 +19,7 @@ import type { Branch, Business, Membership, User } from '../domain/business.js';
 import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
 import { DEFAULT_VAT_SETTINGS } from '../domain/vat.js';
-import { migrate, openOrm } from '../adapters/persistence/sql/orm.js';
+import { migrateDatabase } from '../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../bootstrap/migrations.js';
 
 const argv = process.argv.slice(2);
@@ -211,9 +211,8 @@ const main = async () => {
   await wipe.query('drop schema if exists public cascade; create schema public');
   await wipe.end();
 
-  const orm = await openOrm({ databaseUrl: URL_, poolMax: 4, log: () => undefined, migrations: MIGRATIONS });
-  await migrate(orm);
-  // the ORM way needs its mappings discovered: a second ORM with them, on the same database
+  await migrateDatabase({ databaseUrl: URL_, log: () => undefined, migrations: MIGRATIONS });
+  // the ORM way needs its mappings discovered: an ORM with them, on the migrated database
   const { MikroORM, PostgreSqlDriver } = await import('@mikro-orm/postgresql');
   const mapped = await MikroORM.init({
     driver: PostgreSqlDriver,
@@ -256,7 +255,6 @@ const main = async () => {
     }
   }
   await mapped.close();
-  await orm.close();
 };
 
 await main();

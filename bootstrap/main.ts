@@ -28,7 +28,7 @@ const main = async () => {
     poolMax: config.DB_POOL_MAX,
     idempotencyLeaseMs: config.IDEMPOTENCY_LEASE_MS,
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
-    log: (message) => logger.debug({ component: 'mikro-orm' }, message),
+    log: (message) => logger.debug({ component: 'database' }, message),
     jobs: jobQueueOptions(config, logger),
   }).catch((e) => {
     if (e instanceof DataDirectoryInUse) logger.fatal(e.message);

@@ -4,7 +4,8 @@ import { sqlEventsModule, sqlOutbox } from '../adapters/persistence/sql/outbox.s
 import { sqlIdempotencyStore } from '../adapters/persistence/sql/idempotency-store.sql.js';
 import { listenToChannel, type ChannelListener } from '../adapters/persistence/sql/channel-listener.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
-import { isDatabaseUnavailable, isPglite, migrate, openOrm, pingDatabase, redactDatabaseFault } from '../adapters/persistence/sql/orm.js';
+import { migrateDatabase } from '../adapters/persistence/sql/orm.js';
+import { isDatabaseUnavailable, isPglite, openPool, pingDatabase, redactDatabaseFault } from '../adapters/persistence/sql/pool.js';
 import { sqlUnitOfWork } from '../adapters/persistence/sql/unit-of-work.sql.js';
 import { openReportsDatabase } from '../adapters/persistence/sql/reports-database.sql.js';
 import { database, type Sql } from '../adapters/persistence/sql/sql-session.js';
@@ -67,8 +68,9 @@ PERSISTENCE_MODULES.forEach((m, i) => {
 const sqlRepositories = (db: Sql): AppRepositories => Object.create(lazyPrototype, { [SESSION]: { value: db }, [BUILT]: { value: new Array(PERSISTENCE_MODULES.length) } });
 
 /**
- * PostgreSQL through MikroORM: the server at `databaseUrl`, or, without one, PGlite in `dataDir`
- * served over a loopback socket to the same driver. Migrations run before it is handed out.
+ * PostgreSQL on our `pg` pool: the server at `databaseUrl`, or, without one, PGlite in `dataDir`
+ * served over a loopback socket to the same driver. Migrations (MikroORM, one connection, closed
+ * again) run before the pool opens.
  */
 export const openPostgres = async (options: {
   databaseUrl?: string;
@@ -76,7 +78,7 @@ export const openPostgres = async (options: {
   poolMax: number;
   /** How long an unanswered Idempotency-Key claim holds (default 30 s). */
   idempotencyLeaseMs?: number;
-  /** See OrmOptions.queryTimeoutMs. */
+  /** See PoolOptions.queryTimeoutMs. */
   queryTimeoutMs?: number;
   log: (message: string) => void;
   /** A job queue (pg-boss) on the same database, with its own small pool. */
@@ -90,38 +92,36 @@ export const openPostgres = async (options: {
 }): Promise<Persistence & { readonly embedded: boolean }> => {
   if (options.reportsDatabaseUrl && !options.databaseUrl) throw new Error('REPORTS_DATABASE_URL needs DATABASE_URL (an embedded database has no replica)');
   let embedded: EmbeddedPostgres | undefined;
-  // The socket server resets connections beyond its maximum: room for both pools and a spare.
+  // The socket server resets connections beyond its maximum: room for both pools and a spare (the
+  // migrations' one connection is closed before the pool opens).
   const maxConnections = options.poolMax + (options.jobs?.poolMax ?? 0) + 2;
   if (!options.databaseUrl) embedded = await startEmbeddedPostgres({ dataDir: options.dataDir, maxConnections });
   try {
-    const orm = await openOrm({
-      databaseUrl: options.databaseUrl ?? embedded!.url,
+    const url = options.databaseUrl ?? embedded!.url;
+    // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+    const connectTimeoutMs = embedded ? { connectTimeoutMs: 10_000 } : {};
+    const queryTimeoutMs = options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {};
+    await migrateDatabase({ databaseUrl: url, log: options.log, mode: options.migrations ?? 'apply', migrations: options.migrationList ?? MIGRATIONS, ...connectTimeoutMs, ...queryTimeoutMs });
+    const pool = openPool({
+      databaseUrl: url,
       poolMax: options.poolMax,
       log: options.log,
-      migrations: options.migrationList ?? MIGRATIONS,
-      ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
-      // PGlite answers a new connection's handshake in turn with other work: busy is not unreachable.
+      ...queryTimeoutMs,
+      ...connectTimeoutMs,
       // Its one session's notices come back on the connection that committed (member-cache.ts).
-      ...(embedded ? { connectTimeoutMs: 10_000, onNotification: heardOnConnection } : {}),
+      ...(embedded ? { onNotification: heardOnConnection } : {}),
     });
-    try {
-      if (options.migrations === 'check') {
-        const pending = await orm.getMigrator().getPendingMigrations();
-        if (pending.length > 0) throw new Error(`the database has ${pending.length} pending migrations: start the server or run \`npm run cli -- migrate\` first`);
-      } else await migrate(orm);
-    } catch (e) {
-      await orm.close();
-      throw e;
-    }
-    const url = options.databaseUrl ?? embedded!.url;
     // PGlite (ours, or one served at a URL, as the tests' is) serves every connection from one session:
     // a statement name one connection prepares is taken for the others, and a notice reaches whichever
     // connection is running a statement, not the one that listens.
-    const oneSession = embedded !== undefined || (await isPglite(orm));
-    const db = database(orm, { prepare: !oneSession });
+    const oneSession = embedded !== undefined || (await isPglite(pool).catch(async (e) => {
+      await pool.close();
+      throw e;
+    }));
+    const db = database(pool, { prepare: !oneSession });
     const reports = options.reportsDatabaseUrl
       ? await openReportsDatabase({ ...options, databaseUrl: options.reportsDatabaseUrl, repositories: sqlRepositories }).catch(async (e) => {
-          await orm.close();
+          await pool.close();
           throw e;
         })
       : undefined;
@@ -156,7 +156,7 @@ export const openPostgres = async (options: {
       idempotency: sqlIdempotencyStore(db.pooled, { leaseMs: options.idempotencyLeaseMs ?? 30_000 }),
       outbox: sqlOutbox(db.pooled),
       ping: async (timeoutMs) => {
-        const answer = await pingDatabase(orm, timeoutMs);
+        const answer = await pingDatabase(pool, timeoutMs);
         // PGlite runs in this process and one statement at a time: a ping queued behind another
         // tenant's work is a busy database, not a down one (it cannot lose its network).
         return embedded && !answer.up && answer.error?.startsWith('no answer within') ? { up: true, ms: answer.ms, busy: true } : answer;
@@ -168,7 +168,7 @@ export const openPostgres = async (options: {
         await memberCache?.close();
         await jobs?.stop();
         await reports?.close();
-        await orm.close();
+        await pool.close();
         await embedded?.close();
       },
     };

@@ -20,7 +20,7 @@ const main = async () => {
     dataDir: config.DATA_DIR,
     poolMax: config.DB_POOL_MAX, // the outbox relay and the tasks' own work
     queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
-    log: (message) => logger.debug({ component: 'mikro-orm' }, message),
+    log: (message) => logger.debug({ component: 'database' }, message),
     jobs: jobQueueOptions(config, logger),
     migrations: 'check',
   });

@@ -11,7 +11,7 @@ import { freshDatabaseUrl } from '../support/database.js';
 describe('migration Migration20261126000000_expenses', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined, migrations: MIGRATIONS })));
+  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   it('gives the businesses that exist the default categories (is_default), names unique per business', async () => {

@@ -3,10 +3,10 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { heardOnConnection, listeningMemberCache, memberChangedHere, sessionMemberCache, type ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
-import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
+import { migrateDatabase } from '../../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../../bootstrap/migrations.js';
+import { openPool, type DatabasePool } from '../../adapters/persistence/sql/pool.js';
 import { database, type Database } from '../../adapters/persistence/sql/sql-session.js';
-import type { MikroORM } from '@mikro-orm/postgresql';
 import { freshDatabaseUrl } from '../support/database.js';
 
 const until = async (check: () => boolean, ms = 2000) => {
@@ -39,9 +39,7 @@ if (!process.env.TEST_DATABASE_URL) {
 
     before(async () => {
       url = await freshDatabaseUrl();
-      const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined, migrations: MIGRATIONS });
-      await migrate(orm);
-      await orm.close();
+      await migrateDatabase({ databaseUrl: url, log: () => undefined, migrations: MIGRATIONS });
       other = new pg.Client({ connectionString: url });
       await other.connect();
       await other.query(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values ($1, '+2348030000001', 'Ada', 'Eze', now(), now())`, [userId]);
@@ -134,7 +132,7 @@ if (!process.env.TEST_DATABASE_URL) {
 describe('member cache on the embedded database: every change committed on any of its connections is heard before the commit returns', function () {
   this.timeout(60_000);
   let embedded: EmbeddedPostgres;
-  let orm: MikroORM;
+  let pool: DatabasePool;
   let db: Database;
   let cache: ListeningMemberCache;
   const businessId = randomUUID();
@@ -153,9 +151,9 @@ describe('member cache on the embedded database: every change committed on any o
   before(async () => {
     embedded = await startEmbeddedPostgres({ maxConnections: 6 });
     // the raw SQL below says nothing to memberChangedHere: only the connections' notices can make the cache forget
-    orm = await openOrm({ databaseUrl: embedded.url, poolMax: 4, log: () => undefined, migrations: MIGRATIONS, onNotification: heardOnConnection });
-    await migrate(orm);
-    db = database(orm, { prepare: false });
+    await migrateDatabase({ databaseUrl: embedded.url, log: () => undefined, migrations: MIGRATIONS });
+    pool = openPool({ databaseUrl: embedded.url, poolMax: 4, onNotification: heardOnConnection });
+    db = database(pool, { prepare: false });
     await db.pooled.execute(`insert into users (id, phone, first_name, last_name, created_at, updated_at) values (?, '+2348030000002', 'Ada', 'Eze', now(), now())`, [userId]);
     await db.pooled.execute(`insert into businesses (id, name, created_at, updated_at) values (?, 'Shop', now(), now())`, [businessId]);
     await db.pooled.execute(`insert into memberships (id, business_id, user_id, role, status, created_at, updated_at) values (?, ?, ?, 'STAFF', 'ACTIVE', now(), now())`, [randomUUID(), businessId, userId]);
@@ -171,7 +169,7 @@ describe('member cache on the embedded database: every change committed on any o
   });
   afterEach(() => cache.close());
   after(async () => {
-    await orm.close();
+    await pool.close();
     await embedded.close();
   });
 

@@ -1,20 +1,20 @@
 import net from 'node:net';
 import { expect } from 'chai';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { openOrm } from '../../adapters/persistence/sql/orm.js';
+import pg from 'pg';
+import { isDatabaseUnavailable, openPool, type DatabasePool, type PoolOptions } from '../../adapters/persistence/sql/pool.js';
 import { database, plannedEachTime, type Database, type Sql } from '../../adapters/persistence/sql/sql-session.js';
 import { freshDatabaseUrl } from '../support/database.js';
 
 describe('sql session: statements on the pool’s connections, values bound', () => {
-  let orm: MikroORM;
+  let pool: DatabasePool;
   let db: Database;
   // Named statements only on a PostgreSQL server: PGlite's connections share one session.
   const prepare = Boolean(process.env.TEST_DATABASE_URL);
   before(async () => {
-    orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 1, log: () => undefined });
-    db = database(orm, { prepare });
+    pool = openPool({ databaseUrl: await freshDatabaseUrl(), poolMax: 1 });
+    db = database(pool, { prepare });
   });
-  after(() => orm.close());
+  after(() => pool.close());
 
   const prepared = async () =>
     (await db.pooled.execute<{ statement: string }[]>('select statement from pg_prepared_statements order by prepare_time')).map((r) => r.statement);
@@ -133,17 +133,16 @@ describe('sql session: statements on the pool’s connections, values bound', ()
   it('runs statements a transaction starts side by side in the order they were started, each answering its own; one failing fails the transaction', async () => {
     await db.pooled.execute('create table if not exists side_probe (n int primary key)');
     // How many statements the one connection has been handed that have not answered yet, at most.
-    const pool = orm.em.getConnection().getKnex().client as unknown as { acquireConnection(): Promise<{ query: (...args: unknown[]) => unknown }>; releaseConnection(c: unknown): Promise<void> };
-    const client = await pool.acquireConnection();
-    await pool.releaseConnection(client);
+    const client = await pool.acquire();
+    pool.release(client);
     const query = client.query;
     let running = 0;
     let most = 0;
-    client.query = (config: unknown, callback: unknown) => {
+    client.query = (config, callback) => {
       most = Math.max(most, ++running);
-      return query.call(client, config, (error: unknown, result: unknown) => {
+      return query.call(client, config, (error, result) => {
         running--;
-        (callback as (e: unknown, r: unknown) => void)(error, result);
+        callback(error, result);
       });
     };
     try {
@@ -172,10 +171,9 @@ describe('sql session: statements on the pool’s connections, values bound', ()
   if (prepare) {
     it('sends a transaction’s BEGIN with its first statement and its COMMIT with its last: two writes fewer', async () => {
       // Count the socket writes of the connection the transaction takes (the pool has one).
-      const pool = orm.em.getConnection().getKnex().client as unknown as { acquireConnection(): Promise<{ connection: { stream: { _writev?: unknown; _write: unknown } } }> };
-      const client = await pool.acquireConnection();
-      await (pool as unknown as { releaseConnection(c: unknown): Promise<void> }).releaseConnection(client);
-      const stream = client.connection.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+      const client = await pool.acquire();
+      pool.release(client);
+      const stream = client.connection!.stream as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
       let writes = 0;
       const original = { write: stream._write, writev: stream._writev };
       stream._write = function (...args: unknown[]) { writes++; return original.write.apply(this, args); };
@@ -204,13 +202,13 @@ describe('sql session: statements on the pool’s connections, values bound', ()
 });
 
 describe('sql session: inTurn holds one connection for reads that follow one another', () => {
-  let orm: MikroORM;
+  let pool: DatabasePool;
   let db: Database;
   before(async () => {
-    orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined });
-    db = database(orm, { prepare: Boolean(process.env.TEST_DATABASE_URL) });
+    pool = openPool({ databaseUrl: await freshDatabaseUrl(), poolMax: 2 });
+    db = database(pool, { prepare: Boolean(process.env.TEST_DATABASE_URL) });
   });
-  after(() => orm.close());
+  after(() => pool.close());
 
   const backend = async (sql: Sql = db.pooled) => (await sql.execute<{ pid: number }[]>('select pg_backend_pid() as pid'))[0]!.pid;
   /** Rejects when `p` has not settled in 5 s: a connection never given back makes the next wait forever. */
@@ -303,11 +301,11 @@ describe('sql session: inTurn holds one connection for reads that follow one ano
 });
 
 describe('sql session: giveWay between a long job’s transactions (docs/adr/0041)', () => {
-  let orm: MikroORM;
+  let pool: DatabasePool;
   before(async () => {
-    orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined });
+    pool = openPool({ databaseUrl: await freshDatabaseUrl(), poolMax: 2 });
   });
-  after(() => orm.close());
+  after(() => pool.close());
 
   /** Holds a connection of the pool (a request between its statements) for `ms`. */
   const holdFor = (db: Database, ms: number) => db.inTurn(() => new Promise((r) => setTimeout(r, ms)));
@@ -318,7 +316,7 @@ describe('sql session: giveWay between a long job’s transactions (docs/adr/004
   };
 
   it('on one session (PGlite) waits until the pool’s connections are back, at most upToMs', async () => {
-    const db = database(orm, { prepare: false });
+    const db = database(pool, { prepare: false });
     await db.pooled.execute('select 1'); // a connection opened: none being opened while the test measures
     const held = holdFor(db, 300);
     await new Promise((r) => setTimeout(r, 20));
@@ -334,11 +332,174 @@ describe('sql session: giveWay between a long job’s transactions (docs/adr/004
   });
 
   it('on PostgreSQL (transactions side by side) returns at once, whatever is held', async () => {
-    const db = database(orm, { prepare: true });
+    const db = database(pool, { prepare: true });
     const held = holdFor(db, 300);
     await new Promise((r) => setTimeout(r, 20));
     expect(await timed(db.giveWay(5000))).to.be.below(100);
     expect(await db.giveWay(5000), 'transactions run side by side').to.equal(false);
     await held;
   });
+});
+
+describe('the pool (pool.ts): its own pg.Pool with the settings the ORM’s had (docs/adr/0064)', function () {
+  this.timeout(30_000);
+  const onServer = Boolean(process.env.TEST_DATABASE_URL);
+  const pools: DatabasePool[] = [];
+  const open = (options: Omit<PoolOptions, 'databaseUrl'> & { databaseUrl?: string }) =>
+    freshOrSame().then((url) => {
+      const pool = openPool({ databaseUrl: url, ...options });
+      pools.push(pool);
+      return database(pool, { prepare: onServer });
+    });
+  let url: string | undefined;
+  const freshOrSame = async () => (url ??= await freshDatabaseUrl());
+  after(async () => {
+    for (const p of pools) await p.close();
+  });
+  const pid = async (sql: Sql) => (await sql.execute<{ pid: number }[]>('select pg_backend_pid() as pid'))[0]!.pid;
+  const failure = (p: Promise<unknown>) => p.then(() => undefined, (e: Error) => e);
+
+  it('answers dates, times and intervals as the text PostgreSQL sent, as MikroORM’s connections did', async () => {
+    const db = await open({ poolMax: 1 });
+    const [row] = await db.pooled.execute<Record<string, unknown>[]>(
+      "select '2024-01-02'::date as d, '2024-01-02 03:04:05'::timestamp as ts, '2024-01-02 03:04:05+00'::timestamptz as tz, interval '1 day' as i, array['2024-01-02'::date, '2024-02-03'::date] as ds, 5::bigint as n",
+    );
+    expect(row!.d).to.equal('2024-01-02');
+    expect(row!.ts).to.equal('2024-01-02 03:04:05');
+    expect(row!.tz).to.be.a('string').and.match(/^2024-01-0[12] \d\d:04:05/);
+    expect(row!.i).to.equal('1 day');
+    expect(row!.ds).to.deep.equal(['2024-01-02', '2024-02-03']);
+    expect(row!.n).to.equal('5');
+  });
+
+  it('refuses a request that waited 5 s for a connection, as unavailable (503), and serves the next', async () => {
+    const db = await open({ poolMax: 1 });
+    let done!: () => void;
+    const holding = db.inTurn((held) => pid(held).then(() => new Promise<void>((resolve) => (done = resolve))));
+    const started = performance.now();
+    const refused = await failure(db.pooled.execute('select 1'));
+    const waited = performance.now() - started;
+    done();
+    await holding;
+    expect(refused?.message).to.equal('timeout exceeded when trying to connect');
+    expect(isDatabaseUnavailable(refused)).to.equal(true);
+    expect(waited).to.be.within(4900, 8000);
+    expect(await pid(db.pooled)).to.be.a('number');
+  });
+
+  it('gives up opening a connection after connectTimeoutMs on a server that never answers, as unavailable (503)', async () => {
+    const silent = net.createServer(() => undefined); // accepts, says nothing
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (silent.address() as net.AddressInfo).port;
+      const pool = openPool({ databaseUrl: `postgres://postgres@127.0.0.1:${port}/nothing`, poolMax: 1, connectTimeoutMs: 300 });
+      pools.push(pool);
+      const started = performance.now();
+      const refused = await failure(database(pool, { prepare: true }).pooled.execute('select 1'));
+      expect(performance.now() - started).to.be.within(250, 3000);
+      expect(isDatabaseUnavailable(refused), String(refused)).to.equal(true);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('hears notices on its connections (onNotification)', async () => {
+    const heard: [string, string | undefined][] = [];
+    const db = await open({ poolMax: 2, onNotification: (channel, payload) => heard.push([channel, payload]) });
+    await db.inTurn(async (held) => {
+      await held.execute('listen pool_probe');
+      await held.execute("select pg_notify('pool_probe', 'hello')");
+      for (let i = 0; i < 100 && heard.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      await held.execute('unlisten pool_probe');
+    });
+    expect(heard).to.deep.include(['pool_probe', 'hello']);
+  });
+
+  it('never hands out a connection that is not ready for a statement (one given back with its statement unanswered)', async () => {
+    const pool = openPool({ databaseUrl: await freshOrSame(), poolMax: 1 });
+    pools.push(pool);
+    const client = await pool.acquire();
+    const unanswered = new Promise((resolve) => client.query({ text: 'select 1' }, resolve));
+    pool.release(client); // mid-statement
+    const next = await pool.acquire();
+    pool.release(next);
+    expect(next, 'another connection').to.not.equal(client);
+    expect(next.readyForQuery).to.equal(true);
+    await unanswered; // ended with its connection
+  });
+
+  if (onServer) {
+    // (PGlite serves every connection from one session: a connection's startup options are not its own)
+    it('opens read-only sessions for the reports connection', async () => {
+      const db = await open({ poolMax: 1, readOnly: true });
+      const refused = await failure(db.pooled.execute('create table read_only_probe (n int)'));
+      expect((refused as { code?: string }).code).to.equal('25006');
+      expect((await db.pooled.execute('show default_transaction_read_only'))[0]).to.deep.equal({ default_transaction_read_only: 'on' });
+    });
+
+    for (const prepare of [true, false]) {
+      it(`closes a connection whose statement went unanswered past its read deadline (${prepare ? 'pipelined' : 'one at a time'}), so the server ends its session`, async () => {
+        const pool = openPool({ databaseUrl: await freshOrSame(), poolMax: 1, queryTimeoutMs: 300 });
+        pools.push(pool);
+        const db = database(pool, { prepare });
+        const admin = new pg.Client({ connectionString: await freshOrSame() });
+        await admin.connect();
+        try {
+          let first = 0;
+          const refused = await failure(
+            db.inTurn(async (held) => {
+              first = await pid(held);
+              await held.execute('set statement_timeout = 0'); // only the driver's read deadline (1.3 s) is left
+              await held.execute('select pg_sleep(2.5)');
+            }),
+          );
+          expect(refused?.message).to.equal('Query read timeout');
+          expect(isDatabaseUnavailable(refused)).to.equal(true);
+          // not asked for another connection meanwhile: the socket itself was closed, and the server
+          // ends the session once it finds that (here: when the sleep ends), so it holds no locks
+          let left = 1;
+          for (let i = 0; i < 100 && left > 0; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+            left = (await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where pid = $1', [first])).rows[0]!.n;
+          }
+          expect(left, 'the timed-out session is gone').to.equal(0);
+          expect(await pid(db.pooled), 'a new connection').to.not.equal(first);
+        } finally {
+          await admin.end();
+        }
+      });
+    }
+
+    it('ends a statement past statement_timeout as unavailable (57014), the connection usable after', async () => {
+      const db = await open({ poolMax: 1, queryTimeoutMs: 300 });
+      const refused = await failure(db.pooled.execute('select pg_sleep(2)'));
+      expect((refused as { code?: string }).code).to.equal('57014');
+      expect(isDatabaseUnavailable(refused)).to.equal(true);
+      expect(await pid(db.pooled)).to.be.a('number');
+    });
+
+    it('survives a connection the server ends, idle or held between statements, and opens another', async () => {
+      const db = await open({ poolMax: 1 });
+      const admin = new pg.Client({ connectionString: await freshOrSame() });
+      await admin.connect();
+      try {
+        const idle = await pid(db.pooled);
+        await admin.query('select pg_terminate_backend($1)', [idle]);
+        await new Promise((r) => setTimeout(r, 200)); // the idle connection's error event (unheard, it would end the process)
+        const next = await pid(db.pooled);
+        expect(next).to.not.equal(idle);
+        const lost = await failure(
+          db.inTurn(async (held) => {
+            await admin.query('select pg_terminate_backend($1)', [await pid(held)]);
+            await new Promise((r) => setTimeout(r, 200)); // held, between statements
+            await pid(held);
+          }),
+        );
+        expect(isDatabaseUnavailable(lost), String(lost)).to.equal(true);
+        expect(await pid(db.pooled)).to.not.equal(next);
+      } finally {
+        await admin.end();
+      }
+    });
+  }
 });

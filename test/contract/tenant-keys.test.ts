@@ -48,7 +48,7 @@ describe('tenant tables are ready for Citus (docs/adr/0035)', function () {
   let client: pg.Client;
   before(async () => {
     const url = await freshDatabaseUrl();
-    const orm = await openOrm({ databaseUrl: url, poolMax: 2, log: () => undefined, migrations: MIGRATIONS });
+    const orm = await openOrm({ databaseUrl: url, log: () => undefined, migrations: MIGRATIONS });
     await migrate(orm);
     await orm.close();
     client = new pg.Client({ connectionString: url });

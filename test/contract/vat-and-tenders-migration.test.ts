@@ -15,7 +15,7 @@ const before_ = MIGRATIONS[MIGRATIONS.findIndex((m) => m.name === NAME) - 1]!.na
 describe('migration Migration20261205000000_vat_and_tenders', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), poolMax: 2, log: () => undefined, migrations: MIGRATIONS })));
+  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);

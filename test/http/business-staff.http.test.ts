@@ -182,6 +182,9 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const sale = async () =>
     (await app.request('POST', '/sales', { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], payment_method: 'CASH' } })).body
       .data as { id: string; receipt_number: string };
+  /** A return of one unit of a new sale (restocked, refunded in cash). */
+  const aReturn = async () =>
+    (await app.request('POST', `/sales/${(await sale()).id}/returns`, { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], refund_method: 'CASH', reason: 'matrix' } })).body.data.id as string;
   const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
   let categoryCount = 0;
   const expenseCategory = async () =>
@@ -303,6 +306,11 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /sync/conflicts', method: 'GET', path: async () => '/sync/conflicts', staff: 'forbidden' },
     { route: 'POST /sync/conflicts/:id/resolve', method: 'POST', path: async () => `/sync/conflicts/${await openConflict()}/resolve`, body: () => ({ resolution: 'STOCK_CORRECTION', quantity_change: 1 }), staff: 'forbidden' },
     { route: 'POST /sync/batch', method: 'POST', path: async () => '/sync/batch', body: () => ({ device_id: 'matrix', operations: [{ op_id: randomUUID(), type: 'customer.create', payload: { name: 'Matrix' } }] }), staff: 'allowed' },
+    // returns: everyone who sells takes a return back and reads them
+    { route: 'POST /sales/:id/returns', method: 'POST', path: async () => `/sales/${(await sale()).id}/returns`, body: () => ({ items: [{ product_id: productForAdjustments, quantity: 1 }], refund_method: 'CASH', reason: 'matrix' }), staff: 'allowed' },
+    { route: 'GET /returns', method: 'GET', path: async () => '/returns', staff: 'allowed' },
+    { route: 'GET /returns/:id', method: 'GET', path: async () => `/returns/${await aReturn()}`, staff: 'allowed' },
+    { route: 'GET /returns/:id/receipt', method: 'GET', path: async () => `/returns/${await aReturn()}/receipt`, staff: 'allowed' },
     { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
     // customers and credit payments: everyone; the aging report is a report: the owner's
     { route: 'POST /customers', method: 'POST', path: async () => '/customers', body: () => ({ name: 'Matrix Customer' }), staff: 'allowed' },

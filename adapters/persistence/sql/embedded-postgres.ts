@@ -81,10 +81,11 @@ const keepExtendedQueriesWhole = (server: PGLiteSocketServer, db: PGlite) => {
 
 /**
  * Starts PGlite (in `dataDir`, or in memory when undefined) behind a PostgreSQL socket, so the one
- * MikroORM/pg adapter serves both the embedded default and a real server. The socket is a Unix
+ * pg adapter serves both the embedded default and a real server. The socket is a Unix
  * socket in a fresh directory only this user may enter (0700): pglite-socket checks no password, so
  * a TCP port would let any local process in as superuser (ADR 0012). `maxConnections` must be at
- * least the ORM pool's max, or surplus connections are reset.
+ * least every connection open at once (the pool's max, the job queue's, the migrations' one while
+ * they run), or surplus connections are reset (ECONNRESET).
  */
 export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> => {
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;

@@ -17,7 +17,7 @@ export const memberChangedHere = (userId: string | undefined): void => {
 };
 
 /**
- * A notice one of this process's database connections heard (orm.ts `onNotification`). On the
+ * A notice one of this process's database connections heard (pool.ts `onNotification`). On the
  * embedded database the session LISTENs, and PGlite hands a committed change's notice to the
  * connection that committed it, in the COMMIT's own answer: heard here before that commit returns.
  */
@@ -143,7 +143,7 @@ export const listeningMemberCache = (options: MemberCacheOptions): ListeningMemb
  * The member check remembered on the embedded default: PGlite in this process, one session for
  * every connection. It makes that session LISTEN on `member_changes` (through `execute`); from then on every
  * committed change's notice comes back on the connection that committed it, and the pool's
- * connections pass what they hear to `heardOnConnection` (orm.ts `onNotification`). No other
+ * connections pass what they hear to `heardOnConnection` (pool.ts `onNotification`). No other
  * process reaches that session: the data directory is locked to this one and its socket is private
  * to this user (ADR 0012), so no change can commit unheard.
  */

@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../../../application/ports/unit-of-work.js';
-import { openOrm } from './orm.js';
+import { openPool } from './pool.js';
 import { database, type Sql } from './sql-session.js';
 
 /** The reports' own connection (REPORTS_DATABASE_URL, typically a streaming replica; docs/adr/0035). */
@@ -28,14 +28,14 @@ export const openReportsDatabase = async <R>(options: {
   /** See DatabaseOptions.prepare (default true: a replica is a PostgreSQL server). */
   prepare?: boolean;
 }): Promise<ReportsDatabase<R>> => {
-  const orm = await openOrm({
+  const pool = openPool({
     databaseUrl: options.databaseUrl,
     poolMax: options.poolMax,
     log: options.log,
     readOnly: true,
     ...(options.queryTimeoutMs ? { queryTimeoutMs: options.queryTimeoutMs } : {}),
   });
-  const db = database(orm, { prepare: options.prepare ?? true });
+  const db = database(pool, { prepare: options.prepare ?? true });
   let repositories: R | undefined; // stateless but for their session: built once
   return {
     uow: { run: refuse, atomically: refuse, read: (work) => work((repositories ??= options.repositories(db.pooled))), readInTurn: (work) => db.inTurn((held) => work(options.repositories(held))), giveWay: async () => false },
@@ -46,6 +46,6 @@ export const openReportsDatabase = async <R>(options: {
       const row = rows[0]!;
       return row.recovery && row.replayed !== null ? new Date(row.replayed) : null;
     },
-    close: () => orm.close(),
+    close: () => pool.close(),
   };
 };

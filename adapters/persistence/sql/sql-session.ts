@@ -1,11 +1,11 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { DatabasePool, PgResult, PoolConnection as PgClient } from './pool.js';
 
 /**
- * Where the repositories' SQL runs (docs/adr/0036). MikroORM owns the schema (migrations), the
- * connection pool and its settings; a statement goes straight to one of the pool's `pg` connections
- * with its values bound as parameters (`$1`), not written into the text, and a transaction is that
- * connection between BEGIN and COMMIT. The ORM's per-statement path (its query formatting, knex's
- * runner and transaction objects) cost a third of a sale's CPU; this is the driver's own path.
+ * Where the repositories' SQL runs (docs/adr/0036, 0064). A statement goes straight to one of the
+ * pool's `pg` connections (pool.ts, our own `pg.Pool`) with its values bound as parameters (`$1`),
+ * not written into the text, and a transaction is that connection between BEGIN and COMMIT. The
+ * ORM's per-statement path (its query formatting, knex's runner and transaction objects) cost a
+ * third of a sale's CPU; this is the driver's own path. MikroORM only migrates (orm.ts).
  */
 
 /** A row as the driver answers it. */
@@ -57,17 +57,6 @@ export interface OpenTransaction extends SqlTransaction {
   rollback(): Promise<void>;
 }
 
-/** The parts of a `pg` client this module uses. */
-interface PgClient {
-  query(config: { text: string; values?: unknown[]; name?: string }, callback: (error: Error | null, result: PgResult | PgResult[]) => void): void;
-  /** pg's pipeline mode (its `pipeline` option): a statement is sent without waiting for the one before to answer. */
-  pipeline?: boolean;
-  readonly connection?: { readonly stream?: { cork?(): void; uncork?(): void } };
-}
-interface PgResult {
-  rows: Row[];
-  rowCount: number | null;
-}
 
 export interface DatabaseOptions {
   /**
@@ -101,7 +90,7 @@ const toResult = (result: PgResult, method: 'all' | 'get' | 'run'): unknown =>
 
 /**
  * Callback form on purpose: the pool wraps a connection's callback `query` to close a connection
- * whose answer never came (orm.ts).
+ * whose answer never came (pool.ts).
  */
 const run = <T>(client: PgClient, sql: string, params: readonly unknown[], method: 'all' | 'get' | 'run', prepare: boolean): Promise<T> =>
   new Promise<T>((resolve, reject) => {
@@ -176,13 +165,6 @@ const sendingOn = (client: PgClient): Send => {
   };
 };
 
-/** The ORM's connection pool, as knex keeps it (`pool`: tarn's, which counts its connections). */
-interface Pool {
-  acquireConnection(): Promise<PgClient>;
-  releaseConnection(client: PgClient): Promise<void>;
-  readonly pool?: { numUsed(): number; numPendingAcquires(): number; numPendingCreates(): number };
-}
-
 /**
  * How often `giveWay` looks whether the pool's connections are all back, and how long they must stay
  * so: a request between two of its statements (its page, then its stock) may hold none for a moment.
@@ -207,7 +189,7 @@ class Transaction implements OpenTransaction {
 
   constructor(
     private readonly client: PgClient,
-    private readonly pool: Pool,
+    private readonly pool: DatabasePool,
     private readonly prepare: boolean,
   ) {
     this.sendOn = sendingOn(client);
@@ -291,7 +273,7 @@ class Transaction implements OpenTransaction {
   private async end(): Promise<void> {
     if (this.done) return;
     this.done = true;
-    await this.pool.releaseConnection(this.client);
+    this.pool.release(this.client);
   }
 }
 
@@ -322,12 +304,11 @@ export interface Database {
   readonly oneSession: boolean;
 }
 
-export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
-  const pool = orm.em.getConnection().getKnex().client as unknown as Pool;
+export const database = (pool: DatabasePool, options: DatabaseOptions): Database => {
   // On PostgreSQL a connection pipelines (pg's pipeline mode, set on an idle connection as it is taken):
   // statements sent together go in one write. Not on PGlite, whose socket serves one session.
   const acquire = async (): Promise<PgClient> => {
-    const client = await pool.acquireConnection();
+    const client = await pool.acquire();
     if (options.prepare) client.pipeline = true;
     return client;
   };
@@ -337,7 +318,7 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
     try {
       return await run<T>(client, sql, params, method, options.prepare && !planEachTime);
     } finally {
-      await pool.releaseConnection(client);
+      pool.release(client);
     }
   });
   return {
@@ -355,15 +336,14 @@ export const database = (orm: MikroORM, options: DatabaseOptions): Database => {
         return await work(held);
       } finally {
         released = true;
-        await pool.releaseConnection(client);
+        pool.release(client);
       }
     },
     begin,
     oneSession: !options.prepare,
     async giveWay(upToMs) {
-      const counts = pool.pool;
-      if (options.prepare || !counts) return !options.prepare;
-      const busy = () => counts.numUsed() > 0 || counts.numPendingAcquires() > 0 || counts.numPendingCreates() > 0;
+      if (options.prepare) return false;
+      const busy = pool.busy;
       const until = performance.now() + upToMs;
       let quietSince: number | undefined;
       for (let now = performance.now(); now < until; now = performance.now()) {
