@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { kobo, MAX_KOBO, type Kobo } from '../../../domain/money.js';
 import { amountsAsSold } from '../../../domain/sale-allocation.js';
-import { netOfVat, priceSale, vatBreakdown, type PricedLineInput } from '../../../domain/sale.js';
+import { netOfVat, priceSale, tendersOf, vatBreakdown, type PricedLineInput, type Sale } from '../../../domain/sale.js';
+import { decideReturn } from '../../../domain/sale-return.js';
+import * as E from 'fp-ts/lib/Either.js';
 import {
   basisPointsToPercent, checkVatSettings, isVatMonth, lineCharge, lineNet, monthDays, percentToBasisPoints, TIN_PATTERN, vatFilingDueDate, vatOfLines, vatOn,
 } from '../../../domain/vat.js';
@@ -158,6 +160,48 @@ describe('VAT (domain/vat.ts, docs/adr/0054)', () => {
         const diff = 2n * (vat * den - num);
         return diff <= den && diff > -den;
       }),
+    );
+  });
+
+  it('property: a VAT sale\'s line returned in any parts hands back exactly what it charged and exactly its VAT (docs/adr/0054, 0058)', () => {
+    fc.assert(
+      fc.property(aSale, fc.nat(7), fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 6 }), ({ lines, discountShare, inclusive }, pick, parts) => {
+        const sum = lines.reduce((n, l) => n + l.unitPrice * l.quantity - l.discount, 0);
+        const priced = priceSale(lines, k(Math.floor(sum * discountShare)), 'CASH', undefined, undefined, { rate: 750, pricesIncludeVat: inclusive });
+        if (!priced.ok) return true;
+        const v = priced.value;
+        const sale: Sale = {
+          ...v, id: 's', businessId: 'b', branchId: 'br', receiptNumber: 'RCP-000001', customerId: null, paymentMethod: 'CASH', payments: tendersOf('CASH', v.total, v.amountPaid),
+          status: 'COMPLETED', note: null, createdBy: 'u', createdAt: new Date(0), voidedAt: null, voidReason: null, voidedBy: null, creditOutstanding: k(0), refundAmount: null,
+          lines: v.lines.map((l, i) => ({ ...l, productId: `p${i}` })),
+        };
+        const at = pick % sale.lines.length;
+        const line = sale.lines[at]!;
+        const charged = amountsAsSold(sale.lines.map((l) => l.lineTotal), sale.discount)[at]! + (inclusive ? 0 : line.vat!.amount);
+        let returned = 0;
+        let amount = 0;
+        let vat = 0;
+        for (const part of parts) {
+          const quantity = Math.min(part, line.quantity - returned);
+          if (quantity === 0) break;
+          const r = decideReturn({ sale, returnedBefore: new Map([[at, returned]]), movements: [] }, { items: [{ productId: line.productId, quantity }], restock: false, refundMethod: 'CASH' });
+          if (E.isLeft(r)) return false;
+          amount += r.right.amount;
+          vat += r.right.vatAmount;
+          if (r.right.vatAmount > r.right.amount) return false;
+          returned += quantity;
+        }
+        // never more than the line charged; exactly it once every unit is back
+        if (amount > charged || vat > line.vat!.amount) return false;
+        if (returned < line.quantity) {
+          const rest = decideReturn({ sale, returnedBefore: new Map([[at, returned]]), movements: [] }, { items: [{ productId: line.productId, quantity: line.quantity - returned }], restock: false, refundMethod: 'CASH' });
+          if (E.isLeft(rest)) return false;
+          amount += rest.right.amount;
+          vat += rest.right.vatAmount;
+        }
+        return amount === charged && vat === line.vat!.amount;
+      }),
+      { numRuns: 300 },
     );
   });
 });
