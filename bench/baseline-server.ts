@@ -349,11 +349,22 @@ const main = async () => {
         note: null, created_by: USER_ID, created_at: now, voided_at: null, void_reason: null, voided_by: null,
         credit_outstanding: customer ? total - paid : 0, refund_amount: null,
       };
+      // the sale's tenders (as the API writes them, docs/adr/0055), in the lines' statement
+      const paidTender = paid > 0 ? [[cart.payment_method === 'CREDIT' ? 'CASH' : cart.payment_method, paid]] : [];
+      const owedTender = total > paid ? [['CREDIT', total - paid]] : [];
+      const tenders = [...paidTender, ...owedTender].length > 0 ? [...paidTender, ...owedTender] : [[cart.payment_method, 0]];
+      const t = tenders.length * 5;
       await sql(client,
-        `insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${lines
-          .map((_, i) => `(${Array.from({ length: 11 }, (_, j) => `$${i * 11 + j + 1}`).join(', ')})`)
+        `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders
+          .map((_, i) => `(${Array.from({ length: 5 }, (_, j) => `$${i * 5 + j + 1}`).join(', ')})`)
+          .join(', ')})
+         insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${lines
+          .map((_, i) => `(${Array.from({ length: 11 }, (_, j) => `$${t + i * 11 + j + 1}`).join(', ')})`)
           .join(', ')}`,
-        lines.flatMap((l, i) => [saleId, i, BUSINESS_ID, l.p.id, l.p.name, l.p.sku, l.quantity, l.unitPrice, 0, l.lineTotal, l.p.cost_price]),
+        [
+          ...tenders.flatMap(([method, amount], i) => [BUSINESS_ID, saleId, i, method, amount]),
+          ...lines.flatMap((l, i) => [saleId, i, BUSINESS_ID, l.p.id, l.p.name, l.p.sku, l.quantity, l.unitPrice, 0, l.lineTotal, l.p.cost_price]),
+        ],
       );
       const { receipt_number: receiptNumber } = (
         await sql(client,

@@ -31,7 +31,7 @@ export type Query = (sql: string) => Promise<Record<string, unknown>[]>;
 
 /** 2: expenses and the default expense categories (issue 13). 4: stock per branch and a second branch, Lekki (issue 17).
  * 5: credit allocations carry business_id (the tenant keys of issue 20). */
-export const SEED_VERSION = 5;
+export const SEED_VERSION = 6;
 
 export interface SeedSize {
   readonly products: number;
@@ -206,6 +206,12 @@ join b_totals t on t.k = s.k
 left join b_cust c on c.j = s.cust_j
 cross join lateral (select case when s.method <> 'CREDIT' then t.subtotal when s.pays_half then t.subtotal / 2 else 0 end as paid) x
 order by s.k`);
+    // their tenders, by the migration's rule (docs/adr/0055): what was paid by the method (a CREDIT deposit as CASH), then CREDIT
+    await query(`
+insert into sale_payments (business_id, sale_id, position, method, amount)
+select business_id, id, 0, case when payment_method = 'CREDIT' then 'CASH' else payment_method end, amount_paid from sales where business_id = ${lb}::uuid and amount_paid > 0
+union all
+select business_id, id, case when amount_paid > 0 then 1 else 0 end, 'CREDIT', total - amount_paid from sales where business_id = ${lb}::uuid and total > amount_paid`);
     step(`${size.sales.toLocaleString('en')} sales`);
     await query(`
 insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price)

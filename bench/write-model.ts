@@ -18,6 +18,7 @@ import pg from 'pg';
 import type { Branch, Business, Membership, User } from '../domain/business.js';
 import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
+import { DEFAULT_VAT_SETTINGS } from '../domain/vat.js';
 import { migrateDatabase } from '../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../bootstrap/migrations.js';
 
@@ -47,6 +48,7 @@ const BusinessSchema = new EntitySchema<Business>({
   properties: {
     id: { ...uuid, primary: true }, name: text, phone: optionalText, email: optionalText, address: optionalText, category: optionalText, logoUrl: optionalText,
     plan: text, currency: text, timezone: text, createdAt: time, updatedAt: time,
+    vatRegistered: { type: 'boolean' }, tin: optionalText, vatRate: int, pricesIncludeVat: { type: 'boolean' },
   },
 });
 const BranchSchema = new EntitySchema<Branch>({
@@ -66,6 +68,7 @@ const ProductSchema = new EntitySchema<Product>({
   properties: {
     id: { ...uuid, primary: true }, businessId: uuid, name: text, sku: text, price: { type: 'bigint' }, costPrice: { type: 'bigint', nullable: true }, quantity: int,
     category: optionalText, type: text, lowStockThreshold: optionalInt, barcode: optionalText, unit: optionalText, archivedAt: optionalTime, createdAt: time, updatedAt: time,
+    vatExempt: { type: 'boolean' },
   },
 });
 
@@ -78,7 +81,7 @@ const aUser = (): User => {
 };
 const aBusiness = (): Business => {
   const t = now();
-  return { id: randomUUID(), name: 'Ada Stores', phone: null, email: null, address: null, category: null, logoUrl: null, plan: 'FREE', currency: 'NGN', timezone: 'Africa/Lagos', createdAt: t, updatedAt: t };
+  return { id: randomUUID(), name: 'Ada Stores', phone: null, email: null, address: null, category: null, logoUrl: null, plan: 'FREE', currency: 'NGN', timezone: 'Africa/Lagos', createdAt: t, updatedAt: t, ...DEFAULT_VAT_SETTINGS };
 };
 const aBranch = (businessId: string, isDefault = false): Branch => {
   const t = now();
@@ -96,7 +99,7 @@ const aProduct = (businessId: string): Product => {
   const t = now();
   return {
     id: randomUUID(), businessId, name: 'Rice 50kg', sku: randomUUID(), price: 4_500_000 as never, costPrice: null, quantity: 0, category: 'Food', type: 'PRODUCT',
-    lowStockThreshold: null, barcode: null, unit: null, archivedAt: null, createdAt: t, updatedAt: t,
+    lowStockThreshold: null, barcode: null, unit: null, vatExempt: false, archivedAt: null, createdAt: t, updatedAt: t,
   };
 };
 

@@ -6,13 +6,15 @@ import { Migration20261127700000_tenant_keys } from '../adapters/persistence/sql
 import { Migration20261201000000_member_change_notices } from '../adapters/persistence/sql/migrations/Migration20261201000000_member_change_notices.js';
 import { Migration20261204000000_traceparent } from '../adapters/persistence/sql/migrations/Migration20261204000000_traceparent.js';
 import { Migration20261204010000_retention } from '../adapters/persistence/sql/migrations/Migration20261204010000_retention.js';
+import { Migration20261205000000_vat_and_tenders } from '../adapters/persistence/sql/migrations/Migration20261205000000_vat_and_tenders.js';
 import { MODULES } from './modules/index.js';
 import type { AnyModule } from './modules/module.js';
 
 /**
  * The history no one module owns: the foundation (several modules' first tables), idempotency and
  * memberships, the outbox, every tenant table's key, the member-change trigger, the traceparent
- * columns and retention's indexes (issue 36: they span several modules' tables).
+ * columns and retention's indexes (issue 36: they span several modules' tables), split payments and
+ * VAT (issue 34: sales, businesses, products and expenses together, docs/adr/0054, 0055).
  */
 export const CORE_MIGRATIONS: readonly MigrationObject[] = [
   { name: 'Migration20261122000000_foundation', class: Migration20261122000000_foundation },
@@ -23,6 +25,7 @@ export const CORE_MIGRATIONS: readonly MigrationObject[] = [
   // issue 36: the traceparent on the outbox and webhook deliveries, and retention's indexes on several modules' tables
   { name: 'Migration20261204000000_traceparent', class: Migration20261204000000_traceparent },
   { name: 'Migration20261204010000_retention', class: Migration20261204010000_retention },
+  { name: 'Migration20261205000000_vat_and_tenders', class: Migration20261205000000_vat_and_tenders },
 ];
 
 /**

@@ -2,6 +2,7 @@ import type { Plan } from './plan.js';
 import type { E164Phone } from './phone.js';
 import type { Role } from './roles.js';
 import type { Identifier } from './identifier.js';
+import type { VatRate } from './vat.js';
 
 export const DEFAULT_TIMEZONE = 'Africa/Lagos';
 export const DEFAULT_CURRENCY = 'NGN';
@@ -38,6 +39,13 @@ export interface Business {
   category: string | null;
   logoUrl: string | null;
   plan: Plan;
+  /** VAT settings (docs/adr/0054): not registered, no VAT on anything, whatever the other three hold. */
+  vatRegistered: boolean;
+  /** Tax Identification Number (TIN_PATTERN, domain/vat.ts), printed on receipts; null until given. */
+  tin: string | null;
+  /** Basis points (750 = 7.5 %). */
+  vatRate: VatRate;
+  pricesIncludeVat: boolean;
   readonly currency: string;
   readonly timezone: string;
   readonly createdAt: Date;

@@ -13,7 +13,7 @@ export type CreditEntryKind = 'SALE' | 'PAYMENT' | 'VOID' | 'RETURN';
  * How a debt is paid: the sale's payment methods but CREDIT (a debt is not paid with more debt). One
  * list, so a sale's and a credit payment's `payment_method` agree (ADR 0046).
  */
-export const PAYMENT_METHODS_FOR_CREDIT = ['CASH', 'TRANSFER', 'CARD'] as const satisfies readonly Exclude<PaymentMethod, 'CREDIT'>[];
+export const PAYMENT_METHODS_FOR_CREDIT = ['CASH', 'TRANSFER', 'CARD', 'POS'] as const satisfies readonly Exclude<PaymentMethod, 'CREDIT'>[];
 export type CreditPaymentMethod = (typeof PAYMENT_METHODS_FOR_CREDIT)[number];
 
 export interface CreditEntry {

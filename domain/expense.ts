@@ -1,4 +1,4 @@
-import { checkPayment, type AmountNotPositive } from './amount-rules.js';
+import { checkAmounts, checkPayment, type AmountNotPositive, type NegativeAmount } from './amount-rules.js';
 import type { Kobo } from './money.js';
 
 /** How an expense was paid (issue 13): no CREDIT, a shop's own bills are settled in money. */
@@ -13,6 +13,8 @@ export interface Expense {
   categoryId: string;
   categoryName: string;
   amount: Kobo;
+  /** The VAT the amount holds (input VAT, docs/adr/0054), at most the amount; absent when none was recorded (0). */
+  vatAmount?: Kobo;
   description: string;
   vendor: string | null;
   paymentMethod: ExpensePaymentMethod;
@@ -56,12 +58,21 @@ export const defaultExpenseCategories = (businessId: string, newId: () => string
 /** An expense dated after today (in Lagos) has not happened yet. */
 export type SpentOnInFuture = { readonly _tag: 'SpentOnInFuture'; readonly spentOn: string; readonly today: string };
 
-/** The rules of an expense's amount and day: more than zero, and not after today in Lagos. */
-export const checkExpense = (fields: { amount?: Kobo; spentOn?: string }, today: string): AmountNotPositive | SpentOnInFuture | undefined => {
+/** The input VAT recorded on an expense is more than the expense. */
+export type VatExceedsAmount = { readonly _tag: 'VatExceedsAmount'; readonly vatAmount: Kobo; readonly amount: Kobo };
+
+/** An expense's input VAT is part of its amount: at most the amount (checked on the expense as it will be saved). */
+export const checkExpenseVat = (e: { amount: Kobo; vatAmount?: Kobo | undefined }): VatExceedsAmount | undefined =>
+  (e.vatAmount ?? 0) > e.amount ? { _tag: 'VatExceedsAmount', vatAmount: e.vatAmount!, amount: e.amount } : undefined;
+
+/** The rules of an expense's amount and day: more than zero, its VAT not negative, and not after today in Lagos. */
+export const checkExpense = (fields: { amount?: Kobo; vatAmount?: Kobo; spentOn?: string }, today: string): AmountNotPositive | NegativeAmount | SpentOnInFuture | undefined => {
   if (fields.amount !== undefined) {
     const broken = checkPayment('amount', fields.amount);
     if (broken) return broken;
   }
+  const negative = checkAmounts([['vatAmount', fields.vatAmount]]);
+  if (negative) return negative;
   // YYYY-MM-DD compares as text in calendar order
   if (fields.spentOn !== undefined && fields.spentOn > today) return { _tag: 'SpentOnInFuture', spentOn: fields.spentOn, today };
   return undefined;

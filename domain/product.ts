@@ -18,6 +18,8 @@ export interface Product {
   lowStockThreshold: number | null;
   barcode: string | null;
   unit: string | null;
+  /** VAT-exempt (basic food, medical and educational items in Nigeria): its lines carry a VAT rate of 0 (docs/adr/0054). */
+  vatExempt: boolean;
   /** When the product was archived: hidden from lists and sales, kept for history; null while active. */
   archivedAt: Date | null;
   readonly createdAt: Date;

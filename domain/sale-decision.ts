@@ -4,7 +4,8 @@ import { exceedsCreditLimit } from './credit.js';
 import type { Customer } from './customer.js';
 import { kobo, MAX_KOBO, type Kobo } from './money.js';
 import type { InsufficientStock, Product, StockMovement } from './product.js';
-import { isCreditSale, priceSale, tenderShortOfTotal, type PaymentMethod, type PricedSale, type PricingFailure, type Sale } from './sale.js';
+import { isCreditSale, priceSale, priceSplitSale, tenderShortOfTotal, tendersOf, type PaymentMethod, type PricedSale, type PricingFailure, type Sale, type Tender } from './sale.js';
+import { lineVatRate, type VatMode } from './vat.js';
 
 // What decides a sale and its void, apart from doing them (docs/adr/0049): the use cases
 // (application/sales) read the facts through their ports, call these functions, and write the plan
@@ -36,7 +37,9 @@ export type SaleDecisionFailure = UnknownCustomer | ProvisionalReceiptNumberTake
 /** The parts of a sale command the decision reads (the application's SaleCommand is one). */
 export interface SaleRequest {
   readonly items: readonly { readonly productId: string; readonly quantity: number; readonly unitPrice?: Kobo; readonly discount?: Kobo }[];
-  readonly paymentMethod: PaymentMethod;
+  /** One of the two (`checkSettlement`, domain/sale.ts): the method of the old shape, or split tenders. */
+  readonly paymentMethod?: PaymentMethod;
+  readonly payments?: readonly Tender[];
   readonly amountPaid?: Kobo;
   readonly amountTendered?: Kobo;
   readonly customerId?: string;
@@ -44,7 +47,7 @@ export interface SaleRequest {
   readonly offline?: { readonly provisionalReceiptNumber?: string };
 }
 
-export type SaleProduct = Pick<Product, 'id' | 'name' | 'sku' | 'price' | 'costPrice' | 'type' | 'archivedAt'>;
+export type SaleProduct = Pick<Product, 'id' | 'name' | 'sku' | 'price' | 'costPrice' | 'type' | 'archivedAt'> & { readonly vatExempt?: boolean };
 
 /** What is read before a sale is decided, with no row locked for it yet. */
 export interface SaleFacts {
@@ -56,6 +59,8 @@ export interface SaleFacts {
   readonly provisionalTaken: boolean;
   /** The products the request names that the business has (archived ones too). */
   readonly products: readonly SaleProduct[];
+  /** How the business charges VAT now (docs/adr/0054); absent or null: not registered, no VAT. */
+  readonly vat?: VatMode | null;
 }
 
 /** Units of one stocked product a sale takes. */
@@ -72,6 +77,9 @@ export interface SalePlan {
   readonly branch: Pick<Branch, 'id' | 'name'>;
   /** Lines in the cart's order, totals, what was paid and what is owed. */
   readonly priced: PricedSale;
+  /** The first tender's method, and the tenders adding up to the total (docs/adr/0055). */
+  readonly paymentMethod: PaymentMethod;
+  readonly payments: readonly Tender[];
   /** What each stocked product gives (lines naming one product added up), in product id order, the lock order of every stock writer; a service takes nothing. */
   readonly takes: readonly StockTake[];
   readonly customerId: string | null;
@@ -96,22 +104,26 @@ export const decideSale = (facts: SaleFacts, cmd: SaleRequest): E.Either<SaleDec
   const archived = cmd.items.flatMap((i, index) => (products.get(i.productId)!.archivedAt ? [index] : []));
   if (archived.length > 0) return E.left({ _tag: 'ArchivedProducts', indexes: archived });
 
-  const priced = priceSale(
-    cmd.items.map((i) => {
-      const p = products.get(i.productId)!;
-      return { productId: p.id, name: p.name, sku: p.sku, quantity: i.quantity, unitPrice: i.unitPrice ?? p.price, discount: i.discount ?? kobo(0), costPrice: p.costPrice };
-    }),
-    cmd.discount ?? kobo(0),
-    cmd.paymentMethod,
-    cmd.amountPaid,
-    cmd.amountTendered,
-  );
+  const lines = cmd.items.map((i) => {
+    const p = products.get(i.productId)!;
+    return {
+      productId: p.id, name: p.name, sku: p.sku, quantity: i.quantity, unitPrice: i.unitPrice ?? p.price, discount: i.discount ?? kobo(0), costPrice: p.costPrice,
+      ...(facts.vat ? { vatRate: lineVatRate(facts.vat, p.vatExempt ?? false) } : {}),
+    };
+  });
+  const discount = cmd.discount ?? kobo(0);
+  const split = cmd.payments;
+  const paymentMethod = split ? split[0]!.method : cmd.paymentMethod!;
+  const priced = split
+    ? priceSplitSale(lines, discount, split, cmd.amountTendered, facts.vat)
+    : priceSale(lines, discount, paymentMethod, cmd.amountPaid, cmd.amountTendered, facts.vat);
   if (!priced.ok) return E.left(priced.failure);
   // a cash tender short of the total with no customer is a typo at the till, not a credit sale (ADR 0046)
-  if (tenderShortOfTotal(cmd.paymentMethod, cmd.amountPaid !== undefined, cmd.customerId !== undefined, priced.value)) {
+  if (!split && tenderShortOfTotal(paymentMethod, cmd.amountPaid !== undefined, cmd.customerId !== undefined, priced.value)) {
     return E.left({ _tag: 'AmountTenderedTooSmall', amountPaid: priced.value.total, short: 'total' });
   }
-  if (isCreditSale(cmd.paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
+  if (isCreditSale(paymentMethod, priced.value.balanceDue) && !cmd.customerId) return E.left({ _tag: 'CustomerRequired' });
+  const payments = split ?? tendersOf(paymentMethod, priced.value.total, priced.value.amountPaid);
 
   const wanted = new Map<string, number>();
   for (const i of cmd.items) if (products.get(i.productId)!.type === 'PRODUCT') wanted.set(i.productId, (wanted.get(i.productId) ?? 0) + i.quantity);
@@ -121,7 +133,7 @@ export const decideSale = (facts: SaleFacts, cmd: SaleRequest): E.Either<SaleDec
     index: cmd.items.findIndex((i) => i.productId === productId),
     quantity: wanted.get(productId)!,
   }));
-  return E.right({ branch: facts.branch, priced: priced.value, takes, customerId: cmd.customerId ?? null, provisionalReceiptNumber: provisional ?? null });
+  return E.right({ branch: facts.branch, priced: priced.value, paymentMethod, payments, takes, customerId: cmd.customerId ?? null, provisionalReceiptNumber: provisional ?? null });
 };
 
 /**

@@ -26,11 +26,14 @@ export interface ReturnLine {
   readonly name: string;
   readonly sku: string;
   readonly quantity: number;
-  /** The returned share of what the line was sold for (after its own and the sale's discounts): the money returned (ADR 0053). */
+  /**
+   * The returned share of what the line charged (ADR 0053): what it was sold for after its own and the sale's
+   * discounts, plus its VAT when the prices excluded it (docs/adr/0054): the money returned.
+   */
   readonly amount: Kobo;
   /** The same share of the line total before the sale discount (reports by product and category, which count line totals). */
   readonly lineAmount: Kobo;
-  /** The returned share of the line's VAT; 0 until sales carry VAT. */
+  /** The returned share of the line's VAT (the same cumulative share; 0 for a sale without VAT): inside `amount`. */
   readonly vatAmount: Kobo;
   /** The cost price stored on the sale line (null when unknown). */
   readonly unitCost: Kobo | null;
@@ -132,8 +135,9 @@ const add = (xs: readonly Kobo[]): Kobo => kobo(xs.reduce((n, x) => n + x, 0));
  * Decides a return: the sale is not voided; every item names a product the sale sold, and no more of
  * it than the sale has left to return (sold less every earlier return); a CREDIT_NOTE needs the sale's
  * customer. Items naming one product add up, and take that product's lines in the sale's order. Each
- * line's money is its returned share of what it was sold for (`amountsAsSold`, then `shareOfReturn`:
- * cumulative, so a line's returns add up to it exactly once all is back, never more). The return first
+ * line's money is its returned share of what it charged (`amountsAsSold`, plus its VAT where the prices
+ * excluded it; then `shareOfReturn`: cumulative, so a line's returns add up to it exactly once all is back,
+ * never more); its VAT is the same share of the line's VAT (docs/adr/0054). The return first
  * clears what the customer still owes on this sale (its credit_outstanding); the rest is the refund.
  */
 export const decideReturn = (facts: ReturnFacts, req: ReturnRequest): E.Either<ReturnDecisionFailure, ReturnPlan> => {
@@ -149,6 +153,8 @@ export const decideReturn = (facts: ReturnFacts, req: ReturnRequest): E.Either<R
     wanted.set(i.productId, { index: w?.index ?? index, quantity: (w?.quantity ?? 0) + i.quantity });
   }
   const asSold = amountsAsSold(sale.lines.map((l) => l.lineTotal), sale.discount);
+  // what each line charged: its amount as sold, plus its VAT when the prices excluded it (docs/adr/0054)
+  const charged = asSold.map((a, p) => (sale.vat && !sale.vat.pricesIncludeVat ? kobo(a + (sale.lines[p]!.vat?.amount ?? 0)) : a));
   const taken = new Map<number, number>();
   for (const [productId, w] of wanted) {
     const positions = sale.lines.flatMap((l, p) => (l.productId === productId ? [p] : []));
@@ -175,9 +181,9 @@ export const decideReturn = (facts: ReturnFacts, req: ReturnRequest): E.Either<R
         name: l.name,
         sku: l.sku,
         quantity,
-        amount: shareOfReturn(asSold[position]!, l.quantity, before, quantity),
+        amount: shareOfReturn(charged[position]!, l.quantity, before, quantity),
         lineAmount: shareOfReturn(l.lineTotal, l.quantity, before, quantity),
-        vatAmount: kobo(0),
+        vatAmount: shareOfReturn(l.vat?.amount ?? kobo(0), l.quantity, before, quantity),
         unitCost: l.costPrice,
         costReturned: kobo(req.restock ? quantity * (l.costPrice ?? 0) : 0),
       };

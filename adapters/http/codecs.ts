@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { isEmail, normaliseEmail } from '../../domain/identifier.js';
 import { normalisePhone, type E164Phone } from '../../domain/phone.js';
 import { koboToNaira, MAX_KOBO, nairaToKobo, type Kobo } from '../../domain/money.js';
+import { basisPointsToPercent, percentToBasisPoints, TIN_PATTERN } from '../../domain/vat.js';
 
 /** A JSON Schema fragment (OpenAPI 3.1 dialect). */
 export type JsonSchema = Record<string, unknown>;
@@ -277,4 +278,25 @@ export const booleanInput = new Documented<boolean>('boolean', { type: 'boolean'
 /** A query-string boolean: true or false. */
 export const queryFlag = new Documented<boolean>('true or false', { type: 'string', enum: ['true', 'false'] }, (u, c) =>
   u === 'true' ? t.success(true) : u === 'false' ? t.success(false) : t.failure(u, c, 'must be true or false'),
+);
+
+/**
+ * A VAT rate at the JSON edge: a percentage with at most 2 decimals from 0 to 100 (7.5), read into basis
+ * points (750). Anything else is 400: a rate outside 0..100 % is not a rate (docs/adr/0054).
+ */
+export const vatRatePercent = new Documented<number, number>(
+  'VAT rate',
+  { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01, description: 'a percentage with at most 2 decimals, 0 to 100', examples: [7.5] },
+  (u, c) => {
+    const bp = typeof u === 'number' ? percentToBasisPoints(u) : undefined;
+    return bp === undefined ? t.failure(u, c, 'must be a percentage from 0 to 100 with at most 2 decimals, e.g. 7.5') : t.success(bp);
+  },
+  basisPointsToPercent,
+);
+
+/** A Nigerian TIN: 12345678-0001 (FIRS) or 1234567890 (JTB), docs/adr/0054. */
+export const tinInput = new Documented<string>(
+  'TIN',
+  { type: 'string', pattern: TIN_PATTERN.source, maxLength: 13, description: 'Nigerian Tax Identification Number: 8 digits, a hyphen and 4 digits (FIRS), or 10 digits (JTB)', examples: ['12345678-0001'] },
+  (u, c) => (typeof u === 'string' && TIN_PATTERN.test(u.trim()) ? t.success(u.trim()) : t.failure(u, c, 'must be a TIN: 8 digits, a hyphen and 4 digits (12345678-0001), or 10 digits')),
 );

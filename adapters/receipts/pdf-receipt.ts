@@ -5,7 +5,8 @@ import PDFDocument from 'pdfkit';
 import type { Receipt } from '../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import { formatNaira } from '../../domain/money.js';
-import type { PaymentMethod } from '../../domain/sale.js';
+import { vatBreakdown, type PaymentMethod } from '../../domain/sale.js';
+import { basisPointsToPercent } from '../../domain/vat.js';
 
 /**
  * A sale's receipt as a PDF for an 80 mm thermal printer: one page 226.77 pt (80 mm) wide and as tall
@@ -42,7 +43,7 @@ export const SIZE = { title: 11, body: 8, small: 7, total: 10, banner: 14 } as c
 /** Re-exported for the report PDFs: the formatter lives in the domain (texts use it too). */
 export { formatNaira };
 
-const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', CREDIT: 'Credit' };
+const PAYMENT_LABELS: Record<PaymentMethod, string> = { CASH: 'Cash', TRANSFER: 'Bank transfer', CARD: 'Card', POS: 'POS', CREDIT: 'Credit' };
 
 type Doc = PDFKit.PDFDocument;
 type Font = 'regular' | 'bold';
@@ -109,6 +110,8 @@ const draw = (doc: Doc, { sale, business, branch, cashier, customer, partner }: 
     if (branch.address && branch.address !== business.address) pen.text(branch.address, { size: SIZE.small, align: 'center' });
     if (branch.phone && branch.phone !== business.phone) pen.text(`Tel: ${branch.phone}`, { size: SIZE.small, align: 'center' });
   }
+  // a sale that carries VAT is a tax receipt: the business's TIN on it (docs/adr/0054)
+  if (sale.vat && business.tin) pen.text(`TIN: ${business.tin}`, { align: 'center' });
   pen.rule();
 
   pen.row('Receipt', sale.receiptNumber, { font: 'bold' });
@@ -136,10 +139,25 @@ const draw = (doc: Doc, { sale, business, branch, cashier, customer, partner }: 
   pen.row('Subtotal', formatNaira(sale.subtotal));
   if (sale.lineDiscountTotal > 0) pen.row('(line discounts included)', formatNaira(-sale.lineDiscountTotal), { size: SIZE.small });
   if (sale.discount > 0) pen.row('Discount', formatNaira(-sale.discount));
+  const bands = vatBreakdown(sale);
+  if (sale.vat && !sale.vat.pricesIncludeVat) pen.row('VAT', formatNaira(sale.vat.total)); // added on top of the prices
   pen.gap(1);
   pen.row('TOTAL', formatNaira(sale.total), { font: 'bold', size: SIZE.total });
+  if (sale.vat) {
+    // the VAT breakdown: per rate, what the lines earned net of VAT and their VAT
+    pen.gap(2);
+    pen.text(sale.vat.pricesIncludeVat ? 'VAT included in the prices' : 'VAT added to the prices', { size: SIZE.small });
+    for (const b of bands) {
+      const label = b.rate === 0 ? 'Exempt (0%)' : `VAT ${basisPointsToPercent(b.rate)}%`;
+      pen.row(`${label} on ${formatNaira(b.net)}`, formatNaira(b.vat), { size: SIZE.small, indent: 8 });
+    }
+    pen.row('Net of VAT', formatNaira(sale.total - sale.vat.total), { size: SIZE.small });
+    pen.row('VAT total', formatNaira(sale.vat.total), { size: SIZE.small });
+  }
   pen.gap(2);
-  pen.row('Payment', PAYMENT_LABELS[sale.paymentMethod]);
+  // one tender: the method as before; split payments: each tender (docs/adr/0055)
+  if (sale.payments.length === 1) pen.row('Payment', PAYMENT_LABELS[sale.paymentMethod]);
+  else for (const p of sale.payments) pen.row(PAYMENT_LABELS[p.method], formatNaira(p.amount));
   if (sale.amountTendered !== null) pen.row('Tendered', formatNaira(sale.amountTendered));
   pen.row('Amount paid', formatNaira(sale.amountPaid));
   if (sale.changeDue !== null) pen.row('Change', formatNaira(sale.changeDue), { font: 'bold' });

@@ -2,6 +2,7 @@ import * as E from 'fp-ts/lib/Either.js';
 import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser, type User } from '../../domain/business.js';
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
+import { DEFAULT_VAT_SETTINGS } from '../../domain/vat.js';
 import { defaultExpenseCategories } from '../../domain/expense.js';
 import type { ExpenseRepositories } from '../expenses/ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
@@ -60,6 +61,7 @@ export const openOwnedBusiness = async (
     category: null,
     logoUrl: null,
     plan: DEFAULT_PLAN,
+    ...DEFAULT_VAT_SETTINGS,
     currency: DEFAULT_CURRENCY,
     timezone: DEFAULT_TIMEZONE,
     createdAt: now,

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
-import type { AmountNotPositive } from '../../domain/amount-rules.js';
-import { checkExpense, type Expense, type ExpensePaymentMethod, type ExpenseSummary, type ExpenseSummaryGroupBy, type SpentOnInFuture } from '../../domain/expense.js';
+import type { AmountNotPositive, NegativeAmount } from '../../domain/amount-rules.js';
+import { checkExpense, checkExpenseVat, type VatExceedsAmount, type Expense, type ExpensePaymentMethod, type ExpenseSummary, type ExpenseSummaryGroupBy, type SpentOnInFuture } from '../../domain/expense.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import type { Kobo } from '../../domain/money.js';
 import { hasAnyRole, type Actor } from '../../domain/roles.js';
@@ -24,6 +24,8 @@ export type UnknownCategory = { readonly _tag: 'UnknownCategory'; readonly categ
 export interface ExpenseFields {
   readonly categoryId: string;
   readonly amount: Kobo;
+  /** The VAT the amount holds (input VAT), at most the amount; 0 when left out. */
+  readonly vatAmount?: Kobo;
   readonly description: string;
   readonly vendor?: string | null;
   readonly paymentMethod: ExpensePaymentMethod;
@@ -34,7 +36,7 @@ export interface ExpenseFields {
   readonly branchId?: string;
 }
 
-export type ExpenseFailure = AmountNotPositive | SpentOnInFuture | UnknownCategory | UnknownBranch;
+export type ExpenseFailure = AmountNotPositive | NegativeAmount | VatExceedsAmount | SpentOnInFuture | UnknownCategory | UnknownBranch;
 
 /** An owner sees every expense; anyone else (STAFF) only those they recorded. */
 const seesAll = (actor: Actor) => hasAnyRole(actor, ['BUSINESS_OWNER']);
@@ -60,7 +62,7 @@ export const createExpense =
   async (actor: Actor, fields: ExpenseFields & ClientMade): Promise<E.Either<ExpenseFailure | ClientIdConflict, Replayed<Expense>>> => {
     const now = deps.clock.now();
     const spentOn = fields.spentOn ?? lagosDate(now);
-    const broken = checkExpense({ amount: fields.amount, spentOn }, lagosDate(now));
+    const broken = checkExpense({ amount: fields.amount, ...(fields.vatAmount !== undefined ? { vatAmount: fields.vatAmount } : {}), spentOn }, lagosDate(now)) ?? checkExpenseVat(fields);
     if (broken) return E.left(broken);
     return deps.uow.run(async (r) => {
       const replay = (id: string) => r.expenses.findById(actor.businessId, id);
@@ -76,6 +78,7 @@ export const createExpense =
         categoryId: category.id,
         categoryName: category.name,
         amount: fields.amount,
+        ...(fields.vatAmount ? { vatAmount: fields.vatAmount } : {}),
         description: fields.description,
         vendor: fields.vendor ?? null,
         paymentMethod: fields.paymentMethod,
@@ -113,6 +116,9 @@ export const updateExpense =
       }
       const { categoryId: _c, branchId: _b, ...rest } = changes;
       for (const [k, v] of Object.entries(rest)) if (v !== undefined) (expense as unknown as Record<string, unknown>)[k] = v;
+      if (expense.vatAmount === 0) delete expense.vatAmount; // none recorded
+      const tooMuchVat = checkExpenseVat(expense);
+      if (tooMuchVat) return E.left(tooMuchVat);
       expense.updatedAt = now;
       await r.expenses.save(expense);
       return E.right(expense);

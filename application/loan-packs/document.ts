@@ -71,8 +71,9 @@ export const loanPackDocument = (f: LoanPackFigures) => {
       cash_out: N(cashOut),
       net_cash_flow: N(cashIn - cashOut),
       credit_collected: N(total(flow, (d) => d.creditCollected)),
-      transfer_share_pct: shareOf(Number(a.transferTotal), Number(a.salesTotal)),
-      card_share_pct: shareOf(Number(a.cardTotal), Number(a.salesTotal)),
+      // shares of what the sales charged (VAT included), by tender (docs/adr/0055)
+      transfer_share_pct: shareOf(Number(a.transferTotal), Number(a.tenderedTotal)),
+      card_share_pct: shareOf(Number(a.cardTotal), Number(a.tenderedTotal)),
       void_rate_pct: shareOf(a.voidedCount, a.salesCount + a.voidedCount),
       days_with_sales: a.daysWithSales,
       days_covered: flow.length,
@@ -81,6 +82,7 @@ export const loanPackDocument = (f: LoanPackFigures) => {
   const whole = f.profitLoss.find((l) => l.month === null)!;
   const salesCount = sum(f.activity, (a) => a.salesCount);
   const salesTotal = total(f.activity, (a) => a.salesTotal);
+  const tenderedTotal = total(f.activity, (a) => a.tenderedTotal);
   const voided = sum(f.activity, (a) => a.voidedCount);
   const cashIn = total(months, (m) => m.cash_in.kobo);
   const cashOut = total(months, (m) => m.cash_out.kobo);
@@ -131,8 +133,8 @@ export const loanPackDocument = (f: LoanPackFigures) => {
       collected_in_period: N(total(months, (m) => m.credit_collected.kobo)),
     },
     data_quality: {
-      transfer_share_pct: shareOf(Number(total(f.activity, (a) => a.transferTotal)), Number(salesTotal)),
-      card_share_pct: shareOf(Number(total(f.activity, (a) => a.cardTotal)), Number(salesTotal)),
+      transfer_share_pct: shareOf(Number(total(f.activity, (a) => a.transferTotal)), Number(tenderedTotal)),
+      card_share_pct: shareOf(Number(total(f.activity, (a) => a.cardTotal)), Number(tenderedTotal)),
       void_rate_pct: shareOf(voided, salesCount + voided),
       days_with_sales: sum(f.activity, (a) => a.daysWithSales),
       days_in_period: daysBetween(f.period.from, f.period.to),

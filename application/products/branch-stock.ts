@@ -65,6 +65,7 @@ const withStock = (p: Product, stock: readonly BranchStock[]): ProductWithStock 
   lowStockThreshold: p.lowStockThreshold,
   barcode: p.barcode,
   unit: p.unit,
+  vatExempt: p.vatExempt,
   archivedAt: p.archivedAt,
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,

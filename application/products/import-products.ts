@@ -68,7 +68,7 @@ const activeBranches = async (deps: Deps, businessId: string): Promise<Branch[]>
 const branchNamed = (branches: readonly Branch[], cell: string | undefined): Branch | undefined =>
   cell === undefined ? branches.find((b) => b.isDefault) : (branches.find((b) => b.id === cell) ?? branches.find((b) => b.name.toLowerCase() === cell.toLowerCase()));
 
-const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit'] as const;
+const COMPARED = ['name', 'price', 'costPrice', 'category', 'type', 'lowStockThreshold', 'barcode', 'unit', 'vatExempt'] as const;
 
 /**
  * How long a chunk's transaction should take where one transaction holds up every other (the embedded

@@ -27,6 +27,8 @@ export interface ProductFields {
   readonly lowStockThreshold?: number | null;
   readonly barcode?: string | null;
   readonly unit?: string | null;
+  /** VAT-exempt (docs/adr/0054): its lines carry a VAT rate of 0 when the business is VAT-registered. */
+  readonly vatExempt?: boolean;
 }
 
 type Products = Pick<ProductRepositories, 'products'>;
@@ -56,6 +58,7 @@ export const addProduct = async (
     lowStockThreshold: fields.lowStockThreshold ?? null,
     barcode: fields.barcode ?? null,
     unit: fields.unit ?? null,
+    vatExempt: fields.vatExempt ?? false,
     archivedAt: null,
     createdAt: now,
     updatedAt: now,

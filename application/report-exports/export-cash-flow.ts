@@ -17,6 +17,7 @@ export const CASH_FLOW_REPORT: ReportDefinition<CashFlowDay> = {
     { key: 'in_cash', label: 'In: cash', kind: 'money', cell: (d) => d.inCash },
     { key: 'in_transfer', label: 'In: transfer', kind: 'money', cell: (d) => d.inTransfer },
     { key: 'in_card', label: 'In: card', kind: 'money', cell: (d) => d.inCard },
+    { key: 'in_pos', label: 'In: POS', kind: 'money', cell: (d) => d.inPos },
     { key: 'in_other', label: 'In: other', kind: 'money', cell: (d) => d.inOther },
     { key: 'money_in', label: 'Money in', kind: 'money', cell: (d) => d.moneyIn },
     { key: 'refunds', label: 'Refunds (in the out columns)', kind: 'money', cell: (d) => d.refunds },

@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { lagosDate, lagosDateTime, lagosDayEnd, lagosDayStart } from '../../domain/lagos-time.js';
-import { kobo } from '../../domain/money.js';
+import { kobo, nairaText } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { BusinessRepositories } from '../business/ports.js';
@@ -31,7 +31,24 @@ export const SALES_REPORT: ReportDefinition<SaleExportRow> = {
     { key: 'outstanding', label: 'Outstanding', kind: 'money', cell: (s) => s.outstanding },
     { key: 'returned', label: 'Returned', kind: 'money', cell: (s) => s.returned },
     { key: 'net_total', label: 'Net total', kind: 'money', cell: (s) => kobo(s.total - s.returned) },
+    // the tenders (docs/adr/0055): `CASH 3000.00 TRANSFER 2000.00`
+    { key: 'payments', label: 'Payments', kind: 'text', cell: (s) => s.payments.map((p) => `${p.method} ${nairaText(p.amount)}`).join(' ') },
   ],
+};
+
+/**
+ * A VAT-registered business's sales export (docs/adr/0054): subtotal is the sale net of VAT (as the sale's
+ * JSON shows it) and vat_total follows total. A business that is not registered keeps SALES_REPORT.
+ */
+export const SALES_REPORT_WITH_VAT: ReportDefinition<SaleExportRow> = {
+  ...SALES_REPORT,
+  columns: SALES_REPORT.columns.flatMap((c) =>
+    c.key === 'subtotal'
+      ? [{ ...c, label: 'Subtotal (net of VAT)', cell: (s: SaleExportRow) => s.total - s.vatTotal }]
+      : c.key === 'total'
+        ? [c, { key: 'vat_total', label: 'VAT', kind: 'money' as const, cell: (s: SaleExportRow) => s.vatTotal }]
+        : [c],
+  ),
 };
 
 export interface ReportQuery {
@@ -46,13 +63,13 @@ export const reportHeader = async (
   deps: { uow: UnitOfWork<Pick<BusinessRepositories, 'businesses'>>; clock: Clock },
   actor: Actor,
   query: ReportQuery,
-): Promise<E.Either<ExportFailure, { businessName: string; period: { start: string; end: string }; generatedAt: Date }>> => {
+): Promise<E.Either<ExportFailure, { businessName: string; period: { start: string; end: string }; generatedAt: Date; vatRegistered: boolean }>> => {
   const generatedAt = deps.clock.now();
   const period = reportPeriod(lagosDate(generatedAt), query.startDate, query.endDate);
   if ('_tag' in period) return E.left(period);
   const business = await deps.uow.read((r) => r.businesses.findById(actor.businessId));
   if (!business) return E.left(notFound);
-  return E.right({ businessName: business.name, period, generatedAt });
+  return E.right({ businessName: business.name, period, generatedAt, vatRegistered: business.vatRegistered });
 };
 
 /**
@@ -76,5 +93,6 @@ export const exportSales =
         after = { createdAt: last.createdAt, id: last.id };
       }
     };
-    return E.right(defineReport(SALES_REPORT, header.right, sales()));
+    const { vatRegistered, ...head } = header.right;
+    return E.right(defineReport(vatRegistered ? SALES_REPORT_WITH_VAT : SALES_REPORT, head, sales()));
   };

@@ -4,3 +4,4 @@ export * from './report.js';
 export * from './export-sales.js';
 export * from './export-cash-flow.js';
 export * from './export-reports.js';
+export * from './export-vat.js';

@@ -1,5 +1,5 @@
 import type { Kobo, KoboSum } from '../../domain/money.js';
-import type { PaymentMethod, SaleStatus } from '../../domain/sale.js';
+import type { PaymentMethod, SaleStatus, Tender } from '../../domain/sale.js';
 
 // The report-exports module's port: the rows its exports read, as plain rows (no aggregates loaded).
 
@@ -12,10 +12,14 @@ export interface SaleExportRow {
   readonly cashier: string;
   readonly customer: string | null;
   readonly paymentMethod: PaymentMethod;
+  /** How the total was settled (docs/adr/0055). */
+  readonly payments: readonly Tender[];
   readonly status: SaleStatus;
   readonly subtotal: Kobo;
   readonly discount: Kobo;
   readonly total: Kobo;
+  /** The sale's VAT (docs/adr/0054); 0 when it carries none. */
+  readonly vatTotal: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
   /** What of the sale is still owed now (the balance due less credit collected against it since, and returns). */
@@ -31,8 +35,9 @@ export interface SaleExportCursor {
 }
 
 /**
- * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till (by the
- * sale's method; the deposit on a CREDIT sale counts as `inOther`) and credit collected (by its method).
+ * One Lagos day of money in and out, all kobo. In: what non-voided sales were paid at the till, by
+ * tender (a CREDIT tender is owed, not money in; docs/adr/0055), and credit collected (by its method).
+ * Money is money: a VAT-registered business's takings hold the VAT it will pay over (docs/adr/0054).
  * Out: live expenses and the day's refunds by their method (a CREDIT_NOTE refund moves no money and is
  * not counted; docs/adr/0058). `runningBalance` is the sum of `net` from the period's first day.
  * Sums are exact bigint kobo (a day of many large sales passes 2^53, docs/adr/0038).
@@ -44,6 +49,7 @@ export interface CashFlowDay {
   readonly inCash: KoboSum;
   readonly inTransfer: KoboSum;
   readonly inCard: KoboSum;
+  readonly inPos: KoboSum;
   readonly inOther: KoboSum;
   readonly moneyIn: KoboSum;
   /** Money handed back for returned goods that day (CASH, TRANSFER, CARD and POS refunds), inside the out columns. */

@@ -15,7 +15,7 @@ import type { RefundMethod } from '../../domain/sale-return.js';
 
 /** What the sales, the credit ledger and the expenses of a range add up to. */
 export interface PeriodSums {
-  /** Sum of the totals of completed sales (after every discount), less what the range's returns were sold for. */
+  /** Sum of the totals of completed sales (after every discount), less what the range's returns were sold for; net of the VAT of both (docs/adr/0054). */
   readonly revenue: KoboSum;
   /** What the goods returned in the range were sold for, and how many returns. */
   readonly returns: KoboSum;
@@ -29,10 +29,11 @@ export interface PeriodSums {
   readonly creditGiven: KoboSum;
   /** Credit payments received. */
   readonly creditCollected: KoboSum;
+  /** Live expenses; a VAT-registered business's net of the input VAT they hold. */
   readonly expenses: KoboSum;
 }
 
-/** A product's (or service's) sales in a range: units and line totals of completed sales, less the range's returns of it. */
+/** A product's (or service's) sales in a range: units and line totals of completed sales (less their VAT when the prices held it), less the range's returns of it. */
 export interface ProductSales {
   readonly productId: string;
   readonly name: string;
@@ -93,7 +94,12 @@ export interface MethodSum<M extends string> {
 
 /** One Lagos day at the till. */
 export interface DaySums {
+  /** Completed sales' tenders by method (docs/adr/0055): `count` is the sales with a tender of that method, `total` those tenders. */
   readonly sales: readonly MethodSum<PaymentMethod>[];
+  /** Completed sales, their totals net of VAT, and their VAT (docs/adr/0054; 0 when not VAT-registered). */
+  readonly salesCount: number;
+  readonly revenue: KoboSum;
+  readonly vat: KoboSum;
   /** Sales made that day and voided since. */
   readonly voids: { readonly count: number; readonly total: KoboSum };
   /** Returns made that day: how many, and what their goods were sold for. */
@@ -104,7 +110,7 @@ export interface DaySums {
   readonly expenses: readonly MethodSum<string>[];
   readonly creditGiven: KoboSum;
   readonly creditCollected: readonly MethodSum<CreditPaymentMethod>[];
-  /** What the till received in cash for CASH sales (their amount paid). */
+  /** What the till received in cash for sales: their CASH tenders. */
   readonly cashSalesReceived: KoboSum;
 }
 
@@ -122,18 +128,41 @@ export interface CategorySales {
 /** One Lagos month (`2026-11`) of till activity, as a lender reads it (loan packs). */
 export interface MonthActivity {
   readonly month: string;
-  /** Completed sales: how many, and their totals less what the month's returns were sold for. */
+  /** Completed sales: how many, and their totals less what the month's returns were sold for, net of the VAT of both. */
   readonly salesCount: number;
   readonly salesTotal: KoboSum;
+  /** Their totals as charged (VAT included: what every tender adds up to), less what the month's returns were sold for. */
+  readonly tenderedTotal: KoboSum;
   /** Sales made in the month and voided since. */
   readonly voidedCount: number;
-  /** Completed sales paid by TRANSFER and by CARD: how many and their totals (less the month's returns of such sales). */
+  /** Completed sales with a TRANSFER tender, and with a CARD or POS tender: how many, and those tenders (less the month's returns of sales whose first tender is of that kind). */
   readonly transferCount: number;
   readonly transferTotal: KoboSum;
   readonly cardCount: number;
   readonly cardTotal: KoboSum;
   /** Lagos days of the month with at least one completed sale. */
   readonly daysWithSales: number;
+}
+
+/** Completed sales' lines at one VAT rate (docs/adr/0054): what they earned net of VAT, and their VAT. */
+export interface VatRateSums {
+  readonly rate: number;
+  readonly net: KoboSum;
+  readonly vat: KoboSum;
+}
+
+/** A range's VAT: output VAT on completed sales by rate, and input VAT on live expenses. */
+export interface VatSums {
+  /** By rate, highest first; only sales that carry VAT (made while VAT-registered). */
+  readonly sales: readonly VatRateSums[];
+  readonly salesCount: number;
+  /** The range's returns of such sales, by the returned line's rate: what came back net of VAT, and its VAT (both to take off). */
+  readonly returns: readonly VatRateSums[];
+  readonly returnsCount: number;
+  /** Live expenses of the range that recorded input VAT: how many, their amounts, and that VAT. */
+  readonly expensesCount: number;
+  readonly expensesAmount: KoboSum;
+  readonly inputVat: KoboSum;
 }
 
 /** Read-only report figures of one business, each computed where the rows are. */
@@ -152,6 +181,8 @@ export interface ReportQueries {
   salesByCategory(businessId: string, range: DayRange): Promise<CategorySales[]>;
   /** Per Lagos month of the range (every month, empty ones too, oldest first): sales, voids, TRANSFER and CARD sales, days with sales. */
   monthActivity(businessId: string, range: DayRange): Promise<MonthActivity[]>;
+  /** Output VAT of the range's completed sales (by their Lagos day) and input VAT of its live expenses (by spent_on). */
+  vatSums(businessId: string, range: DayRange): Promise<VatSums>;
 }
 
 /** The reports module's repositories, as a unit of work hands them to a use case. */

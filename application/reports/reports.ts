@@ -10,7 +10,8 @@ import type { Actor } from '../../domain/roles.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { CategoryAmount, CategorySales, DaySums, MethodSum, PeriodSums, ProductSales, ReportRepositories, StockAlerts, StockValue } from './ports.js';
+import type { CategoryAmount, CategorySales, DaySums, MethodSum, PeriodSums, ProductSales, ReportRepositories, StockAlerts, StockValue, VatRateSums } from './ports.js';
+import { isVatMonth, monthDays, vatFilingDueDate } from '../../domain/vat.js';
 
 type Deps = { uow: UnitOfWork<Pick<ReportRepositories, 'reports'>>; clock: Clock };
 
@@ -160,7 +161,7 @@ export interface DailySummary extends DaySums {
   readonly refundsTotal: KoboSum;
   readonly expensesTotal: KoboSum;
   readonly creditCollectedTotal: KoboSum;
-  /** Cash sales received + cash credit payments - cash expenses - cash refunds. */
+  /** CASH tenders of the day's sales + cash credit payments - cash expenses - cash refunds (money: VAT included). */
   readonly cashExpected: KoboSum;
 }
 
@@ -173,7 +174,8 @@ export const dailySummaryOf = async (reports: ReportRepositories['reports'], bus
   return {
     ...s,
     date: day,
-    salesTotal: { count: s.sales.reduce((n, x) => n + x.count, 0), total: totalOf(s.sales) },
+    // the tenders add up to the sales' totals; a split sale has several, so the count is the sales'
+    salesTotal: { count: s.salesCount, total: totalOf(s.sales) },
     netSalesTotal: totalOf(s.sales) - s.returns.total,
     refundsTotal: totalOf(s.refunds),
     expensesTotal: totalOf(s.expenses),
@@ -200,4 +202,65 @@ export const getSalesByCategory =
       const { current } = await r.reports.periodSums(actor.businessId, range, range);
       const lineTotal = sumKobo(categories.map((c) => c.revenue));
       return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - current.revenue, revenue: current.revenue });
+    });
+
+/** A month's VAT return (docs/adr/0054): output VAT on sales by rate, input VAT on expenses, what is payable and when. */
+export interface VatReport {
+  readonly month: string;
+  readonly range: DayRange;
+  /** The 21st of the month after: the FIRS filing (and payment) deadline. */
+  readonly dueDate: string;
+  readonly vatRegistered: boolean;
+  readonly tin: string | null;
+  /** Completed sales that carried VAT, by rate (highest first): net of VAT and their VAT. */
+  readonly sales: readonly VatRateSums[];
+  readonly salesCount: number;
+  readonly salesNet: KoboSum;
+  readonly salesVat: KoboSum;
+  /** The month's returns of such sales, by the returned line's rate: net of VAT and the VAT given back. */
+  readonly returns: readonly VatRateSums[];
+  readonly returnsCount: number;
+  readonly returnsNet: KoboSum;
+  readonly returnsVat: KoboSum;
+  /** The sales' VAT less the returns': what the month owes on its sales. */
+  readonly outputVat: KoboSum;
+  readonly expensesCount: number;
+  readonly expensesAmount: KoboSum;
+  readonly inputVat: KoboSum;
+  /** Output VAT - input VAT: to pay FIRS by the due date; below 0, a credit carried forward. */
+  readonly netVatPayable: KoboSum;
+}
+
+/** The VAT return of a Lagos month `YYYY-MM` (default the current one; owner): sales of the month by their Lagos day, expenses by spent_on. */
+export const getVatReport =
+  (deps: { uow: UnitOfWork<Pick<ReportRepositories, 'reports'> & Pick<BusinessRepositories, 'businesses'>>; clock: Clock }) =>
+  (actor: Actor, month: string = lagosDate(deps.clock.now()).slice(0, 7)): Promise<E.Either<InvalidReportRange, VatReport>> =>
+    deps.uow.read(async (r) => {
+      if (!isVatMonth(month)) return E.left({ _tag: 'InvalidReportRange', field: 'month', reason: 'must be a month, YYYY-MM' });
+      const range = monthDays(month);
+      const business = await r.businesses.findById(actor.businessId);
+      const v = await r.reports.vatSums(actor.businessId, range);
+      const salesVat = sumKobo(v.sales.map((s) => s.vat));
+      const returnsVat = sumKobo(v.returns.map((s) => s.vat));
+      const outputVat = salesVat - returnsVat;
+      return E.right({
+        month,
+        range,
+        dueDate: vatFilingDueDate(month),
+        vatRegistered: business?.vatRegistered ?? false,
+        tin: business?.tin ?? null,
+        sales: v.sales,
+        salesCount: v.salesCount,
+        salesNet: sumKobo(v.sales.map((s) => s.net)),
+        salesVat,
+        returns: v.returns,
+        returnsCount: v.returnsCount,
+        returnsNet: sumKobo(v.returns.map((s) => s.net)),
+        returnsVat,
+        outputVat,
+        expensesCount: v.expensesCount,
+        expensesAmount: v.expensesAmount,
+        inputVat: v.inputVat,
+        netVatPayable: outputVat - v.inputVat,
+      });
     });

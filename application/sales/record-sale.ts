@@ -6,7 +6,8 @@ import { checkMonthlySale, limitsMonthlySales, monthlySalesUsage, type MonthlySa
 import { saleRecorded } from '../../domain/events.js';
 import { owedAfterCredit } from '../../domain/sale-return.js';
 import type { Actor } from '../../domain/roles.js';
-import { checkSaleAmounts, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft } from '../../domain/sale.js';
+import { checkSaleAmounts, checkSettlement, type InvalidTenders, type PaymentMethod, type PricingFailure, type Sale, type SaleAmountsFailure, type SaleDraft, type Tender } from '../../domain/sale.js';
+import { vatModeOf } from '../../domain/vat.js';
 import {
   checkSaleCredit,
   decideSale,
@@ -45,7 +46,9 @@ export interface SaleItemCommand {
 
 export interface SaleCommand extends ClientMade {
   readonly items: readonly SaleItemCommand[];
-  readonly paymentMethod: PaymentMethod;
+  /** One of the two: the old shape's method (with amountPaid), or split tenders adding up to the total (docs/adr/0055). */
+  readonly paymentMethod?: PaymentMethod;
+  readonly payments?: readonly Tender[];
   readonly amountPaid?: Kobo;
   /** Cash handed over; the change due is what it exceeds the amount paid by. */
   readonly amountTendered?: Kobo;
@@ -65,6 +68,7 @@ export interface SaleCommand extends ClientMade {
 // The failures a sale's facts decide live with the decision (domain/sale-decision.ts).
 export type { ArchivedProducts, CreditBalanceLimitExceeded, CreditLimitExceeded, CustomerRequired, ProvisionalReceiptNumberTaken, UnknownCustomer, UnknownProducts } from '../../domain/sale-decision.js';
 export type SaleFailure =
+  | InvalidTenders
   | SaleAmountsFailure
   | CreditBalanceLimitExceeded
   | UnknownProducts
@@ -102,7 +106,7 @@ export interface RecordedSale {
 export const recordSale =
   (deps: { uow: UnitOfWork<SaleRepositories & ProductRepositories & CustomerRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & EventRepositories & SyncRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Replayed<RecordedSale>>> => {
-    const broken = checkSaleAmounts(cmd);
+    const broken = checkSettlement(cmd) ?? checkSaleAmounts(cmd);
     if (broken) return E.left(broken);
     return deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
       const now = deps.clock.now();
@@ -131,7 +135,7 @@ export const recordSale =
       // Read only when the decision can still turn on it (an unknown customer is refused first): the same statements as before the decision moved out.
       const provisionalTaken = provisional && customerKnown ? (await r.sales.findByReceiptNumber(actor.businessId, provisional)) !== undefined : false;
 
-      const decided = decideSale({ branch, customerKnown, provisionalTaken, products: found }, cmd);
+      const decided = decideSale({ branch, customerKnown, provisionalTaken, products: found, vat: vatModeOf(business) }, cmd);
       if (E.isLeft(decided)) return decided;
       const plan = decided.right;
       const priced = plan.priced;
@@ -168,7 +172,8 @@ export const recordSale =
         businessId: actor.businessId,
         branchId: branch.id,
         customerId: cmd.customerId ?? null,
-        paymentMethod: cmd.paymentMethod,
+        paymentMethod: plan.paymentMethod,
+        payments: plan.payments,
         ...priced,
         status: 'COMPLETED',
         note: cmd.note ?? null,

@@ -4,6 +4,7 @@ import { stockTransferRoutes } from '../../adapters/http/routes/stock-transfers.
 import { adjustStock, getStockMovement, listStockMovements } from '../../application/products/adjust-stock.js';
 import { productsWithStock } from '../../application/products/branch-stock.js';
 import { exportProducts } from '../../application/products/export-products.js';
+import { getVatSettings } from '../../application/business/get-business.js';
 import { importProducts } from '../../application/products/import-products.js';
 import { archiveProduct, createProduct, getProduct, listCategories, listProducts, restoreProduct, updateProduct } from '../../application/products/manage-products.js';
 import { getStockTransfer, listStockTransfers, transferStock } from '../../application/products/transfer-stock.js';
@@ -41,6 +42,7 @@ export const productsModule = defineModule({
     getStockTransfer: getStockTransfer(deps),
     importProducts: importProducts(deps),
     exportProducts: exportProducts(deps),
+    getVatSettings: getVatSettings(deps),
     paging,
   }),
   // The CSV routes before GET /products/:id, which would take /products/export; and /products/stock-transfers.

@@ -1,5 +1,5 @@
 import { reportRoutes } from '../../adapters/http/routes/reports.routes.js';
-import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../application/reports/reports.js';
+import { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices, getVatReport } from '../../application/reports/reports.js';
 import { inMemoryReportsModule } from '../../adapters/persistence/in-memory/reports.in-memory.js';
 import { sqlReportsModule } from '../../adapters/persistence/sql/reports.sql.js';
 import { REPORT_FAILURES } from '../../adapters/http/failures/reports.js';
@@ -19,6 +19,7 @@ export const reportsModule = defineModule({
     getInventory: getInventory(reportDeps),
     getDailySummary: getDailySummary(reportDeps),
     getSalesByCategory: getSalesByCategory(reportDeps),
+    getVatReport: getVatReport(reportDeps),
     dataAsOf,
   }),
   routes: (uc) => reportRoutes(uc),

@@ -42,15 +42,15 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     });
 
     it('monthActivity: completed sales, voids, TRANSFER and CARD sales and days with sales per Lagos month, empty months too', async () => {
-      const empty = (month: string) => ({ month, salesCount: 0, salesTotal: 0n, voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 0 });
+      const empty = (month: string) => ({ month, salesCount: 0, salesTotal: 0n, tenderedTotal: 0n, voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 0 });
       expect(await p.uow.read((r) => r.reports.monthActivity(shop.businessId, { from: '2026-09-10', to: '2026-11-21' }))).to.deep.equal([
         empty('2026-09'),
-        { month: '2026-10', salesCount: 1, salesTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
+        { month: '2026-10', salesCount: 1, salesTotal: S(5000), tenderedTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
         // S5 at 23:30Z on the 20th is the 21st in Lagos: two days with sales; S3 voided
-        { month: '2026-11', salesCount: 4, salesTotal: S(27000), voidedCount: 1, transferCount: 1, transferTotal: S(1000), cardCount: 0, cardTotal: 0n, daysWithSales: 2 },
+        { month: '2026-11', salesCount: 4, salesTotal: S(27000), tenderedTotal: S(27000), voidedCount: 1, transferCount: 1, transferTotal: S(1000), cardCount: 0, cardTotal: 0n, daysWithSales: 2 },
       ]);
       expect(await p.uow.read((r) => r.reports.monthActivity(shop.businessId, { from: '2026-11-21', to: '2026-11-21' }))).to.deep.equal([
-        { month: '2026-11', salesCount: 1, salesTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
+        { month: '2026-11', salesCount: 1, salesTotal: S(5000), tenderedTotal: S(5000), voidedCount: 0, transferCount: 0, transferTotal: 0n, cardCount: 0, cardTotal: 0n, daysWithSales: 1 },
       ]);
       expect(await p.uow.read((r) => r.reports.monthActivity(other.businessId, { from: '2026-11-01', to: '2026-11-30' }))).to.deep.equal([empty('2026-11')]);
     });

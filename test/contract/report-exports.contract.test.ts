@@ -105,12 +105,13 @@ const contract = (name: string, open: () => Promise<Adapter>) =>
         return Number(v);
       }));
       expect(days.map((d) => d.day)).to.deep.equal(['2026-10-31', '2026-11-01', '2026-11-02', '2026-11-03', '2026-11-04']);
-      expect(pick(['salesPaid', 'creditCollected', 'inCash', 'inTransfer', 'inCard', 'inOther', 'moneyIn'])).to.deep.equal([
-        [0, 0, 0, 0, 0, 0, 0],
-        [105_000, 0, 100_000, 5_000, 0, 0, 105_000],
-        [30_000, 0, 0, 0, 20_000, 10_000, 30_000],
-        [0, 20_000, 20_000, 0, 0, 0, 20_000],
-        [0, 0, 0, 0, 0, 0, 0],
+      // by tender (docs/adr/0055): the CREDIT sale's deposit of 10,000 is a CASH tender
+      expect(pick(['salesPaid', 'creditCollected', 'inCash', 'inTransfer', 'inCard', 'inPos', 'inOther', 'moneyIn'])).to.deep.equal([
+        [0, 0, 0, 0, 0, 0, 0, 0],
+        [105_000, 0, 100_000, 5_000, 0, 0, 0, 105_000],
+        [30_000, 0, 10_000, 0, 20_000, 0, 0, 30_000],
+        [0, 20_000, 20_000, 0, 0, 0, 0, 20_000],
+        [0, 0, 0, 0, 0, 0, 0, 0],
       ]);
       expect(pick(['outCash', 'outTransfer', 'outCard', 'outPos', 'outOther', 'moneyOut', 'net', 'runningBalance'])).to.deep.equal([
         [0, 0, 0, 0, 0, 0, 0, 0],

@@ -59,7 +59,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(month).to.deep.equal({ month: '2026-11', revenue: S(6970.59), returns: S(21029.41), discounts: S(500), costOfGoods: S(4200), expenses: [], totalExpenses: S(0) });
       expect(whole).to.deep.equal({ ...month, month: null });
       expect(await q((r) => r.reports.monthActivity(shop, { from: '2026-11-01', to: '2026-11-21' }))).to.deep.equal([
-        { month: '2026-11', salesCount: 4, salesTotal: S(6970.59), voidedCount: 0, transferCount: 1, transferTotal: S(1000), cardCount: 0, cardTotal: S(0), daysWithSales: 2 },
+        { month: '2026-11', salesCount: 4, salesTotal: S(6970.59), tenderedTotal: S(6970.59), voidedCount: 0, transferCount: 1, transferTotal: S(1000), cardCount: 0, cardTotal: S(0), daysWithSales: 2 },
       ]);
     });
 
@@ -67,7 +67,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await q((r) => r.reports.daySums(shop, '2026-11-20'))).to.deep.include({
         returns: { count: 2, total: S(5823.53) },
         refunds: [{ method: 'CASH', count: 1, total: S(4852.94) }, { method: 'TRANSFER', count: 1, total: S(970.59) }],
-        cashSalesReceived: S(16500),
+        // S2's deposit of 2,000 is a CASH tender (docs/adr/0055)
+        cashSalesReceived: S(18500),
       });
       expect(await q((r) => r.reports.daySums(shop, '2026-11-21'))).to.deep.include({
         returns: { count: 3, total: S(15205.88) },
@@ -81,7 +82,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const days = await q((r) => r.reportExports.cashFlow(shop, '2026-11-20', '2026-11-21'));
       const pick = (keys: string[]) => days.map((d) => keys.map((k) => Number((d as unknown as Record<string, bigint>)[k]) / 100));
       expect(pick(['salesPaid', 'inCash', 'inTransfer', 'inOther', 'moneyIn', 'refunds', 'outCash', 'outTransfer', 'outPos', 'moneyOut', 'net', 'runningBalance'])).to.deep.equal([
-        [19500, 16500, 1000, 2000, 19500, 5823.53, 4852.94, 970.59, 0, 5823.53, 13676.47, 13676.47],
+        // S2's deposit of 2,000 is a CASH tender (docs/adr/0055), no longer "other"
+        [19500, 18500, 1000, 0, 19500, 5823.53, 4852.94, 970.59, 0, 5823.53, 13676.47, 13676.47],
         [500, 500, 0, 0, 500, 9705.88, 0, 0, 9705.88, 9705.88, -9205.88, 4470.59],
       ]);
       const sales = await q((r) => r.reportExports.salesBatch(shop, { from: new Date('2026-11-19T23:00:00Z'), to: new Date('2026-11-21T23:00:00Z') }, undefined, 10));

@@ -92,9 +92,13 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await q((r) => r.stockValue(other))).to.deep.equal([]);
     });
 
-    it('daySums: one Lagos day by payment method, voids, discounts, credit, cash received', async () => {
+    it('daySums: one Lagos day by tender, voids, discounts, credit, cash received', async () => {
+      // the CREDIT sale of 10,000 with a deposit of 4,000 is two tenders: CASH 4,000 and CREDIT 6,000 (docs/adr/0055)
       expect(await q((r) => r.daySums(shop, '2026-11-20'))).to.deep.equal({
-        sales: [{ method: 'CASH', count: 1, total: S(11000) }, { method: 'CREDIT', count: 1, total: S(10000) }, { method: 'TRANSFER', count: 1, total: S(1000) }],
+        sales: [{ method: 'CASH', count: 2, total: S(15000) }, { method: 'CREDIT', count: 1, total: S(6000) }, { method: 'TRANSFER', count: 1, total: S(1000) }],
+        salesCount: 3,
+        revenue: S(22000),
+        vat: S(0),
         voids: { count: 1, total: S(5000) },
         returns: { count: 0, total: 0n },
         refunds: [],
@@ -102,10 +106,13 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expenses: [{ method: 'CASH', count: 1, total: S(3000) }, { method: 'TRANSFER', count: 1, total: S(700) }],
         creditGiven: S(6000),
         creditCollected: [{ method: 'CASH', count: 1, total: S(2500) }],
-        cashSalesReceived: S(11000),
+        cashSalesReceived: S(15000),
       });
       expect(await q((r) => r.daySums(shop, '2026-11-21'))).to.deep.equal({
         sales: [{ method: 'CASH', count: 1, total: S(5000) }],
+        salesCount: 1,
+        revenue: S(5000),
+        vat: S(0),
         voids: { count: 0, total: S(0) },
         returns: { count: 0, total: 0n },
         refunds: [],

@@ -32,6 +32,33 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
     const find = (businessId: string, id: string) => p.uow.read((r) => r.sales.findById(businessId, id));
     const list = (businessId: string, filter = {}, page: Partial<PageRequest<'created_at' | 'total'>> = {}) => p.uow.read((r) => r.sales.list(businessId, salePage(page), filter));
 
+    it('a split sale keeps its tenders in order and its VAT per line, found by id, receipt number and in lists; another business sees neither (docs/adr/0054, 0055)', async () => {
+      const shop = await seedShop(p.uow);
+      const other = await seedShop(p.uow);
+      const split = aSale(shop, shop.product.id, {
+        createdAt: at(5), total: kobo(1_045_000), subtotal: kobo(1_000_000), amountPaid: kobo(1_045_000), paymentMethod: 'TRANSFER',
+        payments: [{ method: 'TRANSFER', amount: kobo(45_000) }, { method: 'CASH', amount: kobo(500_000) }, { method: 'POS', amount: kobo(500_000) }],
+        amountTendered: kobo(600_000), changeDue: kobo(100_000),
+        lines: [
+          { productId: shop.product.id, name: 'Rice', sku: 'RICE', quantity: 1, unitPrice: kobo(600_000), discount: kobo(0), lineTotal: kobo(600_000), costPrice: null, vat: { rate: 750, amount: kobo(45_000), net: kobo(600_000) } },
+          { productId: shop.product.id, name: 'Salt', sku: 'SALT', quantity: 1, unitPrice: kobo(400_000), discount: kobo(0), lineTotal: kobo(400_000), costPrice: null, vat: { rate: 0, amount: kobo(0), net: kobo(400_000) } },
+        ],
+        vat: { pricesIncludeVat: false, total: kobo(45_000) },
+      });
+      const [number] = await addSales([split]);
+      expect(await find(shop.business.id, split.id)).to.deep.equal(stored(split, number!));
+      expect(await p.uow.read((r) => r.sales.findByReceiptNumber(shop.business.id, number!))).to.deep.equal(stored(split, number!));
+      const listed = (await list(shop.business.id)).items.find((x) => x.id === split.id)!;
+      expect([listed.payments, listed.vat]).to.deep.equal([split.payments, split.vat]);
+      expect(await find(other.business.id, split.id)).to.equal(undefined);
+      // a sale without VAT has none on it or its lines; one tender of the old shape
+      const plain = aSale(shop, shop.product.id, { createdAt: at(6), paymentMethod: 'CREDIT', amountPaid: kobo(30_000), customerId: null });
+      const [second] = await addSales([plain]);
+      const read = (await find(shop.business.id, plain.id))!;
+      expect([read.vat, read.lines[0]!.vat, read.payments]).to.deep.equal([undefined, undefined, [{ method: 'CASH', amount: 30_000 }, { method: 'CREDIT', amount: 70_000 }]]);
+      expect(read).to.deep.equal(stored(plain, second!));
+    });
+
     it('add stores the sale with its lines under the business’s next receipt number; found by id and receipt number, never by another business', async () => {
       const shop = await seedShop(p.uow);
       const other = await seedShop(p.uow);

@@ -356,6 +356,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /notifications/preferences', method: 'GET', path: async () => '/notifications/preferences', staff: 'forbidden' },
     { route: 'PUT /notifications/preferences', method: 'PUT', path: async () => '/notifications/preferences', body: () => ({ receipt_channel: 'NONE' }), staff: 'forbidden' },
     { route: 'GET /reports/sales-by-category', method: 'GET', path: async () => '/reports/sales-by-category?start_date=2026-11-01&end_date=2026-11-30', staff: 'forbidden' },
+    { route: 'GET /reports/vat', method: 'GET', path: async () => '/reports/vat?month=2026-11', staff: 'forbidden' },
+    { route: 'GET /reports/vat/export', method: 'GET', path: async () => '/reports/vat/export?month=2026-11', staff: 'forbidden' },
     // loan packs: the owner's
     { route: 'POST /reports/loan-pack', method: 'POST', path: async () => '/reports/loan-pack', body: () => ({ months: 6 }), staff: 'forbidden' },
     { route: 'GET /reports/loan-pack', method: 'GET', path: async () => '/reports/loan-pack', staff: 'forbidden' },

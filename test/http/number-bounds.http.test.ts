@@ -59,7 +59,11 @@ describe('HTTP every numeric field is bounded', function () {
   after(async () => app.close());
 
   /** A valid request of each operation with numeric body fields, and the fields where 0 breaks the rule. */
-  const valid: Record<string, { path: () => string; body: () => unknown; zeroInvalid: string[]; negativeValid?: string[]; partner?: true }> = {
+  /**
+   * A valid request of each operation with numeric body fields, and the fields where 0 breaks the rule. `others`: more valid
+   * bodies, for fields a body cannot hold beside the first's (a sale's payments instead of its payment_method and amount_paid).
+   */
+  const valid: Record<string, { path: () => string; body: () => unknown; others?: () => unknown[]; zeroInvalid: string[]; negativeValid?: string[]; partner?: true }> = {
     'POST /products': { path: () => '/products', body: () => ({ name: 'N', price: 10, cost_price: 5, quantity: 1, low_stock_threshold: 1 }), zeroInvalid: [] },
     'PUT /products/:id': { path: () => `/products/${ids.product}`, body: () => ({ price: 10, cost_price: 5, quantity: 900, low_stock_threshold: 1 }), zeroInvalid: [] },
     'POST /products/stock-adjustment': { path: () => '/products/stock-adjustment', body: () => ({ product_id: ids.product, quantity_change: 1, reason: 'RESTOCK', unit_cost: 5 }), zeroInvalid: ['quantity_change'], negativeValid: ['quantity_change'] },
@@ -71,8 +75,11 @@ describe('HTTP every numeric field is bounded', function () {
     'POST /sales': {
       path: () => '/sales',
       body: () => ({ payment_method: 'CASH', items: [{ product_id: ids.product, quantity: 1, unit_price: 100, discount: 0 }], discount: 0, amount_paid: 100 }),
-      zeroInvalid: ['items.0.quantity'],
+      // split payments (docs/adr/0055): a tender of 0 leaves the total unpaid (422 PAYMENTS_DO_NOT_MATCH_TOTAL)
+      others: () => [{ payments: [{ method: 'CASH', amount: 100 }], items: [{ product_id: ids.product, quantity: 1, unit_price: 100 }], amount_tendered: 100 }],
+      zeroInvalid: ['items.0.quantity', 'payments.0.amount'],
     },
+    'PUT /businesses/me': { path: () => '/businesses/me', body: () => ({ vat_rate: 7.5 }), zeroInvalid: [] },
     'POST /sales/:id/returns': {
       path: () => `/sales/${ids.sale}/returns`,
       body: () => ({ items: [{ product_id: ids.product, quantity: 1 }], refund_method: 'CASH', reason: 'Bounds' }),
@@ -81,8 +88,8 @@ describe('HTTP every numeric field is bounded', function () {
     'POST /customers': { path: () => '/customers', body: () => ({ name: 'C', credit_limit: 1000 }), zeroInvalid: [] },
     'PUT /customers/:id': { path: () => `/customers/${ids.customer}`, body: () => ({ credit_limit: 1000 }), zeroInvalid: [] },
     'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, payment_method: 'CASH' }), zeroInvalid: ['amount'] },
-    'POST /expenses': { path: () => '/expenses', body: () => ({ category_id: ids.category, amount: 10, description: 'E', payment_method: 'CASH' }), zeroInvalid: ['amount'] },
-    'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10 }), zeroInvalid: ['amount'] },
+    'POST /expenses': { path: () => '/expenses', body: () => ({ category_id: ids.category, amount: 10, vat_amount: 1, description: 'E', payment_method: 'CASH' }), zeroInvalid: ['amount'] },
+    'PUT /expenses/:id': { path: () => `/expenses/${ids.expense}`, body: () => ({ amount: 10, vat_amount: 1 }), zeroInvalid: ['amount'] },
     'PUT /notifications/preferences': {
       path: () => '/notifications/preferences',
       body: () => ({ credit_reminders: { days_overdue: 7, repeat_every_days: 7 }, audit_alerts: { sale_voided_over: 100, sale_discounted_over: 10, stock_adjusted_over: 5 } }),
@@ -120,14 +127,20 @@ describe('HTTP every numeric field is bounded', function () {
       const route = app.routes.find((r) => `${r.method.toUpperCase()} ${r.path}` === operation)!;
       const method = route.method.toUpperCase();
       const auth = request.partner ? { headers: { 'x-api-key': partnerKey } } : { token };
-      const ok = await app.request(method, request.path(), { ...auth, body: request.body() });
-      expect(ok.status, `the valid body: ${ok.text}`).to.be.within(200, 299);
+      const bodies = [request.body(), ...(request.others?.() ?? [])];
+      for (const body of bodies) {
+        const ok = await app.request(method, request.path(), { ...auth, body });
+        expect(ok.status, `a valid body: ${ok.text}`).to.be.within(200, 299);
+      }
       for (const leaf of numericLeaves(jsonSchemaOf(route.body!) as Schema)) {
         const field = leaf.path.join('.');
+        // the first valid body holding the field's parent (payments.0.amount: the split-payments body)
+        const holds = (b: unknown) => leaf.path.slice(0, -1).reduce<unknown>((at, k) => (at as Record<string, unknown> | undefined)?.[k], b) !== undefined;
+        const base = [request.body, ...(request.others ? request.others().map((b) => () => b) : [])].find((b) => holds(b()))!;
         const bad = [...(request.negativeValid?.includes(field) ? [-(2 ** 53)] : [-1]), 1.5, 0.001, 1e300, 2 ** 53, ...(request.zeroInvalid.includes(field) ? [0] : [])];
         for (const value of bad) {
           if (value === 1.5 && leaf.schema.type !== 'integer' && ![leaf.schema.type].flat().includes('integer')) continue; // 1.50 naira is money
-          const res = await app.request(method, request.path(), { ...auth, body: setAt(request.body(), leaf.path, value) });
+          const res = await app.request(method, request.path(), { ...auth, body: setAt(base(), leaf.path, value) });
           expect(res.status, `${operation} ${field}=${value}: ${res.text}`).to.be.within(400, 499);
         }
       }

@@ -37,7 +37,7 @@ describe('HTTP report exports', function () {
       expect(rows[0]).to.deep.equal(['Sales']);
       expect(rows[1]).to.deep.equal(['Ada Stores']);
       expect(rows[2]).to.deep.equal(['Period: 2026-11-01 to 2026-11-30']);
-      expect(rows[5]).to.deep.equal(['Receipt', 'Date and time', 'Cashier', 'Customer', 'Payment', 'Status', 'Subtotal', 'Discount', 'Total', 'Paid', 'Balance due', 'Outstanding', 'Returned', 'Net total']);
+      expect(rows[5]).to.deep.equal(['Receipt', 'Date and time', 'Cashier', 'Customer', 'Payment', 'Status', 'Subtotal', 'Discount', 'Total', 'Paid', 'Balance due', 'Outstanding', 'Returned', 'Net total', 'Payments']);
       const body = rows.slice(6);
       expect(body).to.have.length(4);
       body.forEach((row, i) => {
@@ -45,7 +45,8 @@ describe('HTTP report exports', function () {
         expect(row[0]).to.equal(want[0]);
         expect((row[1] as Date).toISOString().slice(0, 16).replace('T', ' ')).to.equal(want[1]);
         expect(Array.from(row.slice(2, 6), (v) => v ?? '')).to.deep.equal(want.slice(2, 6));
-        expect(row.slice(6)).to.deep.equal(want.slice(6).map(money));
+        expect(row.slice(6, 14)).to.deep.equal(want.slice(6, 14).map(money));
+        expect(row[14]).to.equal(want[14]); // the tenders, as text
       });
     });
     it('PDF: business name, period, the rows with the naira sign, page numbers', async () => {

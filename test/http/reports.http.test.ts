@@ -134,7 +134,8 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       expect(day.status, day.text).to.equal(200);
       expect(day.body.data).to.deep.equal({
         date: '2026-11-20',
-        sales: { count: 3, total: 22000, by_payment_method: [{ method: 'CASH', count: 1, total: 11000 }, { method: 'CREDIT', count: 1, total: 10000 }, { method: 'TRANSFER', count: 1, total: 1000 }] },
+        // by tender (docs/adr/0055): the CREDIT sale's deposit of 4,000 is CASH, 6,000 left owed
+        sales: { count: 3, total: 22000, by_payment_method: [{ method: 'CASH', count: 2, total: 15000 }, { method: 'CREDIT', count: 1, total: 6000 }, { method: 'TRANSFER', count: 1, total: 1000 }] },
         voids: { count: 1, total: 5000 },
         returns: { count: 0, total: 0, refunded: 0, by_refund_method: [] },
         net_sales: 22000,
@@ -142,7 +143,9 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         expenses: { total: 3700, by_payment_method: [{ method: 'CASH', count: 1, total: 3000 }, { method: 'TRANSFER', count: 1, total: 700 }] },
         credit_given: 6000,
         credit_collected: { total: 2500, by_payment_method: [{ method: 'CASH', count: 1, total: 2500 }] },
-        cash_expected: 10500, // 11,000 cash sales + 2,500 cash payment - 3,000 cash rent
+        cash_expected: 14500, // 15,000 cash tenders + 2,500 cash payment - 3,000 cash rent
+        revenue: 22000,
+        vat_total: 0,
       });
       expect((await get('/reports/daily-summary')).body.data).to.deep.equal({
         date: '2026-11-21',
@@ -155,6 +158,8 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         credit_given: 0,
         credit_collected: { total: 3000, by_payment_method: [{ method: 'TRANSFER', count: 1, total: 3000 }] },
         cash_expected: 3800,
+        revenue: 5000,
+        vat_total: 0,
       });
     });
 

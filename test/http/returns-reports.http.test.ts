@@ -74,7 +74,7 @@ describe('HTTP reports net of returns', function () {
     expect(day).to.deep.include({
       returns: { count: 2, total: 5823.53, refunded: 5823.53, by_refund_method: [{ method: 'CASH', count: 1, total: 4852.94 }, { method: 'TRANSFER', count: 1, total: 970.59 }] },
       net_sales: 21676.47,
-      cash_expected: 11647.06, // 16,500 cash sales - 4,852.94 cash refund
+      cash_expected: 13647.06, // 18,500 cash tenders (the credit sale's 2,000 deposit is CASH, docs/adr/0055) - 4,852.94 cash refund
     });
     expect(await get('/reports/daily-summary')).to.deep.include({
       date: '2026-11-21',

@@ -7,7 +7,8 @@ import type { Session } from '../../application/auth/ports.js';
 import type { Product } from '../../domain/product.js';
 import type { Customer } from '../../domain/customer.js';
 import type { CreditEntry } from '../../domain/credit.js';
-import type { SaleDraft } from '../../domain/sale.js';
+import { tendersOf, type SaleDraft } from '../../domain/sale.js';
+import { DEFAULT_VAT_SETTINGS } from '../../domain/vat.js';
 import { kobo } from '../../domain/money.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
@@ -37,6 +38,7 @@ export const aBusiness = (o: Partial<Business> = {}): Business => ({
   category: null,
   logoUrl: null,
   plan: 'FREE',
+  ...DEFAULT_VAT_SETTINGS,
   currency: 'NGN',
   timezone: 'Africa/Lagos',
   createdAt: NOW,
@@ -72,6 +74,7 @@ export const aProduct = (businessId: string, o: Partial<Product> = {}): Product 
   lowStockThreshold: null,
   barcode: null,
   unit: null,
+  vatExempt: false,
   archivedAt: null,
   createdAt: NOW,
   updatedAt: NOW,
@@ -146,7 +149,7 @@ export const aSale = (
   const total = o.total ?? kobo(100_000);
   const amountPaid = o.amountPaid ?? (o.paymentMethod === 'CREDIT' ? kobo(0) : total);
   const balanceDue = kobo(total - amountPaid);
-  return {
+  const sale: Omit<SaleDraft, 'payments'> & { payments?: SaleDraft['payments'] } = {
     id: randomUUID(),
     businessId: t.business.id,
     branchId: t.branch.id,
@@ -172,6 +175,8 @@ export const aSale = (
     refundAmount: null,
     ...o,
   };
+  // the tenders of the old shape (docs/adr/0055), unless the test names its own
+  return { ...sale, payments: o.payments ?? tendersOf(sale.paymentMethod, sale.total, sale.amountPaid) };
 };
 
 /** A credit-ledger entry of the customer: by default a credit sale of 1,000.00 naira owed from nothing. */

@@ -87,22 +87,24 @@ export const seedReportFixture = async (app: TestApp): Promise<ReportFixture> =>
 };
 
 /** The sales export of 1-30 Nov 2026, by hand (CSV cells). */
-export const SALES_HEADER = ['receipt_number', 'date_time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'total', 'amount_paid', 'balance_due', 'outstanding', 'returned', 'net_total'];
+// payments: the tenders (docs/adr/0055); the CREDIT sale's deposit is CASH
+export const SALES_HEADER = ['receipt_number', 'date_time', 'cashier', 'customer', 'payment_method', 'status', 'subtotal', 'discount', 'total', 'amount_paid', 'balance_due', 'outstanding', 'returned', 'net_total', 'payments'];
 export const SALES_ROWS = [
-  ['RCP-000002', '2026-11-02 10:00', 'Ada Obi', '', 'CASH', 'COMPLETED', '2000.00', '150.00', '1850.00', '1850.00', '0.00', '0.00', '0.00', '1850.00'],
-  ['RCP-000003', '2026-11-02 11:00', 'Ada Obi', '', 'TRANSFER', 'VOIDED', '2500.50', '0.00', '2500.50', '2500.50', '0.00', '0.00', '0.00', '2500.50'],
-  ['RCP-000004', '2026-11-03 13:00', 'Ada Obi', 'Chinedu Eze', 'CREDIT', 'COMPLETED', '3000.00', '0.00', '3000.00', '1000.00', '2000.00', '0.00', '0.00', '3000.00'],
-  ['RCP-000005', '2026-11-06 00:30', 'Bola Ade', '', 'CARD', 'COMPLETED', '2500.50', '0.00', '2500.50', '2500.50', '0.00', '0.00', '0.00', '2500.50'],
+  ['RCP-000002', '2026-11-02 10:00', 'Ada Obi', '', 'CASH', 'COMPLETED', '2000.00', '150.00', '1850.00', '1850.00', '0.00', '0.00', '0.00', '1850.00', 'CASH 1850.00'],
+  ['RCP-000003', '2026-11-02 11:00', 'Ada Obi', '', 'TRANSFER', 'VOIDED', '2500.50', '0.00', '2500.50', '2500.50', '0.00', '0.00', '0.00', '2500.50', 'TRANSFER 2500.50'],
+  ['RCP-000004', '2026-11-03 13:00', 'Ada Obi', 'Chinedu Eze', 'CREDIT', 'COMPLETED', '3000.00', '0.00', '3000.00', '1000.00', '2000.00', '0.00', '0.00', '3000.00', 'CASH 1000.00 CREDIT 2000.00'],
+  ['RCP-000005', '2026-11-06 00:30', 'Bola Ade', '', 'CARD', 'COMPLETED', '2500.50', '0.00', '2500.50', '2500.50', '0.00', '0.00', '0.00', '2500.50', 'CARD 2500.50'],
 ];
 
 /** The cash flow of 1-6 Nov 2026, by hand (CSV cells). */
-export const CASH_FLOW_HEADER = ['date', 'sales_paid', 'credit_collected', 'in_cash', 'in_transfer', 'in_card', 'in_other', 'money_in', 'refunds', 'out_cash', 'out_transfer', 'out_card', 'out_pos', 'out_other', 'money_out', 'net', 'running_balance'];
+// in_pos: POS tenders and credit payments (docs/adr/0055); the CREDIT sale's deposit of 3 Nov is a CASH tender
+export const CASH_FLOW_HEADER = ['date', 'sales_paid', 'credit_collected', 'in_cash', 'in_transfer', 'in_card', 'in_pos', 'in_other', 'money_in', 'refunds', 'out_cash', 'out_transfer', 'out_card', 'out_pos', 'out_other', 'money_out', 'net', 'running_balance'];
 const z = '0.00';
 export const CASH_FLOW_ROWS = [
-  ['2026-11-01', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z],
-  ['2026-11-02', '1850.00', z, '1850.00', z, z, z, '1850.00', z, z, z, z, z, z, z, '1850.00', '1850.00'],
-  ['2026-11-03', '1000.00', z, z, z, z, '1000.00', '1000.00', z, z, z, z, z, z, z, '1000.00', '2850.00'],
-  ['2026-11-04', z, '2000.00', z, '2000.00', z, z, '2000.00', z, z, z, z, '300.00', z, '300.00', '1700.00', '4550.00'],
-  ['2026-11-05', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, '4550.00'],
-  ['2026-11-06', '2500.50', z, z, z, '2500.50', z, '2500.50', z, '500.00', z, z, z, z, '500.00', '2000.50', '6550.50'],
+  ['2026-11-01', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z],
+  ['2026-11-02', '1850.00', z, '1850.00', z, z, z, z, '1850.00', z, z, z, z, z, z, z, '1850.00', '1850.00'],
+  ['2026-11-03', '1000.00', z, '1000.00', z, z, z, z, '1000.00', z, z, z, z, z, z, z, '1000.00', '2850.00'],
+  ['2026-11-04', z, '2000.00', z, '2000.00', z, z, z, '2000.00', z, z, z, z, '300.00', z, '300.00', '1700.00', '4550.00'],
+  ['2026-11-05', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, '4550.00'],
+  ['2026-11-06', '2500.50', z, z, z, '2500.50', z, z, '2500.50', z, '500.00', z, z, z, z, '500.00', '2000.50', '6550.50'],
 ];

@@ -13,6 +13,7 @@ const { codes, problem } = errorCodes({
   DISCOUNT_TOO_LARGE: 422,
   AMOUNT_PAID_EXCEEDS_TOTAL: 422,
   AMOUNT_TENDERED_TOO_SMALL: 422,
+  PAYMENTS_DO_NOT_MATCH_TOTAL: 422,
   PRODUCT_ARCHIVED: 422,
   AMOUNT_TOO_LARGE: 422,
   CREDIT_BALANCE_LIMIT_EXCEEDED: 422,
@@ -34,6 +35,8 @@ export type SalesFailure =
           | 'SaleDiscountTooLarge'
           | 'AmountPaidExceedsTotal'
           | 'AmountTenderedTooSmall'
+          | 'PaymentsDoNotMatchTotal'
+          | 'InvalidTenders'
           | 'AmountTooLarge';
       }
     >
@@ -90,10 +93,21 @@ export const SALE_FAILURES = moduleFailures<SalesFailure>()(codes, {
       ? problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the total (${nairaText(f.amountPaid)}); to leave the rest on credit, send customer_id.`, {
           errors: [{ field: 'amount_tendered', message: 'is less than the total' }],
         })
-      : problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaText(f.amountPaid)}).`, {
-          errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
-        }),
+      : f.short === 'cash'
+        ? problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the CASH tender (${nairaText(f.amountPaid)}).`, {
+            errors: [{ field: 'amount_tendered', message: 'is less than the CASH tender' }],
+          })
+        : problem('AMOUNT_TENDERED_TOO_SMALL', `amount_tendered is less than the amount paid (${nairaText(f.amountPaid)}).`, {
+            errors: [{ field: 'amount_tendered', message: 'is less than amount_paid' }],
+          }),
   ),
+  PaymentsDoNotMatchTotal: failure(['PAYMENTS_DO_NOT_MATCH_TOTAL'], (f) =>
+    problem('PAYMENTS_DO_NOT_MATCH_TOTAL', `The payments add up to ${nairaText(f.paid)}; the sale's total is ${nairaText(f.total)}. Tenders must add up to the total exactly (a CREDIT tender for what is left owed).`, {
+      errors: [{ field: 'payments', message: `must add up to the total, ${nairaText(f.total)}` }],
+    }),
+  ),
+  // split payments sent in a shape no sale takes: a malformed request (docs/adr/0055)
+  InvalidTenders: failure(['VALIDATION_FAILED'], (f) => problem('VALIDATION_FAILED', `The request is invalid: ${f.field} ${f.reason}.`, { errors: [{ field: f.field, message: f.reason }] })),
   AmountTooLarge: failure(['AMOUNT_TOO_LARGE'], () =>
     problem('AMOUNT_TOO_LARGE', 'The sale comes to more than 1,000,000,000,000.00.', { errors: [{ field: 'items', message: 'total too large' }] }),
   ),

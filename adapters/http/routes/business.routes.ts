@@ -6,7 +6,7 @@ import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/business/ports.js';
-import { dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text } from '../codecs.js';
+import { booleanInput, dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text, tinInput, vatRatePercent } from '../codecs.js';
 import { dateTimeJson } from '../json-values.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
@@ -112,10 +112,14 @@ export const businessRoutes = (uc: BusinessUseCases) => {
     operationId: 'updateMyBusiness',
     tag: TAG,
     summary: "Update the business profile (owner)",
-    description: 'Fields present are updated; null clears an optional field. plan, currency and timezone are read-only (unknown fields, 400).',
+    description:
+      'Fields present are updated; null clears an optional field. plan, currency and timezone are read-only (unknown fields, 400). ' +
+      'VAT (docs/adr/0054): vat_registered true needs a tin (sent now or held, else 422 TIN_REQUIRED); vat_rate is a percentage ' +
+      '(default 7.5, the Nigerian rate); prices_include_vat (default true) says whether shelf prices hold the VAT or it is added. ' +
+      'New settings apply to sales made from then on; each sale keeps the rate and mode it was made with.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    bodyExample: { name: 'Ada Stores Ikeja', address: '12 Allen Avenue, Ikeja, Lagos', category: 'Retail' },
+    bodyExample: { name: 'Ada Stores Ikeja', address: '12 Allen Avenue, Ikeja, Lagos', category: 'Retail', vat_registered: true, tin: '12345678-0001', vat_rate: 7.5, prices_include_vat: true },
     body: object(
       'UpdateBusinessRequest',
       {},
@@ -126,14 +130,27 @@ export const businessRoutes = (uc: BusinessUseCases) => {
         address: orNull(text(1, 300)),
         category: orNull(text(1, 60)),
         logo_url: orNull(httpsUrl),
+        vat_registered: booleanInput,
+        tin: orNull(tinInput),
+        vat_rate: vatRatePercent,
+        prices_include_vat: booleanInput,
       },
     ),
     success: { status: 200, description: 'The updated business', data: businessShape },
-    failures: failuresOf<FailureOf<typeof uc.updateBusiness>>({ NotFound: true }),
+    failures: failuresOf<FailureOf<typeof uc.updateBusiness>>({ NotFound: true, TinRequired: true }),
     errors: [],
     handler: async ({ actor, body }) => {
-      const { logo_url, ...rest } = body;
-      const r = successOf(await uc.updateBusiness(actor, { ...rest, ...(logo_url !== undefined ? { logoUrl: logo_url } : {}) }), 'business');
+      const { logo_url, vat_registered, vat_rate, prices_include_vat, ...rest } = body;
+      const r = successOf(
+        await uc.updateBusiness(actor, {
+          ...rest,
+          ...(logo_url !== undefined ? { logoUrl: logo_url } : {}),
+          ...(vat_registered !== undefined ? { vatRegistered: vat_registered } : {}),
+          ...(vat_rate !== undefined ? { vatRate: vat_rate } : {}),
+          ...(prices_include_vat !== undefined ? { pricesIncludeVat: prices_include_vat } : {}),
+        }),
+        'business',
+      );
       return ok('Business updated', businessJson(r));
     },
   }),

@@ -3,7 +3,7 @@ import type { createExpense, deleteExpense, expenseSummary, ExpenseFields, getEx
 import { CATEGORY_SORTS, EXPENSE_SORTS } from '../../../application/expenses/ports.js';
 import { EXPENSE_PAYMENT_METHODS, EXPENSE_SUMMARY_GROUPS, type ExpensePaymentMethod } from '../../../domain/expense.js';
 import type { Kobo } from '../../../domain/money.js';
-import { dateTime, doc, enumOf, jsonSchemaOf, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
+import { dateTime, doc, Documented, enumOf, jsonSchemaOf, money, object, orNull, positiveMoney, shape, text, uuid, uuidInput } from '../codecs.js';
 import { dateTimeJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
@@ -39,6 +39,17 @@ const optionalFields = {
   spent_on: lagosDay('the Lagos day the money was spent; today in Lagos when left out; not after today'),
   reference: orNull(text(1, 100, "e.g. the supplier's invoice number")),
   branch_id: uuidInput,
+  vat_amount: new Documented<Kobo, number>(
+    'naira',
+    {
+      ...money.schema,
+      description:
+        "the VAT the amount holds (input VAT, on the supplier's invoice), at most the amount (422 VAT_EXCEEDS_AMOUNT); 0 when left out. " +
+        "A VAT-registered business's P&L counts the expense net of it and GET /reports/vat sets it against output VAT (naira, at most 2 decimals)",
+    },
+    money.validate,
+    money.encode,
+  ),
 };
 type ExpenseBody = {
   category_id?: string;
@@ -49,6 +60,7 @@ type ExpenseBody = {
   spent_on?: string;
   reference?: string | null;
   branch_id?: string;
+  vat_amount?: Kobo;
 };
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
 import { failuresOf, type FailureOf } from '../failure-codes.js';
@@ -63,6 +75,7 @@ const fieldsOf = (b: ExpenseBody): Partial<ExpenseFields> => {
     spentOn: b.spent_on,
     reference: b.reference,
     branchId: b.branch_id,
+    vatAmount: b.vat_amount,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<ExpenseFields>;
 };
@@ -188,7 +201,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     body: object('CreateExpenseRequest', expenseFields, { ...optionalFields, ...CLIENT_FIELDS }),
     success: { status: 201, description: 'The expense', data: expenseShape, headers: REPLAYED_HEADER },
     failures: failuresOf<FailureOf<typeof uc.createExpense>>({
-      ClientIdConflict: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+      ClientIdConflict: true, AmountNotPositive: true, NegativeAmount: true, VatExceedsAmount: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
     }),
     errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body }) => {
@@ -252,7 +265,7 @@ export const expenseRoutes = (uc: ExpenseUseCases) => [
     body: object('UpdateExpenseRequest', {}, { ...expenseFields, ...optionalFields }),
     success: { status: 200, description: 'The expense', data: expenseShape },
     failures: failuresOf<FailureOf<typeof uc.updateExpense>>({
-      NotFound: true, AmountNotPositive: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
+      NotFound: true, AmountNotPositive: true, NegativeAmount: true, VatExceedsAmount: true, SpentOnInFuture: true, UnknownCategory: true, UnknownBranch: true,
     }),
     errors: [],
     handler: async ({ actor, params, body }) => ok('Expense updated', expenseJson(successOf(await uc.updateExpense(actor, params.id, fieldsOf(body)), 'expense'))),

@@ -16,6 +16,7 @@ export const expenseJson = (e: Expense) => ({
   category_id: e.categoryId,
   category: e.categoryName,
   amount: nairaJson(e.amount),
+  vat_amount: nairaJson(e.vatAmount ?? 0),
   description: e.description,
   vendor: e.vendor,
   payment_method: e.paymentMethod,
@@ -34,6 +35,7 @@ export const expenseShape = shape(
     category_id: uuid,
     category: str,
     amount: amountNaira,
+    vat_amount: doc('naira', nairaSchema({ minimum: 0, maximum: MAX_NAIRA })),
     description: str,
     vendor: nullableStr,
     payment_method: doc('payment_method', { type: 'string', enum: [...EXPENSE_PAYMENT_METHODS] }),
@@ -43,7 +45,7 @@ export const expenseShape = shape(
     created_at: dateTime,
     updated_at: dateTime,
   },
-  { category: "the category's current name", spent_on: 'the Lagos day the money was spent', reference: "e.g. the supplier's invoice number" },
+  { vat_amount: 'the VAT the amount holds (input VAT); 0.00 when none was recorded', category: "the category's current name", spent_on: 'the Lagos day the money was spent', reference: "e.g. the supplier's invoice number" },
 );
 
 export const categoryJson = (c: ExpenseCategory) => ({

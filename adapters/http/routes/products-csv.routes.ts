@@ -1,6 +1,7 @@
 import { pipeline, Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { exportProducts } from '../../../application/products/export-products.js';
+import type { getVatSettings } from '../../../application/business/get-business.js';
 import { MAX_IMPORT_ROWS, type importProducts, type ImportReport, type ImportRow, type ImportRowError } from '../../../application/products/import-products.js';
 import type { ProductFields } from '../../../application/products/manage-products.js';
 import { MAX_KOBO, nairaToKobo, type Kobo } from '../../../domain/money.js';
@@ -16,6 +17,7 @@ import { ok, OWNER_ONLY, route } from '../route.js';
 export interface ProductCsvUseCases {
   readonly importProducts: ReturnType<typeof importProducts>;
   readonly exportProducts: ReturnType<typeof exportProducts>;
+  readonly getVatSettings: ReturnType<typeof getVatSettings>;
 }
 
 /** An import file may be at most this large. */
@@ -23,17 +25,22 @@ export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
 
 /** The file's columns, in the order the export writes them; the import accepts any order and subset holding sku. */
 export const CSV_COLUMNS = ['sku', 'name', 'price', 'cost_price', 'quantity', 'category', 'type', 'low_stock_threshold', 'barcode', 'unit'] as const;
-type Column = (typeof CSV_COLUMNS)[number];
+/**
+ * `true` or `false` (docs/adr/0054): the import reads it from any file; the export writes it after `unit` for a
+ * VAT-registered business only, so an unregistered business's file stays as it was.
+ */
+export const VAT_EXEMPT_COLUMN = 'vat_exempt';
+type Column = (typeof CSV_COLUMNS)[number] | typeof VAT_EXEMPT_COLUMN;
 const REQUIRED_COLUMNS: readonly string[] = ['sku'];
 /** The optional column naming the branch (name or id) whose quantity a row holds; without it, the default branch's. */
 const BRANCH = 'branch';
-const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, BRANCH];
+const KNOWN_COLUMNS: readonly string[] = [...CSV_COLUMNS, VAT_EXEMPT_COLUMN, BRANCH];
 
 // ---- export: a product as a CSV record ----
 
 const optionalText = (s: string | null) => (s === null ? '' : guardCell(s));
 
-export const productRecord = (p: Product, quantity = p.quantity): string[] => [
+export const productRecord = (p: Product, quantity = p.quantity, vatColumn = false): string[] => [
   guardCell(p.sku),
   guardCell(p.name),
   nairaCell(p.price),
@@ -44,11 +51,12 @@ export const productRecord = (p: Product, quantity = p.quantity): string[] => [
   p.lowStockThreshold === null ? '' : String(p.lowStockThreshold),
   optionalText(p.barcode),
   optionalText(p.unit),
+  ...(vatColumn ? [String(p.vatExempt)] : []),
 ];
 
 /** By branch: a record per branch (its quantity, its name in the branch column); a service's one record has no branch. */
-const branchRecords = (p: ProductWithStock): string[][] =>
-  p.type === 'SERVICE' ? [[...productRecord(p), '']] : p.stock.map((s) => [...productRecord(p, s.quantity), guardCell(s.branchName)]);
+const branchRecords = (p: ProductWithStock, vatColumn: boolean): string[][] =>
+  p.type === 'SERVICE' ? [[...productRecord(p, p.quantity, vatColumn), '']] : p.stock.map((s) => [...productRecord(p, s.quantity, vatColumn), guardCell(s.branchName)]);
 
 // ---- import: the header and the cells ----
 
@@ -68,6 +76,10 @@ const moneyCell = (s: string): Cell => {
 };
 const integerCell = (s: string): Cell =>
   !/^-?\d+$/.test(s) ? fail('must be a whole number') : Math.abs(Number(s)) > 1_000_000_000 ? fail('must be at most 1000000000') : value(Number(s));
+const booleanCell = (s: string): Cell => {
+  const t = s.toLowerCase();
+  return t === 'true' ? value(true) : t === 'false' ? value(false) : fail('must be true or false');
+};
 const typeCell = (s: string): Cell => {
   const t = s.toUpperCase();
   return (PRODUCT_TYPES as readonly string[]).includes(t) ? value(t) : fail(`must be one of ${PRODUCT_TYPES.join(', ')}`);
@@ -93,6 +105,7 @@ const COLUMN_READERS: Record<Column, { field: keyof ProductFields; clearable: bo
   low_stock_threshold: { field: 'lowStockThreshold', clearable: true, read: integerCell },
   barcode: { field: 'barcode', clearable: true, read: textCell(64) },
   unit: { field: 'unit', clearable: true, read: textCell(20) },
+  vat_exempt: { field: 'vatExempt', clearable: false, read: booleanCell },
 };
 const CLEARABLE = CSV_COLUMNS.filter((c) => COLUMN_READERS[c].clearable);
 
@@ -160,7 +173,8 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     tag: TAG,
     summary: 'Export the products as CSV (owner)',
     description:
-      `Every active product (archived ones are left out), oldest first, streamed from the database. Columns: ${columnList}; prices in naira with 2 decimals; ` +
+      `Every active product (archived ones are left out), oldest first, streamed from the database. Columns: ${columnList} ` +
+      `(and ${VAT_EXEMPT_COLUMN}, true or false, for a VAT-registered business); prices in naira with 2 decimals; ` +
       'UTF-8 with a byte-order mark (so Excel reads it as UTF-8), CRLF line ends. A text cell starting with = + - @, tab or CR ' +
       "is prefixed with a single quote (OWASP's CSV-injection guard); the import removes it again, so the file round-trips. " +
       'quantity is the total over the branches; by_branch=true writes one row per product and active branch instead, with that ' +
@@ -178,8 +192,9 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     errors: [],
     handler: async ({ actor, ctx, query }) => {
       const byBranch = query.by_branch ?? false;
+      const { vatRegistered } = await uc.getVatSettings(actor);
       const { lagosDay, products } = uc.exportProducts(actor, { byBranch });
-      const recordsOf = (p: Product): string[][] => (byBranch ? branchRecords(p as ProductWithStock) : [productRecord(p)]);
+      const recordsOf = (p: Product): string[][] => (byBranch ? branchRecords(p as ProductWithStock, vatRegistered) : [productRecord(p, p.quantity, vatRegistered)]);
       // The first batch is read before the answer starts, so a database fault is still a proper error.
       const first = await products.next();
       const records = async function* () {
@@ -187,7 +202,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
         yield* recordsOf(first.value);
         for await (const p of products) yield* recordsOf(p);
       };
-      const columns = byBranch ? [...CSV_COLUMNS, BRANCH] : [...CSV_COLUMNS];
+      const columns = [...CSV_COLUMNS, ...(vatRegistered ? [VAT_EXEMPT_COLUMN] : []), ...(byBranch ? [BRANCH] : [])];
       const csv = pipeline(Readable.from(records()), stringify({ header: true, columns, bom: true, record_delimiter: 'windows' }), coalesce(), (e) => {
         if (e) ctx.res.destroy(e); // cut the download off rather than end a truncated file normally
       });
@@ -201,7 +216,7 @@ export const productCsvRoutes = (uc: ProductCsvUseCases) => [
     tag: TAG,
     summary: 'Import products from CSV (owner)',
     description:
-      `Creates or updates products from a CSV with a header row (the export's columns, ${columnList}, in any order; sku required). ` +
+      `Creates or updates products from a CSV with a header row (the export's columns, ${columnList}, ${VAT_EXEMPT_COLUMN} (true or false), in any order; sku required). ` +
       'Rows are matched on sku ignoring case: a new sku (or a blank one, which gets a generated sku) creates a product and needs name ' +
       'and price; a known sku updates the columns present. A blank cell leaves the field as it is; a cell holding only `-` clears an ' +
       `optional field (${CLEARABLE.join(', ')}; on another column it is a row error). A text that really is "-" is written '- ` +

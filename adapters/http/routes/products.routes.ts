@@ -5,7 +5,7 @@ import type { Product } from '../../../domain/product.js';
 import type { Actor } from '../../../domain/roles.js';
 import { MOVEMENT_SORTS, PRODUCT_SORTS } from '../../../application/products/ports.js';
 import { ADJUSTMENT_REASONS, MOVEMENT_REASONS, PRODUCT_TYPES } from '../../../domain/product.js';
-import { doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, object, orNull, queryFlag, shape, str, text, uuidInput } from '../codecs.js';
+import { booleanInput, doc, enumOf, int, integer, nonZeroInteger, jsonSchemaOf, money, object, orNull, queryFlag, shape, str, text, uuidInput } from '../codecs.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
 import { created, ok, OWNER_AND_STAFF, OWNER_ONLY, route } from '../route.js';
@@ -40,6 +40,7 @@ const productFields = {
   low_stock_threshold: orNull(integer()),
   barcode: orNull(text(1, 64)),
   unit: orNull(text(1, 20)),
+  vat_exempt: booleanInput,
 };
 
 type ProductBody = {
@@ -53,6 +54,7 @@ type ProductBody = {
   low_stock_threshold?: number | null;
   barcode?: string | null;
   unit?: string | null;
+  vat_exempt?: boolean;
 };
 
 /** The JSON body's snake_case fields as the use case's fields (only those present). */
@@ -68,6 +70,7 @@ export const productFieldsOf = (b: ProductBody): Partial<ProductFields> => {
     lowStockThreshold: b.low_stock_threshold,
     barcode: b.barcode,
     unit: b.unit,
+    vatExempt: b.vat_exempt,
   };
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as Partial<ProductFields>;
 };

@@ -20,6 +20,7 @@ export const productJson = (p: ProductWithStock) => ({
   is_low_stock: isLowStock(p),
   barcode: p.barcode,
   unit: p.unit,
+  vat_exempt: p.vatExempt,
   archived_at: dateTimeJsonOrNull(p.archivedAt),
   created_at: dateTimeJson(p.createdAt),
   updated_at: dateTimeJson(p.updatedAt),
@@ -43,12 +44,14 @@ export const productShape = shape('Product', {
   is_low_stock: doc('boolean', { type: 'boolean' }),
   barcode: nullableStr,
   unit: nullableStr,
+  vat_exempt: doc('boolean', { type: 'boolean' }),
   archived_at: doc('date-time or null', { type: ['string', 'null'], format: 'date-time' }),
   created_at: dateTime,
   updated_at: dateTime,
 }, {
   archived_at: 'when the product was archived (DELETE /products/{id}); null while it is active and can be sold',
   quantity: 'the total over the business\'s branches',
+  vat_exempt: 'exempt from VAT (basic food, medical and educational items): sold at a VAT rate of 0 by a VAT-registered business (docs/adr/0054)',
   stock: 'the quantity at each active branch, the default branch first (empty for a service)',
 });
 

@@ -4,11 +4,14 @@ import type { ExportFailure, ReportQuery } from '../../../application/report-exp
 import type { exportCashFlow } from '../../../application/report-exports/export-cash-flow.js';
 import type { exportSales } from '../../../application/report-exports/export-sales.js';
 import type { exportInventory, exportProfitLoss } from '../../../application/report-exports/export-reports.js';
+import type { exportVat } from '../../../application/report-exports/export-vat.js';
+import { monthDays } from '../../../domain/vat.js';
 import type { Report } from '../../../application/report-exports/report.js';
 import { MAX_REPORT_DAYS } from '../../../domain/report.js';
 import type { Actor } from '../../../domain/roles.js';
 import { renderReport, REPORT_CONTENT_TYPES, REPORT_FORMATS, reportFileName, type ReportFormat } from '../../reports-export/index.js';
 import { doc, enumOf, object } from '../codecs.js';
+import { vatMonthParam } from './reports.views.js';
 import { lagosDayInput } from '../dates.js';
 import { successOf } from '../failures.js';
 import { failuresOf } from '../failure-codes.js';
@@ -19,6 +22,7 @@ export interface ReportExportUseCases {
   readonly exportCashFlow: ReturnType<typeof exportCashFlow>;
   readonly exportProfitLoss: ReturnType<typeof exportProfitLoss>;
   readonly exportInventory: ReturnType<typeof exportInventory>;
+  readonly exportVat: ReturnType<typeof exportVat>;
 }
 
 const lagosDay = (description: string) => lagosDayInput(description);
@@ -32,11 +36,14 @@ const periodQuery = object(
     end_date: lagosDay(`the last Lagos day, inclusive (default: today in Lagos); at most ${MAX_REPORT_DAYS} days from start_date`),
   },
 );
-type PeriodQuery = t.TypeOf<typeof periodQuery>;
+type PeriodQuery = t.TypeOf<typeof periodQuery> & { readonly month?: string };
 /** A snapshot of now (the inventory) takes no period: the document declares only what the route takes (issue 32). */
 const snapshotQuery = object('SnapshotReportExportQuery', {}, { format });
-/** The query a route takes: a period, or (a snapshot) the format alone, which reads as a period left out. */
-const queryOf = (snapshot: boolean | undefined): t.Type<PeriodQuery, unknown, unknown> => (snapshot ? snapshotQuery : periodQuery);
+/** A monthly report (the VAT return) takes its month, YYYY-MM. */
+const monthQuery = object('MonthReportExportQuery', {}, { format, month: vatMonthParam('the Lagos month, YYYY-MM (default: the current one)') });
+/** The query a route takes: a period, a month, or (a snapshot) the format alone, which reads as a period left out. */
+const queryOf = (kind: 'period' | 'snapshot' | 'month'): t.Type<PeriodQuery, unknown, unknown> =>
+  kind === 'snapshot' ? snapshotQuery : kind === 'month' ? (monthQuery as t.Type<PeriodQuery, unknown, unknown>) : periodQuery;
 
 /** The first row is read before the answer starts, so a database fault is still a proper error, not a cut-off file. */
 const primed = async (report: Report): Promise<Report> => {
@@ -63,6 +70,8 @@ export const reportExportRoute = (def: {
   readonly description: string;
   /** A snapshot of now: only `format`; start_date or end_date is an unknown parameter (400). */
   readonly snapshot?: boolean;
+  /** A month's report: `month` (YYYY-MM) instead of start_date and end_date; the query's period is that month. */
+  readonly monthly?: boolean;
   readonly run: (actor: Actor, query: ReportQuery) => Promise<Either<ExportFailure, Report>>;
 }): RouteDef<undefined, PeriodQuery> =>
   route({
@@ -76,11 +85,11 @@ export const reportExportRoute = (def: {
       "starting with = + - @, tab or CR prefixed with ' as in the products export), xlsx (one sheet: title, business, period, then the table " +
       'with money as numbers and dates as dates) or pdf (A4, business name, period, the table with its header on every page, page numbers, ' +
       'amounts in naira). ' +
-      (def.snapshot ? '' : `start_date and end_date are Lagos days, both inclusive; end before start or more than ${MAX_REPORT_DAYS} days is 400. `) +
+      (def.snapshot || def.monthly ? '' : `start_date and end_date are Lagos days, both inclusive; end before start or more than ${MAX_REPORT_DAYS} days is 400. `) +
       'The file is streamed as it is read from the database (no Content-Length). Owner only (STAFF 403).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
-    query: queryOf(def.snapshot),
+    query: queryOf(def.snapshot ? 'snapshot' : def.monthly ? 'month' : 'period'),
     success: {
       status: 200,
       description: 'The report file, in the format asked for',
@@ -93,7 +102,12 @@ export const reportExportRoute = (def: {
     errors: [],
     handler: async ({ actor, query, ctx }) => {
       const chosen: ReportFormat = query.format ?? 'csv';
-      const answer = await def.run(actor, { ...(query.start_date ? { startDate: query.start_date } : {}), ...(query.end_date ? { endDate: query.end_date } : {}) });
+      const days = query.month ? monthDays(query.month) : undefined;
+      const answer = await def.run(actor, {
+        ...(query.start_date ? { startDate: query.start_date } : {}),
+        ...(query.end_date ? { endDate: query.end_date } : {}),
+        ...(days ? { startDate: days.from, endDate: days.to } : {}),
+      });
       const report = await primed(successOf(answer, 'business'));
       const body = renderReport(chosen, report, (e) => ctx.res.destroy(e)); // cut the download off rather than end a truncated file
       return {
@@ -147,5 +161,16 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
       'now: its period is today; it takes no start_date or end_date (400, an unknown parameter, rather than ignored).',
     snapshot: true,
     run: uc.exportInventory,
+  }),
+  reportExportRoute({
+    path: '/reports/vat/export',
+    operationId: 'exportVatReport',
+    summary: "Export a month's VAT return (owner)",
+    description:
+      'GET /reports/vat as a file, for month (YYYY-MM, default the current Lagos month): one row per VAT rate of the month\'s completed sales (item, rate_pct, net of VAT, vat), ' +
+      'then Output VAT (sales), Input VAT (expenses: net is their amount less the VAT), Net VAT payable, and the filing due date (the 21st of ' +
+      'the next month) with the TIN.',
+    monthly: true,
+    run: (actor, query) => uc.exportVat(actor, query.startDate?.slice(0, 7)),
   }),
 ];

@@ -1,4 +1,4 @@
-import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices } from '../../../application/reports/reports.js';
+import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices, getVatReport } from '../../../application/reports/reports.js';
 import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
 import { enumOf, object } from '../codecs.js';
 import { dateTimeJson, nairaJson } from '../json-values.js';
@@ -6,7 +6,7 @@ import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {
   comparedAmountJson, comparedJson, dailySummaryJson, dailySummaryShape, dashboardShape, inventoryJson, inventoryShape, lagosDayParam, productSalesJson, profitLossJson,
-  profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape,
+  profitLossShape, rangeJson, salesByCategoryJson, salesByCategoryShape, topServicesShape, vatMonthParam, vatReportJson, vatReportShape,
 } from './reports.views.js';
 import { failuresOf, type FailureOf } from '../failure-codes.js';
 
@@ -17,6 +17,7 @@ export interface ReportUseCases {
   readonly getInventory: ReturnType<typeof getInventory>;
   readonly getDailySummary: ReturnType<typeof getDailySummary>;
   readonly getSalesByCategory: ReturnType<typeof getSalesByCategory>;
+  readonly getVatReport: ReturnType<typeof getVatReport>;
   /** The replica's last replayed commit when reports read from one (REPORTS_DATABASE_URL), else null. */
   readonly dataAsOf: () => Promise<Date | null>;
 }
@@ -150,8 +151,9 @@ const reportRouteList = (uc: ReportUseCases) => [
     tag: TAG,
     summary: 'One Lagos day at the till (owner)',
     description:
-      'Sales by payment method, voids (sales of the day voided since), discounts, expenses by payment method, credit given, credit collected by method, ' +
-      'and cash_expected = amount paid on CASH sales + CASH credit payments - CASH expenses. date defaults to today in Lagos.',
+      'Sales by payment method (by tender: a split sale counts under each of its methods), voids (sales of the day voided since), discounts, ' +
+      'expenses by payment method, credit given, credit collected by method, and cash_expected = the CASH tenders of the sales + CASH credit ' +
+      'payments - CASH expenses. sales.revenue is the sales net of VAT (a VAT-registered business, docs/adr/0054). date defaults to today in Lagos.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     query: object('DailySummaryQuery', {}, { date: lagosDayParam('the Lagos day; default today') }),
@@ -176,5 +178,24 @@ const reportRouteList = (uc: ReportUseCases) => [
     errors: [],
     handler: async ({ actor, query }) =>
       ok('Sales by category', salesByCategoryJson(successOf(await uc.getSalesByCategory(actor, query.start_date, query.end_date), 'report'))),
+  }),
+  route({
+    method: 'get',
+    path: '/reports/vat',
+    operationId: 'getVatReport',
+    tag: TAG,
+    summary: "A month's VAT return: output VAT, input VAT, what is payable and when (owner)",
+    description:
+      'For a Lagos month (YYYY-MM, default the current one): the completed sales that carried VAT (made while VAT-registered; voided ones left out), by rate: net of VAT ' +
+      'and their output VAT; the live expenses of the month (by spent_on) that recorded input VAT (vat_amount); net_vat_payable = output - input ' +
+      '(below 0, a credit carried forward); due_date, the 21st of the next month (FIRS). A business that is not registered sees its expenses\' ' +
+      'input VAT only. Invoices (issue 35) join the output VAT when they exist. As a file: GET /reports/vat/export (docs/adr/0054).',
+    access: { roles: OWNER_ONLY },
+    rateLimit: 'user',
+    query: object('VatReportQuery', {}, { month: vatMonthParam('the Lagos month, YYYY-MM (default: the current one)') }),
+    success: { status: 200, description: 'The VAT return', data: vatReportShape },
+    failures: failuresOf<FailureOf<typeof uc.getVatReport>>({ InvalidReportRange: true }),
+    errors: [],
+    handler: async ({ actor, query }) => ok('VAT report', vatReportJson(successOf(await uc.getVatReport(actor, query.month), 'report'))),
   }),
 ];

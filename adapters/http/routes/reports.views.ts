@@ -1,9 +1,10 @@
 import * as t from 'io-ts';
 import type { CategorySales, MethodSum, ProductSales, StockAlertItem, StockValue } from '../../../application/reports/ports.js';
-import type { Compared, DailySummary, InventoryReport, ProfitLossLine } from '../../../application/reports/reports.js';
+import type { Compared, DailySummary, InventoryReport, ProfitLossLine, VatReport } from '../../../application/reports/reports.js';
+import { basisPointsToPercent, isVatMonth } from '../../../domain/vat.js';
 import type { KoboSum } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
-import { dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
+import { dateTime, doc, Documented, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
 import { nairaSchema, nairaSumJson, NAIRA_SUM } from '../json-values.js';
 import { lagosDayInput } from '../dates.js';
 
@@ -28,6 +29,12 @@ const reportShape = (name: string, props: Record<string, t.Mixed>, descriptions:
  * range and the same-length range before it stay within what PostgreSQL and ISO 8601 both hold).
  */
 export const lagosDayParam = (description: string) => lagosDayInput(description, 1900);
+
+/** A Lagos month in the query string: YYYY-MM, month 01 to 12 (the VAT return's, docs/adr/0054). */
+export const vatMonthParam = (description: string) =>
+  new Documented<string>('month', { type: 'string', pattern: '^[0-9]{4}-(0[1-9]|1[0-2])$', minLength: 7, maxLength: 7, description, examples: ['2026-11'] }, (u, c) =>
+    typeof u === 'string' && isVatMonth(u) ? t.success(u) : t.failure(u, c, 'must be a month, YYYY-MM (01 to 12)'),
+  );
 
 const comparedAmount = shape('ComparedAmount', { value: naira, previous: naira, change_pct: pct }, {
   value: 'in the period', previous: 'in the same number of days just before it', change_pct: '(value - previous) / previous in per cent; null when previous is 0',
@@ -126,12 +133,18 @@ export const inventoryJson = (r: InventoryReport) => ({
   out_of_stock: { count: r.alerts.outOfStockCount, items: r.alerts.outOfStock.map(alertJson) },
 });
 
-const methodSumShape = shape('PaymentMethodSum', { method: str, count: int, total: naira });
+const methodSumShape = shape('PaymentMethodSum', { method: str, count: int, total: naira }, {
+  count: 'sales: the completed sales with a tender of this method; expenses and credit payments: how many',
+  total: 'sales: their tenders of this method (docs/adr/0055); expenses and credit payments: their amounts',
+});
 const methodList = arrayOf('by payment method', methodSumShape);
 const methodJson = (m: MethodSum<string>) => ({ method: m.method, count: m.count, total: naira_(m.total) });
 export const dailySummaryShape = reportShape('DailySummary', {
   date: lagosDay,
-  sales: shape('DailySales', { count: int, total: naira, by_payment_method: methodList }),
+  sales: shape('DailySales', { count: int, total: naira, by_payment_method: methodList }, {
+    total: 'what the sales charged (VAT included): their tenders added up',
+    by_payment_method: 'by tender: a split sale counts under each of its methods, CREDIT is what was left owed (docs/adr/0055)',
+  }),
   voids: shape('DailyVoids', { count: int, total: naira }),
   returns: shape('DailyReturns', { count: int, total: naira, refunded: naira, by_refund_method: methodList }, {
     total: 'what the goods returned that day were sold for',
@@ -143,12 +156,16 @@ export const dailySummaryShape = reportShape('DailySummary', {
   credit_given: naira,
   credit_collected: shape('DailyCreditCollected', { total: naira, by_payment_method: methodList }),
   cash_expected: naira,
+  revenue: naira,
+  vat_total: naira,
 }, {
+  revenue: "the day's sales net of VAT (docs/adr/0054): sales.total - vat_total; equal to sales.total for a business that is not VAT-registered",
+  vat_total: "the VAT of the day's sales (0.00 when not VAT-registered)",
   sales: 'completed sales made that Lagos day',
   voids: 'sales made that day and voided since',
   returns: 'returns made that day, whichever day their sales were made (docs/adr/0058)',
   net_sales: 'sales.total - returns.total',
-  cash_expected: 'amount paid on CASH sales + CASH credit payments - CASH expenses - CASH refunds',
+  cash_expected: "the sales' CASH tenders + CASH credit payments - CASH expenses - CASH refunds (money in the drawer, VAT included)",
 });
 export const dailySummaryJson = (d: DailySummary) => ({
   date: d.date,
@@ -161,6 +178,8 @@ export const dailySummaryJson = (d: DailySummary) => ({
   credit_given: naira_(d.creditGiven),
   credit_collected: { total: naira_(d.creditCollectedTotal), by_payment_method: d.creditCollected.map(methodJson) },
   cash_expected: naira_(d.cashExpected),
+  revenue: naira_(d.revenue),
+  vat_total: naira_(d.vat),
 });
 
 const categorySalesShape = shape('CategorySales', { category: nullableStr, revenue: naira, units: int, cost_of_goods_sold: naira, gross_profit: naira, share_pct: pct });
@@ -183,4 +202,63 @@ export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySa
   line_total: naira_(r.lineTotal),
   sale_discounts: naira_(r.saleDiscounts),
   revenue: naira_(r.revenue),
+});
+
+const vatRateShape = shape('VatRateSales', {
+  rate: doc('VAT rate', { type: 'number', minimum: 0, maximum: 100, examples: [7.5] }),
+  net: naira,
+  vat: naira,
+}, { rate: 'per cent (0: VAT-exempt products)', net: "what the month's completed sales earned at this rate, net of VAT", vat: 'their output VAT' });
+export const vatReportShape = reportShape('VatReport', {
+  month: doc('month', { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}$', examples: ['2026-11'] }),
+  start_date: lagosDay,
+  end_date: lagosDay,
+  due_date: lagosDay,
+  vat_registered: doc('boolean', { type: 'boolean' }),
+  tin: nullableStr,
+  sales: shape('VatSales', { count: int, net: naira, output_vat: naira, by_rate: arrayOf('by rate', vatRateShape) }, {
+    count: 'completed sales of the month that carried VAT',
+    net: 'what they earned net of VAT',
+    output_vat: 'the VAT they charged: the sum of their lines\' VAT',
+  }),
+  returns: shape('VatReturns', { count: int, net: naira, vat: naira, by_rate: arrayOf('by rate', vatRateShape) }, {
+    count: 'returns made in the month of sales that carried VAT (docs/adr/0058)',
+    net: 'what came back, net of VAT',
+    vat: 'the VAT given back: each returned line\'s share of its VAT',
+  }),
+  output_vat: doc('naira', nairaSchema({ description: NAIRA_SUM })),
+  expenses: shape('VatExpenses', { count: int, amount: naira, input_vat: naira }, {
+    count: 'live expenses of the month (by spent_on) that recorded the VAT they paid (vat_amount)',
+    amount: 'their amounts, VAT included',
+    input_vat: 'the VAT they recorded',
+  }),
+  net_vat_payable: doc('naira', nairaSchema({ description: NAIRA_SUM })),
+}, {
+  due_date: 'the FIRS filing and payment deadline: the 21st of the month after',
+  tin: "the business's Tax Identification Number",
+  output_vat: "sales.output_vat - returns.vat: the month's output VAT net of returns",
+  net_vat_payable: 'output_vat - expenses.input_vat: to pay by due_date; below 0, a credit carried forward',
+});
+export const vatReportJson = (r: VatReport) => ({
+  month: r.month,
+  start_date: r.range.from,
+  end_date: r.range.to,
+  due_date: r.dueDate,
+  vat_registered: r.vatRegistered,
+  tin: r.tin,
+  sales: {
+    count: r.salesCount,
+    net: naira_(r.salesNet),
+    output_vat: naira_(r.salesVat),
+    by_rate: r.sales.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
+  },
+  returns: {
+    count: r.returnsCount,
+    net: naira_(r.returnsNet),
+    vat: naira_(r.returnsVat),
+    by_rate: r.returns.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
+  },
+  output_vat: naira_(r.outputVat),
+  expenses: { count: r.expensesCount, amount: naira_(r.expensesAmount), input_vat: naira_(r.inputVat) },
+  net_vat_payable: naira_(r.netVatPayable),
 });

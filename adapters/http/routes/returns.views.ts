@@ -30,9 +30,10 @@ const lineShape = shape(
   { product_id: uuid, name: str, sku: str, sale_item_index: int, quantity: int, amount: naira, line_amount: naira, vat_amount: naira, unit_cost: nullableNaira, cost_returned: naira },
   {
     sale_item_index: "the sale line returned: its index in the sale's items (a product sold on two lines is returned from the first first)",
-    amount: 'the returned share of what the line was sold for, after its discount and its share of the sale discount (what the customer gets back for it)',
+    amount:
+      'the returned share of what the line was sold for, after its discount and its share of the sale discount, plus its VAT where the prices excluded it (what the customer gets back for it)',
     line_amount: "the same share of the line's line_total, before the sale discount",
-    vat_amount: "the returned share of the line's VAT (0 until sales carry VAT)",
+    vat_amount: "the returned share of the line's VAT, inside amount (0.00 for a sale without VAT, docs/adr/0054)",
     unit_cost: 'the cost price stored on the sale line (null when unknown)',
     cost_returned: 'quantity x unit_cost when restocked (it leaves the cost of goods), else 0',
   },
@@ -86,7 +87,7 @@ const RETURN_FIELD_DESCRIPTIONS: Record<string, string> = {
   branch_id: "the sale's branch: restocked goods went back there",
   restock: 'true: the goods went back in stock (RETURN rows in the stock ledger); false: damaged, no stock moved',
   amount: 'what the returned goods were sold for: the items\' amounts added up',
-  vat_amount: 'the VAT in amount (0 until sales carry VAT)',
+  vat_amount: 'the VAT in amount: the returned lines\' VAT (0.00 for a sale without VAT, docs/adr/0054)',
   debt_reduced: 'the part of amount that cleared what the customer still owed on the sale',
   refund_amount: 'amount - debt_reduced: handed back by refund_method (CREDIT_NOTE: kept on the customer\'s credit account)',
   cost_returned: 'the cost of the restocked units, which leaves the cost of goods (0 when not restocked)',

@@ -4,7 +4,7 @@ import type { recordSale, RecordedSale } from '../../../application/sales/record
 import type { voidSale } from '../../../application/sales/void-sale.js';
 import type { returnsOfSale } from '../../../application/returns/read-returns.js';
 import { SALE_SORTS } from '../../../application/sales/ports.js';
-import { PAYMENT_METHODS, PROVISIONAL_RECEIPT_NUMBER } from '../../../domain/sale.js';
+import { MAX_TENDERS, PAYMENT_METHODS, PROVISIONAL_RECEIPT_NUMBER } from '../../../domain/sale.js';
 import { problem } from '../problem.js';
 import { doc, Documented, enumOf, positiveInteger, jsonSchemaOf, money, object, text, uuidInput } from '../codecs.js';
 import { CLIENT_FIELDS, CLIENT_FIELDS_DESCRIPTION, clientMade, createdOnce, REPLAYED_HEADER } from '../client-made.js';
@@ -43,6 +43,25 @@ const items = new Documented<t.TypeOf<typeof itemCodec>[]>(
   },
 );
 
+const tenderCodec = object('SaleTender', { method: enumOf('method', PAYMENT_METHODS), amount: money });
+const payments = new Documented<t.TypeOf<typeof tenderCodec>[]>(
+  'payments',
+  {
+    type: 'array',
+    minItems: 1,
+    maxItems: MAX_TENDERS,
+    items: jsonSchemaOf(tenderCodec),
+    description:
+      `split payments (docs/adr/0055), instead of payment_method and amount_paid: 1 to ${MAX_TENDERS} tenders, each method once, adding up to the ` +
+      "total exactly (422 PAYMENTS_DO_NOT_MATCH_TOTAL); a CREDIT tender is what the customer (customer_id) owes; amount_tendered is the cash handed over for the CASH tender",
+    examples: [[{ method: 'CASH', amount: 3000 }, { method: 'TRANSFER', amount: 2000 }]],
+  },
+  (u, c) => {
+    if (!Array.isArray(u) || u.length < 1 || u.length > MAX_TENDERS) return t.failure(u, c, `must be a list of 1 to ${MAX_TENDERS} tenders`);
+    return t.array(tenderCodec).validate(u, c);
+  },
+);
+
 /** The plan's monthly sales cap and what is left of it, on plans that have one. */
 const planHeaders = (u: RecordedSale['monthlySales']): Record<string, string> =>
   u && u.limit !== null ? { 'Plan-Sales-Limit': String(u.limit), 'Plan-Sales-Remaining': String(u.remaining) } : {};
@@ -74,6 +93,12 @@ export const salesRoutes = (uc: SaleUseCases) => [
       'defaults to the total (0 on CREDIT), or to the smaller of amount_tendered and the total when amount_tendered (the cash handed ' +
       'over) is sent. change_due = amount_tendered - amount_paid (amount_tendered below amount_paid is 422 AMOUNT_TENDERED_TOO_SMALL). ' +
       'A credit sale (CREDIT, or paid less than the total) needs customer_id. An archived product is 422 PRODUCT_ARCHIVED. ' +
+      'Split payments: send payments [{method, amount}] instead of payment_method and amount_paid (exactly one of payment_method or ' +
+      'payments, else 400): the tenders add up to the total (422 PAYMENTS_DO_NOT_MATCH_TOTAL), a CREDIT tender is owed by the customer ' +
+      '(the credit limit applies), amount_tendered and change_due concern the CASH tender only. Either way the sale answers its payments ' +
+      '(the old shape: what was paid by payment_method, a CREDIT sale\'s deposit by CASH, then the rest as CREDIT). ' +
+      'A VAT-registered business (PUT /businesses/me) charges VAT per line on what the line was sold for (after its share of the sale ' +
+      'discount), at its rate or 0 for a vat_exempt product: included in the prices (prices_include_vat) or added to the total. ' +
       'Stock is taken from the sale\'s branch: branch_id, else the staff member\'s assigned branch, else the default branch; not ' +
       'enough there is 409 INSUFFICIENT_STOCK naming the branch and what it holds, whatever other branches hold. Staff with an ' +
       'assigned branch sell only there (another branch_id is 403 WRONG_BRANCH). ' +
@@ -85,8 +110,8 @@ export const salesRoutes = (uc: SaleUseCases) => [
     idempotent: true,
     body: object(
       'SaleRequest',
-      { items, payment_method: enumOf('payment_method', PAYMENT_METHODS) },
-      { amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput, provisional_receipt_number: provisionalNumber, ...CLIENT_FIELDS },
+      { items },
+      { payment_method: enumOf('payment_method', PAYMENT_METHODS, 'how the sale is paid (the old shape); or send payments instead'), payments, amount_paid: money, amount_tendered: money, customer_id: uuidInput, discount: money, note: text(1, 500), branch_id: uuidInput, provisional_receipt_number: provisionalNumber, ...CLIENT_FIELDS },
     ),
     bodyExample: {
       items: [{ product_id: '3f1c2a4e-8b7d-4c6e-9a1b-2d3e4f5a6b7c', quantity: 2 }],
@@ -108,6 +133,7 @@ export const salesRoutes = (uc: SaleUseCases) => [
       QuantityNotPositive: true, CreditBalanceLimitExceeded: true, UnknownProducts: true, ArchivedProducts: true, CustomerRequired: true,
       CreditLimitExceeded: true, LineDiscountTooLarge: true, AmountTooLarge: true, SaleDiscountTooLarge: true, AmountPaidExceedsTotal: true,
       AmountTenderedTooSmall: true, InsufficientStock: true, PlanLimitExceeded: true, ProvisionalReceiptNumberTaken: true,
+      PaymentsDoNotMatchTotal: true, InvalidTenders: true,
     }),
     errors: ['IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED'],
     handler: async ({ actor, body, sync }) => {
@@ -123,7 +149,8 @@ export const salesRoutes = (uc: SaleUseCases) => [
           ...(i.unit_price !== undefined ? { unitPrice: i.unit_price } : {}),
           ...(i.discount !== undefined ? { discount: i.discount } : {}),
         })),
-        paymentMethod: body.payment_method,
+        ...(body.payment_method !== undefined ? { paymentMethod: body.payment_method } : {}),
+        ...(body.payments !== undefined ? { payments: body.payments } : {}),
         ...(body.amount_paid !== undefined ? { amountPaid: body.amount_paid } : {}),
         ...(body.amount_tendered !== undefined ? { amountTendered: body.amount_tendered } : {}),
         ...(body.customer_id ? { customerId: body.customer_id } : {}),

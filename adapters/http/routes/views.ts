@@ -1,4 +1,5 @@
 import type { Branch, Business } from '../../../domain/business.js';
+import { basisPointsToPercent } from '../../../domain/vat.js';
 import type { StaffMember } from '../../../application/business/ports.js';
 import { bool, dateTime, doc, nullableStr, shape, str, uuid } from '../codecs.js';
 import { dateTimeJson } from '../json-values.js';
@@ -15,6 +16,10 @@ export const businessJson = (b: Business) => ({
   plan: b.plan,
   currency: b.currency,
   timezone: b.timezone,
+  vat_registered: b.vatRegistered,
+  tin: b.tin,
+  vat_rate: basisPointsToPercent(b.vatRate),
+  prices_include_vat: b.pricesIncludeVat,
   created_at: dateTimeJson(b.createdAt),
   updated_at: dateTimeJson(b.updatedAt),
 });
@@ -30,8 +35,17 @@ export const businessShape = shape('Business', {
   plan: doc('plan', { type: 'string', enum: ['FREE', 'STARTER', 'BUSINESS', 'PRO'] }),
   currency: str,
   timezone: str,
+  vat_registered: bool,
+  tin: nullableStr,
+  vat_rate: doc('VAT rate', { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01, examples: [7.5] }),
+  prices_include_vat: bool,
   created_at: dateTime,
   updated_at: dateTime,
+}, {
+  vat_registered: 'VAT-registered (docs/adr/0054): sales carry VAT per line, receipts print the TIN and the VAT breakdown, revenue in reports is net of VAT',
+  tin: 'Tax Identification Number (12345678-0001 or 1234567890); required while vat_registered',
+  vat_rate: 'the VAT rate new sales are charged, a percentage (7.5 by default, the Nigerian rate)',
+  prices_include_vat: 'shelf prices hold the VAT (true, the default) or it is added on top (false)',
 });
 
 export const branchJson = (b: Branch) => ({

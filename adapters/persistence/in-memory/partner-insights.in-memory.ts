@@ -2,7 +2,7 @@ import type { MerchantSummary, NetworkMembership, NetworkPeriodSums, PartnerInsi
 import { lagosDate, lagosDayEnd, lagosDayStart, lagosNextMonthStart } from '../../../domain/lagos-time.js';
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import { addDays, type DayRange } from '../../../domain/report.js';
-import type { Sale } from '../../../domain/sale.js';
+import { netOfVat, type Sale } from '../../../domain/sale.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { BusinessTables } from './business.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
@@ -20,7 +20,7 @@ export type InsightTables = { partnerMerchants: Map<string, NetworkMembership> }
 
 const DAY_MS = 86_400_000;
 /** Exact, as PostgreSQL's numeric sum. */
-const sum = (sales: readonly Sale[]): KoboSum => sales.reduce((t, s) => t + BigInt(s.total), 0n);
+const sum = (sales: readonly Sale[]): KoboSum => sales.reduce((t, s) => t + BigInt(netOfVat(s)), 0n);
 
 export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
   const completed = (businessId: string) => values(t.sales).filter((s) => s.businessId === businessId && s.status === 'COMPLETED');
@@ -33,7 +33,7 @@ export const inMemoryPartnerInsights = (t: InsightTables): PartnerInsights => {
   const network = (partnerId: string) => values(t.partnerMerchants).filter((m) => m.partnerId === partnerId);
   /** What the business's returns made in [from, to) (or up to and including `through`) were sold for. */
   const returned = (businessId: string, inWindow: (at: Date) => boolean): KoboSum =>
-    returnsOf(t, businessId).filter((x) => inWindow(x.createdAt)).reduce((n, x) => n + BigInt(x.amount), 0n);
+    returnsOf(t, businessId).filter((x) => inWindow(x.createdAt)).reduce((n, x) => n + BigInt(x.amount - x.vatAmount), 0n);
   const lastSale = (businessId: string) => completed(businessId).reduce<Date | null>((d, s) => (d === null || s.createdAt > d ? s.createdAt : d), null);
 
   const summary = (businessId: string, joinedAt: Date, now: Date): MerchantSummary => {

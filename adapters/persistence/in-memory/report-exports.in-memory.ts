@@ -1,14 +1,13 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
-import type { KoboSum } from '../../../domain/money.js';
+import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { salesOf, type SaleTables } from './sales.in-memory.js';
 import { rowKey } from './rows.js';
 import { returnsOf, type ReturnTables } from './returns.in-memory.js';
-import { kobo } from '../../../domain/money.js';
 
 // The exports own no table: they read the sales and their returns, their cashiers and customers, the credit ledger and expenses.
 type Reads = SaleTables & ReturnTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
@@ -36,10 +35,12 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
               cashier: user ? `${user.firstName} ${user.lastName}`.trim() : '',
               customer: customer?.name ?? null,
               paymentMethod: s.paymentMethod,
+              payments: s.payments,
               status: s.status,
               subtotal: s.subtotal,
               discount: s.discount,
               total: s.total,
+              vatTotal: s.vat?.total ?? kobo(0),
               amountPaid: s.amountPaid,
               balanceDue: s.balanceDue,
               outstanding: s.creditOutstanding,
@@ -56,14 +57,17 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
         for (const s of salesOf(t, businessId)) {
           if (s.status === 'VOIDED') continue;
           const day = lagosDate(s.createdAt);
-          add(day, 'salesPaid', s.amountPaid);
-          add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', CREDIT: 'inOther' }[s.paymentMethod], s.amountPaid);
+          for (const p of s.payments) {
+            if (p.method === 'CREDIT') continue; // owed, not money in
+            add(day, 'salesPaid', p.amount);
+            add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', POS: 'inPos' }[p.method], p.amount);
+          }
         }
         for (const e of t.creditEntries.values()) {
           if (e.businessId !== businessId || e.kind !== 'PAYMENT') continue;
           const day = lagosDate(e.createdAt);
           add(day, 'creditCollected', -e.amount);
-          add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : 'inOther', -e.amount);
+          add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : e.method === 'POS' ? 'inPos' : 'inOther', -e.amount);
         }
         for (const e of t.expenses.values()) {
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
@@ -88,6 +92,7 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
             inCash: v('inCash'),
             inTransfer: v('inTransfer'),
             inCard: v('inCard'),
+            inPos: v('inPos'),
             inOther: v('inOther'),
             moneyIn,
             refunds: v('refunds'),

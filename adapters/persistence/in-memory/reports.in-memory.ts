@@ -4,7 +4,9 @@ import { lagosDate, lagosDayEnd, lagosDayStart } from '../../../domain/lagos-tim
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
 import { percentOf, type DayRange } from '../../../domain/report.js';
-import { costOfGoods, type PaymentMethod, type Sale } from '../../../domain/sale.js';
+import { costOfGoods, netOfVat, type PaymentMethod, type Sale, type SaleLine } from '../../../domain/sale.js';
+import type { Expense } from '../../../domain/expense.js';
+import type { BusinessTables } from './business.in-memory.js';
 import type { CustomerTables } from './customers.in-memory.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
 import type { InMemoryModule } from './in-memory-store.js';
@@ -14,8 +16,8 @@ import { salesOf, type SaleTables } from './sales.in-memory.js';
 import { returnsOf, type ReturnTables } from './returns.in-memory.js';
 import type { RefundMethod } from '../../../domain/sale-return.js';
 
-// The reports own no table: they read sales, returns, products, customers and the credit ledger, and expenses.
-type Tables = SaleTables & ReturnTables & ProductTables & CustomerTables & ExpenseTables;
+// The reports own no table: they read sales, returns, products, customers and the credit ledger, expenses and the businesses (VAT).
+type Tables = SaleTables & ReturnTables & ProductTables & CustomerTables & ExpenseTables & Pick<BusinessTables, 'businesses'>;
 
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
 /** An exact sum of kobo (bigint), as PostgreSQL's numeric sum gives it. */
@@ -25,31 +27,48 @@ const completed = (t: Tables, businessId: string, r: DayRange) => salesOf(t, bus
 const costOf = (s: Sale) => costOfGoods(s.lines);
 /** The returns made in the range (they count on the day the goods came back, docs/adr/0058). */
 const returnsIn = (t: Tables, businessId: string, r: DayRange) => returnsOf(t, businessId).filter((x) => inRange(x.createdAt, r));
-/** A sale's lines and the range's returned lines, as signed rows (returns negative): what the line reports add up. */
-const netLines = (t: Tables, businessId: string, r: DayRange) => [
-  ...completed(t, businessId, r).flatMap((s) => s.lines.map((l) => ({ productId: l.productId, units: l.quantity, revenue: l.lineTotal, cost: BigInt(l.quantity) * BigInt(l.costPrice ?? 0) }))),
-  ...returnsIn(t, businessId, r).flatMap((x) => x.lines.map((l) => ({ productId: l.productId, units: -l.quantity, revenue: -l.lineAmount, cost: -BigInt(l.costReturned) }))),
-];
+/** What a return took off revenue: what the goods were sold for, less their VAT (docs/adr/0054). */
+const returnNet = (x: { readonly amount: number; readonly vatAmount: number }) => x.amount - x.vatAmount;
+/**
+ * A sale's lines and the range's returned lines, as signed rows (returns negative): what the line reports add up.
+ * A line's revenue is its total less its VAT when the prices held it; a returned line's, its share of both.
+ */
+const netLines = (t: Tables, businessId: string, r: DayRange) => {
+  const inclusive = new Map(salesOf(t, businessId).map((s) => [s.id, s.vat?.pricesIncludeVat === true]));
+  return [
+    ...completed(t, businessId, r).flatMap((s) => s.lines.map((l) => ({ productId: l.productId, units: l.quantity, revenue: lineRevenue(s, l), cost: BigInt(l.quantity) * BigInt(l.costPrice ?? 0) }))),
+    ...returnsIn(t, businessId, r).flatMap((x) =>
+      x.lines.map((l) => ({ productId: l.productId, units: -l.quantity, revenue: -(l.lineAmount - (inclusive.get(x.saleId) ? l.vatAmount : 0)), cost: -BigInt(l.costReturned) })),
+    ),
+  ];
+};
 const expensesOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.expenses).filter((e) => e.businessId === businessId && e.deletedAt === null && e.spentOn >= r.from && e.spentOn <= r.to);
 const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.creditEntries).filter((e) => e.businessId === businessId && e.kind === 'PAYMENT' && inRange(e.createdAt, r));
 const goodsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId && p.type === 'PRODUCT' && p.archivedAt === null);
 const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lowStockThreshold;
+/** A line's revenue: its total less its VAT when the prices held it (docs/adr/0054). */
+function lineRevenue(s: Sale, l: SaleLine) {
+  return l.lineTotal - (s.vat?.pricesIncludeVat ? (l.vat?.amount ?? 0) : 0);
+}
+/** An expense as the P&L counts it: net of its input VAT for a VAT-registered business. */
+const expenseCost = (t: Tables, e: Pick<Expense, 'businessId' | 'amount' | 'vatAmount'>) => e.amount - (t.businesses.get(e.businessId)?.vatRegistered ? (e.vatAmount ?? 0) : 0);
 
 const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
   const sales = completed(t, businessId, r);
   const returns = returnsIn(t, businessId, r);
   return {
-    revenue: total(sales, (s) => s.total) - total(returns, (x) => x.amount),
-    returns: total(returns, (x) => x.amount),
+    // net of VAT and of the range's returns, their VAT given back too (docs/adr/0054, 0058)
+    revenue: total(sales, netOfVat) - total(returns, returnNet),
+    returns: total(returns, returnNet),
     returnsCount: returns.length,
     salesCount: sales.length,
     discounts: total(sales, (s) => s.discount + s.lineDiscountTotal),
     costOfGoods: total(sales, costOf) - total(returns, (x) => x.costReturned),
     creditGiven: total(sales, (s) => s.total - s.amountPaid),
     creditCollected: total(paymentsOf(t, businessId, r), (e) => -e.amount),
-    expenses: total(expensesOf(t, businessId, r), (e) => e.amount),
+    expenses: total(expensesOf(t, businessId, r), (e) => expenseCost(t, e)),
   };
 };
 
@@ -82,19 +101,23 @@ const monthsOf = (range: DayRange): DayRange[] => {
 const activityOf = (t: Tables, businessId: string, r: DayRange): MonthActivity => {
   const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, r));
   const done = all.filter((s) => s.status === 'COMPLETED');
-  const by = (m: PaymentMethod) => done.filter((s) => s.paymentMethod === m);
+  const tendered = (s: Sale, ms: readonly PaymentMethod[]) => s.payments.filter((p) => ms.includes(p.method)).reduce((n, p) => n + p.amount, 0);
+  const transfer = (s: Sale) => tendered(s, ['TRANSFER']);
+  const card = (s: Sale) => tendered(s, ['CARD', 'POS']);
+  // a return counts against its sale's (first) method, as charged
   const methodOf = new Map(salesOf(t, businessId).map((s) => [s.id, s.paymentMethod]));
   const returns = returnsIn(t, businessId, r);
-  const returned = (m?: PaymentMethod) => total(returns.filter((x) => !m || methodOf.get(x.saleId) === m), (x) => x.amount);
+  const returned = (ms?: readonly PaymentMethod[]) => total(returns.filter((x) => !ms || ms.includes(methodOf.get(x.saleId)!)), (x) => x.amount);
   return {
     month: r.from.slice(0, 7),
     salesCount: done.length,
-    salesTotal: total(done, (s) => s.total) - returned(),
+    salesTotal: total(done, netOfVat) - total(returns, returnNet),
+    tenderedTotal: total(done, (s) => s.total) - returned(),
     voidedCount: all.filter((s) => s.status === 'VOIDED').length,
-    transferCount: by('TRANSFER').length,
-    transferTotal: total(by('TRANSFER'), (s) => s.total) - returned('TRANSFER'),
-    cardCount: by('CARD').length,
-    cardTotal: total(by('CARD'), (s) => s.total) - returned('CARD'),
+    transferCount: done.filter((s) => transfer(s) > 0).length,
+    transferTotal: total(done, transfer) - returned(['TRANSFER']),
+    cardCount: done.filter((s) => card(s) > 0).length,
+    cardTotal: total(done, card) - returned(['CARD', 'POS']),
     daysWithSales: new Set(done.map((s) => lagosDate(s.createdAt))).size,
   };
 };
@@ -120,7 +143,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
         const lineOf = (month: string | null, r: DayRange): ProfitLossSums => {
           const p = periodOf(t, businessId, r);
           const expenses = [...groupBy(expensesOf(t, businessId, r), (e) => e.categoryId)]
-            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => e.amount) }))
+            .map(([categoryId, es]) => ({ categoryId, category: categories.get(categoryId)!, amount: total(es, (e) => expenseCost(t, e)) }))
             .sort(byAmountThenName);
           return { month, revenue: p.revenue, returns: p.returns, discounts: p.discounts, costOfGoods: p.costOfGoods, expenses, totalExpenses: p.expenses };
         };
@@ -144,9 +167,15 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
         const all = salesOf(t, businessId).filter((s) => inRange(s.createdAt, range));
         const done = all.filter((s) => s.status === 'COMPLETED');
         const voided = all.filter((s) => s.status === 'VOIDED');
+        // money by tender, not by the sale's first method (docs/adr/0055)
+        const sales = methodSums<PaymentMethod>(done.flatMap((s) => s.payments.map((p) => ({ method: p.method, amount: p.amount }))));
         const returns = returnsIn(t, businessId, range);
         return {
-          sales: methodSums<PaymentMethod>(done.map((s) => ({ method: s.paymentMethod, amount: s.total }))),
+          sales,
+          salesCount: done.length,
+          // net of VAT and of the day's returns (their VAT given back too)
+          revenue: total(done, netOfVat) - total(returns, returnNet),
+          vat: total(done, (s) => s.vat?.total ?? 0) - total(returns, (x) => x.vatAmount),
           voids: { count: voided.length, total: total(voided, (s) => s.total) },
           returns: { count: returns.length, total: total(returns, (x) => x.amount) },
           refunds: methodSums<RefundMethod>(returns.map((x) => ({ method: x.refundMethod, amount: x.refundAmount }))),
@@ -154,7 +183,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
           creditGiven: total(done, (s) => s.total - s.amountPaid),
           creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method!, amount: -e.amount }))),
-          cashSalesReceived: total(done.filter((s) => s.paymentMethod === 'CASH'), (s) => s.amountPaid),
+          cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
         };
       },
       salesByCategory: async (businessId, range) => {
@@ -170,6 +199,28 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
           .sort((a, b) => byBig(b.revenue, a.revenue) || nullsLast(a.category, b.category));
       },
       monthActivity: async (businessId, range) => monthsOf(range).map((m) => activityOf(t, businessId, m)),
+      vatSums: async (businessId, range) => {
+        const sales = completed(t, businessId, range).filter((s) => s.vat);
+        const lines = sales.flatMap((s) => s.lines.map((l) => l.vat ?? { rate: 0, amount: 0, net: 0 }));
+        const withVat = expensesOf(t, businessId, range).filter((e) => (e.vatAmount ?? 0) > 0);
+        // the range's returns of sales that carried VAT, by the returned line's rate
+        const byId = new Map(salesOf(t, businessId).map((s) => [s.id, s]));
+        const returns = returnsIn(t, businessId, range).filter((x) => byId.get(x.saleId)?.vat);
+        const returned = returns.flatMap((x) => x.lines.map((l) => ({ rate: byId.get(x.saleId)!.lines[l.position]!.vat?.rate ?? 0, net: l.amount - l.vatAmount, amount: l.vatAmount })));
+        const byRate = (ls: readonly { rate: number; net: number; amount: number }[]) =>
+          [...groupBy(ls, (l) => String(l.rate))]
+            .map(([rate, xs]) => ({ rate: Number(rate), net: total(xs, (l) => l.net), vat: total(xs, (l) => l.amount) }))
+            .sort((a, b) => b.rate - a.rate);
+        return {
+          sales: byRate(lines),
+          salesCount: sales.length,
+          returns: byRate(returned),
+          returnsCount: returns.length,
+          expensesCount: withVat.length,
+          expensesAmount: total(withVat, (e) => e.amount),
+          inputVat: total(withVat, (e) => e.vatAmount ?? 0),
+        };
+      },
     },
   }),
 };

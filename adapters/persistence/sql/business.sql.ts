@@ -17,10 +17,12 @@ export const sqlBusinessModule = (db: Sql): BusinessRepositories => ({
     add: (b) =>
       insertRow(db, 'businesses', BUSINESS_COLUMNS, [
         b.id, b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.currency, b.timezone, b.createdAt, b.updatedAt,
+        b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat,
       ]),
     save: async (b) => {
-      await db.execute('update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ? where id = ?', [
-        b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.id,
+      await db.execute(`update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ?,
+         vat_registered = ?, tin = ?, vat_rate = ?, prices_include_vat = ? where id = ?`, [
+        b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat, b.id,
       ]);
     },
   },
@@ -128,7 +130,7 @@ const membershipFromRow = (r: Row): Membership => ({
   updatedAt: asDate(r.updated_at),
 });
 
-const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at';
+const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at, vat_registered, tin, vat_rate, prices_include_vat';
 
 const businessFromRow = (r: Row): Business => ({
   id: String(r.id),
@@ -143,6 +145,10 @@ const businessFromRow = (r: Row): Business => ({
   timezone: String(r.timezone),
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
+  vatRegistered: r.vat_registered === true,
+  tin: (r.tin as string | null) ?? null,
+  vatRate: Number(r.vat_rate),
+  pricesIncludeVat: r.prices_include_vat !== false,
 });
 
 // KEY SHARE (a user of the branch) and UPDATE (its archive or delete) exclude each other; users do not block each other.

@@ -5,11 +5,11 @@ import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import { firstRow, insertRow, unlessDuplicate, type Row } from './sql-helpers.js';
 
-const EXPENSE_COLUMNS = 'id, business_id, branch_id, category_id, amount, description, vendor, payment_method, spent_on, reference, created_by, created_at, updated_at';
+const EXPENSE_COLUMNS = 'id, business_id, branch_id, category_id, amount, description, vendor, payment_method, spent_on, reference, created_by, created_at, updated_at, vat_amount';
 // An expense with its category's current name; spent_on read as text (a Lagos day, no time zone to shift it).
 const EXPENSE_SELECT =
   'e.id, e.business_id, e.branch_id, e.category_id, c.name as category_name, e.amount, e.description, e.vendor, e.payment_method, ' +
-  'e.spent_on::text as spent_on, e.reference, e.created_by, e.created_at, e.updated_at';
+  'e.spent_on::text as spent_on, e.reference, e.created_by, e.created_at, e.updated_at, e.vat_amount';
 const EXPENSE_FROM = 'expenses e join expense_categories c on c.business_id = e.business_id and c.id = e.category_id';
 
 const EXPENSES: KeysetSource<ExpenseSort> = {
@@ -33,6 +33,7 @@ const expenseFromRow = (r: Row): Expense => ({
   categoryId: String(r.category_id),
   categoryName: String(r.category_name),
   amount: kobo(Number(r.amount)),
+  ...(Number(r.vat_amount ?? 0) > 0 ? { vatAmount: kobo(Number(r.vat_amount)) } : {}),
   description: String(r.description),
   vendor: (r.vendor as string | null) ?? null,
   paymentMethod: r.payment_method as ExpensePaymentMethod,
@@ -94,13 +95,13 @@ export const sqlExpenses = (db: Sql): ExpenseRepository => ({
   list: (businessId, page, filter) => keysetPage(db, EXPENSES, businessId, page, conditions(filter), expenseFromRow),
   add: (x) =>
     insertRow(db, 'expenses', EXPENSE_COLUMNS, [
-      x.id, x.businessId, x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.createdBy, x.createdAt, x.updatedAt,
+      x.id, x.businessId, x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.createdBy, x.createdAt, x.updatedAt, x.vatAmount ?? 0,
     ]),
   async save(x) {
     await db.execute(
-      `update expenses set branch_id = ?, category_id = ?, amount = ?, description = ?, vendor = ?, payment_method = ?, spent_on = ?, reference = ?, updated_at = ?
-       where business_id = ? and id = ? and deleted_at is null`,
-      [x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.updatedAt, x.businessId, x.id],
+      `update expenses set branch_id = ?, category_id = ?, amount = ?, description = ?, vendor = ?, payment_method = ?, spent_on = ?, reference = ?, updated_at = ?,
+         vat_amount = ? where business_id = ? and id = ? and deleted_at is null`,
+      [x.branchId, x.categoryId, x.amount, x.description, x.vendor, x.paymentMethod, x.spentOn, x.reference, x.updatedAt, x.vatAmount ?? 0, x.businessId, x.id],
     );
   },
   async softDelete(businessId, id, userId, at) {

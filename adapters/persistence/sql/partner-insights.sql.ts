@@ -8,7 +8,8 @@ import type { Row } from './sql-helpers.js';
 
 // What a partner sees of its network (docs/adr/0033), summed by PostgreSQL. Every statement starts
 // from partner_merchants for the partner: a business outside the network is never read. GMV is net of
-// the returns made in the same window (docs/adr/0058); transactions count the sales.
+// the returns made in the same window (docs/adr/0058) and of the VAT of both (a VAT-registered merchant's
+// VAT is the state's, docs/adr/0054); transactions count the sales.
 
 const DAY_MS = 86_400_000;
 const n = (v: unknown) => Number(v ?? 0);
@@ -28,11 +29,11 @@ const MERCHANTS = `(
   ) o on true
   left join lateral (
     select max(s.created_at) as last_sale_at, count(*) filter (where s.created_at >= ?::timestamptz) as sales_count_30d,
-      sum(s.total) filter (where s.created_at >= ?::timestamptz) as gmv_30d
+      sum(s.total - s.vat_total) filter (where s.created_at >= ?::timestamptz) as gmv_30d
     from sales s where s.business_id = b.id and s.status = 'COMPLETED' and s.created_at <= ?::timestamptz
   ) a on true
   left join lateral (
-    select sum(r.amount) as returned_30d from sale_returns r where r.business_id = b.id and r.created_at >= ?::timestamptz and r.created_at <= ?::timestamptz
+    select sum(r.amount - r.vat_amount) as returned_30d from sale_returns r where r.business_id = b.id and r.created_at >= ?::timestamptz and r.created_at <= ?::timestamptz
   ) ra on true
 ) pm`;
 const MERCHANT_COLUMNS = 'pm.id, pm.name, pm.plan, pm.joined_at, pm.owner_name, pm.owner_phone, pm.last_sale_at, pm.sales_count_30d, pm.gmv_30d';
@@ -67,11 +68,11 @@ const summaryFromRow = (r: Row): MerchantSummary => ({
 const MONTHS_SQL = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(?::date::timestamp, ?::date::timestamp, interval '1 month') d),
   sm as (
-    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(s.total) as gmv, count(*) as sales_count
+    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(s.total - s.vat_total) as gmv, count(*) as sales_count
     from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
   ),
   rm as (
-    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(r.amount) as returned
+    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(r.amount - r.vat_amount) as returned
     from sale_returns r where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
   )
   select m.month, coalesce(sm.gmv, 0) - coalesce(rm.returned, 0) as gmv, coalesce(sm.sales_count, 0) as sales_count
@@ -82,11 +83,11 @@ const PERIODS_SQL = `
   with b as (select ?::uuid as pid, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt),
   net as (select m.business_id, m.joined_at < b.ct as in_cur, m.joined_at < b.pt as in_prev from b join partner_merchants m on m.partner_id = b.pid),
   s as (
-    select s.business_id, s.total, net.in_cur and s.created_at >= b.cf and s.created_at < b.ct as cur, net.in_prev and s.created_at >= b.pf and s.created_at < b.pt as prev
+    select s.business_id, s.total - s.vat_total as total, net.in_cur and s.created_at >= b.cf and s.created_at < b.ct as cur, net.in_prev and s.created_at >= b.pf and s.created_at < b.pt as prev
     from b cross join net join sales s on s.business_id = net.business_id and s.status = 'COMPLETED' and s.created_at >= b.pf and s.created_at < b.ct
   ),
   r as (
-    select r.amount, net.in_cur and r.created_at >= b.cf and r.created_at < b.ct as cur, net.in_prev and r.created_at >= b.pf and r.created_at < b.pt as prev
+    select r.amount - r.vat_amount as amount, net.in_cur and r.created_at >= b.cf and r.created_at < b.ct as cur, net.in_prev and r.created_at >= b.pf and r.created_at < b.pt as prev
     from b cross join net join sale_returns r on r.business_id = net.business_id and r.created_at >= b.pf and r.created_at < b.ct
   )
   select
@@ -99,12 +100,12 @@ const PERIODS_SQL = `
 const DAILY_SQL = `
   with d as (select to_char(day, 'YYYY-MM-DD') as day from generate_series(?::date::timestamp, ?::date::timestamp, interval '1 day') day),
   sd as (
-    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(s.total) as gmv, count(*) as tx
+    select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(s.total - s.vat_total) as gmv, count(*) as tx
     from partner_merchants m join sales s on s.business_id = m.business_id and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
     where m.partner_id = ? group by 1
   ),
   rd as (
-    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(r.amount) as returned
+    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM-DD') as day, sum(r.amount - r.vat_amount) as returned
     from partner_merchants m join sale_returns r on r.business_id = m.business_id and r.created_at >= ? and r.created_at < ?
     where m.partner_id = ? group by 1
   )

@@ -10,7 +10,7 @@ import { optionalKobo, unlessDuplicate, type Row } from './sql-helpers.js';
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
 
 const PRODUCT_COLUMNS =
-  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at';
+  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at, vat_exempt';
 
 /** The searched text: one expression, so one trigram index answers `ILIKE '%term%'`. */
 export const PRODUCT_SEARCH = "(name || ' ' || sku || ' ' || coalesce(category, '') || ' ' || coalesce(barcode, ''))";
@@ -47,6 +47,7 @@ export const productFromRow = (r: Row): Product => ({
   lowStockThreshold: optionalInt(r.low_stock_threshold),
   barcode: (r.barcode as string | null) ?? null,
   unit: (r.unit as string | null) ?? null,
+  vatExempt: r.vat_exempt === true,
   archivedAt: r.archived_at === null || r.archived_at === undefined ? null : asDate(r.archived_at),
   createdAt: asDate(r.created_at),
   updatedAt: asDate(r.updated_at),
@@ -156,9 +157,9 @@ export const sqlProducts = (db: Sql): ProductRepository => ({
   },
   async add(p) {
     const rows = await db.execute<unknown[]>(
-      `insert into products (${PRODUCT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+      `insert into products (${PRODUCT_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        on conflict (business_id, lower(sku)) do nothing returning id`,
-      [p.id, p.businessId, p.name, p.sku, p.price, p.costPrice, p.quantity, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.createdAt, p.updatedAt, p.archivedAt],
+      [p.id, p.businessId, p.name, p.sku, p.price, p.costPrice, p.quantity, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.createdAt, p.updatedAt, p.archivedAt, p.vatExempt],
     );
     return rows.length === 1 ? 'added' : 'duplicate_sku';
   },
@@ -166,8 +167,8 @@ export const sqlProducts = (db: Sql): ProductRepository => ({
     const saved = await unlessDuplicate(
       db,
       `update products set name = ?, sku = ?, price = ?, cost_price = ?, category = ?, type = ?, low_stock_threshold = ?,
-       barcode = ?, unit = ?, updated_at = ?, archived_at = ? where business_id = ? and id = ?`,
-      [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.businessId, p.id],
+       barcode = ?, unit = ?, updated_at = ?, archived_at = ?, vat_exempt = ? where business_id = ? and id = ?`,
+      [p.name, p.sku, p.price, p.costPrice, p.category, p.type, p.lowStockThreshold, p.barcode, p.unit, p.updatedAt, p.archivedAt, p.vatExempt, p.businessId, p.id],
     );
     return saved === 'done' ? 'saved' : 'duplicate_sku';
   },

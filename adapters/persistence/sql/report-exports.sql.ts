@@ -2,7 +2,7 @@ import { plannedEachTime, type Sql } from './sql-session.js';
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
-import type { PaymentMethod, SaleStatus } from '../../../domain/sale.js';
+import type { PaymentMethod, SaleStatus, Tender } from '../../../domain/sale.js';
 import { asDate } from './keyset.sql.js';
 import type { Row } from './sql-helpers.js';
 
@@ -12,12 +12,22 @@ const LAGOS_DAY = (column: string) => `((${column} at time zone 'UTC') + interva
 
 const SALES_BATCH = `
   select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due, s.credit_outstanding,
+    s.vat_total, (select string_agg(p.method || ' ' || p.amount::text, ' ' order by p.position) from sale_payments p
+      where p.business_id = s.business_id and p.sale_id = s.id) as payments,
     trim(u.first_name || ' ' || u.last_name) as cashier, c.name as customer,
     (select coalesce(sum(r.amount), 0) from sale_returns r where r.business_id = s.business_id and r.sale_id = s.id) as returned
   from sales s
   left join users u on u.id = s.created_by
   left join customers c on c.business_id = s.business_id and c.id = s.customer_id
   where s.business_id = ? and s.created_at >= ? and s.created_at < ?`;
+
+/** `CASH 300000 TRANSFER 200000` (method and kobo, in order) as tenders. */
+const tendersOfText = (v: unknown): Tender[] => {
+  const parts = String(v ?? '').split(' ').filter((x) => x !== '');
+  const out: Tender[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) out.push({ method: parts[i] as PaymentMethod, amount: kobo(Number(parts[i + 1])) });
+  return out;
+};
 
 const saleRow = (r: Row): SaleExportRow => ({
   id: String(r.id),
@@ -26,10 +36,12 @@ const saleRow = (r: Row): SaleExportRow => ({
   cashier: String(r.cashier ?? ''),
   customer: (r.customer as string | null) ?? null,
   paymentMethod: r.payment_method as PaymentMethod,
+  payments: tendersOfText(r.payments),
   status: r.status as SaleStatus,
   subtotal: kobo(Number(r.subtotal)),
   discount: kobo(Number(r.discount)),
   total: kobo(Number(r.total)),
+  vatTotal: kobo(Number(r.vat_total ?? 0)),
   amountPaid: kobo(Number(r.amount_paid)),
   balanceDue: kobo(Number(r.balance_due)),
   outstanding: kobo(Number(r.credit_outstanding)),
@@ -44,18 +56,21 @@ const CASH_FLOW = `
   with days as (
     select d::date as day from generate_series(?::date, ?::date, interval '1 day') as d
   ), s as (
-    select ${LAGOS_DAY('created_at')} as day, sum(amount_paid) as paid,
-      sum(amount_paid) filter (where payment_method = 'CASH') as cash,
-      sum(amount_paid) filter (where payment_method = 'TRANSFER') as transfer,
-      sum(amount_paid) filter (where payment_method = 'CARD') as card,
-      sum(amount_paid) filter (where payment_method = 'CREDIT') as other
-    from sales where business_id = ? and status <> 'VOIDED' and created_at >= ? and created_at < ? group by 1
+    -- by tender (docs/adr/0055): a CREDIT tender is owed, not money in
+    select ${LAGOS_DAY('s.created_at')} as day, sum(p.amount) filter (where p.method <> 'CREDIT') as paid,
+      sum(p.amount) filter (where p.method = 'CASH') as cash,
+      sum(p.amount) filter (where p.method = 'TRANSFER') as transfer,
+      sum(p.amount) filter (where p.method = 'CARD') as card,
+      sum(p.amount) filter (where p.method = 'POS') as pos
+    from sales s join sale_payments p on p.business_id = s.business_id and p.sale_id = s.id
+    where s.business_id = ? and s.status <> 'VOIDED' and s.created_at >= ? and s.created_at < ? group by 1
   ), c as (
     select ${LAGOS_DAY('created_at')} as day, -sum(amount) as collected,
       -sum(amount) filter (where method = 'CASH') as cash,
       -sum(amount) filter (where method = 'TRANSFER') as transfer,
       -sum(amount) filter (where method = 'CARD') as card,
-      -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD')) as other
+      -sum(amount) filter (where method = 'POS') as pos,
+      -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD', 'POS')) as other
     from credit_entries where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by 1
   ), e as (
     select spent_on as day, sum(amount) as spent,
@@ -79,7 +94,8 @@ const CASH_FLOW = `
       coalesce(s.cash, 0) + coalesce(c.cash, 0) as in_cash,
       coalesce(s.transfer, 0) + coalesce(c.transfer, 0) as in_transfer,
       coalesce(s.card, 0) + coalesce(c.card, 0) as in_card,
-      coalesce(s.other, 0) + coalesce(c.other, 0) as in_other,
+      coalesce(s.pos, 0) + coalesce(c.pos, 0) as in_pos,
+      coalesce(c.other, 0) as in_other,
       coalesce(s.paid, 0) + coalesce(c.collected, 0) as money_in,
       coalesce(rf.refunded, 0) as refunds,
       coalesce(e.cash, 0) + coalesce(rf.cash, 0) as out_cash, coalesce(e.transfer, 0) + coalesce(rf.transfer, 0) as out_transfer,
@@ -99,6 +115,7 @@ const cashFlowDay = (r: Row): CashFlowDay => {
     inCash: k('in_cash'),
     inTransfer: k('in_transfer'),
     inCard: k('in_card'),
+    inPos: k('in_pos'),
     inOther: k('in_other'),
     moneyIn: k('money_in'),
     refunds: k('refunds'),

@@ -19,12 +19,18 @@ const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDay
 
 /** A line's cost: quantity x the cost price stored when sold (none stored counts 0). Summed over joined lines, not per sale. */
 const LINE_COST = 'i.quantity::numeric * coalesce(i.cost_price, 0)';
+/** A line's revenue: its total, less its VAT when the prices held it (docs/adr/0054; 0 without VAT). */
+const LINE_REVENUE = '(i.line_total - case when s.prices_include_vat then i.vat_amount else 0 end)';
+/** A returned line's revenue: its share of the line total, less its share of the VAT when the prices held it (s: its sale). */
+const RETURN_LINE_REVENUE = '(i.line_amount - case when s.prices_include_vat then i.vat_amount else 0 end)';
+/** An expense as the P&L counts it: net of the input VAT it holds, for a VAT-registered business (docs/adr/0054). */
+const EXPENSE_COST = '(e.amount - case when bz.vat_registered then e.vat_amount else 0 end)';
 
 const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
   s as (
     select s.id, s.business_id, s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
-      s.total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit, s.cost_of_goods
+      s.total - s.vat_total as total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit, s.cost_of_goods
     from b join sales s on s.business_id = b.biz and s.status = 'COMPLETED'
       and s.created_at >= least(b.cf, b.pf) and s.created_at < greatest(b.ct, b.pt)
   ),
@@ -33,11 +39,12 @@ const periodSql = `
     from b join credit_entries e on e.business_id = b.biz and e.kind = 'PAYMENT' and e.created_at >= least(b.cf, b.pf) and e.created_at < greatest(b.ct, b.pt)
   ),
   x as (
-    select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, e.amount
-    from b join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
+    select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, ${EXPENSE_COST} as amount
+    from b join businesses bz on bz.id = b.biz join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
   ),
   r as (
-    select r.created_at >= b.cf and r.created_at < b.ct as cur, r.created_at >= b.pf and r.created_at < b.pt as prev, r.amount, r.cost_returned
+    -- what came back, net of its VAT (docs/adr/0054): revenue is net of both
+    select r.created_at >= b.cf and r.created_at < b.ct as cur, r.created_at >= b.pf and r.created_at < b.pt as prev, r.amount - r.vat_amount as amount, r.cost_returned
     from b join sale_returns r on r.business_id = b.biz and r.created_at >= least(b.cf, b.pf) and r.created_at < greatest(b.ct, b.pt)
   )
   -- sums go into the JSON as text: a JSON number would be read as a double, inexact past 2^53
@@ -68,16 +75,16 @@ const periodOf = (s: SalesJson['c'], r: ReturnsJson['c'], cogs: unknown, collect
 const profitLossSql = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
   sm as (
-    select to_char(date_trunc('month', s.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(s.total) as revenue,
+    select to_char(date_trunc('month', s.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(s.total - s.vat_total) as revenue,
       sum(s.discount + s.line_discount_total) as discounts, sum(s.cost_of_goods) as cogs
     from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
   ),
   db as (
-    select to_char(e.spent_on, 'YYYY-MM') as month, sum(e.amount) as expenses from expenses e
+    select to_char(e.spent_on, 'YYYY-MM') as month, sum(${EXPENSE_COST}) as expenses from expenses e join businesses bz on bz.id = e.business_id
     where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date group by 1
   ),
   rm as (
-    select to_char(date_trunc('month', r.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(r.amount) as returns, sum(r.cost_returned) as cost_back
+    select to_char(date_trunc('month', r.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(r.amount - r.vat_amount) as returns, sum(r.cost_returned) as cost_back
     from sale_returns r where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
   )
   select m.month, coalesce(sum(sm.revenue), 0) - coalesce(sum(rm.returns), 0) as revenue, coalesce(sum(rm.returns), 0) as returns,
@@ -87,38 +94,46 @@ const profitLossSql = `
 
 const expensesByCategorySql = `
   with e as (
-    select to_char(e.spent_on, 'YYYY-MM') as month, c.id, c.name, e.amount from expenses e
-    join expense_categories c on c.business_id = e.business_id and c.id = e.category_id
+    select to_char(e.spent_on, 'YYYY-MM') as month, c.id, c.name, ${EXPENSE_COST} as amount from expenses e
+    join expense_categories c on c.business_id = e.business_id and c.id = e.category_id join businesses bz on bz.id = e.business_id
     where e.business_id = ? and e.deleted_at is null and e.spent_on between ?::date and ?::date
   )
   select month, id, name, sum(amount) as amount, grouping(month) as whole_range from e
   group by grouping sets ((month, id, name), (id, name)) order by amount desc, name, id`;
 
-/** Per Lagos month of the range (empty ones too): completed sales, voids, TRANSFER and CARD sales, and days with a sale. */
+/**
+ * Per Lagos month of the range (empty ones too): completed sales (revenue net of VAT), voids, the TRANSFER
+ * and CARD (with POS) tenders, and days with a sale.
+ */
 const monthActivitySql = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
   s as (
     select to_char(s.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, (s.created_at at time zone 'Africa/Lagos')::date as day,
-      s.status, s.payment_method, s.total
+      s.status, s.total, s.vat_total,
+      (select sum(p.amount) from sale_payments p where p.business_id = s.business_id and p.sale_id = s.id and p.method = 'TRANSFER') as transfer,
+      (select sum(p.amount) from sale_payments p where p.business_id = s.business_id and p.sale_id = s.id and p.method in ('CARD', 'POS')) as card
     from sales s where s.business_id = ? and s.created_at >= ? and s.created_at < ?
   ),
   a as (
-    select month, count(*) filter (where status = 'COMPLETED') as sales, sum(total) filter (where status = 'COMPLETED') as sales_total,
+    select month, count(*) filter (where status = 'COMPLETED') as sales, sum(total - vat_total) filter (where status = 'COMPLETED') as sales_total,
+      sum(total) filter (where status = 'COMPLETED') as tendered_total,
       count(*) filter (where status = 'VOIDED') as voided,
-      count(*) filter (where status = 'COMPLETED' and payment_method = 'TRANSFER') as transfers,
-      sum(total) filter (where status = 'COMPLETED' and payment_method = 'TRANSFER') as transfer_total,
-      count(*) filter (where status = 'COMPLETED' and payment_method = 'CARD') as cards,
-      sum(total) filter (where status = 'COMPLETED' and payment_method = 'CARD') as card_total,
+      count(*) filter (where status = 'COMPLETED' and transfer > 0) as transfers,
+      sum(transfer) filter (where status = 'COMPLETED') as transfer_total,
+      count(*) filter (where status = 'COMPLETED' and card > 0) as cards,
+      sum(card) filter (where status = 'COMPLETED') as card_total,
       count(distinct day) filter (where status = 'COMPLETED') as days
     from s group by month
   ),
   r as (
-    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(r.amount) as returned,
-      sum(r.amount) filter (where s.payment_method = 'TRANSFER') as transfer_returned, sum(r.amount) filter (where s.payment_method = 'CARD') as card_returned
+    -- a return counts against its sale's (first) method, as charged; revenue net of its VAT
+    select to_char(r.created_at at time zone 'Africa/Lagos', 'YYYY-MM') as month, sum(r.amount) as returned, sum(r.amount - r.vat_amount) as returned_net,
+      sum(r.amount) filter (where s.payment_method = 'TRANSFER') as transfer_returned, sum(r.amount) filter (where s.payment_method in ('CARD', 'POS')) as card_returned
     from sale_returns r join sales s on s.business_id = r.business_id and s.id = r.sale_id
     where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
   )
-  select m.month, coalesce(a.sales, 0) as sales, coalesce(a.sales_total, 0) - coalesce(r.returned, 0) as sales_total, coalesce(a.voided, 0) as voided,
+  select m.month, coalesce(a.sales, 0) as sales, coalesce(a.sales_total, 0) - coalesce(r.returned_net, 0) as sales_total,
+    coalesce(a.tendered_total, 0) - coalesce(r.returned, 0) as tendered_total, coalesce(a.voided, 0) as voided,
     coalesce(a.transfers, 0) as transfers, coalesce(a.transfer_total, 0) - coalesce(r.transfer_returned, 0) as transfer_total, coalesce(a.cards, 0) as cards,
     coalesce(a.card_total, 0) - coalesce(r.card_returned, 0) as card_total, coalesce(a.days, 0) as days
   from m left join a on a.month = m.month left join r on r.month = m.month order by m.month`;
@@ -152,12 +167,13 @@ export const sqlReports = (db: Sql): ReportQueries => ({
       // Lines are summed per product first and only the leaders (ties kept) are joined to products for
       // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
       `with l as (
-         select i.business_id, i.product_id, i.quantity as units, i.line_total as revenue
+         select i.business_id, i.product_id, i.quantity as units, ${LINE_REVENUE} as revenue
          from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
          where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-         union all -- the range's returns, net (docs/adr/0058)
-         select i.business_id, i.product_id, -i.quantity, -i.line_amount
+         union all -- the range's returns, net (docs/adr/0058), their VAT off with them
+         select i.business_id, i.product_id, -i.quantity, -${RETURN_LINE_REVENUE}
          from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+         join sales s on s.business_id = r.business_id and s.id = r.sale_id
          where r.business_id = ? and r.created_at >= ? and r.created_at < ?
        ), t as (
          select l.product_id, sum(l.units) as units, sum(l.revenue) as revenue from l
@@ -208,18 +224,22 @@ export const sqlReports = (db: Sql): ReportQueries => ({
   },
   async daySums(businessId, day) {
     const [from, to] = instants({ from: day, to: day });
-    const sales = await db.execute<Row[]>(
-      `select payment_method as method, count(*) filter (where status = 'COMPLETED') as count, coalesce(sum(total) filter (where status = 'COMPLETED'), 0) as total,
+    const [day_] = await db.execute<Row[]>(
+      `select count(*) filter (where status = 'COMPLETED') as count, coalesce(sum(total) filter (where status = 'COMPLETED'), 0) as total,
+         coalesce(sum(vat_total) filter (where status = 'COMPLETED'), 0) as vat,
          count(*) filter (where status = 'VOIDED') as voids, coalesce(sum(total) filter (where status = 'VOIDED'), 0) as voided,
          coalesce(sum(discount + line_discount_total) filter (where status = 'COMPLETED'), 0) as discounts,
-         coalesce(sum(total - amount_paid) filter (where status = 'COMPLETED'), 0) as credit,
-         coalesce(sum(amount_paid) filter (where status = 'COMPLETED' and payment_method = 'CASH'), 0) as cash,
-         grouping(payment_method) as whole_day
-       from sales where business_id = ? and created_at >= ? and created_at < ?
-       group by grouping sets ((payment_method), ()) order by grouping(payment_method), payment_method`,
+         coalesce(sum(total - amount_paid) filter (where status = 'COMPLETED'), 0) as credit
+       from sales where business_id = ? and created_at >= ? and created_at < ?`,
       [businessId, from, to],
     );
-    const day_ = sales.find((r) => n(r.whole_day) === 1)!;
+    // money by tender, not by the sale's first method (docs/adr/0055)
+    const tenders = await db.execute<Row[]>(
+      `select p.method, count(*) as count, sum(p.amount) as total
+       from sales s join sale_payments p on p.business_id = s.business_id and p.sale_id = s.id
+       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by p.method order by p.method`,
+      [businessId, from, to],
+    );
     const expenses = await db.execute<Row[]>(
       `select payment_method as method, count(*) as count, sum(amount) as total from expenses
        where business_id = ? and deleted_at is null and spent_on = ?::date group by payment_method order by payment_method`,
@@ -231,31 +251,39 @@ export const sqlReports = (db: Sql): ReportQueries => ({
       [businessId, from, to],
     );
     const refunds = await db.execute<Row[]>(
-      `select refund_method as method, count(*) as count, sum(refund_amount) as total, sum(amount) as returned from sale_returns
+      `select refund_method as method, count(*) as count, sum(refund_amount) as total, sum(amount) as returned, sum(vat_amount) as vat from sale_returns
        where business_id = ? and created_at >= ? and created_at < ? group by refund_method order by refund_method`,
       [businessId, from, to],
     );
+    const sales = tenders.map((r) => methodSum<PaymentMethod>(r));
+    const returnedVat = refunds.reduce((t, r) => t + k(r.vat), 0n);
+    const returned = refunds.reduce((t, r) => t + k(r.returned), 0n);
     return {
-      sales: sales.filter((r) => n(r.whole_day) === 0 && n(r.count) > 0).map((r) => methodSum<PaymentMethod>(r)),
-      voids: { count: n(day_.voids), total: k(day_.voided) },
-      returns: { count: refunds.reduce((c, r) => c + n(r.count), 0), total: refunds.reduce((t, r) => t + k(r.returned), 0n) },
+      sales,
+      salesCount: n(day_!.count),
+      // net of VAT and of the day's returns (their VAT given back too)
+      revenue: k(day_!.total) - k(day_!.vat) - (returned - returnedVat),
+      vat: k(day_!.vat) - returnedVat,
+      voids: { count: n(day_!.voids), total: k(day_!.voided) },
+      returns: { count: refunds.reduce((c, r) => c + n(r.count), 0), total: returned },
       refunds: refunds.map((r) => methodSum<RefundMethod>(r)),
-      discounts: k(day_.discounts),
+      discounts: k(day_!.discounts),
       expenses: expenses.map((r) => methodSum<string>(r)),
-      creditGiven: k(day_.credit),
+      creditGiven: k(day_!.credit),
       creditCollected: collected.map((r) => methodSum<CreditPaymentMethod>(r)),
-      cashSalesReceived: k(day_.cash),
+      cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
     } satisfies DaySums;
   },
   async salesByCategory(businessId, range) {
     const rows = await db.execute<Row[]>(
       `with l as (
-         select i.product_id, i.line_total as revenue, i.quantity as units, ${LINE_COST} as cogs
+         select i.product_id, ${LINE_REVENUE} as revenue, i.quantity as units, ${LINE_COST} as cogs
          from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
          where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-         union all -- the range's returns, net: restocked units give their cost back (docs/adr/0058)
-         select i.product_id, -i.line_amount, -i.quantity, -i.cost_returned
+         union all -- the range's returns, net: restocked units give their cost back (docs/adr/0058), their VAT off with them
+         select i.product_id, -${RETURN_LINE_REVENUE}, -i.quantity, -i.cost_returned
          from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+         join sales s on s.business_id = r.business_id and s.id = r.sale_id
          where r.business_id = ? and r.created_at >= ? and r.created_at < ?
        )
        select p.category, sum(l.revenue) as revenue, sum(l.units) as units, sum(l.cogs) as cogs, sum(l.revenue) - sum(l.cogs) as gross,
@@ -269,10 +297,43 @@ export const sqlReports = (db: Sql): ReportQueries => ({
       sharePct: r.share === null ? null : Number(r.share),
     }));
   },
+  async vatSums(businessId, range) {
+    const rates = await db.execute<Row[]>(
+      `select i.vat_rate as rate, sum(i.vat_net) as net, sum(i.vat_amount) as vat, count(distinct s.id) as sales
+       from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
+       where s.business_id = ? and s.status = 'COMPLETED' and s.prices_include_vat is not null and s.created_at >= ? and s.created_at < ?
+       group by grouping sets ((i.vat_rate), ()) order by grouping(i.vat_rate), i.vat_rate desc`,
+      [businessId, ...instants(range)],
+    );
+    const [input] = await db.execute<Row[]>(
+      `select count(*) as count, coalesce(sum(amount), 0) as amount, coalesce(sum(vat_amount), 0) as vat from expenses
+       where business_id = ? and deleted_at is null and vat_amount > 0 and spent_on between ?::date and ?::date`,
+      [businessId, range.from, range.to],
+    );
+    // the range's returns of sales that carried VAT, by the returned line's rate: what came back (VAT included) less its VAT
+    const returned = await db.execute<Row[]>(
+      `select si.vat_rate as rate, sum(i.amount - i.vat_amount) as net, sum(i.vat_amount) as vat, count(distinct r.id) as returns
+       from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
+       join sale_items si on si.business_id = i.business_id and si.sale_id = i.sale_id and si.position = i.sale_position
+       where r.business_id = ? and r.created_at >= ? and r.created_at < ? and si.vat_rate is not null
+       group by grouping sets ((si.vat_rate), ()) order by grouping(si.vat_rate), si.vat_rate desc`,
+      [businessId, ...instants(range)],
+    );
+    const byRate = rates.filter((r) => r.rate !== null);
+    return {
+      sales: byRate.map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
+      salesCount: n(rates.find((r) => r.rate === null)?.sales),
+      returns: returned.filter((r) => r.rate !== null).map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
+      returnsCount: n(returned.find((r) => r.rate === null)?.returns),
+      expensesCount: n(input!.count),
+      expensesAmount: k(input!.amount),
+      inputVat: k(input!.vat),
+    };
+  },
   async monthActivity(businessId, range) {
     const rows = await db.execute<Row[]>(monthActivitySql, [range.from, range.to, businessId, ...instants(range), businessId, ...instants(range)]);
     return rows.map((r) => ({
-      month: String(r.month), salesCount: n(r.sales), salesTotal: k(r.sales_total), voidedCount: n(r.voided),
+      month: String(r.month), salesCount: n(r.sales), salesTotal: k(r.sales_total), tenderedTotal: k(r.tendered_total), voidedCount: n(r.voided),
       transferCount: n(r.transfers), transferTotal: k(r.transfer_total), cardCount: n(r.cards), cardTotal: k(r.card_total), daysWithSales: n(r.days),
     }));
   },

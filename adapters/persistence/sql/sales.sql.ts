@@ -1,15 +1,18 @@
 import type { Sql } from './sql-session.js';
 import type { SaleRepositories, SaleRepository, SaleSort } from '../../../application/sales/ports.js';
 import { kobo } from '../../../domain/money.js';
-import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus } from '../../../domain/sale.js';
+import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus, type Tender } from '../../../domain/sale.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import { optionalKobo, type Row } from './sql-helpers.js';
 
 const SALE_COLUMNS =
-  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review';
+  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review, vat_total, prices_include_vat';
+/** The sale's columns and its tenders (docs/adr/0055), in one statement: a sale is never read without them. */
+const SALE_SELECT = `${SALE_COLUMNS}, (select json_agg(json_build_object('method', p.method, 'amount', p.amount::text) order by p.position)
+  from sale_payments p where p.business_id = sales.business_id and p.sale_id = sales.id) as payments`;
 
 const SALES: KeysetSource<SaleSort> = {
-  select: SALE_COLUMNS,
+  select: SALE_SELECT,
   from: 'sales',
   tenantColumn: 'business_id',
   idColumn: 'id',
@@ -18,6 +21,9 @@ const SALES: KeysetSource<SaleSort> = {
   dateColumn: 'created_at',
 };
 
+const paymentsFromRow = (v: unknown): Tender[] =>
+  ((typeof v === 'string' ? JSON.parse(v) : (v ?? [])) as { method: string; amount: string }[]).map((p) => ({ method: p.method as PaymentMethod, amount: kobo(Number(p.amount)) }));
+
 const saleFromRow = (r: Row, lines: SaleLine[] = []): Sale => ({
   id: String(r.id),
   businessId: String(r.business_id),
@@ -25,10 +31,12 @@ const saleFromRow = (r: Row, lines: SaleLine[] = []): Sale => ({
   receiptNumber: String(r.receipt_number),
   customerId: (r.customer_id as string | null) ?? null,
   paymentMethod: r.payment_method as PaymentMethod,
+  payments: paymentsFromRow(r.payments),
   lines,
   subtotal: kobo(Number(r.subtotal)),
   discount: kobo(Number(r.discount)),
   total: kobo(Number(r.total)),
+  ...(r.prices_include_vat === null || r.prices_include_vat === undefined ? {} : { vat: { pricesIncludeVat: r.prices_include_vat === true, total: kobo(Number(r.vat_total)) } }),
   amountPaid: kobo(Number(r.amount_paid)),
   balanceDue: kobo(Number(r.balance_due)),
   status: r.status as SaleStatus,
@@ -57,6 +65,7 @@ const lineFromRow = (r: Row): SaleLine => ({
   discount: kobo(Number(r.discount)),
   lineTotal: kobo(Number(r.line_total)),
   costPrice: optionalKobo(r.cost_price),
+  ...(r.vat_rate === null || r.vat_rate === undefined ? {} : { vat: { rate: Number(r.vat_rate), amount: kobo(Number(r.vat_amount)), net: kobo(Number(r.vat_net)) } }),
 });
 
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
@@ -64,7 +73,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
     if (!row) return undefined;
     const lines = await db.execute<Row[]>(
-      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price from sale_items where business_id = ? and sale_id = ? order by position',
+      'select product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net from sale_items where business_id = ? and sale_id = ? order by position',
       [row.business_id, row.id],
     );
     return saleFromRow(row, lines.map(lineFromRow));
@@ -90,18 +99,28 @@ export const sqlSales = (db: Sql): SaleRepository => {
       // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
       // the business's receipt counter lock is the last one before the commit. The two are sent side by
       // side: on PostgreSQL in one round trip (a failure of the first fails the second).
-      const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-      const params = s.lines.flatMap((l, i) => [s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice]);
+      // the tenders go in with the lines, one statement (a data-modifying WITH)
+      const tenders = s.payments.map(() => '(?, ?, ?, ?, ?)').join(', ');
+      const tenderParams = s.payments.flatMap((p, i) => [s.businessId, s.id, i, p.method, p.amount]);
+      const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+      const params = s.lines.flatMap((l, i) => [
+        s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0, l.vat?.net ?? null,
+      ]);
       const saleParams = [
         s.businessId,
         s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
         s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
         s.amountTendered, s.changeDue, s.lineDiscountTotal,
         s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
+        s.vat?.total ?? 0, s.vat ? s.vat.pricesIncludeVat : null,
         costOfGoods(s.lines),
       ];
       const [, rows] = await Promise.all([
-        db.execute(`insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price) values ${values}`, params),
+        db.execute(
+          `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders})
+           insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${values}`,
+          [...tenderParams, ...params],
+        ),
         db.execute<{ receipt_number: string }[]>(
           `with counter as (
              insert into receipt_counters (business_id, value) values (?, 1)
@@ -109,7 +128,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
            )
            insert into sales (${SALE_COLUMNS}, cost_of_goods)
            select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
            from counter returning receipt_number`,
           saleParams,
         ),
@@ -121,13 +140,13 @@ export const sqlSales = (db: Sql): SaleRepository => {
     },
     async findById(businessId, id, options = {}) {
       const rows = await db.execute<Row[]>(
-        `select ${SALE_COLUMNS} from sales where business_id = ? and id = ?${options.forUpdate ? ' for update' : ''}`,
+        `select ${SALE_SELECT} from sales where business_id = ? and id = ?${options.forUpdate ? ' for update' : ''}`,
         [businessId, id],
       );
       return withLines(rows[0]);
     },
     async findByReceiptNumber(businessId, receiptNumber) {
-      const rows = await db.execute<Row[]>(`select ${SALE_COLUMNS} from sales where business_id = ? and (receipt_number = ? or provisional_receipt_number = ?)`, [
+      const rows = await db.execute<Row[]>(`select ${SALE_SELECT} from sales where business_id = ? and (receipt_number = ? or provisional_receipt_number = ?)`, [
         businessId,
         receiptNumber,
         receiptNumber,
