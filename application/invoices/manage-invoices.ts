@@ -136,7 +136,8 @@ export const deleteInvoice =
       return E.right(undefined);
     });
 
-export type InvoiceSendFailure = NotFound | InvoiceNotDraft | InsufficientStock;
+/** A shortage names the product and its line (its index in lines), as a sale's does. */
+export type InvoiceSendFailure = NotFound | InvoiceNotDraft | (InsufficientStock & { readonly name: string; readonly index: number });
 
 /**
  * DRAFT -> SENT in one transaction: the invoice's row is locked first (two sends: the second sees SENT), an
@@ -163,8 +164,9 @@ export const sendInvoice =
         const moved = await moveStocks(deps, r, actor, takes.map(([productId, quantity]) => ({ productId, branchId: found.branchId, change: -quantity, reason: 'INVOICE' as const, at: now, note: `invoice ${id}` })));
         if (!moved.ok) {
           const [productId, requested] = takes[moved.index]!;
+          const index = found.lines.findIndex((l) => l.productId === productId);
           const branch = await r.branches.findById(actor.businessId, found.branchId, { includeArchived: true });
-          return rollback(E.left({ _tag: 'InsufficientStock' as const, productId, available: moved.refusal?.available ?? 0, requested, branchId: found.branchId, branchName: branch?.name ?? found.branchId }));
+          return rollback(E.left({ _tag: 'InsufficientStock' as const, productId, name: products.get(productId)!.name, index, available: moved.refusal?.available ?? 0, requested, branchId: found.branchId, branchName: branch?.name ?? found.branchId }));
         }
       }
       const number = await r.invoices.nextNumber(actor.businessId, seriesOf(found.type));
