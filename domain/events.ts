@@ -2,7 +2,7 @@ import type { Role } from './roles.js';
 import type { Identifier } from './identifier.js';
 import { kobo, type Kobo } from './money.js';
 import type { MovementReason, StockMovement } from './product.js';
-import type { PaymentMethod, Sale } from './sale.js';
+import type { PaymentMethod, Sale, Tender } from './sale.js';
 import type { CreditEntry, CreditPaymentMethod } from './credit.js';
 import type { Customer } from './customer.js';
 import type { RefundMethod, SaleReturn } from './sale-return.js';
@@ -24,6 +24,8 @@ export interface SaleRecorded {
   readonly total: Kobo;
   readonly amountPaid: Kobo;
   readonly balanceDue: Kobo;
+  /** The tenders (docs/adr/0055); absent on an event recorded before split payments: its tenders follow from the method (tendersOf). */
+  readonly payments?: readonly Tender[];
   readonly lines: readonly { readonly productId: string; readonly name: string; readonly quantity: number; readonly lineTotal: Kobo; readonly discount: Kobo }[];
   /** The sale's own discount (taken off after the lines'); each line carries its own. */
   readonly discount: Kobo;
@@ -340,6 +342,7 @@ export const saleRecorded = (sale: Sale): SaleRecorded => ({
   total: sale.total,
   amountPaid: sale.amountPaid,
   balanceDue: sale.balanceDue,
+  payments: sale.payments,
   lines: sale.lines.map((l) => ({ productId: l.productId, name: l.name, quantity: l.quantity, lineTotal: l.lineTotal, discount: l.discount })),
   discount: sale.discount,
   grossTotal: kobo(sale.lines.reduce((n, l) => n + l.lineTotal + l.discount, 0)),

@@ -1,5 +1,6 @@
 import type { DomainEvent, EventType } from '../../domain/events.js';
 import { kobo, markedNaira, writeMoneyJson } from '../../domain/money.js';
+import { tendersOf } from '../../domain/sale.js';
 import { afterAttempt, RETRY_FOR_MS, retryDelayMs, type WebhookDelivery, type WebhookEndpoint, type WebhookEvent } from '../../domain/webhook.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
@@ -46,7 +47,7 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
     case 'MerchantLeftNetwork':
       return { ...merchant, left_at: e.leftAt };
     case 'SaleRecorded':
-      return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, total: naira(e.total), amount_paid: naira(e.amountPaid), payment_method: e.paymentMethod, created_at: at };
+      return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, total: naira(e.total), amount_paid: naira(e.amountPaid), payment_method: e.paymentMethod, payments: (e.payments ?? tendersOf(e.paymentMethod, e.total, e.amountPaid)).map((t) => ({ method: t.method, amount: naira(t.amount) })), created_at: at };
     case 'SaleVoided':
       return { ...merchant, sale_id: e.saleId, receipt_number: e.receiptNumber, refund_amount: naira(e.refundAmount), voided_at: at };
     case 'ReturnRecorded':

@@ -92,7 +92,7 @@ export interface ChangePosition {
 }
 
 export type ChangeData =
-  | { readonly kind: 'product'; readonly id: string; readonly name: string; readonly sku: string; readonly price: Kobo; readonly type: string; readonly category: string | null; readonly barcode: string | null; readonly unit: string | null; readonly lowStockThreshold: number | null }
+  | { readonly kind: 'product'; readonly id: string; readonly name: string; readonly sku: string; readonly price: Kobo; readonly type: string; readonly category: string | null; readonly barcode: string | null; readonly unit: string | null; readonly lowStockThreshold: number | null; readonly vatExempt: boolean }
   | { readonly kind: 'stock'; readonly productId: string; readonly branchId: string; readonly quantity: number }
   | { readonly kind: 'customer'; readonly id: string; readonly name: string; readonly phone: string | null; readonly creditLimit: Kobo | null; readonly creditBalance: Kobo }
   | { readonly kind: 'sale'; readonly id: string; readonly receiptNumber: string; readonly status: 'VOIDED'; readonly voidedAt: Date };

@@ -97,7 +97,7 @@ for (const persistence of ['postgres', 'memory'] as const)
       await drain();
       const created = ra.of('sale.created');
       expect(created).to.have.length(1);
-      expect(created[0]!.json.data).to.deep.equal({ merchant_id: m1.id, merchant_name: 'Ify Stores', sale_id: sale.id, receipt_number: sale.receipt_number, total: 100, amount_paid: 100, payment_method: 'CASH', created_at: created[0]!.json.timestamp });
+      expect(created[0]!.json.data).to.deep.equal({ merchant_id: m1.id, merchant_name: 'Ify Stores', sale_id: sale.id, receipt_number: sale.receipt_number, total: 100, amount_paid: 100, payment_method: 'CASH', payments: [{ method: 'CASH', amount: 100 }], created_at: created[0]!.json.timestamp });
       expect(rb.received).to.deep.equal([]); // B hears nothing of A's merchant
       const list = await deliveries(a.key, hookA.id);
       expect(list.map((d) => [d.event, d.status, d.attempts, d.response_code])).to.deep.equal([

@@ -40,7 +40,7 @@ describe('HTTP offline sync: GET /sync/changes', () => {
 
     const first = await pull(owner);
     expect(first.pages).to.be.greaterThan(1);
-    expect(find(first.changes, 'product', product.id).at(-1)!.data).to.deep.include({ name: 'Peak Milk 400g', price: 1500 });
+    expect(find(first.changes, 'product', product.id).at(-1)!.data).to.deep.include({ name: 'Peak Milk 400g', price: 1500, vat_exempt: false });
     const stock = first.changes.filter((c) => c.type === 'stock');
     expect(stock.at(-1)!.data).to.deep.include({ product_id: product.id, quantity: 7 });
     expect(find(first.changes, 'customer', customer.id).at(-1)!.data).to.deep.include({ credit_balance: 3000, credit_limit: 50_000 });
@@ -49,12 +49,12 @@ describe('HTTP offline sync: GET /sync/changes', () => {
     const quiet = await call(owner, 'GET', `/sync/changes?since=${first.cursor}`);
     expect(quiet).to.deep.equal({ changes: [], cursor: first.cursor, has_more: false });
 
-    await call(owner, 'PUT', `/products/${product.id}`, { price: 1600 });
+    await call(owner, 'PUT', `/products/${product.id}`, { price: 1600, vat_exempt: true }); // a till prices VAT offline: it hears of the exemption
     await call(owner, 'POST', '/products/stock-adjustment', { product_id: product.id, quantity_change: 5, reason: 'RESTOCK' });
     await call(owner, 'POST', `/customers/${customer.id}/credit/payment`, { amount: 1000, payment_method: 'CASH' });
     await call(owner, 'POST', `/sales/${cash.id}/void`, { reason: 'rang up twice' });
     const next = await pull(owner, first.cursor);
-    expect(find(next.changes, 'product', product.id).at(-1)!.data.price).to.equal(1600);
+    expect(find(next.changes, 'product', product.id).at(-1)!.data).to.deep.include({ price: 1600, vat_exempt: true });
     // the void put its unit back: 7 + 5 + 1
     expect(next.changes.filter((c) => c.type === 'stock').at(-1)!.data.quantity).to.equal(13);
     expect(find(next.changes, 'customer', customer.id).at(-1)!.data.credit_balance).to.equal(2000);

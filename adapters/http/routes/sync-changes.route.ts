@@ -32,14 +32,14 @@ const changeSchema = doc('SyncChange', {
     data: {
       type: 'object',
       description:
-        'the whole current record, to upsert. product: id, name, sku, price (naira), type, category, barcode, unit, low_stock_threshold; ' +
+        'the whole current record, to upsert. product: id, name, sku, price (naira), type, category, barcode, unit, low_stock_threshold, vat_exempt; ' +
         'stock: product_id, branch_id, quantity (may be below zero after an offline oversell); customer: id, name, phone, credit_limit, ' +
         'credit_balance (naira); sale (voided sales only): id, receipt_number, status VOIDED, voided_at',
     },
   },
   required: ['type', 'id', 'deleted'],
   examples: [
-    { type: 'product', id: EXAMPLE_ID, deleted: false, data: { id: EXAMPLE_ID, name: 'Peak Milk 400g', sku: 'PEAK-400', price: 1500, type: 'PRODUCT', category: 'Provisions', barcode: null, unit: 'tin', low_stock_threshold: 6 } },
+    { type: 'product', id: EXAMPLE_ID, deleted: false, data: { id: EXAMPLE_ID, name: 'Peak Milk 400g', sku: 'PEAK-400', price: 1500, type: 'PRODUCT', category: 'Provisions', barcode: null, unit: 'tin', low_stock_threshold: 6, vat_exempt: false } },
     { type: 'product', id: EXAMPLE_ID, deleted: true },
   ],
 });
@@ -58,7 +58,7 @@ const changeJson = (c: Change) => {
   if (d === null) return { ...base, deleted: true };
   const data =
     d.kind === 'product'
-      ? { id: d.id, name: d.name, sku: d.sku, price: nairaJson(d.price), type: d.type, category: d.category, barcode: d.barcode, unit: d.unit, low_stock_threshold: d.lowStockThreshold }
+      ? { id: d.id, name: d.name, sku: d.sku, price: nairaJson(d.price), type: d.type, category: d.category, barcode: d.barcode, unit: d.unit, low_stock_threshold: d.lowStockThreshold, vat_exempt: d.vatExempt }
       : d.kind === 'stock'
         ? { product_id: d.productId, branch_id: d.branchId, quantity: d.quantity }
         : d.kind === 'customer'

@@ -38,7 +38,7 @@ const current = (t: FeedSources): Current[] => [
   }),
   ...[...t.products.values()].map((p): Current => ({
     businessId: p.businessId, kind: 'product', id: p.id, key: p.id,
-    data: p.archivedAt ? null : { kind: 'product', id: p.id, name: p.name, sku: p.sku, price: p.price, type: p.type, category: p.category, barcode: p.barcode, unit: p.unit, lowStockThreshold: p.lowStockThreshold },
+    data: p.archivedAt ? null : { kind: 'product', id: p.id, name: p.name, sku: p.sku, price: p.price, type: p.type, category: p.category, barcode: p.barcode, unit: p.unit, lowStockThreshold: p.lowStockThreshold, vatExempt: p.vatExempt },
   })),
   ...[...t.sales.values()]
     .filter((s) => s.status === 'VOIDED' && s.voidedAt)

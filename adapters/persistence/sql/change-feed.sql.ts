@@ -17,7 +17,7 @@ const dataOf = (kind: ChangeKind, id: string, d: Row | null): ChangeData | null 
     case 'product':
       return {
         kind, id, name: String(d.name), sku: String(d.sku), price: kobo(num(d.price)), type: String(d.type), category: (d.category as string | null) ?? null,
-        barcode: (d.barcode as string | null) ?? null, unit: (d.unit as string | null) ?? null, lowStockThreshold: orNum(d.low_stock_threshold),
+        barcode: (d.barcode as string | null) ?? null, unit: (d.unit as string | null) ?? null, lowStockThreshold: orNum(d.low_stock_threshold), vatExempt: d.vat_exempt === true,
       };
     case 'stock':
       return { kind, productId: id, branchId: String(d.branch_id), quantity: num(d.quantity) };
@@ -55,7 +55,7 @@ export const sqlChangeFeed = (db: Sql): ChangeFeed => ({
         union all
         select 'product', p.id::text, p.id::text, p.change_xid,
           case when p.archived_at is null then json_build_object('name', p.name, 'sku', p.sku, 'price', p.price, 'type', p.type, 'category', p.category,
-            'barcode', p.barcode, 'unit', p.unit, 'low_stock_threshold', p.low_stock_threshold) end
+            'barcode', p.barcode, 'unit', p.unit, 'low_stock_threshold', p.low_stock_threshold, 'vat_exempt', p.vat_exempt) end
           from products p where p.business_id = ? and p.change_xid >= ?::xid8 and not pg_visible_in_snapshot(p.change_xid, ?::pg_snapshot)
         union all
         select 'sale', s.id::text, s.id::text, s.change_xid, json_build_object('receipt_number', s.receipt_number, 'voided_at', s.voided_at)
