@@ -18,6 +18,7 @@ export * from './operator/index.js';
 export * from './products/index.js';
 export * from './sales/index.js';
 export * from './returns/index.js';
+export * from './invoices/index.js';
 export * from './customers/index.js';
 export * from './report-exports/index.js';
 export * from './expenses/index.js';

@@ -19,6 +19,7 @@ import type { Branch, Business, Membership, User } from '../domain/business.js';
 import type { OtpCode } from '../domain/otp.js';
 import type { Product } from '../domain/product.js';
 import { DEFAULT_VAT_SETTINGS } from '../domain/vat.js';
+import { DEFAULT_INVOICE_SETTINGS } from '../domain/invoice.js';
 import { migrateDatabase } from '../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../bootstrap/migrations.js';
 
@@ -49,6 +50,7 @@ const BusinessSchema = new EntitySchema<Business>({
     id: { ...uuid, primary: true }, name: text, phone: optionalText, email: optionalText, address: optionalText, category: optionalText, logoUrl: optionalText,
     plan: text, currency: text, timezone: text, createdAt: time, updatedAt: time,
     vatRegistered: { type: 'boolean' }, tin: optionalText, vatRate: int, pricesIncludeVat: { type: 'boolean' },
+    paymentTermsDays: int, bankName: optionalText, accountNumber: optionalText, accountName: optionalText, invoiceFooter: optionalText,
   },
 });
 const BranchSchema = new EntitySchema<Branch>({
@@ -81,7 +83,7 @@ const aUser = (): User => {
 };
 const aBusiness = (): Business => {
   const t = now();
-  return { id: randomUUID(), name: 'Ada Stores', phone: null, email: null, address: null, category: null, logoUrl: null, plan: 'FREE', currency: 'NGN', timezone: 'Africa/Lagos', createdAt: t, updatedAt: t, ...DEFAULT_VAT_SETTINGS };
+  return { id: randomUUID(), name: 'Ada Stores', phone: null, email: null, address: null, category: null, logoUrl: null, plan: 'FREE', currency: 'NGN', timezone: 'Africa/Lagos', createdAt: t, updatedAt: t, ...DEFAULT_VAT_SETTINGS, ...DEFAULT_INVOICE_SETTINGS };
 };
 const aBranch = (businessId: string, isDefault = false): Branch => {
   const t = now();

@@ -16,6 +16,7 @@ import { inMemoryExpensesModule } from '../adapters/persistence/in-memory/expens
 import { inMemoryProductsModule } from '../adapters/persistence/in-memory/products.in-memory.js';
 import { inMemorySalesModule } from '../adapters/persistence/in-memory/sales.in-memory.js';
 import { inMemoryReturnsModule } from '../adapters/persistence/in-memory/returns.in-memory.js';
+import { inMemoryInvoicesModule } from '../adapters/persistence/in-memory/invoices.in-memory.js';
 import { inMemoryReportsModule } from '../adapters/persistence/in-memory/reports.in-memory.js';
 import { inMemoryNotificationsModule } from '../adapters/persistence/in-memory/notifications.in-memory.js';
 import { inMemoryReportExportsModule } from '../adapters/persistence/in-memory/report-exports.in-memory.js';
@@ -44,6 +45,7 @@ export const IN_MEMORY_MODULES = [
   inMemoryProductsModule,
   inMemorySalesModule,
   inMemoryReturnsModule,
+  inMemoryInvoicesModule,
   inMemoryCustomersModule,
   inMemoryExpensesModule,
   inMemoryEventsModule,

@@ -3,6 +3,7 @@ import type { E164Phone } from './phone.js';
 import type { Role } from './roles.js';
 import type { Identifier } from './identifier.js';
 import type { VatRate } from './vat.js';
+import type { InvoiceSettings } from './invoice.js';
 
 export const DEFAULT_TIMEZONE = 'Africa/Lagos';
 export const DEFAULT_CURRENCY = 'NGN';
@@ -46,6 +47,12 @@ export interface Business {
   /** Basis points (750 = 7.5 %). */
   vatRate: VatRate;
   pricesIncludeVat: boolean;
+  /** Invoice settings (docs/adr/0072): default payment terms and the bank details invoices print. */
+  paymentTermsDays: InvoiceSettings['paymentTermsDays'];
+  bankName: string | null;
+  accountNumber: string | null;
+  accountName: string | null;
+  invoiceFooter: string | null;
   readonly currency: string;
   readonly timezone: string;
   readonly createdAt: Date;

@@ -29,7 +29,7 @@ export interface Product {
 /** Why stock moved. The first six are what a person records; the rest are written by the system. */
 export const ADJUSTMENT_REASONS = ['RESTOCK', 'DAMAGE', 'LOSS', 'RETURN', 'CORRECTION', 'OTHER'] as const;
 export type AdjustmentReason = (typeof ADJUSTMENT_REASONS)[number];
-export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID', 'TRANSFER_OUT', 'TRANSFER_IN'] as const;
+export const MOVEMENT_REASONS = [...ADJUSTMENT_REASONS, 'INITIAL', 'IMPORT', 'SALE', 'SALE_VOID', 'TRANSFER_OUT', 'TRANSFER_IN', 'INVOICE', 'INVOICE_CANCEL'] as const;
 export type MovementReason = (typeof MOVEMENT_REASONS)[number];
 
 /** One branch's stock of a product. */

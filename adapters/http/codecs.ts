@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { MAX_PAYMENT_TERMS_DAYS, NUBAN_PATTERN } from '../../domain/invoice.js';
 import { isEmail, normaliseEmail } from '../../domain/identifier.js';
 import { normalisePhone, type E164Phone } from '../../domain/phone.js';
 import { koboToNaira, MAX_KOBO, nairaToKobo, type Kobo } from '../../domain/money.js';
@@ -299,4 +300,14 @@ export const tinInput = new Documented<string>(
   'TIN',
   { type: 'string', pattern: TIN_PATTERN.source, maxLength: 13, description: 'Nigerian Tax Identification Number: 8 digits, a hyphen and 4 digits (FIRS), or 10 digits (JTB)', examples: ['12345678-0001'] },
   (u, c) => (typeof u === 'string' && TIN_PATTERN.test(u.trim()) ? t.success(u.trim()) : t.failure(u, c, 'must be a TIN: 8 digits, a hyphen and 4 digits (12345678-0001), or 10 digits')),
+);
+
+/** Days from an invoice's issue to its due date: a whole number from 0 to 365 (docs/adr/0072). */
+export const paymentTermsDays = new Documented<number>('payment terms days', { type: 'integer', minimum: 0, maximum: MAX_PAYMENT_TERMS_DAYS, examples: [30] }, (u, c) =>
+  typeof u === 'number' && Number.isInteger(u) && u >= 0 && u <= MAX_PAYMENT_TERMS_DAYS ? t.success(u) : t.failure(u, c, `must be a whole number of days from 0 to ${MAX_PAYMENT_TERMS_DAYS}`),
+);
+
+/** A Nigerian bank account number (NUBAN): 10 digits. */
+export const nuban = new Documented<string>('NUBAN', { type: 'string', pattern: NUBAN_PATTERN.source, minLength: 10, maxLength: 10, examples: ['0123456789'] }, (u, c) =>
+  typeof u === 'string' && NUBAN_PATTERN.test(u) ? t.success(u) : t.failure(u, c, 'must be a 10-digit account number (NUBAN)'),
 );

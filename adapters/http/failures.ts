@@ -48,6 +48,7 @@ export const NOT_FOUND: Record<Subject, string> = {
   report: 'No such report.',
   notification: 'No such notification.',
   'loan pack': 'No such loan pack.',
+  invoice: 'No such invoice.',
   ...PARTNER_NOT_FOUND,
 };
 

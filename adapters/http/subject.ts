@@ -25,5 +25,6 @@ export type Subject =
   | 'report'
   | 'notification'
   | 'loan pack'
+  | 'invoice'
   | PartnerSubject;
 

@@ -3,6 +3,7 @@ import { DEFAULT_CURRENCY, DEFAULT_TIMEZONE, newUser, type User } from '../../do
 import { identifierKey, type Identifier } from '../../domain/identifier.js';
 import { DEFAULT_PLAN } from '../../domain/plan.js';
 import { DEFAULT_VAT_SETTINGS } from '../../domain/vat.js';
+import { DEFAULT_INVOICE_SETTINGS } from '../../domain/invoice.js';
 import { defaultExpenseCategories } from '../../domain/expense.js';
 import type { ExpenseRepositories } from '../expenses/ports.js';
 import type { EventRepositories } from '../ports/outbox.js';
@@ -62,6 +63,7 @@ export const openOwnedBusiness = async (
     logoUrl: null,
     plan: DEFAULT_PLAN,
     ...DEFAULT_VAT_SETTINGS,
+    ...DEFAULT_INVOICE_SETTINGS,
     currency: DEFAULT_CURRENCY,
     timezone: DEFAULT_TIMEZONE,
     createdAt: now,

@@ -9,7 +9,7 @@ import { notFound, type NotFound } from './errors.js';
 import type { BusinessRepositories } from './ports.js';
 
 /** The profile fields an owner may change, VAT settings among them; plan, currency and timezone are not. */
-export type BusinessChanges = Partial<Pick<Business, 'name' | 'phone' | 'email' | 'address' | 'category' | 'logoUrl' | 'vatRegistered' | 'tin' | 'vatRate' | 'pricesIncludeVat'>>;
+export type BusinessChanges = Partial<Pick<Business, 'name' | 'phone' | 'email' | 'address' | 'category' | 'logoUrl' | 'vatRegistered' | 'tin' | 'vatRate' | 'pricesIncludeVat' | 'paymentTermsDays' | 'bankName' | 'accountNumber' | 'accountName' | 'invoiceFooter'>>;
 
 export type { TinRequired } from '../../domain/vat.js';
 

@@ -15,6 +15,7 @@ import { reportExportsModule } from './report-exports.js';
 import { reportsModule } from './reports.js';
 import { salesModule } from './sales.js';
 import { returnsModule } from './returns.js';
+import { invoicesModule } from './invoices.js';
 import { staffModule } from './staff.js';
 import { syncModule } from './sync.js';
 
@@ -33,6 +34,7 @@ export const MODULES = [
   productsModule,
   salesModule,
   returnsModule,
+  invoicesModule,
   customersModule,
   reportExportsModule,
   expensesModule,

@@ -186,6 +186,18 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
   const aReturn = async () =>
     (await app.request('POST', `/sales/${(await sale()).id}/returns`, { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], refund_method: 'CASH', reason: 'matrix' } })).body.data.id as string;
   const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
+  const invoiceBody = async () => ({ type: 'INVOICE', customer_id: await customer(), lines: [{ description: 'Matrix work', quantity: 1, unit_price: 100 }] });
+  /** A draft invoice the owner made; `sent`: sent too. */
+  const anInvoice = async (sent = false) => {
+    const id = (await app.request('POST', '/invoices', { token: owner.accessToken, body: await invoiceBody() })).body.data.id as string;
+    if (sent) await app.request('POST', `/invoices/${id}/send`, { token: owner.accessToken });
+    return id;
+  };
+  const aProforma = async () => {
+    const id = (await app.request('POST', '/invoices', { token: owner.accessToken, body: { ...(await invoiceBody()), type: 'PROFORMA' } })).body.data.id as string;
+    await app.request('POST', `/invoices/${id}/send`, { token: owner.accessToken });
+    return id;
+  };
   let categoryCount = 0;
   const expenseCategory = async () =>
     (await app.request('POST', '/expenses/categories', { token: owner.accessToken, body: { name: `Matrix ${categoryCount++}` } })).body.data.id as string;
@@ -311,6 +323,16 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'GET /returns', method: 'GET', path: async () => '/returns', staff: 'allowed' },
     { route: 'GET /returns/:id', method: 'GET', path: async () => `/returns/${await aReturn()}`, staff: 'allowed' },
     { route: 'GET /returns/:id/receipt', method: 'GET', path: async () => `/returns/${await aReturn()}/receipt`, staff: 'allowed' },
+    // invoices: owner and staff create, change, send and take payments; the owner cancels
+    { route: 'POST /invoices', method: 'POST', path: async () => '/invoices', body: invoiceBody, staff: 'allowed' },
+    { route: 'GET /invoices', method: 'GET', path: async () => '/invoices', staff: 'allowed' },
+    { route: 'GET /invoices/:id', method: 'GET', path: async () => `/invoices/${await anInvoice()}`, staff: 'allowed' },
+    { route: 'PUT /invoices/:id', method: 'PUT', path: async () => `/invoices/${await anInvoice()}`, body: async () => { const { type: _t, ...b } = await invoiceBody(); return b; }, staff: 'allowed' },
+    { route: 'DELETE /invoices/:id', method: 'DELETE', path: async () => `/invoices/${await anInvoice()}`, staff: 'allowed' },
+    { route: 'POST /invoices/:id/send', method: 'POST', path: async () => `/invoices/${await anInvoice()}/send`, staff: 'allowed' },
+    { route: 'POST /invoices/:id/payments', method: 'POST', path: async () => `/invoices/${await anInvoice(true)}/payments`, body: () => ({ amount: 50, method: 'CASH' }), staff: 'allowed' },
+    { route: 'POST /invoices/:id/convert', method: 'POST', path: async () => `/invoices/${await aProforma()}/convert`, staff: 'allowed' },
+    { route: 'POST /invoices/:id/cancel', method: 'POST', path: async () => `/invoices/${await anInvoice(true)}/cancel`, staff: 'forbidden' },
     { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
     // customers and credit payments: everyone; the aging report is a report: the owner's
     { route: 'POST /customers', method: 'POST', path: async () => '/customers', body: () => ({ name: 'Matrix Customer' }), staff: 'allowed' },
@@ -392,11 +414,11 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
 
   for (const row of matrix) {
     it(`${row.route}: owner 2xx, staff ${row.staff}, no token 401`, async () => {
-      const body = row.body?.();
+      const body = await row.body?.();
       const asOwner = await app.request(row.method, await row.path(), { token: owner.accessToken, ...(body ? { body } : {}), ...row.raw });
       expect(asOwner.status, `owner: ${asOwner.text}`).to.be.within(200, 299);
 
-      const asStaff = await app.request(row.method, await row.path(), { token: staff.accessToken, ...(body ? { body: row.body!() } : {}), ...row.raw });
+      const asStaff = await app.request(row.method, await row.path(), { token: staff.accessToken, ...(body ? { body: await row.body!() } : {}), ...row.raw });
       if (row.staff === 'forbidden') {
         expect(asStaff.status, `staff: ${asStaff.text}`).to.equal(403);
         expect(asStaff.body.error.code).to.equal('INSUFFICIENT_ROLE');
@@ -404,7 +426,7 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
         expect(asStaff.status, `staff: ${asStaff.text}`).to.be.within(200, 299);
       }
 
-      const anonymous = await app.request(row.method, await row.path(), { ...(body ? { body: row.body!() } : {}), ...row.raw });
+      const anonymous = await app.request(row.method, await row.path(), { ...(body ? { body: await row.body!() } : {}), ...row.raw });
       expect(anonymous.status).to.equal(401);
       expect(anonymous.body.error.code).to.equal('TOKEN_MISSING');
     });

@@ -147,6 +147,15 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   ProductNotInSale: [{ _tag: 'ProductNotInSale', indexes: [1] }],
   CreditNoteNeedsCustomer: [{ _tag: 'CreditNoteNeedsCustomer' }],
   SaleHasReturns: [{ _tag: 'SaleHasReturns', returns: 1 }, { _tag: 'SaleHasReturns', returns: 2 }],
+  InvoiceNotDraft: [{ _tag: 'InvoiceNotDraft', status: 'SENT' }],
+  InvoiceNotPayable: [{ _tag: 'InvoiceNotPayable', status: 'DRAFT', type: 'INVOICE' }, { _tag: 'InvoiceNotPayable', status: 'SENT', type: 'PROFORMA' }],
+  InvoiceHasPayments: [{ _tag: 'InvoiceHasPayments', amountPaid: kobo(100) }],
+  InvoiceWrongState: [{ _tag: 'InvoiceWrongState', status: 'DRAFT', type: 'PROFORMA', wanted: 'a sent proforma' }],
+  AmountExceedsBalance: [{ _tag: 'AmountExceedsBalance', balance: kobo(100), amount: kobo(200) }],
+  VatNotRegistered: [{ _tag: 'VatNotRegistered' }],
+  InvoiceAmountsInvalid: [{ _tag: 'InvoiceAmountsInvalid', field: 'lines.0.discount', message: 'must not be more than quantity x unit_price' }],
+  UnknownInvoiceProduct: [{ _tag: 'UnknownInvoiceProduct', indexes: [0] }],
+  UnknownInvoiceCustomer: [{ _tag: 'UnknownInvoiceCustomer', customerId: 'x' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];

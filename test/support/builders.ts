@@ -9,6 +9,7 @@ import type { Customer } from '../../domain/customer.js';
 import type { CreditEntry } from '../../domain/credit.js';
 import { tendersOf, type SaleDraft } from '../../domain/sale.js';
 import { DEFAULT_VAT_SETTINGS } from '../../domain/vat.js';
+import { DEFAULT_INVOICE_SETTINGS } from '../../domain/invoice.js';
 import { kobo } from '../../domain/money.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
@@ -39,6 +40,7 @@ export const aBusiness = (o: Partial<Business> = {}): Business => ({
   logoUrl: null,
   plan: 'FREE',
   ...DEFAULT_VAT_SETTINGS,
+    ...DEFAULT_INVOICE_SETTINGS,
   currency: 'NGN',
   timezone: 'Africa/Lagos',
   createdAt: NOW,

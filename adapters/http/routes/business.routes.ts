@@ -6,7 +6,7 @@ import type { Business } from '../../../domain/business.js';
 import type { updateBusiness } from '../../../application/business/update-business.js';
 import type { createBranch, deleteBranch, getBranch, listBranches, updateBranch } from '../../../application/branches/manage-branches.js';
 import { BRANCH_SORTS } from '../../../application/business/ports.js';
-import { booleanInput, dateTime, doc, email, httpsUrl, int, object, orNull, phone, shape, text, tinInput, vatRatePercent } from '../codecs.js';
+import { booleanInput, dateTime, doc, email, httpsUrl, int, nuban, object, orNull, paymentTermsDays, phone, shape, text, tinInput, vatRatePercent } from '../codecs.js';
 import { dateTimeJson } from '../json-values.js';
 import { listQuery, pageSchema, type Paging } from '../paging.js';
 import { successOf } from '../failures.js';
@@ -116,7 +116,8 @@ export const businessRoutes = (uc: BusinessUseCases) => {
       'Fields present are updated; null clears an optional field. plan, currency and timezone are read-only (unknown fields, 400). ' +
       'VAT (docs/adr/0054): vat_registered true needs a tin (sent now or held, else 422 TIN_REQUIRED); vat_rate is a percentage ' +
       '(default 7.5, the Nigerian rate); prices_include_vat (default true) says whether shelf prices hold the VAT or it is added. ' +
-      'New settings apply to sales made from then on; each sale keeps the rate and mode it was made with.',
+      'New settings apply to sales made from then on; each sale keeps the rate and mode it was made with. Invoices (docs/adr/0072): payment_terms_days ' +
+      '(0-365, default 30) sets new invoices\' due dates; bank_name, account_number (a 10-digit NUBAN), account_name and invoice_footer are printed on invoices.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     bodyExample: { name: 'Ada Stores Ikeja', address: '12 Allen Avenue, Ikeja, Lagos', category: 'Retail', vat_registered: true, tin: '12345678-0001', vat_rate: 7.5, prices_include_vat: true },
@@ -134,13 +135,18 @@ export const businessRoutes = (uc: BusinessUseCases) => {
         tin: orNull(tinInput),
         vat_rate: vatRatePercent,
         prices_include_vat: booleanInput,
+        payment_terms_days: paymentTermsDays,
+        bank_name: orNull(text(1, 100)),
+        account_number: orNull(nuban),
+        account_name: orNull(text(1, 100)),
+        invoice_footer: orNull(text(1, 500)),
       },
     ),
     success: { status: 200, description: 'The updated business', data: businessShape },
     failures: failuresOf<FailureOf<typeof uc.updateBusiness>>({ NotFound: true, TinRequired: true }),
     errors: [],
     handler: async ({ actor, body }) => {
-      const { logo_url, vat_registered, vat_rate, prices_include_vat, ...rest } = body;
+      const { logo_url, vat_registered, vat_rate, prices_include_vat, payment_terms_days, bank_name, account_number, account_name, invoice_footer, ...rest } = body;
       const r = successOf(
         await uc.updateBusiness(actor, {
           ...rest,
@@ -148,6 +154,11 @@ export const businessRoutes = (uc: BusinessUseCases) => {
           ...(vat_registered !== undefined ? { vatRegistered: vat_registered } : {}),
           ...(vat_rate !== undefined ? { vatRate: vat_rate } : {}),
           ...(prices_include_vat !== undefined ? { pricesIncludeVat: prices_include_vat } : {}),
+          ...(payment_terms_days !== undefined ? { paymentTermsDays: payment_terms_days } : {}),
+          ...(bank_name !== undefined ? { bankName: bank_name } : {}),
+          ...(account_number !== undefined ? { accountNumber: account_number } : {}),
+          ...(account_name !== undefined ? { accountName: account_name } : {}),
+          ...(invoice_footer !== undefined ? { invoiceFooter: invoice_footer } : {}),
         }),
         'business',
       );

@@ -20,6 +20,11 @@ export const businessJson = (b: Business) => ({
   tin: b.tin,
   vat_rate: basisPointsToPercent(b.vatRate),
   prices_include_vat: b.pricesIncludeVat,
+  payment_terms_days: b.paymentTermsDays,
+  bank_name: b.bankName,
+  account_number: b.accountNumber,
+  account_name: b.accountName,
+  invoice_footer: b.invoiceFooter,
   created_at: dateTimeJson(b.createdAt),
   updated_at: dateTimeJson(b.updatedAt),
 });
@@ -39,6 +44,11 @@ export const businessShape = shape('Business', {
   tin: nullableStr,
   vat_rate: doc('VAT rate', { type: 'number', minimum: 0, maximum: 100, multipleOf: 0.01, examples: [7.5] }),
   prices_include_vat: bool,
+  payment_terms_days: doc('integer', { type: 'integer', minimum: 0, maximum: 365 }),
+  bank_name: nullableStr,
+  account_number: nullableStr,
+  account_name: nullableStr,
+  invoice_footer: nullableStr,
   created_at: dateTime,
   updated_at: dateTime,
 }, {
@@ -46,6 +56,8 @@ export const businessShape = shape('Business', {
   tin: 'Tax Identification Number (12345678-0001 or 1234567890); required while vat_registered',
   vat_rate: 'the VAT rate new sales are charged, a percentage (7.5 by default, the Nigerian rate)',
   prices_include_vat: 'shelf prices hold the VAT (true, the default) or it is added on top (false)',
+  payment_terms_days: 'days from issue to due date of new invoices (docs/adr/0072)',
+  account_number: 'the 10-digit NUBAN invoices ask customers to pay into',
 });
 
 export const branchJson = (b: Branch) => ({

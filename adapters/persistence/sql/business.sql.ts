@@ -17,12 +17,13 @@ export const sqlBusinessModule = (db: Sql): BusinessRepositories => ({
     add: (b) =>
       insertRow(db, 'businesses', BUSINESS_COLUMNS, [
         b.id, b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.currency, b.timezone, b.createdAt, b.updatedAt,
-        b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat,
+        b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat, b.paymentTermsDays, b.bankName, b.accountNumber, b.accountName, b.invoiceFooter,
       ]),
     save: async (b) => {
       await db.execute(`update businesses set name = ?, phone = ?, email = ?, address = ?, category = ?, logo_url = ?, plan = ?, updated_at = ?,
-         vat_registered = ?, tin = ?, vat_rate = ?, prices_include_vat = ? where id = ?`, [
-        b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat, b.id,
+         vat_registered = ?, tin = ?, vat_rate = ?, prices_include_vat = ?, payment_terms_days = ?, bank_name = ?, account_number = ?, account_name = ?, invoice_footer = ? where id = ?`, [
+        b.name, b.phone, b.email, b.address, b.category, b.logoUrl, b.plan, b.updatedAt, b.vatRegistered, b.tin, b.vatRate, b.pricesIncludeVat,
+        b.paymentTermsDays, b.bankName, b.accountNumber, b.accountName, b.invoiceFooter, b.id,
       ]);
     },
   },
@@ -130,7 +131,7 @@ const membershipFromRow = (r: Row): Membership => ({
   updatedAt: asDate(r.updated_at),
 });
 
-const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at, vat_registered, tin, vat_rate, prices_include_vat';
+const BUSINESS_COLUMNS = 'id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at, vat_registered, tin, vat_rate, prices_include_vat, payment_terms_days, bank_name, account_number, account_name, invoice_footer';
 
 const businessFromRow = (r: Row): Business => ({
   id: String(r.id),
@@ -149,6 +150,11 @@ const businessFromRow = (r: Row): Business => ({
   tin: (r.tin as string | null) ?? null,
   vatRate: Number(r.vat_rate),
   pricesIncludeVat: r.prices_include_vat !== false,
+  paymentTermsDays: Number(r.payment_terms_days ?? 30),
+  bankName: (r.bank_name as string | null) ?? null,
+  accountNumber: (r.account_number as string | null) ?? null,
+  accountName: (r.account_name as string | null) ?? null,
+  invoiceFooter: (r.invoice_footer as string | null) ?? null,
 });
 
 // KEY SHARE (a user of the branch) and UPDATE (its archive or delete) exclude each other; users do not block each other.

@@ -1,0 +1,4 @@
+/** The public surface of application/invoices/ (customer invoices): what application/index.ts exports of it. */
+export * from './ports.js';
+export * from './manage-invoices.js';
+export * from './invoice-payments.js';

@@ -1,0 +1,32 @@
+import { invoiceRoutes } from '../../adapters/http/routes/invoices.routes.js';
+import { cancelInvoice, convertProforma, createInvoice, deleteInvoice, getInvoice, listInvoices, sendInvoice, updateInvoice } from '../../application/invoices/manage-invoices.js';
+import { recordInvoicePayment } from '../../application/invoices/invoice-payments.js';
+import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/invoices.in-memory.js';
+import { sqlInvoicesModule } from '../../adapters/persistence/sql/invoices.sql.js';
+import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
+import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
+import { defineModule, repositories } from './module.js';
+
+/** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
+export const invoicesModule = defineModule({
+  name: 'invoices',
+  folders: ['invoices'],
+  repositories: [repositories(inMemoryInvoicesModule, sqlInvoicesModule)],
+  failures: [INVOICE_FAILURES],
+  migrations: [{ name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices }],
+  useCases: ({ deps, paging, clock, config }) => ({
+    createInvoice: createInvoice(deps),
+    updateInvoice: updateInvoice(deps),
+    deleteInvoice: deleteInvoice(deps),
+    sendInvoice: sendInvoice(deps),
+    cancelInvoice: cancelInvoice(deps),
+    convertProforma: convertProforma(deps),
+    recordInvoicePayment: recordInvoicePayment(deps),
+    getInvoice: getInvoice(deps),
+    listInvoices: listInvoices(deps),
+    paging,
+    clock,
+    publicBaseUrl: config.PUBLIC_BASE_URL,
+  }),
+  routes: (uc) => invoiceRoutes(uc),
+});
