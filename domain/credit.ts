@@ -8,7 +8,12 @@ import type { PaymentMethod } from './sale.js';
  * customer's balance is always the sum of their entries; it goes below zero only by a credit note they
  * have not used yet (docs/adr/0059).
  */
-export type CreditEntryKind = 'SALE' | 'PAYMENT' | 'VOID' | 'RETURN';
+export const CREDIT_ENTRY_KINDS = ['SALE', 'PAYMENT', 'VOID', 'RETURN', 'INVOICE', 'INVOICE_PAYMENT', 'INVOICE_CANCEL'] as const;
+/**
+ * INVOICE: a sent invoice's total becomes owed; INVOICE_PAYMENT: a payment recorded on that invoice (it settles
+ * that invoice only); INVOICE_CANCEL: a cancelled invoice's balance is taken off (docs/adr/0073).
+ */
+export type CreditEntryKind = (typeof CREDIT_ENTRY_KINDS)[number];
 /**
  * How a debt is paid: the sale's payment methods but CREDIT (a debt is not paid with more debt). One
  * list, so a sale's and a credit payment's `payment_method` agree (ADR 0046).
@@ -24,7 +29,10 @@ export interface CreditEntry {
   readonly amount: number;
   readonly balanceAfter: Kobo;
   readonly saleId: string | null;
-  readonly method: CreditPaymentMethod | null;
+  /** The invoice an INVOICE, INVOICE_PAYMENT or INVOICE_CANCEL entry is keyed to. */
+  readonly invoiceId: string | null;
+  /** How a PAYMENT or INVOICE_PAYMENT was paid (an invoice may be paid ONLINE). */
+  readonly method: CreditPaymentMethod | 'ONLINE' | null;
   readonly note: string | null;
   readonly createdBy: string;
   readonly createdAt: Date;
@@ -35,6 +43,14 @@ export interface OpenDebt {
   readonly saleId: string;
   readonly outstanding: Kobo;
   readonly createdAt: Date;
+}
+
+/** A sent invoice's unpaid balance, aged from its due date. */
+export interface OpenInvoiceDebt {
+  readonly invoiceId: string;
+  readonly outstanding: Kobo;
+  /** Lagos date (YYYY-MM-DD). */
+  readonly dueDate: string;
 }
 
 export interface Allocation {

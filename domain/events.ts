@@ -403,7 +403,7 @@ export const creditPaymentRecorded = (entry: CreditEntry): CreditPaymentRecorded
   customerId: entry.customerId,
   entryId: entry.id,
   amount: kobo(-entry.amount),
-  method: entry.method,
+  method: entry.method as CreditPaymentMethod | null, // a PAYMENT's: never ONLINE
   balanceAfter: entry.balanceAfter,
 });
 

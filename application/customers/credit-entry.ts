@@ -12,7 +12,8 @@ export interface CreditChange {
   /** The effect on what the customer owes: a sale's unpaid part, minus a payment, minus what a void reverses. */
   readonly amount: number;
   readonly saleId?: string | null;
-  readonly method?: CreditPaymentMethod | null;
+  readonly invoiceId?: string | null;
+  readonly method?: CreditPaymentMethod | 'ONLINE' | null;
   readonly note?: string | null;
   /** The entry's id when a device made it (a client id); else a new one. */
   readonly id?: string;
@@ -29,7 +30,7 @@ export interface CreditWriters {
  * credit ledger with the balance after it, and the balance moved by the entry's amount (not written
  * when the amount is 0), so the balance is always the sum of the ledger. Answers the entry as recorded.
  */
-export const recordCreditEntry = async (deps: { clock: Clock; crypto: Crypto }, r: CreditWriters, actor: Actor, change: CreditChange): Promise<CreditEntry> => {
+export const recordCreditEntry = async (deps: { clock: Clock; crypto: Crypto }, r: CreditWriters, actor: Pick<Actor, 'businessId' | 'userId'>, change: CreditChange): Promise<CreditEntry> => {
   const now = deps.clock.now(); // read under the customer's row lock: the ledger's times follow its chain
   const entry: CreditEntry = {
     id: change.id ?? deps.crypto.uuid(),
@@ -39,6 +40,7 @@ export const recordCreditEntry = async (deps: { clock: Clock; crypto: Crypto }, 
     amount: change.amount,
     balanceAfter: kobo(change.customer.creditBalance + change.amount),
     saleId: change.saleId ?? null,
+    invoiceId: change.invoiceId ?? null,
     method: change.method ?? null,
     note: change.note ?? null,
     createdBy: actor.userId,

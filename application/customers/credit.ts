@@ -1,7 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { allocateOldestFirst, type AgingBucket, type AgingRow, type Allocation, type CreditEntry, type CreditPaymentMethod } from '../../domain/credit.js';
 import { checkPayment, type AmountNotPositive } from '../../domain/amount-rules.js';
-import { lagosDate } from '../../domain/lagos-time.js';
+import { lagosDate, lagosDayStart } from '../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../domain/money.js';
 import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
@@ -49,7 +49,10 @@ export const recordCreditPayment =
       return underClientId<Failure, RecordedPayment>(deps, r, { businessId: actor.businessId, kind: 'CREDIT_PAYMENT', made: cmd, content, at: deps.clock.now() }, replay, async (clientId) => {
       const customer = await r.customers.findById(actor.businessId, customerId, { forUpdate: true });
       if (!customer) return E.left(notFound);
-      if (cmd.amount > customer.creditBalance) return E.left({ _tag: 'Overpayment' as const, balance: customer.creditBalance });
+      // invoices are paid on the invoice: a payment here settles credit sales only (docs/adr/0073)
+      const invoicesOwed = (await r.credit.openInvoices(actor.businessId, customerId)).reduce((n, i) => n + i.outstanding, 0);
+      const payable = kobo(Math.max(0, customer.creditBalance - invoicesOwed));
+      if (cmd.amount > payable) return E.left({ _tag: 'Overpayment' as const, balance: payable });
       const debts = await r.credit.openDebts(actor.businessId, customerId, { forUpdate: true });
       const allocations = allocateOldestFirst(debts, cmd.amount);
       const allocated = allocations.reduce((n, a) => n + a.amount, 0);
@@ -77,13 +80,15 @@ export const getCreditSummary =
     deps.uow.read(async (r) => {
       const c = await r.customers.findById(actor.businessId, customerId);
       if (!c) return E.left(notFound);
-      const debts = await r.credit.openDebts(actor.businessId, customerId);
+      const [debts, invoices] = await Promise.all([r.credit.openDebts(actor.businessId, customerId), r.credit.openInvoices(actor.businessId, customerId)]);
+      // an invoice is unpaid from its due date, as the aging report ages it
+      const oldest = [...debts.map((d) => d.createdAt), ...invoices.map((i) => lagosDayStart(i.dueDate))].sort((a, b) => a.getTime() - b.getTime())[0];
       const last = await r.credit.lastPaymentAt(actor.businessId, customerId);
       return E.right({
         balance: c.creditBalance,
         creditLimit: c.creditLimit,
         availableCredit: c.creditLimit === null ? null : kobo(Math.max(0, c.creditLimit - c.creditBalance)),
-        oldestUnpaidAt: debts[0]?.createdAt ?? null,
+        oldestUnpaidAt: oldest ?? null,
         lastPaymentAt: last ?? null,
       });
     });

@@ -1,5 +1,5 @@
 import type { Customer } from '../../domain/customer.js';
-import type { AgingBucket, AgingRow, Allocation, CreditEntry, OpenDebt } from '../../domain/credit.js';
+import type { AgingBucket, AgingRow, Allocation, CreditEntry, OpenDebt, OpenInvoiceDebt } from '../../domain/credit.js';
 import type { Kobo } from '../../domain/money.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
@@ -39,7 +39,9 @@ export interface CreditLedger {
   /** Credit sales of the customer with something still owed, oldest first, locked when `forUpdate`. */
   openDebts(businessId: string, customerId: string, options?: { forUpdate?: boolean }): Promise<OpenDebt[]>;
   reduceOutstanding(businessId: string, saleId: string, amount: Kobo): Promise<void>;
-  /** What each customer owes by age of debt on the Lagos day `today`, computed by the database. */
+  /** The customer's sent invoices (not proformas) with a balance left, oldest due date first (docs/adr/0073). */
+  openInvoices(businessId: string, customerId: string): Promise<OpenInvoiceDebt[]>;
+  /** What each customer owes by age of debt on the Lagos day `today` (a sale from its day, an invoice from its due date), computed by the database. */
   aging(businessId: string, today: string, page: PageRequest<AgingSort>): Promise<Page<AgingRow>>;
   agingTotals(businessId: string, today: string): Promise<{ buckets: Record<AgingBucket, Kobo>; total: Kobo; customers: number }>;
 }

@@ -7,7 +7,9 @@ import type { Clock } from '../ports/clock.js';
 import type { Crypto } from '../ports/crypto.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
 import { notFound, type NotFound } from '../business/errors.js';
+import type { CustomerRepositories } from '../customers/ports.js';
 import type { InvoiceRepositories } from './ports.js';
+import { invoiceCredit } from './invoice-credit.js';
 
 export type { AmountExceedsBalance, InvoiceNotPayable } from '../../domain/invoice.js';
 
@@ -25,7 +27,7 @@ export type PaymentFailure = NotFound | AmountNotPositive | InvoiceNotPayable | 
  * so of two payments that together would overpay the second sees the first's and is 422 AMOUNT_EXCEEDS_BALANCE.
  */
 export const recordInvoicePayment =
-  (deps: { uow: UnitOfWork<InvoiceRepositories>; clock: Clock; crypto: Crypto }) =>
+  (deps: { uow: UnitOfWork<InvoiceRepositories & CustomerRepositories>; clock: Clock; crypto: Crypto }) =>
   async (actor: Pick<Actor, 'businessId'> & { userId: string | null }, id: string, cmd: InvoicePaymentCommand): Promise<E.Either<PaymentFailure, Invoice>> => {
     const broken = checkPayment('amount', cmd.amount);
     if (broken) return E.left(broken);
@@ -39,6 +41,9 @@ export const recordInvoicePayment =
       await r.invoices.addPayment(actor.businessId, id, payment);
       const invoice: Invoice = { ...found, status: decided.status, amountPaid: kobo(found.amountPaid + cmd.amount), payments: [...found.payments, payment], updatedAt: now };
       await r.invoices.save(invoice);
+      // it settles this invoice's debt in the customer's ledger, not their oldest sale (docs/adr/0073)
+      const customer = await r.customers.findById(actor.businessId, found.customerId, { forUpdate: true });
+      if (customer) await invoiceCredit(deps, r, { businessId: actor.businessId, userId: actor.userId ?? found.createdBy }, customer, invoice, 'INVOICE_PAYMENT', kobo(-cmd.amount), cmd.method);
       return E.right(invoice);
     });
   };

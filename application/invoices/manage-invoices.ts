@@ -33,6 +33,7 @@ import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import { stockBranchFor, type WrongBranch } from '../products/branch-stock.js';
 import { moveStocks } from '../products/move-stock.js';
+import { invoiceCredit } from './invoice-credit.js';
 import type { ProductRepositories } from '../products/ports.js';
 import type { InvoiceFilter, InvoiceRepositories, InvoiceSort } from './ports.js';
 
@@ -57,7 +58,7 @@ export interface CreateInvoiceCommand extends InvoiceContent {
 }
 
 type Deps = {
-  uow: UnitOfWork<InvoiceRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & Pick<CustomerRepositories, 'customers'> & ProductRepositories & EventRepositories>;
+  uow: UnitOfWork<InvoiceRepositories & Pick<BusinessRepositories, 'businesses' | 'branches'> & CustomerRepositories & ProductRepositories & EventRepositories>;
   clock: Clock;
   crypto: Crypto;
 };
@@ -151,6 +152,8 @@ export const sendInvoice =
       const found = await r.invoices.findById(actor.businessId, id, { forUpdate: true });
       if (!found) return E.left(notFound);
       if (found.status !== 'DRAFT') return E.left({ _tag: 'InvoiceNotDraft', status: found.status });
+      // the customer's row before any stock row: a credit sale locks them in that order too
+      const customer = takesStock(found.type) ? await r.customers.findById(actor.businessId, found.customerId, { forUpdate: true }) : undefined;
       const now = deps.clock.now();
       const ids = [...new Set(found.lines.flatMap((l) => (l.productId ? [l.productId] : [])))];
       const products = new Map((await r.products.findMany(actor.businessId, ids)).map((p) => [p.id, p]));
@@ -172,6 +175,8 @@ export const sendInvoice =
       const number = await r.invoices.nextNumber(actor.businessId, seriesOf(found.type));
       const invoice: Invoice = { ...found, lines, number, status: 'SENT', sentAt: now, updatedAt: now };
       await r.invoices.save(invoice);
+      // a proforma only quotes: it is owed by nobody
+      if (customer) await invoiceCredit(deps, r, actor, customer, invoice, 'INVOICE', invoice.total);
       return E.right(invoice);
     });
 
@@ -196,6 +201,10 @@ export const cancelInvoice =
       }
       const invoice: Invoice = { ...found, status: 'CANCELLED', cancelledAt: now, updatedAt: now };
       await r.invoices.save(invoice);
+      if (takesStock(found.type)) {
+        const customer = await r.customers.findById(actor.businessId, found.customerId, { forUpdate: true });
+        if (customer) await invoiceCredit(deps, r, actor, customer, invoice, 'INVOICE_CANCEL', kobo(-(found.total - found.amountPaid)));
+      }
       return E.right(invoice);
     });
 

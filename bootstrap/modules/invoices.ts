@@ -5,6 +5,7 @@ import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/inv
 import { sqlInvoicesModule } from '../../adapters/persistence/sql/invoices.sql.js';
 import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
 import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
+import { Migration20261207000000_invoice_credit } from '../../adapters/persistence/sql/migrations/Migration20261207000000_invoice_credit.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
@@ -13,7 +14,10 @@ export const invoicesModule = defineModule({
   folders: ['invoices'],
   repositories: [repositories(inMemoryInvoicesModule, sqlInvoicesModule)],
   failures: [INVOICE_FAILURES],
-  migrations: [{ name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices }],
+  migrations: [
+    { name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices },
+    { name: 'Migration20261207000000_invoice_credit', class: Migration20261207000000_invoice_credit },
+  ],
   useCases: ({ deps, paging, clock, config }) => ({
     createInvoice: createInvoice(deps),
     updateInvoice: updateInvoice(deps),

@@ -190,6 +190,7 @@ export const aCreditEntry = (customer: Pick<Customer, 'id' | 'businessId'>, o: P
   amount: 100_000,
   balanceAfter: kobo(100_000),
   saleId: null,
+  invoiceId: null,
   method: null,
   note: null,
   createdBy: randomUUID(),

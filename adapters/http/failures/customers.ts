@@ -14,7 +14,7 @@ export const CUSTOMER_FAILURES = moduleFailures<CustomerFailure>()(codes, {
     problem('DUPLICATE_PHONE', 'Another customer of this business has this phone number.', { errors: [{ field: 'phone', message: 'is already used' }] }),
   ),
   Overpayment: failure(['OVERPAYMENT'], (f) =>
-    problem('OVERPAYMENT', `The customer owes ${nairaText(f.balance)}; a payment cannot be more than that.`, {
+    problem('OVERPAYMENT', `The customer owes ${nairaText(f.balance)} on credit sales; a payment cannot be more than that (an invoice is paid on the invoice).`, {
       errors: [{ field: 'amount', message: `is more than the balance (${nairaText(f.balance)})` }],
     }),
   ),

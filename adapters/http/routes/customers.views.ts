@@ -1,4 +1,4 @@
-import { AGING_BUCKETS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
+import { AGING_BUCKETS, CREDIT_ENTRY_KINDS, PAYMENT_METHODS_FOR_CREDIT, type AgingRow, type Allocation, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
 import type { Kobo } from '../../../domain/money.js';
 import { bool, dateTime, doc, int, jsonSchemaOf, nullableStr, shape, str, uuid } from '../codecs.js';
@@ -54,6 +54,7 @@ export const entryJson = (e: CreditEntry & { allocations: Allocation[] }) => ({
   amount: nairaJson(Math.abs(e.amount)),
   balance_after: nairaJson(e.balanceAfter),
   sale_id: e.saleId,
+  invoice_id: e.invoiceId,
   payment_method: e.method,
   note: e.note,
   allocations: e.allocations.map(allocationJson),
@@ -64,21 +65,23 @@ export const entryShape = shape(
   'CreditTransaction',
   {
     id: uuid,
-    type: doc('type', { type: 'string', enum: ['SALE', 'PAYMENT', 'VOID', 'RETURN'] }),
+    type: doc('type', { type: 'string', enum: [...CREDIT_ENTRY_KINDS] }),
     amount: doc('naira', nairaSchema({ minimum: 0 })),
     balance_after: naira,
     sale_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
-    payment_method: doc('payment_method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, null] }),
+    invoice_id: doc('uuid or null', { type: ['string', 'null'], format: 'uuid' }),
+    payment_method: doc('payment_method or null', { type: ['string', 'null'], enum: [...PAYMENT_METHODS_FOR_CREDIT, 'ONLINE', null] }),
     note: nullableStr,
     allocations: doc('allocations', { type: 'array', items: allocationSchema }),
     created_by: uuid,
     created_at: dateTime,
   },
   {
-    type: 'SALE adds amount to what the customer owes; PAYMENT, VOID and RETURN take it off (a RETURN: what it cleared of the sale\'s debt, plus a CREDIT_NOTE refund, which may take the balance below zero)',
+    type: 'SALE and INVOICE (a sent invoice\'s total) add amount to what the customer owes; PAYMENT, VOID and RETURN take it off (a RETURN: what it cleared of the sale\'s debt, plus a CREDIT_NOTE refund, which may take the balance below zero), INVOICE_PAYMENT (a payment on that invoice) and INVOICE_CANCEL (its balance when cancelled) too',
+    invoice_id: 'the invoice an INVOICE, INVOICE_PAYMENT or INVOICE_CANCEL entry is keyed to (note: its number); null on the other types',
     amount: 'how much, never negative: type says which way it moved the balance',
     balance_after: 'running balance after this entry',
-    payment_method: 'how a PAYMENT was paid (the sale methods but CREDIT); null on SALE, VOID and RETURN',
+    payment_method: 'how a PAYMENT or INVOICE_PAYMENT was paid (the sale methods but CREDIT; ONLINE only on an invoice); null on the other types',
     allocations: 'the sales a PAYMENT or a RETURN paid down, and how much of each',
   },
 );

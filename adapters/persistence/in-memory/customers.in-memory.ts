@@ -1,12 +1,13 @@
 import type { CustomerRepositories } from '../../../application/customers/ports.js';
 import { agingBucket, lagosDaysBetween, type AgingRow, type CreditEntry } from '../../../domain/credit.js';
 import type { Customer } from '../../../domain/customer.js';
-import { lagosDate } from '../../../domain/lagos-time.js';
+import { lagosDate, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo, type Kobo } from '../../../domain/money.js';
 import type { InMemoryModule } from './in-memory-store.js';
 import { keysetPageInMemory } from './keyset.in-memory.js';
 import { copy, after, rowKey, values } from './rows.js';
 import { saleOrder, salesOf, type SaleTables } from './sales.in-memory.js';
+import type { Invoice } from '../../../domain/invoice.js';
 
 /** The customers module's tables: customers and the credit ledger. */
 export interface CustomerTables {
@@ -15,8 +16,16 @@ export interface CustomerTables {
   creditAllocations: { businessId: string; paymentId: string; saleId: string; amount: Kobo }[];
 }
 
-// Open debts are the unpaid parts of credit sales: the ledger reads the sales module's table, as its SQL does.
-type Tables = CustomerTables & SaleTables;
+// Open debts are the unpaid parts of credit sales and sent invoices: the ledger reads those modules' tables, as its SQL does.
+/** What the ledger reads of the invoices module's table (named by shape: that module reads the customers'). */
+type InvoiceRows = { invoices: Map<string, Pick<Invoice, 'id' | 'businessId' | 'customerId' | 'type' | 'status' | 'total' | 'amountPaid' | 'dueDate'>> };
+type Tables = CustomerTables & SaleTables & InvoiceRows;
+
+/** Sent invoices (not proformas) with a balance left, oldest due date first (docs/adr/0073). */
+const openInvoicesOf = (t: Tables, businessId: string) =>
+  values(t.invoices)
+    .filter((i) => i.businessId === businessId && (i.status === 'SENT' || i.status === 'PARTIALLY_PAID') && i.type !== 'PROFORMA' && i.total > i.amountPaid)
+    .sort((a, b) => (a.dueDate < b.dueDate ? -1 : a.dueDate > b.dueDate ? 1 : a.id < b.id ? -1 : 1));
 
 const openDebtsOf = (t: Tables, businessId: string) => salesOf(t, businessId).filter((x) => x.creditOutstanding > 0).sort(saleOrder);
 const phoneTaken = (t: CustomerTables, c: Customer) =>
@@ -25,28 +34,34 @@ const phoneTaken = (t: CustomerTables, c: Customer) =>
 /** The aging report the SQL adapter computes in the database, here over arrays. */
 const agingRows = (t: Tables, businessId: string, today: string): AgingRow[] => {
   const rows = new Map<string, AgingRow>();
-  for (const x of openDebtsOf(t, businessId)) {
-    const c = t.customers.get(rowKey(businessId, x.customerId!))!;
+  // a sale ages from its Lagos day, an invoice from its due date
+  const debts = [
+    ...openDebtsOf(t, businessId).map((x) => ({ customerId: x.customerId!, outstanding: x.creditOutstanding, agedFrom: lagosDate(x.createdAt), since: x.createdAt })),
+    ...openInvoicesOf(t, businessId).map((i) => ({ customerId: i.customerId, outstanding: kobo(i.total - i.amountPaid), agedFrom: i.dueDate, since: lagosDayStart(i.dueDate) })),
+  ];
+  for (const x of debts) {
+    const c = t.customers.get(rowKey(businessId, x.customerId))!;
     const row = rows.get(c.id) ?? {
       customerId: c.id,
       customerName: c.name,
       customerPhone: c.phone,
       buckets: { days_0_30: kobo(0), days_31_60: kobo(0), days_61_90: kobo(0), days_over_90: kobo(0) },
       total: kobo(0),
-      oldestUnpaidAt: x.createdAt,
+      oldestUnpaidAt: x.since,
     };
-    const bucket = agingBucket(lagosDaysBetween(lagosDate(x.createdAt), today));
+    const bucket = agingBucket(lagosDaysBetween(x.agedFrom, today));
     rows.set(c.id, {
       ...row,
-      buckets: { ...row.buckets, [bucket]: kobo(row.buckets[bucket] + x.creditOutstanding) },
-      total: kobo(row.total + x.creditOutstanding),
+      buckets: { ...row.buckets, [bucket]: kobo(row.buckets[bucket] + x.outstanding) },
+      total: kobo(row.total + x.outstanding),
+      oldestUnpaidAt: x.since < row.oldestUnpaidAt ? x.since : row.oldestUnpaidAt,
     });
   }
   return [...rows.values()];
 };
 
 /** The customers module in memory: customers and the credit ledger. */
-export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRepositories, SaleTables> = {
+export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRepositories, SaleTables & InvoiceRows> = {
   tables: () => ({ customers: new Map(), creditEntries: new Map(), creditAllocations: [] }),
   repositories: (t) => ({
     customers: {
@@ -108,7 +123,7 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
         ),
       lastPaymentAt: async (businessId, customerId) => {
         const times = values(t.creditEntries)
-          .filter((e) => e.businessId === businessId && e.customerId === customerId && e.kind === 'PAYMENT')
+          .filter((e) => e.businessId === businessId && e.customerId === customerId && (e.kind === 'PAYMENT' || e.kind === 'INVOICE_PAYMENT'))
           .map((e) => e.createdAt.getTime());
         return times.length > 0 ? new Date(Math.max(...times)) : undefined;
       },
@@ -116,6 +131,10 @@ export const inMemoryCustomersModule: InMemoryModule<CustomerTables, CustomerRep
         openDebtsOf(t, businessId)
           .filter((x) => x.customerId === customerId)
           .map((x) => ({ saleId: x.id, outstanding: x.creditOutstanding, createdAt: x.createdAt })),
+      openInvoices: async (businessId, customerId) =>
+        openInvoicesOf(t, businessId)
+          .filter((i) => i.customerId === customerId)
+          .map((i) => ({ invoiceId: i.id, outstanding: kobo(i.total - i.amountPaid), dueDate: i.dueDate })),
       reduceOutstanding: async (businessId, saleId, amount) => {
         const x = t.sales.get(rowKey(businessId, saleId));
         if (x) {

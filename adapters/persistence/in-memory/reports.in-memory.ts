@@ -182,7 +182,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
           discounts: total(done, (s) => s.discount + s.lineDiscountTotal),
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
           creditGiven: total(done, (s) => s.total - s.amountPaid),
-          creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method!, amount: -e.amount }))),
+          creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method as CreditPaymentMethod, amount: -e.amount }))),
           cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
         };
       },

@@ -5,7 +5,7 @@ import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource } from './keyset.sql.js';
 import { firstRow, type Row } from './sql-helpers.js';
 
-const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, method, note, created_by, created_at';
+const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, invoice_id, method, note, created_by, created_at';
 
 const entryFromRow = (r: Row): CreditEntry => ({
   id: String(r.id),
@@ -15,6 +15,7 @@ const entryFromRow = (r: Row): CreditEntry => ({
   amount: Number(r.amount),
   balanceAfter: kobo(Number(r.balance_after)),
   saleId: (r.sale_id as string | null) ?? null,
+  invoiceId: (r.invoice_id as string | null) ?? null,
   method: (r.method as CreditEntry['method']) ?? null,
   note: (r.note as string | null) ?? null,
   createdBy: String(r.created_by),
@@ -24,17 +25,27 @@ const entryFromRow = (r: Row): CreditEntry => ({
 /** Lagos day of a timestamp in SQL: Lagos is UTC+1 all year (no time zone database needed). */
 const LAGOS_DAY = "((s.created_at at time zone 'UTC') + interval '1 hour')::date";
 
+/**
+ * The open debts the aging report sums: the unpaid parts of credit sales, aged from their Lagos day, and the
+ * balances of sent invoices (not proformas), aged from their due date (docs/adr/0073).
+ */
+const OPEN_DEBTS = `
+  select s.business_id, s.customer_id, s.credit_outstanding as outstanding, ${LAGOS_DAY} as aged_from, s.created_at as since
+  from sales s where s.business_id = ? and s.credit_outstanding > 0
+  union all
+  select i.business_id, i.customer_id, i.total - i.amount_paid, i.due_date, (i.due_date::timestamp - interval '1 hour') at time zone 'UTC'
+  from invoices i where i.business_id = ? and i.status in ('SENT', 'PARTIALLY_PAID') and i.type <> 'PROFORMA' and i.total > i.amount_paid`;
+
 /** What each customer owes, by age bucket, summed by the database over the open debts only. */
 const AGING_SELECT = `
-  select s.business_id, s.customer_id, min(c.name) as name, min(c.phone) as phone,
-    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} <= 30) as days_0_30,
-    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} between 31 and 60) as days_31_60,
-    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} between 61 and 90) as days_61_90,
-    sum(s.credit_outstanding) filter (where ?::date - ${LAGOS_DAY} > 90) as days_over_90,
-    sum(s.credit_outstanding) as total, min(s.created_at) as oldest
-  from sales s join customers c on c.business_id = s.business_id and c.id = s.customer_id
-  where s.business_id = ? and s.credit_outstanding > 0
-  group by s.business_id, s.customer_id`;
+  select d.business_id, d.customer_id, min(c.name) as name, min(c.phone) as phone,
+    sum(d.outstanding) filter (where ?::date - d.aged_from <= 30) as days_0_30,
+    sum(d.outstanding) filter (where ?::date - d.aged_from between 31 and 60) as days_31_60,
+    sum(d.outstanding) filter (where ?::date - d.aged_from between 61 and 90) as days_61_90,
+    sum(d.outstanding) filter (where ?::date - d.aged_from > 90) as days_over_90,
+    sum(d.outstanding) as total, min(d.since) as oldest
+  from (${OPEN_DEBTS}) d join customers c on c.business_id = d.business_id and c.id = d.customer_id
+  group by d.business_id, d.customer_id`;
 
 const agingFromRow = (r: Row): AgingRow => ({
   customerId: String(r.customer_id),
@@ -55,10 +66,10 @@ export const sqlCreditLedger = (db: Sql): CreditLedger => ({
   async add(e) {
     // The customer's row is locked by the caller, so the previous entry's time is settled.
     const rows = await db.execute<{ created_at: unknown }[]>(
-      `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+      `insert into credit_entries (${ENTRY_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
          greatest(?::timestamptz, (select max(created_at) + interval '1 millisecond' from credit_entries where business_id = ? and customer_id = ?)))
        returning created_at`,
-      [e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.method, e.note, e.createdBy, e.createdAt, e.businessId, e.customerId],
+      [e.id, e.businessId, e.customerId, e.kind, e.amount, e.balanceAfter, e.saleId, e.invoiceId, e.method, e.note, e.createdBy, e.createdAt, e.businessId, e.customerId],
     );
     return asDate(rows[0]!.created_at);
   },
@@ -96,7 +107,7 @@ export const sqlCreditLedger = (db: Sql): CreditLedger => ({
   },
   async lastPaymentAt(businessId, customerId) {
     const rows = await db.execute<{ at: unknown }[]>(
-      "select max(created_at) as at from credit_entries where business_id = ? and customer_id = ? and kind = 'PAYMENT'",
+      "select max(created_at) as at from credit_entries where business_id = ? and customer_id = ? and kind in ('PAYMENT', 'INVOICE_PAYMENT')",
       [businessId, customerId],
     );
     return rows[0]?.at ? asDate(rows[0].at) : undefined;
@@ -108,6 +119,14 @@ export const sqlCreditLedger = (db: Sql): CreditLedger => ({
       [businessId, customerId],
     );
     return rows.map((r) => ({ saleId: r.id, outstanding: kobo(Number(r.credit_outstanding)), createdAt: asDate(r.created_at) }));
+  },
+  async openInvoices(businessId, customerId) {
+    const rows = await db.execute<Row[]>(
+      `select id, total - amount_paid as outstanding, to_char(due_date, 'YYYY-MM-DD') as due_date from invoices
+       where business_id = ? and customer_id = ? and status in ('SENT', 'PARTIALLY_PAID') and type <> 'PROFORMA' and total > amount_paid order by due_date, id`,
+      [businessId, customerId],
+    );
+    return rows.map((r) => ({ invoiceId: String(r.id), outstanding: kobo(Number(r.outstanding)), dueDate: String(r.due_date) }));
   },
   async reduceOutstanding(businessId, saleId, amount) {
     await db.execute('update sales set credit_outstanding = credit_outstanding - ? where business_id = ? and id = ?', [amount, businessId, saleId]);
@@ -122,13 +141,13 @@ export const sqlCreditLedger = (db: Sql): CreditLedger => ({
       search: ['name', "coalesce(phone, '')"],
       dateColumn: 'oldest',
     };
-    return keysetPage(plannedEachTime(db), source, businessId, page, [], agingFromRow, [today, today, today, today, businessId]); // a report: planned each time
+    return keysetPage(plannedEachTime(db), source, businessId, page, [], agingFromRow, [today, today, today, today, businessId, businessId]); // a report: planned each time
   },
   async agingTotals(businessId, today) {
     const rows = await plannedEachTime(db).execute<Row[]>( // a report: planned for its values
       `select count(*) as customers, sum(days_0_30) as days_0_30, sum(days_31_60) as days_31_60, sum(days_61_90) as days_61_90,
        sum(days_over_90) as days_over_90, sum(total) as total from (${AGING_SELECT}) aging`,
-      [today, today, today, today, businessId],
+      [today, today, today, today, businessId, businessId],
     );
     const r = rows[0] ?? {};
     return {
