@@ -18,6 +18,7 @@ import {
   type UnknownInvoiceProduct,
   type VatNotRegistered,
 } from '../../domain/invoice.js';
+import { invoiceCancelled, invoiceSent } from '../../domain/events.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo } from '../../domain/money.js';
 import type { InsufficientStock } from '../../domain/product.js';
@@ -172,6 +173,7 @@ export const sendInvoice =
       const number = await r.invoices.nextNumber(actor.businessId, seriesOf(found.type));
       const invoice: Invoice = { ...found, lines, number, status: 'SENT', sentAt: now, updatedAt: now };
       await r.invoices.save(invoice);
+      await r.events.record(now, invoiceSent(invoice, actor.userId));
       return E.right(invoice);
     });
 
@@ -196,6 +198,7 @@ export const cancelInvoice =
       }
       const invoice: Invoice = { ...found, status: 'CANCELLED', cancelledAt: now, updatedAt: now };
       await r.invoices.save(invoice);
+      await r.events.record(now, invoiceCancelled(invoice, actor.userId));
       return E.right(invoice);
     });
 
