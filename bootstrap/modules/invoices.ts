@@ -1,10 +1,12 @@
 import { invoiceRoutes } from '../../adapters/http/routes/invoices.routes.js';
 import { cancelInvoice, convertProforma, createInvoice, deleteInvoice, getInvoice, listInvoices, sendInvoice, updateInvoice } from '../../application/invoices/manage-invoices.js';
 import { recordInvoicePayment } from '../../application/invoices/invoice-payments.js';
+import { runInvoiceReminders } from '../../application/invoices/invoice-reminders.js';
 import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/invoices.in-memory.js';
 import { sqlInvoicesModule } from '../../adapters/persistence/sql/invoices.sql.js';
 import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
 import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
+import { Migration20261206400000_invoice_reminders } from '../../adapters/persistence/sql/migrations/Migration20261206400000_invoice_reminders.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
@@ -13,7 +15,10 @@ export const invoicesModule = defineModule({
   folders: ['invoices'],
   repositories: [repositories(inMemoryInvoicesModule, sqlInvoicesModule)],
   failures: [INVOICE_FAILURES],
-  migrations: [{ name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices }],
+  migrations: [
+    { name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices },
+    { name: 'Migration20261206400000_invoice_reminders', class: Migration20261206400000_invoice_reminders },
+  ],
   useCases: ({ deps, paging, clock, config }) => ({
     createInvoice: createInvoice(deps),
     updateInvoice: updateInvoice(deps),
@@ -29,4 +34,6 @@ export const invoicesModule = defineModule({
     publicBaseUrl: config.PUBLIC_BASE_URL,
   }),
   routes: (uc) => invoiceRoutes(uc),
+  // reminders to customers: the day before the due date, the first day overdue (docs/adr/0077)
+  periodicTasks: (d, retry) => [{ name: 'invoice-reminders', run: async (minute) => void (await runInvoiceReminders(d)(minute)), ...retry }],
 });
