@@ -22,6 +22,8 @@ export const AUDIT_ACTIONS = [
   'session.signed_in_new_device',
   'loan_pack.paid',
   'api_key.created',
+  'invoice.sent',
+  'invoice.cancelled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -34,7 +36,7 @@ export const AUDIT_ACTOR_TYPES = ['USER', 'PARTNER_KEY', 'SYSTEM', 'DEVICE'] as 
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 
 /** What an entry is about. */
-export const AUDIT_SUBJECT_TYPES = ['sale', 'product', 'stock_transfer', 'expense', 'staff_member', 'business', 'session', 'loan_pack', 'api_key'] as const;
+export const AUDIT_SUBJECT_TYPES = ['sale', 'product', 'stock_transfer', 'expense', 'staff_member', 'business', 'session', 'loan_pack', 'api_key', 'invoice'] as const;
 export type AuditSubjectType = (typeof AUDIT_SUBJECT_TYPES)[number];
 
 /** Who did it, as they were at that moment (a later rename or role change does not rewrite history). */

@@ -6,6 +6,7 @@ import type { PaymentMethod, Sale, Tender } from './sale.js';
 import type { CreditEntry, CreditPaymentMethod } from './credit.js';
 import type { Customer } from './customer.js';
 import type { RefundMethod, SaleReturn } from './sale-return.js';
+import type { Invoice, InvoicePayment, InvoicePaymentMethod, InvoiceStatus, InvoiceType } from './invoice.js';
 
 /*
  * What happened, as subscribers (messages now; webhooks, offline sync, a job queue later) need it:
@@ -272,7 +273,60 @@ export interface AuditEntryRecorded {
   readonly quantity: number | null;
 }
 
+/** An invoice was sent (docs/adr/0077): it took its number (and its stock, unless a proforma). */
+export interface InvoiceSent {
+  readonly _tag: 'InvoiceSent';
+  readonly businessId: string;
+  readonly invoiceId: string;
+  readonly number: string;
+  readonly type: InvoiceType;
+  readonly branchId: string;
+  readonly customerId: string;
+  /** Lagos dates. */
+  readonly issueDate: string;
+  readonly dueDate: string;
+  readonly total: Kobo;
+  readonly vatTotal: Kobo;
+  readonly sentBy: string;
+}
+
+/** A payment on an invoice was recorded; `status` is the invoice's after it (PAID when it cleared the balance). */
+export interface InvoicePaymentRecorded {
+  readonly _tag: 'InvoicePaymentRecorded';
+  readonly businessId: string;
+  readonly invoiceId: string;
+  readonly number: string;
+  readonly branchId: string;
+  readonly customerId: string;
+  readonly paymentId: string;
+  readonly amount: Kobo;
+  readonly method: InvoicePaymentMethod;
+  readonly paidAt: string;
+  readonly total: Kobo;
+  readonly amountPaid: Kobo;
+  readonly balanceDue: Kobo;
+  readonly status: InvoiceStatus;
+  /** Null when no member recorded it (an online payment's confirmation). */
+  readonly recordedBy: string | null;
+}
+
+/** A sent invoice was cancelled; its stock went back to its branch. */
+export interface InvoiceCancelled {
+  readonly _tag: 'InvoiceCancelled';
+  readonly businessId: string;
+  readonly invoiceId: string;
+  readonly number: string;
+  readonly type: InvoiceType;
+  readonly branchId: string;
+  readonly customerId: string;
+  readonly total: Kobo;
+  readonly cancelledBy: string;
+}
+
 export type DomainEvent =
+  | InvoiceSent
+  | InvoicePaymentRecorded
+  | InvoiceCancelled
   | ProductPriceChanged
   | StockTransferred
   | ExpenseDeleted
@@ -322,6 +376,9 @@ export const EVENT_TYPES = [
   'SignedInFromNewDevice',
   'ApiKeyCreated',
   'AuditEntryRecorded',
+  'InvoiceSent',
+  'InvoicePaymentRecorded',
+  'InvoiceCancelled',
 ] as const satisfies readonly EventType[];
 
 /** The event as it is kept once delivered or given up: without the code a message carried. */
@@ -410,3 +467,20 @@ export const creditPaymentRecorded = (entry: CreditEntry): CreditPaymentRecorded
 export const customerCreated = (c: Customer): CustomerCreated => ({ _tag: 'CustomerCreated', businessId: c.businessId, customerId: c.id });
 
 export const notificationRequested = (businessId: string, notificationId: string): NotificationRequested => ({ _tag: 'NotificationRequested', businessId, notificationId });
+
+export const invoiceSent = (i: Invoice, sentBy: string): InvoiceSent => ({
+  _tag: 'InvoiceSent', businessId: i.businessId, invoiceId: i.id, number: i.number ?? '', type: i.type, branchId: i.branchId, customerId: i.customerId,
+  issueDate: i.issueDate, dueDate: i.dueDate, total: i.total, vatTotal: i.vatTotal, sentBy,
+});
+
+/** `i`: the invoice after the payment. */
+export const invoicePaymentRecorded = (i: Invoice, p: InvoicePayment): InvoicePaymentRecorded => ({
+  _tag: 'InvoicePaymentRecorded', businessId: i.businessId, invoiceId: i.id, number: i.number ?? '', branchId: i.branchId, customerId: i.customerId,
+  paymentId: p.id, amount: p.amount, method: p.method, paidAt: p.paidAt.toISOString(), total: i.total, amountPaid: i.amountPaid,
+  balanceDue: kobo(i.total - i.amountPaid), status: i.status, recordedBy: p.createdBy,
+});
+
+export const invoiceCancelled = (i: Invoice, cancelledBy: string): InvoiceCancelled => ({
+  _tag: 'InvoiceCancelled', businessId: i.businessId, invoiceId: i.id, number: i.number ?? '', type: i.type, branchId: i.branchId, customerId: i.customerId,
+  total: i.total, cancelledBy,
+});

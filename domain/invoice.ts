@@ -196,3 +196,19 @@ export const decidePayment = (i: Pick<Invoice, 'status' | 'type' | 'total' | 'am
 
 /** Stock moves with an INVOICE or TAX_INVOICE when sent; a proforma only quotes. */
 export const takesStock = (type: InvoiceType): boolean => type !== 'PROFORMA';
+
+/** The reminders an invoice's customer gets (docs/adr/0077): the day before its due date, and once on its first day overdue. */
+export const INVOICE_REMINDER_KINDS = ['BEFORE_DUE', 'OVERDUE'] as const;
+export type InvoiceReminderKind = (typeof INVOICE_REMINDER_KINDS)[number];
+/** Reminders go out from this Lagos time of day (not at midnight). */
+export const REMINDERS_FROM = '09:00';
+
+/** The due date of the invoices that get the `kind` reminder on the Lagos day `today`. */
+export const reminderDueDate = (kind: InvoiceReminderKind, today: string): string => addDays(today, kind === 'BEFORE_DUE' ? 1 : -1);
+
+/**
+ * Is the `kind` reminder due for this invoice on the Lagos day `today`: an invoice that asks for money (not a
+ * proforma), sent and not settled or cancelled, with a balance, due tomorrow (BEFORE_DUE) or due yesterday (OVERDUE)?
+ */
+export const isReminderDue = (i: Pick<Invoice, 'type' | 'status' | 'dueDate' | 'total' | 'amountPaid'>, kind: InvoiceReminderKind, today: string): boolean =>
+  i.type !== 'PROFORMA' && (i.status === 'SENT' || i.status === 'PARTIALLY_PAID') && balanceDue(i) > 0 && i.dueDate === reminderDueDate(kind, today);

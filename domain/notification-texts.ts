@@ -1,5 +1,6 @@
 import { lagosTextDateTime, textDay } from './message-format.js';
 import { formatNaira, type Kobo, type KoboSum } from './money.js';
+import type { InvoiceReminderKind } from './invoice.js';
 
 /*
  * The texts people receive: plain English, amounts as ₦1,500.50, dates in Lagos time, the business's
@@ -94,3 +95,16 @@ export const dailySummaryText = (r: {
     subject: `${r.businessName}: your summary for ${day}`,
   };
 };
+
+
+/** The sentence of an invoice reminder, made when it is queued (the invoice's figures then); the business's name goes before it when sent. */
+export const invoiceReminderMessage = (r: { readonly kind: InvoiceReminderKind; readonly customerName: string; readonly number: string; readonly balance: Kobo; readonly dueDate: string }): string =>
+  r.kind === 'BEFORE_DUE'
+    ? `Hello ${r.customerName}, invoice ${r.number} is due tomorrow, ${textDay(r.dueDate)}: ${formatNaira(r.balance)} to pay. Thank you.`
+    : `Hello ${r.customerName}, invoice ${r.number} was due on ${textDay(r.dueDate)}: ${formatNaira(r.balance)} is still owed. Please pay. Thank you.`;
+
+export const invoiceReminderText = (r: { readonly businessName: string; readonly message: string }): NotificationText => ({
+  text: `${r.businessName}: ${r.message}`,
+  params: [r.businessName, r.message],
+  subject: `${r.businessName}: invoice reminder`,
+});

@@ -7,7 +7,7 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 /** What a person asks for through the API; the system adds LOW_STOCK, DAILY_SUMMARY and AUDIT_ALERT (to the owner). */
 export const REQUESTED_TEMPLATES = ['RECEIPT', 'CREDIT_REMINDER', 'CUSTOM'] as const;
 export type RequestedTemplate = (typeof REQUESTED_TEMPLATES)[number];
-export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT'] as const;
+export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT', 'INVOICE_REMINDER'] as const;
 export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
 
 /** QUEUED until the provider took it (SENT), then DELIVERED where the provider reports it; FAILED with the reason. */
@@ -75,6 +75,14 @@ export interface NotificationPreferences {
    * a stock adjustment of more than `stockAdjustedOver` units either way. A null threshold: no alert for it.
    */
   readonly auditAlerts: AuditAlertPreferences;
+  /** Reminders to an invoice's customer (docs/adr/0077): the day before its due date, and on its first day overdue. */
+  readonly invoiceReminders: InvoiceReminderPreferences;
+}
+
+export interface InvoiceReminderPreferences {
+  readonly beforeDue: boolean;
+  readonly overdue: boolean;
+  readonly channel: NotificationChannel;
 }
 
 export interface AuditAlertPreferences {
@@ -92,6 +100,7 @@ export const DEFAULT_PREFERENCES: NotificationPreferences = {
   creditReminders: { enabled: false, daysOverdue: 7, repeatEveryDays: 7, channel: 'SMS' },
   receiptChannel: 'NONE',
   auditAlerts: { enabled: false, channel: 'SMS', saleVoidedOver: null, saleDiscountedOver: null, stockAdjustedOver: null },
+  invoiceReminders: { beforeDue: false, overdue: false, channel: 'SMS' },
 };
 
 /** Is this audited change one the owner asked to be alerted to: its action's threshold set, and passed? */

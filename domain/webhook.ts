@@ -1,6 +1,6 @@
 // Partners' webhooks (docs/adr/0033): endpoints, the events they take, deliveries and their retries.
 
-export const WEBHOOK_EVENTS = ['merchant.joined', 'merchant.left', 'sale.created', 'sale.voided', 'sale.returned', 'credit.payment_received', 'loan_pack.paid'] as const;
+export const WEBHOOK_EVENTS = ['merchant.joined', 'merchant.left', 'sale.created', 'sale.voided', 'sale.returned', 'credit.payment_received', 'loan_pack.paid', 'invoice.sent', 'invoice.paid'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by POST /partner/webhooks/{id}/test, to every endpoint whatever its events. */
 export const TEST_EVENT = 'webhook.test';

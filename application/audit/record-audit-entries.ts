@@ -138,6 +138,17 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
         owner: { partnerId: e.partnerId }, action: 'api_key.created', subject: { type: 'api_key', id: e.keyId, label: `${e.name} (${e.prefix}…)` }, branchId: null,
         before: null, after: { partner_id: e.partnerId, name: e.name, prefix: e.prefix, scopes: e.scopes, expires_at: e.keyExpiresAt, rotated_from: e.rotatedFrom },
       }];
+    case 'InvoiceSent':
+      return [{
+        owner: e, action: 'invoice.sent', subject: { type: 'invoice', id: e.invoiceId, label: e.number }, branchId: e.branchId,
+        before: { status: 'DRAFT' },
+        after: { status: 'SENT', number: e.number, type: e.type, customer_id: e.customerId, issue_date: e.issueDate, due_date: e.dueDate, total: naira(e.total), vat_total: naira(e.vatTotal) },
+      }];
+    case 'InvoiceCancelled':
+      return [{
+        owner: e, action: 'invoice.cancelled', subject: { type: 'invoice', id: e.invoiceId, label: e.number }, branchId: e.branchId,
+        before: { status: 'SENT', total: naira(e.total) }, after: { status: 'CANCELLED' },
+      }];
     default:
       return [];
   }

@@ -2,3 +2,4 @@
 export * from './ports.js';
 export * from './manage-invoices.js';
 export * from './invoice-payments.js';
+export * from './invoice-reminders.js';

@@ -18,6 +18,7 @@ import {
   type UnknownInvoiceProduct,
   type VatNotRegistered,
 } from '../../domain/invoice.js';
+import { invoiceCancelled, invoiceSent } from '../../domain/events.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { kobo } from '../../domain/money.js';
 import type { InsufficientStock } from '../../domain/product.js';
@@ -177,6 +178,7 @@ export const sendInvoice =
       await r.invoices.save(invoice);
       // a proforma only quotes: it is owed by nobody
       if (customer) await invoiceCredit(deps, r, actor, customer, invoice, 'INVOICE', invoice.total);
+      await r.events.record(now, invoiceSent(invoice, actor.userId));
       return E.right(invoice);
     });
 
@@ -205,6 +207,7 @@ export const cancelInvoice =
         const customer = await r.customers.findById(actor.businessId, found.customerId, { forUpdate: true });
         if (customer) await invoiceCredit(deps, r, actor, customer, invoice, 'INVOICE_CANCEL', kobo(-(found.total - found.amountPaid)));
       }
+      await r.events.record(now, invoiceCancelled(invoice, actor.userId));
       return E.right(invoice);
     });
 

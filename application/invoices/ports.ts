@@ -1,4 +1,4 @@
-import type { Invoice, InvoicePayment, InvoiceSeries, InvoiceStatus, InvoiceType } from '../../domain/invoice.js';
+import type { Invoice, InvoicePayment, InvoiceReminderKind, InvoiceSeries, InvoiceStatus, InvoiceType } from '../../domain/invoice.js';
 import type { Page, PageRequest } from '../ports/list.js';
 
 // The invoices module's port (docs/adr/0072): invoices with their lines and payments, and their gap-free numbers.
@@ -33,6 +33,13 @@ export interface InvoiceRepository {
   addPayment(businessId: string, invoiceId: string, p: InvoicePayment): Promise<void>;
   /** A page of invoices; list items carry no lines and no payments. */
   list(businessId: string, page: PageRequest<InvoiceSort>, filter: InvoiceFilter): Promise<Page<Invoice>>;
+  /**
+   * The business's invoices that ask for money (not proformas), SENT or PARTIALLY_PAID with a balance, due on
+   * `dueDate`, that have had no `kind` reminder (docs/adr/0077); without lines and payments, oldest first.
+   */
+  reminderCandidates(businessId: string, kind: InvoiceReminderKind, dueDate: string, limit: number): Promise<Invoice[]>;
+  /** Marks the invoice's `kind` reminder sent (a unique row); false when it already was (another worker, a restart). */
+  claimReminder(businessId: string, invoiceId: string, kind: InvoiceReminderKind, at: Date): Promise<boolean>;
 }
 
 export interface InvoiceRepositories {

@@ -1,6 +1,6 @@
 import { lagosDate } from '../../domain/lagos-time.js';
 import type { Notification, NotificationChannel } from '../../domain/notification.js';
-import { auditAlertText, creditReminderText, customText, dailySummaryText, lowStockText, receiptText, type NotificationText } from '../../domain/notification-texts.js';
+import { auditAlertText, creditReminderText, customText, dailySummaryText, invoiceReminderText, lowStockText, receiptText, type NotificationText } from '../../domain/notification-texts.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
@@ -37,7 +37,7 @@ export const notificationText = async (r: TextRepositories, n: Notification, now
   const business = await r.businesses.findById(n.businessId);
   if (!business) throw missing('business', n);
   const businessName = business.name;
-  if ((n.template === 'CREDIT_REMINDER' || n.template === 'CUSTOM') && n.customerId) {
+  if ((n.template === 'CREDIT_REMINDER' || n.template === 'CUSTOM' || n.template === 'INVOICE_REMINDER') && n.customerId) {
     const customer = await r.customers.findById(n.businessId, n.customerId);
     if (customer?.notificationsOptOut) return { withdrawn: 'the customer opted out of reminders and messages before it was sent' };
   }
@@ -57,6 +57,8 @@ export const notificationText = async (r: TextRepositories, n: Notification, now
       return customText({ businessName, message: n.message ?? '' });
     case 'AUDIT_ALERT':
       return auditAlertText({ businessName, message: n.message ?? '' });
+    case 'INVOICE_REMINDER':
+      return invoiceReminderText({ businessName, message: n.message ?? '' });
     case 'LOW_STOCK': {
       const product = n.productId ? await r.products.findById(n.businessId, n.productId) : undefined;
       if (!product) throw missing('product', n);

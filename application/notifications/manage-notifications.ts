@@ -37,6 +37,7 @@ export interface PreferenceChanges {
   readonly creditReminders?: Partial<NotificationPreferences['creditReminders']>;
   readonly receiptChannel?: NotificationPreferences['receiptChannel'];
   readonly auditAlerts?: Partial<NotificationPreferences['auditAlerts']>;
+  readonly invoiceReminders?: Partial<NotificationPreferences['invoiceReminders']>;
 }
 
 /**
@@ -57,6 +58,7 @@ export const updateNotificationPreferences =
         creditReminders: { ...current.creditReminders, ...changes.creditReminders },
         receiptChannel: changes.receiptChannel ?? current.receiptChannel,
         auditAlerts: { ...current.auditAlerts, ...alerts },
+        invoiceReminders: { ...current.invoiceReminders, ...changes.invoiceReminders },
       };
       await r.notificationSettings.save(actor.businessId, next, deps.clock.now());
       return E.right(next);

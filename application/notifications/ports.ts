@@ -55,6 +55,8 @@ export interface NotificationSettings {
   claimDailySummary(businessId: string, day: string): Promise<boolean>;
   /** Businesses with credit reminders on. Across tenants: the scheduler's query. */
   remindingBusinesses(limit: number, afterBusinessId?: string): Promise<{ businessId: string; preferences: NotificationPreferences }[]>;
+  /** Businesses with an invoice reminder on (before_due or overdue; docs/adr/0077). Across tenants: the scheduler's query. */
+  invoiceRemindingBusinesses(limit: number, afterBusinessId?: string): Promise<{ businessId: string; preferences: NotificationPreferences }[]>;
   /**
    * Customers owing something on a credit sale made before `debtBefore`, not opted out, not reminded
    * after `remindedBefore`.

@@ -36,6 +36,9 @@ const WEBHOOK_OF: Partial<Record<EventType, WebhookEvent>> = {
   ReturnRecorded: 'sale.returned',
   CreditPaymentRecorded: 'credit.payment_received',
   LoanPackPaid: 'loan_pack.paid',
+  InvoiceSent: 'invoice.sent',
+  // only the payment that clears the balance: dataOf answers nothing for a part-payment
+  InvoicePaymentRecorded: 'invoice.paid',
 };
 
 const naira = (k: number) => markedNaira(kobo(k));
@@ -61,6 +64,11 @@ const dataOf = (e: DomainEvent, merchantName: string, at: string): Record<string
       return { ...merchant, payment_id: e.entryId, amount: naira(e.amount), payment_method: e.method, received_at: at };
     case 'LoanPackPaid':
       return { ...merchant, reference: e.reference, amount: naira(e.amount), paid_at: e.paidAt };
+    case 'InvoiceSent':
+      return { ...merchant, invoice_id: e.invoiceId, invoice_number: e.number, type: e.type, total: naira(e.total), vat_total: naira(e.vatTotal), issue_date: e.issueDate, due_date: e.dueDate, sent_at: at };
+    case 'InvoicePaymentRecorded':
+      if (e.status !== 'PAID') return undefined;
+      return { ...merchant, invoice_id: e.invoiceId, invoice_number: e.number, total: naira(e.total), amount_paid: naira(e.amountPaid), last_payment: { payment_id: e.paymentId, amount: naira(e.amount), method: e.method, paid_at: e.paidAt }, paid_at: at };
     default:
       return undefined;
   }

@@ -1,11 +1,13 @@
 import { invoiceRoutes } from '../../adapters/http/routes/invoices.routes.js';
 import { cancelInvoice, convertProforma, createInvoice, deleteInvoice, getInvoice, listInvoices, sendInvoice, updateInvoice } from '../../application/invoices/manage-invoices.js';
 import { recordInvoicePayment } from '../../application/invoices/invoice-payments.js';
+import { runInvoiceReminders } from '../../application/invoices/invoice-reminders.js';
 import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/invoices.in-memory.js';
 import { sqlInvoicesModule } from '../../adapters/persistence/sql/invoices.sql.js';
 import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
 import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
 import { Migration20261207000000_invoice_credit } from '../../adapters/persistence/sql/migrations/Migration20261207000000_invoice_credit.js';
+import { Migration20261206400000_invoice_reminders } from '../../adapters/persistence/sql/migrations/Migration20261206400000_invoice_reminders.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
@@ -17,6 +19,7 @@ export const invoicesModule = defineModule({
   migrations: [
     { name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices },
     { name: 'Migration20261207000000_invoice_credit', class: Migration20261207000000_invoice_credit },
+    { name: 'Migration20261206400000_invoice_reminders', class: Migration20261206400000_invoice_reminders },
   ],
   useCases: ({ deps, paging, clock, config }) => ({
     createInvoice: createInvoice(deps),
@@ -33,4 +36,6 @@ export const invoicesModule = defineModule({
     publicBaseUrl: config.PUBLIC_BASE_URL,
   }),
   routes: (uc) => invoiceRoutes(uc),
+  // reminders to customers: the day before the due date, the first day overdue (docs/adr/0077)
+  periodicTasks: (d, retry) => [{ name: 'invoice-reminders', run: async (minute) => void (await runInvoiceReminders(d)(minute)), ...retry }],
 });

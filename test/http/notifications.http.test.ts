@@ -141,6 +141,7 @@ describe('HTTP notifications', () => {
       credit_reminders: { enabled: false, days_overdue: 7, repeat_every_days: 7, channel: 'SMS' },
       receipt_channel: 'NONE',
       audit_alerts: { enabled: false, channel: 'SMS', sale_voided_over: null, sale_discounted_over: null, stock_adjusted_over: null },
+      invoice_reminders: { before_due: false, overdue: false, channel: 'SMS' },
     });
     const put = await app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: { daily_summary: { time: '21:15' }, credit_reminders: { days_overdue: 365 } } });
     expect(put.status, put.text).to.equal(200);

@@ -102,6 +102,7 @@ const preferencesBody = object(
       sale_discounted_over: orNull(money),
       stock_adjusted_over: orNull(thresholdUnits),
     }),
+    invoice_reminders: section('InvoiceReminderChanges', { before_due: booleanInput, overdue: booleanInput, channel }),
   },
 );
 type Channel = (typeof NOTIFICATION_CHANNELS)[number];
@@ -111,6 +112,7 @@ type PreferencesBody = {
   credit_reminders?: { enabled?: boolean; days_overdue?: number; repeat_every_days?: number; channel?: Channel };
   receipt_channel?: (typeof RECEIPT_CHANNELS)[number];
   audit_alerts?: { enabled?: boolean; channel?: Channel; sale_voided_over?: Kobo | null; sale_discounted_over?: Kobo | null; stock_adjusted_over?: number | null };
+  invoice_reminders?: { before_due?: boolean; overdue?: boolean; channel?: Channel };
 };
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 const changesOf = (b: PreferencesBody): PreferenceChanges => ({
@@ -128,6 +130,7 @@ const changesOf = (b: PreferencesBody): PreferenceChanges => ({
         }),
       }
     : {}),
+  ...(b.invoice_reminders ? { invoiceReminders: defined({ beforeDue: b.invoice_reminders.before_due, overdue: b.invoice_reminders.overdue, channel: b.invoice_reminders.channel }) } : {}),
 });
 
 export const notificationRoutes = (uc: NotificationUseCases) => [
@@ -157,12 +160,14 @@ export const notificationRoutes = (uc: NotificationUseCases) => [
       "from that time (today's, if the time has already passed when it is turned on); a credit reminder at most every repeat_every_days per customer. " +
       'audit_alerts: an alert to the owner when the audit log (GET /audit-log) records a void of a sale whose total is above sale_voided_over (naira), ' +
       'discounts on a sale above sale_discounted_over (naira), or a stock adjustment of more than stock_adjusted_over units either way (0 to 1,000,000,000); ' +
-      'null turns that one off. A negative amount is 422 AMOUNT_MUST_NOT_BE_NEGATIVE.',
+      'null turns that one off. A negative amount is 422 AMOUNT_MUST_NOT_BE_NEGATIVE. invoice_reminders: to the customer of each unpaid invoice, ' +
+      'once the day before its due date (before_due) and once on its first day overdue (overdue), from 09:00 Lagos time, never to customers who opted out.',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     bodyExample: {
       daily_summary: { enabled: true, time: '20:30', channel: 'WHATSAPP' }, credit_reminders: { enabled: true, days_overdue: 14, repeat_every_days: 7 }, receipt_channel: 'SMS',
       audit_alerts: { enabled: true, channel: 'SMS', sale_voided_over: 20000, sale_discounted_over: 5000, stock_adjusted_over: 10 },
+      invoice_reminders: { before_due: true, overdue: true, channel: 'WHATSAPP' },
     },
     body: preferencesBody,
     success: { status: 200, description: 'The preferences', data: preferencesShape },

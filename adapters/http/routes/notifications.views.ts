@@ -100,6 +100,7 @@ export const preferencesJson = (p: NotificationPreferences) => ({
     sale_discounted_over: nairaJson(p.auditAlerts.saleDiscountedOver),
     stock_adjusted_over: p.auditAlerts.stockAdjustedOver,
   },
+  invoice_reminders: { before_due: p.invoiceReminders.beforeDue, overdue: p.invoiceReminders.overdue, channel: p.invoiceReminders.channel },
 });
 const channelDoc = enumDoc('channel', NOTIFICATION_CHANNELS);
 const daysDoc = doc('days', { type: 'integer', minimum: 1, maximum: MAX_REMINDER_DAYS });
@@ -119,6 +120,10 @@ export const preferencesShape = shape(
         stock_adjusted_over: 'alert when a stock adjustment moves more than this many units, up or down; null: none',
       },
     ),
+    invoice_reminders: shape('InvoiceReminderPreferences', { before_due: bool, overdue: bool, channel: channelDoc }, {
+      before_due: 'a reminder to the customer the day before an unpaid invoice is due',
+      overdue: 'a reminder to the customer on the first day an invoice is overdue (once; docs/adr/0077)',
+    }),
   },
   {
     low_stock_alerts: "one alert to the owner when a sale or adjustment takes a product to or below its low-stock threshold (not again until restocked above it)",
@@ -126,5 +131,6 @@ export const preferencesShape = shape(
     credit_reminders: 'to each customer owing on a credit sale older than days_overdue, at most every repeat_every_days; never to customers who opted out',
     receipt_channel: 'a receipt after each sale to a customer with that contact (phone for SMS and WhatsApp, e-mail for EMAIL); NONE: none',
     audit_alerts: 'an alert to the owner when the audit log records a void, a discount or a stock adjustment above these thresholds (docs/adr/0071)',
+    invoice_reminders: "reminders to an unpaid invoice's customer, from 09:00 Lagos time, by this channel; never to customers who opted out",
   },
 );

@@ -13,10 +13,12 @@ export interface InvoiceTables {
   invoices: Map<string, StoredInvoice>;
   invoicePayments: Map<string, InvoicePayment & { businessId: string; invoiceId: string }>;
   invoiceCounters: Map<string, number>;
+  /** `business/invoice/kind` of each reminder sent. */
+  invoiceReminders: Set<string>;
 }
 
 export const inMemoryInvoicesModule: InMemoryModule<InvoiceTables, InvoiceRepositories, Pick<CustomerTables, 'customers'>> = {
-  tables: () => ({ invoices: new Map(), invoicePayments: new Map(), invoiceCounters: new Map() }),
+  tables: () => ({ invoices: new Map(), invoicePayments: new Map(), invoiceCounters: new Map(), invoiceReminders: new Set() }),
   repositories: (t) => {
     const stored = ({ customerName: _n, customerPhone: _p, payments: _ps, ...x }: Invoice): StoredInvoice => copy(x);
     const read = (x: StoredInvoice, details = true): Invoice => {
@@ -66,6 +68,19 @@ export const inMemoryInvoicesModule: InMemoryModule<InvoiceTables, InvoiceReposi
             searchText: (x) => [x.number, x.customerName],
             date: (x) => lagosDayStart(x.issueDate),
           });
+        },
+        reminderCandidates: async (businessId, kind, dueDate, limit) =>
+          values(t.invoices)
+            .filter((x) => x.businessId === businessId && x.type !== 'PROFORMA' && (x.status === 'SENT' || x.status === 'PARTIALLY_PAID') && x.total > x.amountPaid && x.dueDate === dueDate)
+            .filter((x) => !t.invoiceReminders.has(`${businessId}/${x.id}/${kind}`))
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+            .slice(0, limit)
+            .map((x) => read(x, false)),
+        claimReminder: async (businessId, invoiceId, kind) => {
+          const key = `${businessId}/${invoiceId}/${kind}`;
+          if (t.invoiceReminders.has(key)) return false;
+          t.invoiceReminders.add(key);
+          return true;
         },
       },
     };

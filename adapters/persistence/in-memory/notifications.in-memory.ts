@@ -94,6 +94,12 @@ export const inMemoryNotificationsModule: InMemoryModule<NotificationTables, Not
             .filter((x) => x.preferences.creditReminders.enabled && (!after || x.businessId > after))
             .sort(byId)
             .slice(0, limit),
+        invoiceRemindingBusinesses: async (limit, after) =>
+          [...t.notificationPreferences.entries()]
+            .map(([businessId, p]) => ({ businessId, preferences: { ...DEFAULT_PREFERENCES, ...copy(p.preferences) } }))
+            .filter((x) => (x.preferences.invoiceReminders.beforeDue || x.preferences.invoiceReminders.overdue) && (!after || x.businessId > after))
+            .sort(byId)
+            .slice(0, limit),
         reminderCandidates: async (businessId, debtBefore, remindedBefore, limit) =>
           values(t.customers)
             .filter((c) => c.businessId === businessId && c.creditBalance > 0 && !c.notificationsOptOut)

@@ -156,6 +156,23 @@ export const sqlInvoices = (db: Sql): InvoiceRepository => ({
     if (filter.overdueOn) conditions.push({ sql: "i.status in ('SENT', 'PARTIALLY_PAID') and i.due_date < ?::date and i.total > i.amount_paid", params: [filter.overdueOn] });
     return keysetPage(db, INVOICES, businessId, page, conditions, (r) => fromRow(r));
   },
+  async reminderCandidates(businessId, kind, dueDate, limit) {
+    const rows = await db.execute<Row[]>(
+      `select ${COLUMNS} from ${FROM}
+       where i.business_id = ? and i.type <> 'PROFORMA' and i.status in ('SENT', 'PARTIALLY_PAID') and i.total > i.amount_paid and i.due_date = ?::date
+         and not exists (select 1 from invoice_reminders m where m.business_id = i.business_id and m.invoice_id = i.id and m.kind = ?)
+       order by i.created_at, i.id limit ?`,
+      [businessId, dueDate, kind, limit],
+    );
+    return rows.map((r) => fromRow(r));
+  },
+  async claimReminder(businessId, invoiceId, kind, at) {
+    const rows = await db.execute<Row[]>(
+      'insert into invoice_reminders (business_id, invoice_id, kind, sent_at) values (?, ?, ?, ?) on conflict do nothing returning invoice_id',
+      [businessId, invoiceId, kind, at],
+    );
+    return rows.length === 1;
+  },
 });
 
 export const sqlInvoicesModule = (db: Sql): InvoiceRepositories => ({ invoices: sqlInvoices(db) });

@@ -136,6 +136,15 @@ export const sqlNotificationSettings = (db: Sql): NotificationSettings => ({
     );
     return rows.map((r) => ({ businessId: String(r.business_id), preferences: prefsOf(r.preferences) }));
   },
+  async invoiceRemindingBusinesses(limit, afterBusinessId) {
+    const rows = await db.execute<Row[]>(
+      `select business_id, preferences from notification_preferences
+       where (coalesce((preferences #>> '{invoiceReminders,beforeDue}')::boolean, false) or coalesce((preferences #>> '{invoiceReminders,overdue}')::boolean, false))${afterBusinessId ? ' and business_id > ?' : ''}
+       order by business_id limit ?`,
+      afterBusinessId ? [afterBusinessId, limit] : [limit],
+    );
+    return rows.map((r) => ({ businessId: String(r.business_id), preferences: prefsOf(r.preferences) }));
+  },
   async reminderCandidates(businessId, debtBefore, remindedBefore, limit) {
     const rows = await db.execute<Row[]>(
       `select c.id, c.name, c.phone, c.email, c.credit_balance from customers c
