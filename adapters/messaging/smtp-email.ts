@@ -24,6 +24,7 @@ const SUBJECTS: Record<MessagePurpose, string> = {
   LOW_STOCK: 'Low stock',
   DAILY_SUMMARY: 'Your daily summary',
   AUDIT_ALERT: 'Audit alert',
+  INVOICE_SHARE: 'Your invoice',
 };
 
 /** The secrets an SMTP URL may hold (password, user), kept out of every error message. */
