@@ -147,7 +147,7 @@ export const SHARE_WINDOW_MS = 10 * 60_000;
  */
 export const shareInvoice =
   (deps: { uow: UnitOfWork<Repos & NotificationRepositories & EventRepositories>; clock: Clock; crypto: Crypto; shareUrl: (token: string) => string }) =>
-  (actor: Actor, id: string, channel: NotificationChannel): Promise<E.Either<NotFound | InvoiceNotShareable | CustomerHasNoContact | DailyLimitExceeded, { queued: boolean; to: string }>> =>
+  (actor: Actor, id: string, channel: NotificationChannel): Promise<E.Either<NotFound | InvoiceNotShareable | CustomerHasNoContact | DailyLimitExceeded, { queued: boolean; to: string; url: string }>> =>
     deps.uow.run(async (r) => {
       const invoice = await r.invoices.findById(actor.businessId, id);
       if (!invoice) return E.left(notFound);
@@ -169,6 +169,19 @@ export const shareInvoice =
         id: deps.crypto.uuid(), businessId: actor.businessId, channel, to, template: 'INVOICE_SHARE', customerId: invoice.customerId, message, createdBy: actor.userId, sourceEventId,
       });
       // a repeat within the window queues nothing: its count of the daily cap is given back too
-      if (!queued) return rollback(E.right({ queued: false, to }));
-      return E.right({ queued: true, to });
+      const url = deps.shareUrl(invoice.shareToken);
+      if (!queued) return rollback(E.right({ queued: false, to, url }));
+      return E.right({ queued: true, to, url });
     });
+
+/** An invoice of the actor's business with the business (its PDF): any status, a draft too. */
+export const invoiceDocument =
+  (deps: { uow: UnitOfWork<Repos> }) =>
+  async (actor: Pick<Actor, 'businessId'>, id: string): Promise<E.Either<NotFound, PublicInvoice>> => {
+    const found = await deps.uow.read(async (r) => {
+      const invoice = await r.invoices.findById(actor.businessId, id);
+      const business = invoice ? await r.businesses.findById(actor.businessId) : undefined;
+      return invoice && business ? { invoice, business } : undefined;
+    });
+    return found ? E.right(found) : E.left(notFound);
+  };
