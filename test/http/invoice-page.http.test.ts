@@ -129,7 +129,7 @@ describe('HTTP invoice page, PDF, share and Pay now (sandbox gateway)', function
     expect(start.status).to.equal(303);
     const checkout = start.headers.get('location')!;
     expect(checkout).to.match(/\/api\/v1\/sandbox\/checkout\//);
-    const paid = await fetch(`${checkout}/pay`, { method: 'POST' });
+    const paid = await fetch(`${app.baseUrl}${new URL(checkout).pathname}/pay`, { method: 'POST' }); // PUBLIC_BASE_URL is not the test server's
     const back = /url=([^"]+)"/.exec(await paid.text())![1]!.replaceAll('&#38;', '&');
     expect(back.startsWith(invoice.share_url)).to.equal(true);
     for (let n = 0; n < 3; n++) {
@@ -174,7 +174,7 @@ describe('HTTP invoice Pay now through Paystack (a fake)', function () {
     expect(start.status).to.equal(303);
     expect(start.headers.get('location')).to.equal('https://checkout.paystack.com/abc123');
     const sent = paystack.received.at(-1)!.body as Json;
-    expect(sent).to.include({ amount: 350_000 });
+    expect(Number(sent.amount)).to.equal(350_000);
     return sent.reference as string;
   };
 
@@ -201,7 +201,7 @@ describe('HTTP invoice Pay now through Paystack (a fake)', function () {
     paystack.answer({ status: 200, body: { status: true, message: 'ok', data: { authorization_url: 'https://checkout.paystack.com/abc123', access_code: 'abc123', reference: 'x' } } });
     await fetch(`${app.baseUrl}${path}/pay`, { method: 'POST', redirect: 'manual' });
     const sent = paystack.received.at(-1)!.body as Json;
-    expect(sent.amount).to.equal(250_000);
+    expect(Number(sent.amount)).to.equal(250_000);
     const reference = sent.reference as string;
     paystack.answer({ status: 200, body: { status: true, message: 'Verification successful', data: transaction(reference, 250_000) } });
     const page = await html(`${path}?trxref=${reference}&reference=${reference}`);
