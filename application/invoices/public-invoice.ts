@@ -1,6 +1,6 @@
 import * as E from 'fp-ts/lib/Either.js';
 import type { Business } from '../../domain/business.js';
-import { balanceDue, decidePayment, type Invoice, type InvoiceNotPayable } from '../../domain/invoice.js';
+import { balanceDue, decidePayment, type Invoice } from '../../domain/invoice.js';
 import { formatNaira, kobo } from '../../domain/money.js';
 import type { NotificationChannel } from '../../domain/notification.js';
 import type { DailyLimitExceeded } from '../../domain/plan.js';
@@ -65,7 +65,7 @@ type PayDeps = { uow: UnitOfWork<Repos & EventRepositories>; clock: Clock; crypt
  */
 export const startInvoiceCheckout =
   (deps: Omit<PayDeps, 'audit'>) =>
-  async (token: string, callbackUrl: string): Promise<E.Either<NotFound | InvoiceNotPayable | PaymentGatewayUnavailable, Checkout>> => {
+  async (token: string, callbackUrl: string): Promise<E.Either<NotFound | PaymentGatewayUnavailable, Checkout | 'nothing_to_pay'>> => {
     const found = await deps.uow.read(async (r) => {
       const invoice = await r.invoices.findByToken(token);
       if (!shown(invoice)) return undefined;
@@ -75,7 +75,7 @@ export const startInvoiceCheckout =
     });
     if (!found) return E.left(notFound);
     const { invoice, email } = found;
-    if (invoice.type === 'PROFORMA' || balanceDue(invoice) <= 0) return E.left({ _tag: 'InvoiceNotPayable', status: invoice.status, type: invoice.type });
+    if (invoice.type === 'PROFORMA' || balanceDue(invoice) <= 0) return E.right('nothing_to_pay'); // paid meanwhile: the page says so
     const reference = `IVP-${invoice.id.replaceAll('-', '')}${invoice.businessId.replaceAll('-', '')}-${deps.crypto.randomString(8, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789')}`;
     try {
       // a payer with no e-mail on file: the gateway needs one for its receipt; a no-reply address of the business stands in

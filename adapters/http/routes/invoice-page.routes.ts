@@ -167,12 +167,11 @@ export const invoicePageRoutes = (uc: InvoicePageUseCases) => {
       rateLimit: 'ip',
       pathParams: TOKEN,
       success: { status: 303, description: 'To the checkout page (Location)', contentType: HTML, data: doc('HtmlPage', { type: 'string', description: 'an HTML page' }), headers: { Location: 'the checkout page' } },
-      failures: failuresOf<FailureOf<typeof uc.startInvoiceCheckout>>({ NotFound: true, InvoiceNotPayable: true, PaymentGatewayUnavailable: true }),
+      failures: failuresOf<FailureOf<typeof uc.startInvoiceCheckout>>({ NotFound: true, PaymentGatewayUnavailable: true }),
       errors: [],
       handler: async ({ params }) => {
-        const started = await uc.startInvoiceCheckout(params.token, urlOf(params.token));
-        if (started._tag === 'Left' && started.left._tag === 'InvoiceNotPayable') return seeOther(urlOf(params.token));
-        return seeOther(successOf(started, 'invoice').authorizationUrl);
+        const started = successOf(await uc.startInvoiceCheckout(params.token, urlOf(params.token)), 'invoice');
+        return seeOther(started === 'nothing_to_pay' ? urlOf(params.token) : started.authorizationUrl);
       },
     }),
     route({
