@@ -79,8 +79,12 @@ describe('HTTP invoice page, PDF, share and Pay now (sandbox gateway)', function
       expect((await html(p)).status).to.equal(404);
       expect((await json(p)).status).to.equal(404);
     }
-    const draft = await req('POST', `/invoices/${invoice.id}/convert`, { token: owner.accessToken }); // not a proforma: refused; make a draft instead
-    expect(draft.status).to.equal(409);
+    const draft = await req('POST', '/invoices', { token: owner.accessToken, body: { type: 'INVOICE', customer_id: invoice.customer.id, lines: [{ description: 'Catering', quantity: 1, unit_price: 100 }] } });
+    expect(draft.status, draft.text).to.equal(201);
+    const draftPath = new URL(draft.body.data.share_url as string).pathname;
+    expect((await html(draftPath)).status).to.equal(404); // not issued yet
+    expect((await json(draftPath)).status).to.equal(404);
+    expect((await req('POST', `/invoices/${draft.body.data.id}/share`, { token: owner.accessToken, body: { channel: 'SMS' } })).body.error.code).to.equal('INVOICE_NOT_SHAREABLE');
     const cancelled = await req('POST', `/invoices/${invoice.id}/cancel`, { token: owner.accessToken });
     expect(cancelled.status, cancelled.text).to.equal(200);
     expect((await html(path)).status).to.equal(404);
