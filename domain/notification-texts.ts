@@ -43,6 +43,13 @@ export const customText = (r: { readonly businessName: string; readonly message:
   subject: `A message from ${r.businessName}`,
 });
 
+/** An invoice's share link to its customer: the sentence (number, total, due date, link) is made when it is queued (docs/adr/0076). */
+export const invoiceShareText = (r: { readonly businessName: string; readonly message: string }): NotificationText => ({
+  text: `${r.businessName}: ${r.message}`,
+  params: [r.businessName, r.message],
+  subject: `An invoice from ${r.businessName}`,
+});
+
 /** The sentence of an owner's alert about an audited change (docs/adr/0071), made when the alert is queued. */
 export const auditAlertMessage = (c: {
   readonly action: 'sale.voided' | 'sale.discounted' | 'stock.adjusted';

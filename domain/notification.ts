@@ -7,7 +7,8 @@ export type NotificationChannel = (typeof NOTIFICATION_CHANNELS)[number];
 /** What a person asks for through the API; the system adds LOW_STOCK, DAILY_SUMMARY and AUDIT_ALERT (to the owner). */
 export const REQUESTED_TEMPLATES = ['RECEIPT', 'CREDIT_REMINDER', 'CUSTOM'] as const;
 export type RequestedTemplate = (typeof REQUESTED_TEMPLATES)[number];
-export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT', 'INVOICE_REMINDER'] as const;
+/** INVOICE_REMINDER: the day before due and the first day overdue (docs/adr/0077). INVOICE_SHARE: an invoice's share link, sent by POST /invoices/{id}/share (docs/adr/0076). */
+export const NOTIFICATION_TEMPLATES = [...REQUESTED_TEMPLATES, 'LOW_STOCK', 'DAILY_SUMMARY', 'AUDIT_ALERT', 'INVOICE_REMINDER', 'INVOICE_SHARE'] as const;
 export type NotificationTemplate = (typeof NOTIFICATION_TEMPLATES)[number];
 
 /** QUEUED until the provider took it (SENT), then DELIVERED where the provider reports it; FAILED with the reason. */

@@ -9,7 +9,8 @@ import type { ErrorCode } from './problem.js';
 
 /** What a handler answers on success; failures are thrown as Problem. */
 export interface Reply {
-  readonly status: 200 | 201 | 202 | 503;
+  /** 303: See Other, to the `Location` header (a plain HTML form's POST sends the browser on). */
+  readonly status: 200 | 201 | 202 | 303 | 503;
   readonly message: string;
   readonly data: unknown;
   readonly headers?: Record<string, string>;
@@ -115,7 +116,7 @@ export interface RouteDef<B = unknown, Q = unknown, A extends Access = Access, P
   /** Query string codec; unknown parameters are refused. */
   readonly query?: t.Type<Q, unknown, unknown>;
   readonly success: {
-    readonly status: 200 | 201 | 202;
+    readonly status: 200 | 201 | 202 | 303;
     readonly description: string;
     readonly data: t.Mixed;
     /**

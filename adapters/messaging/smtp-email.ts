@@ -25,6 +25,7 @@ const SUBJECTS: Record<MessagePurpose, string> = {
   DAILY_SUMMARY: 'Your daily summary',
   AUDIT_ALERT: 'Audit alert',
   INVOICE_REMINDER: 'Invoice reminder',
+  INVOICE_SHARE: 'Your invoice',
 };
 
 /** The secrets an SMTP URL may hold (password, user), kept out of every error message. */

@@ -1,6 +1,6 @@
 import { lagosDate } from '../../domain/lagos-time.js';
 import type { Notification, NotificationChannel } from '../../domain/notification.js';
-import { auditAlertText, creditReminderText, customText, dailySummaryText, invoiceReminderText, lowStockText, receiptText, type NotificationText } from '../../domain/notification-texts.js';
+import { auditAlertText, creditReminderText, customText, dailySummaryText, invoiceReminderText, invoiceShareText, lowStockText, receiptText, type NotificationText } from '../../domain/notification-texts.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { CustomerRepositories } from '../customers/ports.js';
 import type { ProductRepositories } from '../products/ports.js';
@@ -59,6 +59,8 @@ export const notificationText = async (r: TextRepositories, n: Notification, now
       return auditAlertText({ businessName, message: n.message ?? '' });
     case 'INVOICE_REMINDER':
       return invoiceReminderText({ businessName, message: n.message ?? '' });
+    case 'INVOICE_SHARE':
+      return invoiceShareText({ businessName, message: n.message ?? '' });
     case 'LOW_STOCK': {
       const product = n.productId ? await r.products.findById(n.businessId, n.productId) : undefined;
       if (!product) throw missing('product', n);

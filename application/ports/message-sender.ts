@@ -4,7 +4,7 @@ export type Channel = 'sms' | 'email' | 'whatsapp';
  * Why a message is sent. Providers route on it: Termii sends codes on its `dnd` route (they must
  * reach numbers on Do-Not-Disturb); WhatsApp sends receipts and reminders as approved templates.
  */
-export type MessagePurpose = 'CODE' | 'INVITATION' | 'RECEIPT' | 'CREDIT_REMINDER' | 'CUSTOM' | 'LOW_STOCK' | 'DAILY_SUMMARY' | 'AUDIT_ALERT' | 'INVOICE_REMINDER';
+export type MessagePurpose = 'CODE' | 'INVITATION' | 'RECEIPT' | 'CREDIT_REMINDER' | 'CUSTOM' | 'LOW_STOCK' | 'DAILY_SUMMARY' | 'AUDIT_ALERT' | 'INVOICE_REMINDER' | 'INVOICE_SHARE';
 
 export interface OutgoingMessage {
   readonly channel: Channel;

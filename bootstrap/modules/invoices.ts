@@ -8,6 +8,12 @@ import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
 import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
 import { Migration20261207000000_invoice_credit } from '../../adapters/persistence/sql/migrations/Migration20261207000000_invoice_credit.js';
 import { Migration20261206400000_invoice_reminders } from '../../adapters/persistence/sql/migrations/Migration20261206400000_invoice_reminders.js';
+import { invoicePageRoutes } from '../../adapters/http/routes/invoice-page.routes.js';
+import { shareUrl } from '../../adapters/http/routes/invoices.views.js';
+import { renderInvoicePage } from '../../adapters/invoices/html-invoice.js';
+import { renderInvoicePdf } from '../../adapters/invoices/pdf-invoice.js';
+import { invoiceDocument, shareInvoice, startInvoiceCheckout, verifyInvoicePayment, viewPublicInvoice } from '../../application/invoices/public-invoice.js';
+import { Migration20261206030000_invoice_share_template } from '../../adapters/persistence/sql/migrations/Migration20261206030000_invoice_share_template.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
@@ -20,8 +26,9 @@ export const invoicesModule = defineModule({
     { name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices },
     { name: 'Migration20261207000000_invoice_credit', class: Migration20261207000000_invoice_credit },
     { name: 'Migration20261206400000_invoice_reminders', class: Migration20261206400000_invoice_reminders },
+    { name: 'Migration20261206030000_invoice_share_template', class: Migration20261206030000_invoice_share_template },
   ],
-  useCases: ({ deps, paging, clock, config }) => ({
+  useCases: ({ deps, paging, clock, config, payments }) => ({
     createInvoice: createInvoice(deps),
     updateInvoice: updateInvoice(deps),
     deleteInvoice: deleteInvoice(deps),
@@ -34,8 +41,16 @@ export const invoicesModule = defineModule({
     paging,
     clock,
     publicBaseUrl: config.PUBLIC_BASE_URL,
+    // the customer's side (docs/adr/0075, 0076)
+    viewPublicInvoice: viewPublicInvoice(deps),
+    invoiceDocument: invoiceDocument(deps),
+    startInvoiceCheckout: startInvoiceCheckout({ ...deps, gateway: payments.gateway }),
+    verifyInvoicePayment: verifyInvoicePayment({ ...deps, ...payments }),
+    shareInvoice: shareInvoice({ ...deps, shareUrl: (token: string) => shareUrl(config.PUBLIC_BASE_URL, token) }),
+    renderInvoicePage,
+    renderInvoicePdf,
   }),
-  routes: (uc) => invoiceRoutes(uc),
+  routes: (uc) => [...invoiceRoutes(uc), ...invoicePageRoutes(uc)],
   // reminders to customers: the day before the due date, the first day overdue (docs/adr/0077)
   periodicTasks: (d, retry) => [{ name: 'invoice-reminders', run: async (minute) => void (await runInvoiceReminders(d)(minute)), ...retry }],
 });

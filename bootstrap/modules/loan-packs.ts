@@ -5,6 +5,7 @@ import { createLoanPack } from '../../application/loan-packs/create-loan-pack.js
 import { receivePaymentWebhook, startLoanPackCheckout, verifyLoanPackPayment } from '../../application/loan-packs/pay-loan-pack.js';
 import { downloadLoanPack, getLoanPack, listLoanPacks, verifyLoanPackDocument } from '../../application/loan-packs/read-loan-packs.js';
 import { kobo } from '../../domain/money.js';
+import { isInvoicePaymentReference, settleInvoicePayment } from '../../application/invoices/public-invoice.js';
 import { inMemoryLoanPacksModule } from '../../adapters/persistence/in-memory/loan-packs.in-memory.js';
 import { sqlLoanPacksModule } from '../../adapters/persistence/sql/loan-packs.sql.js';
 import { LOAN_PACK_FAILURES } from '../../adapters/http/failures/loan-packs.js';
@@ -28,7 +29,12 @@ export const loanPacksModule = defineModule({
     verifyLoanPackDocument: verifyLoanPackDocument(deps),
     renderLoanPackPdf,
     loanPackVerifyUrl: (pack: { reference: string; sha256: string }) => `${config.PUBLIC_BASE_URL.replace(/\/+$/, '')}/api/v1/loan-packs/verify/${pack.reference}?hash=${pack.sha256}`,
-    receivePaymentWebhook: receivePaymentWebhook({ ...deps, ...payments }),
+    receivePaymentWebhook: receivePaymentWebhook({
+      ...deps,
+      ...payments,
+      // an invoice's online payment (IVP- reference) is recorded on the invoice (docs/adr/0075)
+      otherPayments: async (reference, tx) => (isInvoicePaymentReference(reference) ? settleInvoicePayment({ ...deps, ...payments })(reference, tx, 'webhook') : undefined),
+    }),
     sandbox: payments.sandbox,
     clock,
     paging,

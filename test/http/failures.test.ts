@@ -156,6 +156,8 @@ const EXAMPLES: { readonly [K in FailureTag]: readonly Extract<UseCaseFailure, {
   InvoiceAmountsInvalid: [{ _tag: 'InvoiceAmountsInvalid', field: 'lines.0.discount', message: 'must not be more than quantity x unit_price' }],
   UnknownInvoiceProduct: [{ _tag: 'UnknownInvoiceProduct', indexes: [0] }],
   UnknownInvoiceCustomer: [{ _tag: 'UnknownInvoiceCustomer', customerId: 'x' }],
+  InvoiceNotShareable: [{ _tag: 'InvoiceNotShareable', status: 'DRAFT' }],
+  CustomerHasNoContact: [{ _tag: 'CustomerHasNoContact', channel: 'SMS' }, { _tag: 'CustomerHasNoContact', channel: 'EMAIL' }],
 };
 /** Failures that are not the caller's fault: a dependency this deployment lacks or cannot reach (503, ADR 0027). */
 const UNAVAILABLE: readonly FailureTag[] = ['GoogleSignInNotConfigured', 'GoogleUnavailable', 'PaymentGatewayUnavailable'];

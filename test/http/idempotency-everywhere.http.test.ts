@@ -23,6 +23,7 @@ const NOT_IDEMPOTENT: Record<string, string> = {
   'POST /products/:id/restore': 'a state: restoring an active product answers 200, nothing changes',
   'POST /reports/loan-pack/payment/verify': 'asks the gateway about a payment already made; a paid pack answers READY again',
   'POST /payments/paystack/webhook': "a provider's callback, signed, deduplicated by its reference",
+  'POST /public/invoices/:token/pay': "the customer's page's plain HTML form (a browser sends no key); each press starts a checkout that records nothing until paid, and the payment is recorded once per gateway reference (docs/adr/0075)",
   'POST /sandbox/checkout/:code/pay': "the sandbox gateway's page (stands for the provider), public",
   'POST /sandbox/checkout/:code/cancel': "the sandbox gateway's page, public",
   'POST /webhooks/termii': "a provider's delivery report",
@@ -60,6 +61,7 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
   let debtorId: string;
   let categoryId: string;
   let saleId: string;
+  let shareInvoiceId: string;
   let packReference: string;
   let partnerKeyIds: string[];
   let webhookIds: string[];
@@ -197,6 +199,16 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
     'POST /notifications/whatsapp': {
       request: () => ({ path: '/notifications/whatsapp', body: { customer_id: debtorId, template: 'CREDIT_REMINDER' } }),
       other: () => ({ path: '/notifications/whatsapp', body: { customer_id: debtorId, template: 'CUSTOM', message: 'Thank you for your custom' } }),
+      observe: () => get('/notifications?limit=100'),
+    },
+    'POST /invoices/:id/share': {
+      setup: async () => {
+        const customer = (await post('/customers', { name: 'Zenith Catering', phone: aPhone() })).id;
+        const draft = await post('/invoices', { type: 'INVOICE', customer_id: customer, lines: [{ description: 'Catering for 40', quantity: 1, unit_price: 90_000 }] });
+        shareInvoiceId = (await post(`/invoices/${draft.id}/send`)).id;
+      },
+      request: () => ({ path: `/invoices/${shareInvoiceId}/share`, body: { channel: 'SMS' } }),
+      other: () => ({ path: `/invoices/${shareInvoiceId}/share`, body: { channel: 'WHATSAPP' } }),
       observe: () => get('/notifications?limit=100'),
     },
     'POST /reports/loan-pack': {

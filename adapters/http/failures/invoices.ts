@@ -1,4 +1,5 @@
 import type { AmountExceedsBalance, InvoiceAmountsInvalid, InvoiceHasPayments, InvoiceNotDraft, InvoiceNotPayable, InvoiceWrongState, UnknownInvoiceCustomer, UnknownInvoiceProduct, VatNotRegistered } from '../../../domain/invoice.js';
+import type { CustomerHasNoContact, InvoiceNotShareable } from '../../../application/invoices/public-invoice.js';
 import { failure, moduleFailures } from '../failure-codes.js';
 import { nairaText } from '../json-values.js';
 import { errorCodes, Problem } from '../problem.js';
@@ -11,6 +12,8 @@ const { codes, problem } = errorCodes({
   AMOUNT_EXCEEDS_BALANCE: 422,
   VAT_NOT_REGISTERED: 422,
   INVOICE_LINE_INVALID: 422,
+  INVOICE_NOT_SHAREABLE: 409,
+  CUSTOMER_HAS_NO_CONTACT: 422,
 });
 
 /** The sales module's codes an invoice answers too: one code per idea (docs/adr/0046). */
@@ -26,7 +29,9 @@ export type InvoiceModuleFailure =
   | VatNotRegistered
   | InvoiceAmountsInvalid
   | UnknownInvoiceProduct
-  | UnknownInvoiceCustomer;
+  | UnknownInvoiceCustomer
+  | InvoiceNotShareable
+  | CustomerHasNoContact;
 
 export const INVOICE_FAILURES = moduleFailures<InvoiceModuleFailure>()(codes, {
   InvoiceNotDraft: failure(['INVOICE_NOT_DRAFT'], (f) => problem('INVOICE_NOT_DRAFT', `The invoice is ${f.status}: only a DRAFT can be changed, deleted or sent (cancel a sent invoice instead).`)),
@@ -48,6 +53,12 @@ export const INVOICE_FAILURES = moduleFailures<InvoiceModuleFailure>()(codes, {
   InvoiceAmountsInvalid: failure(['INVOICE_LINE_INVALID'], (f) => problem('INVOICE_LINE_INVALID', `${f.field} ${f.message}.`, { errors: [{ field: f.field, message: f.message }] })),
   UnknownInvoiceProduct: failure(['UNKNOWN_PRODUCT'], (f) =>
     shared('UNKNOWN_PRODUCT', 'Some lines name no product of this business.', f.indexes.map((i) => ({ field: `lines.${i}.product_id`, message: 'is not a product of this business' }))),
+  ),
+  InvoiceNotShareable: failure(['INVOICE_NOT_SHAREABLE'], (f) => problem('INVOICE_NOT_SHAREABLE', `The invoice is ${f.status}: only a sent invoice has a page to share (send the draft first).`)),
+  CustomerHasNoContact: failure(['CUSTOMER_HAS_NO_CONTACT'], (f) =>
+    problem('CUSTOMER_HAS_NO_CONTACT', `The invoice's customer has no ${f.channel === 'EMAIL' ? 'e-mail' : 'phone number'} to send it to: add one (PUT /customers/{id}) or pick another channel.`, {
+      errors: [{ field: 'channel', message: `the customer has no ${f.channel === 'EMAIL' ? 'e-mail' : 'phone'}` }],
+    }),
   ),
   UnknownInvoiceCustomer: failure(['UNKNOWN_CUSTOMER'], () =>
     shared('UNKNOWN_CUSTOMER', 'customer_id names no customer of this business.', [{ field: 'customer_id', message: 'is not a customer of this business' }]),

@@ -13,7 +13,7 @@ const nullableUuid = doc('uuid or null', { type: ['string', 'null'], format: 'uu
 /** The share link of an invoice: {PUBLIC_BASE_URL}/api/v1/public/invoices/{token} (docs/adr/0074). */
 export const shareUrl = (publicBaseUrl: string, token: string) => `${publicBaseUrl.replace(/\/+$/, '')}/api/v1/public/invoices/${token}`;
 
-const lineJson = (l: Invoice['lines'][number]) => ({
+export const lineJson = (l: Invoice['lines'][number]) => ({
   position: l.position,
   product_id: l.productId,
   description: l.description,
@@ -24,7 +24,7 @@ const lineJson = (l: Invoice['lines'][number]) => ({
   vat_amount: nairaJson(l.vatAmount),
   line_total: nairaJson(l.lineTotal),
 });
-const lineShape = shape(
+export const lineShape = shape(
   'InvoiceLine',
   {
     position: int, product_id: nullableUuid, description: str, quantity: int, unit_price: naira, discount: naira,
