@@ -187,6 +187,12 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     (await app.request('POST', `/sales/${(await sale()).id}/returns`, { token: owner.accessToken, body: { items: [{ product_id: productForAdjustments, quantity: 1 }], refund_method: 'CASH', reason: 'matrix' } })).body.data.id as string;
   const customer = async () => (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix' } })).body.data.id as string;
   const invoiceBody = async () => ({ type: 'INVOICE', customer_id: await customer(), lines: [{ description: 'Matrix work', quantity: 1, unit_price: 100 }] });
+  /** A sent invoice to a customer with a phone (the share link goes to it). */
+  const aShareableInvoice = async () => {
+    const customerId = (await app.request('POST', '/customers', { token: owner.accessToken, body: { name: 'Matrix', phone: aPhone() } })).body.data.id as string;
+    const id = (await app.request('POST', '/invoices', { token: owner.accessToken, body: { ...(await invoiceBody()), customer_id: customerId } })).body.data.id as string;
+    return (await app.request('POST', `/invoices/${id}/send`, { token: owner.accessToken })).body.data.id as string;
+  };
   /** A draft invoice the owner made; `sent`: sent too. */
   const anInvoice = async (sent = false) => {
     const id = (await app.request('POST', '/invoices', { token: owner.accessToken, body: await invoiceBody() })).body.data.id as string;
@@ -332,6 +338,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     { route: 'POST /invoices/:id/send', method: 'POST', path: async () => `/invoices/${await anInvoice()}/send`, staff: 'allowed' },
     { route: 'POST /invoices/:id/payments', method: 'POST', path: async () => `/invoices/${await anInvoice(true)}/payments`, body: () => ({ amount: 50, method: 'CASH' }), staff: 'allowed' },
     { route: 'POST /invoices/:id/convert', method: 'POST', path: async () => `/invoices/${await aProforma()}/convert`, staff: 'allowed' },
+    { route: 'GET /invoices/:id/pdf', method: 'GET', path: async () => `/invoices/${await anInvoice(true)}/pdf`, staff: 'allowed' },
+    { route: 'POST /invoices/:id/share', method: 'POST', path: async () => `/invoices/${await aShareableInvoice()}/share`, body: () => ({ channel: 'SMS' }), staff: 'allowed' },
     { route: 'POST /invoices/:id/cancel', method: 'POST', path: async () => `/invoices/${await anInvoice(true)}/cancel`, staff: 'forbidden' },
     { route: 'POST /sales/:id/void', method: 'POST', path: async () => `/sales/${(await sale()).id}/void`, body: () => ({ reason: 'matrix' }), staff: 'forbidden' },
     // customers and credit payments: everyone; the aging report is a report: the owner's
@@ -403,6 +411,8 @@ describe('HTTP role matrix: every route x owner, staff, no token', () => {
     'GET /sandbox/checkout/:code',
     'POST /sandbox/checkout/:code/pay',
     'POST /sandbox/checkout/:code/cancel',
+    // the customer's invoice page (docs/adr/0075): the token is the secret
+    'GET /public/invoices/:token', 'GET /public/invoices/:token/pdf', 'POST /public/invoices/:token/pay',
     'GET /actuator/health', 'POST /auth/register', 'POST /auth/google', 'POST /auth/verify-otp', 'POST /auth/login', 'POST /auth/refresh', 'POST /auth/logout', 'POST /auth/otp/send', 'POST /auth/otp/verify', 'POST /webhooks/termii', 'GET /webhooks/whatsapp', 'POST /webhooks/whatsapp'];
 
   it('covers every bearer route of the route table (a new route must join the matrix)', () => {

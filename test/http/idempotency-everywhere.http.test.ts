@@ -62,6 +62,8 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
   let categoryId: string;
   let saleId: string;
   let shareInvoiceId: string;
+  let invoiceCustomer: string;
+  let invoiceId: string;
   let packReference: string;
   let partnerKeyIds: string[];
   let webhookIds: string[];
@@ -200,6 +202,42 @@ describe('HTTP Idempotency-Key on every POST that creates something or moves mon
       request: () => ({ path: '/notifications/whatsapp', body: { customer_id: debtorId, template: 'CREDIT_REMINDER' } }),
       other: () => ({ path: '/notifications/whatsapp', body: { customer_id: debtorId, template: 'CUSTOM', message: 'Thank you for your custom' } }),
       observe: () => get('/notifications?limit=100'),
+    },
+    'POST /invoices': {
+      setup: async () => void (invoiceCustomer = (await post('/customers', { name: 'Zenith Events', phone: aPhone() })).id),
+      request: () => ({ path: '/invoices', body: { type: 'INVOICE', customer_id: invoiceCustomer, lines: [{ description: 'Canopy hire', quantity: 1, unit_price: 25_000 }] } }),
+      other: () => ({ path: '/invoices', body: { type: 'INVOICE', customer_id: invoiceCustomer, lines: [{ description: 'Canopy hire', quantity: 2, unit_price: 25_000 }] } }),
+      observe: () => get('/invoices?limit=100'),
+    },
+    'POST /invoices/:id/send': {
+      // the other request: the same route on another draft
+      setup: async () => void (invoiceId = (await post('/invoices', { type: 'INVOICE', customer_id: invoiceCustomer, lines: [{ description: 'Chairs', quantity: 10, unit_price: 500 }] })).id),
+      request: () => ({ path: `/invoices/${invoiceId}/send` }),
+      other: () => ({ path: `/invoices/${randomUUID()}/send` }),
+      observe: () => get(`/invoices/${invoiceId}`),
+    },
+    'POST /invoices/:id/payments': {
+      request: () => ({ path: `/invoices/${invoiceId}/payments`, body: { amount: 1000, method: 'TRANSFER' } }),
+      other: () => ({ path: `/invoices/${invoiceId}/payments`, body: { amount: 1500, method: 'TRANSFER' } }),
+      observe: () => get(`/invoices/${invoiceId}`),
+    },
+    'POST /invoices/:id/cancel': {
+      setup: async () => {
+        const draft = await post('/invoices', { type: 'INVOICE', customer_id: invoiceCustomer, lines: [{ description: 'Tables', quantity: 2, unit_price: 800 }] });
+        invoiceId = (await post(`/invoices/${draft.id}/send`)).id;
+      },
+      request: () => ({ path: `/invoices/${invoiceId}/cancel` }),
+      other: () => ({ path: `/invoices/${randomUUID()}/cancel` }),
+      observe: () => get(`/invoices/${invoiceId}`),
+    },
+    'POST /invoices/:id/convert': {
+      setup: async () => {
+        const draft = await post('/invoices', { type: 'PROFORMA', customer_id: invoiceCustomer, lines: [{ description: 'Sound system', quantity: 1, unit_price: 40_000 }] });
+        invoiceId = (await post(`/invoices/${draft.id}/send`)).id;
+      },
+      request: () => ({ path: `/invoices/${invoiceId}/convert` }),
+      other: () => ({ path: `/invoices/${randomUUID()}/convert` }),
+      observe: () => get('/invoices?limit=100'),
     },
     'POST /invoices/:id/share': {
       setup: async () => {

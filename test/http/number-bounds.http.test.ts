@@ -35,7 +35,7 @@ describe('HTTP every numeric field is bounded', function () {
   this.timeout(120_000);
   let app: TestApp;
   let token: string;
-  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string; sale: string };
+  let ids: { product: string; customer: string; category: string; expense: string; main: string; lekki: string; conflict: string; sale: string; draftInvoice: string; sentInvoice: string };
   let partnerKey: string;
   before(async () => {
     app = await createTestApp();
@@ -46,7 +46,7 @@ describe('HTTP every numeric field is bounded', function () {
     const expense = await app.request('POST', '/expenses', { token, body: { category_id: category, amount: 10, description: 'Bounds', payment_method: 'CASH' } });
     const main = ((await app.request('GET', '/businesses/me/branches', { token })).body.data.content as { id: string; is_default: boolean }[]).find((b) => b.is_default)!.id;
     const lekki = (await app.request('POST', '/businesses/branches', { token, body: { name: 'Lekki' } })).body.data.id as string;
-    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki, conflict: '', sale: '' };
+    ids = { product: product.body.data.id, customer: customer.body.data.id, category, expense: expense.body.data.id, main, lekki, conflict: '', sale: '', draftInvoice: '', sentInvoice: '' };
     // an offline sale of a product with no stock: an oversell conflict to resolve (docs/adr/0034)
     const empty = (await app.request('POST', '/products', { token, body: { name: 'Bounds empty', price: 100 } })).body.data.id as string;
     const operations = [{ op_id: randomUUID(), type: 'sale.create', payload: { payment_method: 'CASH', items: [{ product_id: empty, quantity: 1 }] } }];
@@ -54,6 +54,11 @@ describe('HTTP every numeric field is bounded', function () {
     ids.conflict = (await app.request('GET', '/sync/conflicts?status=OPEN', { token })).body.data.content[0].id as string;
     await app.request('POST', '/sales', { token, body: { payment_method: 'CREDIT', customer_id: ids.customer, items: [{ product_id: ids.product, quantity: 5 }] } });
     ids.sale = (await app.request('POST', '/sales', { token, body: { payment_method: 'CASH', items: [{ product_id: ids.product, quantity: 5 }] } })).body.data.id as string;
+    // invoices (docs/adr/0072): a draft to edit, and a sent one with room for many payments
+    const invoice = (body: unknown) => app.request('POST', '/invoices', { token, body });
+    ids.draftInvoice = (await invoice({ type: 'INVOICE', customer_id: ids.customer, lines: [{ description: 'Bounds', quantity: 1, unit_price: 100 }] })).body.data.id as string;
+    const toSend = (await invoice({ type: 'INVOICE', customer_id: ids.customer, lines: [{ description: 'Bounds', quantity: 1, unit_price: 1_000_000 }] })).body.data.id as string;
+    ids.sentInvoice = (await app.request('POST', `/invoices/${toSend}/send`, { token })).body.data.id as string;
     partnerKey = (await aPartner(app)).key;
   });
   after(async () => app.close());
@@ -85,6 +90,17 @@ describe('HTTP every numeric field is bounded', function () {
       body: () => ({ items: [{ product_id: ids.product, quantity: 1 }], refund_method: 'CASH', reason: 'Bounds' }),
       zeroInvalid: ['items.0.quantity'],
     },
+    'POST /invoices': {
+      path: () => '/invoices',
+      body: () => ({ type: 'INVOICE', customer_id: ids.customer, lines: [{ description: 'B', quantity: 1, unit_price: 100, discount: 0 }], payment_terms_days: 14 }),
+      zeroInvalid: ['lines.0.quantity'],
+    },
+    'PUT /invoices/:id': {
+      path: () => `/invoices/${ids.draftInvoice}`,
+      body: () => ({ customer_id: ids.customer, lines: [{ description: 'B', quantity: 2, unit_price: 100, discount: 0 }], payment_terms_days: 30 }),
+      zeroInvalid: ['lines.0.quantity'],
+    },
+    'POST /invoices/:id/payments': { path: () => `/invoices/${ids.sentInvoice}/payments`, body: () => ({ amount: 1, method: 'CASH' }), zeroInvalid: ['amount'] },
     'POST /customers': { path: () => '/customers', body: () => ({ name: 'C', credit_limit: 1000 }), zeroInvalid: [] },
     'PUT /customers/:id': { path: () => `/customers/${ids.customer}`, body: () => ({ credit_limit: 1000 }), zeroInvalid: [] },
     'POST /customers/:id/credit/payment': { path: () => `/customers/${ids.customer}/credit/payment`, body: () => ({ amount: 1, payment_method: 'CASH' }), zeroInvalid: ['amount'] },

@@ -80,7 +80,7 @@ const LINES_DESCRIPTION =
   'it carries the business\'s VAT rate unless vat_exempt). discount is an amount off the line (at most quantity x unit_price, else 422 ' +
   'INVOICE_LINE_INVALID); line_total = quantity x unit_price - discount. VAT (docs/adr/0054): a VAT-registered business charges each line its rate ' +
   '(an exempt product: 0) on its line_total, inside it or added as its prices say; total = the lines\' totals (plus VAT where prices exclude it), ' +
-  'subtotal = total - vat_total. due_date = issue_date + payment_terms_days (default the business\'s payment_terms_days, PUT /businesses/me).';
+  'subtotal = total - vat_total. due_date = issue_date + payment_terms_days (default the business\'s payment_terms_days, PUT /businesses/me). Fetch customer ids from GET /customers, product ids from GET /products and branch ids from GET /businesses/me/branches first.';
 
 export const invoiceRoutes = (uc: InvoiceUseCases) => {
   const view = (x: Parameters<typeof invoiceJson>[0]) => invoiceJson(x, uc.clock.now(), uc.publicBaseUrl);

@@ -39,7 +39,7 @@ export class Migration20261206000000_invoices extends Migration {
         amount_paid bigint not null check (amount_paid >= 0 and amount_paid <= total),
         prices_include_vat boolean,
         notes text,
-        share_token text not null unique,
+        share_token text not null,
         converted_from uuid,
         created_by uuid not null,
         created_at timestamptz not null,
@@ -48,6 +48,8 @@ export class Migration20261206000000_invoices extends Migration {
         cancelled_at timestamptz,
         primary key (id, business_id),
         unique (business_id, number),
+        -- unique within the business (Citus, docs/adr/0035); 190 random bits make a clash elsewhere as unlikely as a guess
+        unique (business_id, share_token),
         check ((number is null) = (status = 'DRAFT')),
         foreign key (business_id, customer_id) references customers (business_id, id) deferrable initially deferred,
         foreign key (business_id, branch_id) references branches (business_id, id) deferrable initially deferred
@@ -56,6 +58,8 @@ export class Migration20261206000000_invoices extends Migration {
       create index invoices_total on invoices (business_id, total, id);
       create index invoices_due on invoices (business_id, due_date, id);
       create index invoices_customer on invoices (business_id, customer_id);
+      -- the customer's page finds its invoice by the token alone
+      create index invoices_share_token on invoices (share_token);
       create table invoice_lines (
         invoice_id uuid not null,
         business_id uuid not null,
