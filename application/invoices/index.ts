@@ -3,3 +3,4 @@ export * from './ports.js';
 export * from './manage-invoices.js';
 export * from './invoice-payments.js';
 export * from './invoice-reminders.js';
+export * from './public-invoice.js';
