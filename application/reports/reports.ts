@@ -208,7 +208,9 @@ export const getSalesByCategory =
       const categories = await r.reports.salesByCategory(actor.businessId, range);
       const { current } = await r.reports.periodSums(actor.businessId, range, range);
       const lineTotal = sumKobo(categories.map((c) => c.revenue));
-      return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - current.revenue, revenue: current.revenue });
+      // till sales only: an invoice's revenue is in the dashboard and P&L, not split by category (docs/adr/0074)
+      const salesRevenue = current.revenue - current.invoiceRevenue;
+      return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - salesRevenue, revenue: salesRevenue });
     });
 
 /** A month's VAT return (docs/adr/0054): output VAT on sales by rate, input VAT on expenses, what is payable and when. */

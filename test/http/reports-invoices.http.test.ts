@@ -49,6 +49,10 @@ describe('HTTP reports with invoices', function () {
     const pl = await ok('GET', '/reports/profit-loss?start_date=2026-11-01&end_date=2026-11-30', undefined, 200);
     expect(pl).to.include({ revenue: 12_000, discounts: 500, cost_of_goods_sold: 7500, gross_profit: 4500, net_profit: 4500 });
 
+    // sales by category: the till's sale only (the invoice is not split by category), so no negative sale discount
+    const byCategory = await ok('GET', '/reports/sales-by-category?start_date=2026-11-22&end_date=2026-11-22', undefined, 200);
+    expect(byCategory).to.include({ line_total: 2500, sale_discounts: 0, revenue: 2500 });
+
     const day = await ok('GET', '/reports/daily-summary?date=2026-11-22', undefined, 200);
     expect(day.invoice_payments).to.deep.equal({ total: 5000, by_payment_method: [{ method: 'CASH', count: 1, total: 3000 }, { method: 'TRANSFER', count: 1, total: 2000 }] });
     expect(day.cash_expected).to.equal(5687.5); // 2,687.50 sale cash + 3,000.00 invoice cash

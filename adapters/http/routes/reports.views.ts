@@ -203,7 +203,7 @@ export const salesByCategoryShape = reportShape('SalesByCategory', {
 }, {
   categories: "by revenue (line totals after line discounts, less the range's returns), largest first; category null: products without one",
   sale_discounts: 'discounts given on whole sales, not split over categories',
-  revenue: 'line_total - sale_discounts: the revenue of the other reports',
+  revenue: 'line_total - sale_discounts: the revenue of till sales (the other reports add sent invoices, which are not split by category; docs/adr/0074)',
 });
 export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySales[]; lineTotal: KoboSum; saleDiscounts: KoboSum; revenue: KoboSum }) => ({
   ...rangeJson(r.range),
