@@ -1,4 +1,5 @@
 import type { CreditPaymentMethod } from '../../domain/credit.js';
+import type { InvoicePaymentMethod } from '../../domain/invoice.js';
 import type { Kobo, KoboSum } from '../../domain/money.js';
 import type { ProductType } from '../../domain/product.js';
 import type { DayRange } from '../../domain/report.js';
@@ -21,9 +22,12 @@ export interface PeriodSums {
   readonly returns: KoboSum;
   readonly returnsCount: number;
   readonly salesCount: number;
-  /** Line discounts plus sale discounts of completed sales. */
+  /** Sent invoices (not proformas, not cancelled) issued in the range (Lagos issue date), and their revenue (total less VAT), already in `revenue` (docs/adr/0074). */
+  readonly invoiceCount: number;
+  readonly invoiceRevenue: KoboSum;
+  /** Line discounts plus sale discounts of completed sales, plus the discounts of those invoices. */
   readonly discounts: KoboSum;
-  /** Sum of quantity x stored cost price over the lines of completed sales, less the cost of the range's restocked returns. */
+  /** Sum of quantity x stored cost price over the lines of completed sales and of those invoices (unit cost fixed at send), less the cost of the range's restocked returns. */
   readonly costOfGoods: KoboSum;
   /** What completed sales left unpaid at the till (total - amount paid). */
   readonly creditGiven: KoboSum;
@@ -110,6 +114,8 @@ export interface DaySums {
   readonly expenses: readonly MethodSum<string>[];
   readonly creditGiven: KoboSum;
   readonly creditCollected: readonly MethodSum<CreditPaymentMethod>[];
+  /** Payments on invoices made that day (their paid_at, Lagos), by method (docs/adr/0074). */
+  readonly invoicePayments: readonly MethodSum<InvoicePaymentMethod>[];
   /** What the till received in cash for sales: their CASH tenders. */
   readonly cashSalesReceived: KoboSum;
 }
@@ -165,10 +171,23 @@ export interface VatSums {
   readonly inputVat: KoboSum;
 }
 
+/**
+ * Invoices of a range (docs/adr/0074), as of `today` (a Lagos day): `invoiced` the totals (VAT included) of the
+ * invoices issued in the range that count (sent, not proforma, not cancelled); `collected` the payments on
+ * invoices paid in the range; `outstanding` what is still owed on the range's invoices; `overdue` the part of
+ * it on invoices whose due date is before `today`.
+ */
+export interface ReceivableSums {
+  readonly invoiced: KoboSum;
+  readonly collected: KoboSum;
+  readonly outstanding: KoboSum;
+  readonly overdue: KoboSum;
+}
 /** Read-only report figures of one business, each computed where the rows are. */
 export interface ReportQueries {
   /** The sums of each range, in one pass over the two (the dashboard's period and the one before). */
   periodSums(businessId: string, current: DayRange, previous: DayRange): Promise<{ current: PeriodSums; previous: PeriodSums }>;
+  receivables(businessId: string, range: DayRange, today: string): Promise<ReceivableSums>;
   /** What customers owe now. */
   creditOutstanding(businessId: string): Promise<Kobo>;
   /** Products (or services) by revenue in the range, best first, ties by name. */

@@ -10,7 +10,7 @@ import type { Actor } from '../../domain/roles.js';
 import type { BusinessRepositories } from '../business/ports.js';
 import type { Clock } from '../ports/clock.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
-import type { CategoryAmount, CategorySales, DaySums, MethodSum, PeriodSums, ProductSales, ReportRepositories, StockAlerts, StockValue, VatRateSums } from './ports.js';
+import type { CategoryAmount, CategorySales, DaySums, MethodSum, PeriodSums, ProductSales, ReceivableSums, ReportRepositories, StockAlerts, StockValue, VatRateSums } from './ports.js';
 import { isVatMonth, monthDays, vatFilingDueDate } from '../../domain/vat.js';
 
 type Deps = { uow: UnitOfWork<Pick<ReportRepositories, 'reports'>>; clock: Clock };
@@ -49,6 +49,8 @@ export interface Dashboard {
   readonly creditGiven: Compared<KoboSum>;
   readonly creditCollected: Compared<KoboSum>;
   readonly creditOutstanding: Kobo;
+  /** The period's invoices (docs/adr/0074): see ReceivableSums. */
+  readonly receivables: ReceivableSums;
   readonly lowStockCount: number;
   readonly outOfStockCount: number;
   readonly topProducts: ProductSales[];
@@ -66,11 +68,12 @@ export const getDashboard =
     const before = previousRange(range);
     // Four reads side by side (each its own statement and snapshot, as reads are): on PostgreSQL the
     // dashboard takes as long as its slowest one, the best sellers, not the sum of the four.
-    const [{ current: c, previous: p }, alerts, creditOutstanding, topProducts] = await Promise.all([
+    const [{ current: c, previous: p }, alerts, creditOutstanding, topProducts, receivables] = await Promise.all([
       deps.uow.read((r) => r.reports.periodSums(actor.businessId, range, before)),
       deps.uow.read((r) => r.reports.stockAlerts(actor.businessId, 0)),
       deps.uow.read((r) => r.reports.creditOutstanding(actor.businessId)),
       deps.uow.read((r) => r.reports.topProducts(actor.businessId, range, undefined, TOP_PRODUCTS)),
+      deps.uow.read((r) => r.reports.receivables(actor.businessId, range, lagosDate(deps.clock.now()))),
     ]);
     return E.right({
       range,
@@ -78,13 +81,15 @@ export const getDashboard =
       revenue: compared(c.revenue, p.revenue),
       returns: compared(c.returns, p.returns),
       salesCount: compared(c.salesCount, p.salesCount),
-      averageSale: compared(BigInt(averageOf(c.revenue, c.salesCount)), BigInt(averageOf(p.revenue, p.salesCount))),
+      // an average till sale: invoice revenue is left out of it (docs/adr/0074)
+      averageSale: compared(BigInt(averageOf(c.revenue - c.invoiceRevenue, c.salesCount)), BigInt(averageOf(p.revenue - p.invoiceRevenue, p.salesCount))),
       grossProfit: compared(gross(c), gross(p)),
       expenses: compared(c.expenses, p.expenses),
       netProfit: compared(net(c), net(p)),
       creditGiven: compared(c.creditGiven, p.creditGiven),
       creditCollected: compared(c.creditCollected, p.creditCollected),
       creditOutstanding,
+      receivables,
       lowStockCount: alerts.lowStockCount,
       outOfStockCount: alerts.outOfStockCount,
       topProducts,
@@ -161,7 +166,8 @@ export interface DailySummary extends DaySums {
   readonly refundsTotal: KoboSum;
   readonly expensesTotal: KoboSum;
   readonly creditCollectedTotal: KoboSum;
-  /** CASH tenders of the day's sales + cash credit payments - cash expenses - cash refunds (money: VAT included). */
+  readonly invoicePaymentsTotal: KoboSum;
+  /** CASH tenders of the day's sales + cash credit payments + cash invoice payments - cash expenses - cash refunds (money: VAT included). */
   readonly cashExpected: KoboSum;
 }
 
@@ -180,8 +186,9 @@ export const dailySummaryOf = async (reports: ReportRepositories['reports'], bus
     refundsTotal: totalOf(s.refunds),
     expensesTotal: totalOf(s.expenses),
     creditCollectedTotal: totalOf(s.creditCollected),
-    // a cash refund is money out of the till (docs/adr/0058)
-    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) - cashOf(s.expenses) - cashOf(s.refunds),
+    invoicePaymentsTotal: totalOf(s.invoicePayments),
+    // a cash refund is money out of the till (docs/adr/0058); cash paid on an invoice is in it (0074)
+    cashExpected: s.cashSalesReceived + cashOf(s.creditCollected) + cashOf(s.invoicePayments) - cashOf(s.expenses) - cashOf(s.refunds),
   };
 };
 
@@ -201,7 +208,9 @@ export const getSalesByCategory =
       const categories = await r.reports.salesByCategory(actor.businessId, range);
       const { current } = await r.reports.periodSums(actor.businessId, range, range);
       const lineTotal = sumKobo(categories.map((c) => c.revenue));
-      return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - current.revenue, revenue: current.revenue });
+      // till sales only: an invoice's revenue is in the dashboard and P&L, not split by category (docs/adr/0074)
+      const salesRevenue = current.revenue - current.invoiceRevenue;
+      return E.right({ range, categories, lineTotal, saleDiscounts: lineTotal - salesRevenue, revenue: salesRevenue });
     });
 
 /** A month's VAT return (docs/adr/0054): output VAT on sales by rate, input VAT on expenses, what is payable and when. */

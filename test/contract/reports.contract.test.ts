@@ -32,10 +32,10 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
 
     it('periodSums: revenue net of voids, discounts, stored line costs, credit given and collected, expenses not deleted; Lagos days', async () => {
       expect(await q((r) => r.periodSums(shop, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({
-        current: { revenue: S(5000), returns: 0n, returnsCount: 0, salesCount: 1, discounts: S(0), costOfGoods: S(3500), creditGiven: S(0), creditCollected: S(3000), expenses: S(1200) },
-        previous: { revenue: S(22000), returns: 0n, returnsCount: 0, salesCount: 3, discounts: S(500), costOfGoods: S(12900), creditGiven: S(6000), creditCollected: S(2500), expenses: S(3700) },
+        current: { revenue: S(5000), returns: 0n, returnsCount: 0, salesCount: 1, invoiceCount: 0, invoiceRevenue: 0n, discounts: S(0), costOfGoods: S(3500), creditGiven: S(0), creditCollected: S(3000), expenses: S(1200) },
+        previous: { revenue: S(22000), returns: 0n, returnsCount: 0, salesCount: 3, invoiceCount: 0, invoiceRevenue: 0n, discounts: S(500), costOfGoods: S(12900), creditGiven: S(6000), creditCollected: S(2500), expenses: S(3700) },
       });
-      const empty = { revenue: 0n, returns: 0n, returnsCount: 0, salesCount: 0, discounts: 0n, costOfGoods: 0n, creditGiven: 0n, creditCollected: 0n, expenses: 0n };
+      const empty = { revenue: 0n, returns: 0n, returnsCount: 0, salesCount: 0, invoiceCount: 0, invoiceRevenue: 0n, discounts: 0n, costOfGoods: 0n, creditGiven: 0n, creditCollected: 0n, expenses: 0n };
       expect(await q((r) => r.periodSums(other, day('2026-11-21'), day('2026-11-20')))).to.deep.equal({ current: empty, previous: empty });
     });
 
@@ -106,6 +106,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expenses: [{ method: 'CASH', count: 1, total: S(3000) }, { method: 'TRANSFER', count: 1, total: S(700) }],
         creditGiven: S(6000),
         creditCollected: [{ method: 'CASH', count: 1, total: S(2500) }],
+        invoicePayments: [],
         cashSalesReceived: S(15000),
       });
       expect(await q((r) => r.daySums(shop, '2026-11-21'))).to.deep.equal({
@@ -120,6 +121,7 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expenses: [{ method: 'CASH', count: 1, total: S(1200) }],
         creditGiven: S(0),
         creditCollected: [{ method: 'TRANSFER', count: 1, total: S(3000) }],
+        invoicePayments: [],
         cashSalesReceived: S(5000),
       });
     });

@@ -50,6 +50,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         credit_given: cmp(0, 6000, -100),
         credit_collected: cmp(3000, 2500, 20),
         credit_outstanding: 500,
+        receivables: { invoiced: 0, collected: 0, outstanding: 0, overdue: 0 },
         low_stock_count: 2,
         out_of_stock_count: 1,
         top_products: [{ id: f.products.rice, name: 'Rice 5kg', units: 1, revenue: 5000 }],
@@ -143,6 +144,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         expenses: { total: 3700, by_payment_method: [{ method: 'CASH', count: 1, total: 3000 }, { method: 'TRANSFER', count: 1, total: 700 }] },
         credit_given: 6000,
         credit_collected: { total: 2500, by_payment_method: [{ method: 'CASH', count: 1, total: 2500 }] },
+        invoice_payments: { total: 0, by_payment_method: [] },
         cash_expected: 14500, // 15,000 cash tenders + 2,500 cash payment - 3,000 cash rent
         revenue: 22000,
         vat_total: 0,
@@ -157,6 +159,7 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
         expenses: { total: 1200, by_payment_method: [{ method: 'CASH', count: 1, total: 1200 }] },
         credit_given: 0,
         credit_collected: { total: 3000, by_payment_method: [{ method: 'TRANSFER', count: 1, total: 3000 }] },
+        invoice_payments: { total: 0, by_payment_method: [] },
         cash_expected: 3800,
         revenue: 5000,
         vat_total: 0,

@@ -1,7 +1,7 @@
 import type { getDailySummary, getDashboard, getInventory, getProfitLoss, getSalesByCategory, getTopServices, getVatReport } from '../../../application/reports/reports.js';
 import { DASHBOARD_PERIODS, MAX_REPORT_DAYS, type DashboardPeriod } from '../../../domain/report.js';
 import { enumOf, object } from '../codecs.js';
-import { dateTimeJson, nairaJson } from '../json-values.js';
+import { dateTimeJson, nairaJson, nairaSumJson } from '../json-values.js';
 import { successOf } from '../failures.js';
 import { ok, OWNER_ONLY, route, type HandlerInput, type RouteDef } from '../route.js';
 import {
@@ -62,7 +62,9 @@ const reportRouteList = (uc: ReportUseCases) => [
       'Each money and count figure comes as {value, previous, change_pct}: previous is the same number of Lagos days just before the period, ' +
       'change_pct null when previous is 0. Revenue is net of voided sales, of discounts and of returns (counted on the day the goods came back; ' +
       'returns: what their goods were sold for, already taken off revenue); cost of goods uses the cost price stored on each sale line, less ' +
-      'the cost of restocked returns (goods returned damaged keep their cost in it). ' +
+      'the cost of restocked returns (goods returned damaged keep their cost in it). Sent invoices and tax invoices count in revenue, discounts and cost of ' +
+      'goods on their Lagos issue date (net of VAT, cost fixed at send; proformas never; a cancelled one drops out of its issue date: docs/adr/0074); ' +
+      'sales_count and average_sale are till sales only. receivables: the period\'s invoices (invoiced, collected, outstanding, overdue as of today). ' +
       `credit_outstanding and the stock counts are as of now. ${RANGE_RULES}`,
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
@@ -87,6 +89,7 @@ const reportRouteList = (uc: ReportUseCases) => [
         credit_given: comparedAmountJson(d.creditGiven),
         credit_collected: comparedAmountJson(d.creditCollected),
         credit_outstanding: nairaJson(d.creditOutstanding),
+        receivables: { invoiced: nairaSumJson(d.receivables.invoiced), collected: nairaSumJson(d.receivables.collected), outstanding: nairaSumJson(d.receivables.outstanding), overdue: nairaSumJson(d.receivables.overdue) },
         low_stock_count: d.lowStockCount,
         out_of_stock_count: d.outOfStockCount,
         top_products: d.topProducts.map(productSalesJson),

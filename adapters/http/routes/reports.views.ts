@@ -67,11 +67,18 @@ export const dashboardShape = reportShape('Dashboard', {
   credit_given: comparedAmount,
   credit_collected: comparedAmount,
   credit_outstanding: naira,
+  receivables: shape('Receivables', { invoiced: naira, collected: naira, outstanding: naira, overdue: naira }, {
+    invoiced: 'the totals (VAT included) of the invoices and tax invoices issued in the period (Lagos issue date) and sent; proformas, drafts and cancelled ones count 0',
+    collected: 'payments on invoices made in the period (their paid_at, Lagos days), whichever day their invoices were issued',
+    outstanding: 'what is still owed now on the invoices counted in invoiced (total - amount paid)',
+    overdue: 'the part of outstanding on invoices whose due date is before today (Lagos)',
+  }),
   low_stock_count: int,
   out_of_stock_count: int,
   top_products: arrayOf('top products', productSalesShape),
 }, {
   credit_outstanding: 'what customers owe now (a credit note a customer holds counts 0)',
+  receivables: 'customer invoices of the period (docs/adr/0074)',
   top_products: 'the 5 products with the most revenue in the period',
 });
 
@@ -91,10 +98,10 @@ const profitLossFields = {
 };
 const profitLossMonthShape = shape('ProfitLossMonth', { month: doc('month', { type: 'string', pattern: '^\\d{4}-\\d{2}$' }), ...profitLossFields });
 export const profitLossShape = reportShape('ProfitLoss', { ...rangeShape, ...profitLossFields, months: arrayOf('months', profitLossMonthShape) }, {
-  revenue: 'completed sales less the returns made in the month or range (net of returns, docs/adr/0058)',
+  revenue: 'completed sales and sent invoices (by issue date; not proformas, not cancelled: docs/adr/0074), net of VAT, less the returns made in the month or range (net of returns, docs/adr/0058)',
   returns: 'what the goods returned were sold for, by the day they came back (already taken off revenue)',
   discounts: 'line and sale discounts given (already taken off revenue), as the sales gave them',
-  cost_of_goods_sold: "the lines' stored cost, less the cost of restocked returns (goods returned damaged keep their cost here)",
+  cost_of_goods_sold: "the lines' stored cost (an invoice line's unit cost fixed at send), less the cost of restocked returns (goods returned damaged keep their cost here)",
   months: 'each Lagos month of the range, oldest first (months without activity too)',
 });
 const profitLossFieldsJson = (l: ProfitLossLine) => ({
@@ -155,6 +162,9 @@ export const dailySummaryShape = reportShape('DailySummary', {
   expenses: shape('DailyExpenses', { total: naira, by_payment_method: methodList }),
   credit_given: naira,
   credit_collected: shape('DailyCreditCollected', { total: naira, by_payment_method: methodList }),
+  invoice_payments: shape('DailyInvoicePayments', { total: naira, by_payment_method: methodList }, {
+    by_payment_method: 'payments on invoices made that Lagos day (paid_at), by method: CASH, TRANSFER, CARD, POS, ONLINE',
+  }),
   cash_expected: naira,
   revenue: naira,
   vat_total: naira,
@@ -165,7 +175,7 @@ export const dailySummaryShape = reportShape('DailySummary', {
   voids: 'sales made that day and voided since',
   returns: 'returns made that day, whichever day their sales were made (docs/adr/0058)',
   net_sales: 'sales.total - returns.total',
-  cash_expected: "the sales' CASH tenders + CASH credit payments - CASH expenses - CASH refunds (money in the drawer, VAT included)",
+  cash_expected: "the sales' CASH tenders + CASH credit payments + CASH invoice payments - CASH expenses - CASH refunds (money in the drawer, VAT included)",
 });
 export const dailySummaryJson = (d: DailySummary) => ({
   date: d.date,
@@ -177,6 +187,7 @@ export const dailySummaryJson = (d: DailySummary) => ({
   expenses: { total: naira_(d.expensesTotal), by_payment_method: d.expenses.map(methodJson) },
   credit_given: naira_(d.creditGiven),
   credit_collected: { total: naira_(d.creditCollectedTotal), by_payment_method: d.creditCollected.map(methodJson) },
+  invoice_payments: { total: naira_(d.invoicePaymentsTotal), by_payment_method: d.invoicePayments.map(methodJson) },
   cash_expected: naira_(d.cashExpected),
   revenue: naira_(d.revenue),
   vat_total: naira_(d.vat),
@@ -192,7 +203,7 @@ export const salesByCategoryShape = reportShape('SalesByCategory', {
 }, {
   categories: "by revenue (line totals after line discounts, less the range's returns), largest first; category null: products without one",
   sale_discounts: 'discounts given on whole sales, not split over categories',
-  revenue: 'line_total - sale_discounts: the revenue of the other reports',
+  revenue: 'line_total - sale_discounts: the revenue of till sales (the other reports add sent invoices, which are not split by category; docs/adr/0074)',
 });
 export const salesByCategoryJson = (r: { range: DayRange; categories: CategorySales[]; lineTotal: KoboSum; saleDiscounts: KoboSum; revenue: KoboSum }) => ({
   ...rangeJson(r.range),

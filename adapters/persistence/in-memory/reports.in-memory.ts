@@ -1,5 +1,7 @@
 import type { CategoryAmount, MethodSum, MonthActivity, PeriodSums, ProfitLossSums, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
+import type { InvoicePaymentMethod } from '../../../domain/invoice.js';
+import type { InvoiceTables, StoredInvoice } from './invoices.in-memory.js';
 import { lagosDate, lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { Product } from '../../../domain/product.js';
@@ -17,7 +19,7 @@ import { returnsOf, type ReturnTables } from './returns.in-memory.js';
 import type { RefundMethod } from '../../../domain/sale-return.js';
 
 // The reports own no table: they read sales, returns, products, customers and the credit ledger, expenses and the businesses (VAT).
-type Tables = SaleTables & ReturnTables & ProductTables & CustomerTables & ExpenseTables & Pick<BusinessTables, 'businesses'>;
+type Tables = SaleTables & ReturnTables & ProductTables & CustomerTables & ExpenseTables & Pick<BusinessTables, 'businesses'> & Pick<InvoiceTables, 'invoices' | 'invoicePayments'>;
 
 const sum = <T>(rows: readonly T[], f: (x: T) => number) => rows.reduce((n, x) => n + f(x), 0);
 /** An exact sum of kobo (bigint), as PostgreSQL's numeric sum gives it. */
@@ -46,6 +48,13 @@ const expensesOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.expenses).filter((e) => e.businessId === businessId && e.deletedAt === null && e.spentOn >= r.from && e.spentOn <= r.to);
 const paymentsOf = (t: Tables, businessId: string, r: DayRange) =>
   values(t.creditEntries).filter((e) => e.businessId === businessId && e.kind === 'PAYMENT' && inRange(e.createdAt, r));
+/** Invoices that count (sent, not proforma, not cancelled: docs/adr/0074) issued in the range. */
+const invoicesIn = (t: Tables, businessId: string, r: DayRange) =>
+  values(t.invoices).filter(
+    (i) => i.businessId === businessId && i.type !== 'PROFORMA' && ['SENT', 'PARTIALLY_PAID', 'PAID'].includes(i.status) && i.issueDate >= r.from && i.issueDate <= r.to,
+  );
+const invoiceCost = (i: StoredInvoice) => total(i.lines, (l) => BigInt(l.quantity) * BigInt(l.unitCost ?? 0));
+const invoicePaymentsIn = (t: Tables, businessId: string, r: DayRange) => values(t.invoicePayments).filter((p) => p.businessId === businessId && inRange(p.paidAt, r));
 const goodsOf = (t: Tables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId && p.type === 'PRODUCT' && p.archivedAt === null);
 const isLow = (p: Product) => p.lowStockThreshold !== null && p.quantity <= p.lowStockThreshold;
 /** A line's revenue: its total less its VAT when the prices held it (docs/adr/0054). */
@@ -58,14 +67,18 @@ const expenseCost = (t: Tables, e: Pick<Expense, 'businessId' | 'amount' | 'vatA
 const periodOf = (t: Tables, businessId: string, r: DayRange): PeriodSums => {
   const sales = completed(t, businessId, r);
   const returns = returnsIn(t, businessId, r);
+  const invoices = invoicesIn(t, businessId, r);
+  const invoiceRevenue = total(invoices, (i) => i.total - i.vatTotal);
   return {
-    // net of VAT and of the range's returns, their VAT given back too (docs/adr/0054, 0058)
-    revenue: total(sales, netOfVat) - total(returns, returnNet),
+    // net of VAT and of the range's returns, their VAT given back too (docs/adr/0054, 0058); sent invoices by issue date (0074)
+    revenue: total(sales, netOfVat) + invoiceRevenue - total(returns, returnNet),
     returns: total(returns, returnNet),
     returnsCount: returns.length,
     salesCount: sales.length,
-    discounts: total(sales, (s) => s.discount + s.lineDiscountTotal),
-    costOfGoods: total(sales, costOf) - total(returns, (x) => x.costReturned),
+    invoiceCount: invoices.length,
+    invoiceRevenue,
+    discounts: total(sales, (s) => s.discount + s.lineDiscountTotal) + total(invoices, (i) => i.discountTotal),
+    costOfGoods: total(sales, costOf) + total(invoices, invoiceCost) - total(returns, (x) => x.costReturned),
     creditGiven: total(sales, (s) => s.total - s.amountPaid),
     creditCollected: total(paymentsOf(t, businessId, r), (e) => -e.amount),
     expenses: total(expensesOf(t, businessId, r), (e) => expenseCost(t, e)),
@@ -128,6 +141,16 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
   repositories: (t) => ({
     reports: {
       periodSums: async (businessId, current, previous) => ({ current: periodOf(t, businessId, current), previous: periodOf(t, businessId, previous) }),
+      receivables: async (businessId, range, today) => {
+        const invoices = invoicesIn(t, businessId, range);
+        const owed = (is: readonly StoredInvoice[]) => total(is, (i) => i.total - i.amountPaid);
+        return {
+          invoiced: total(invoices, (i) => i.total),
+          collected: total(invoicePaymentsIn(t, businessId, range), (p) => p.amount),
+          outstanding: owed(invoices),
+          overdue: owed(invoices.filter((i) => i.dueDate < today)),
+        };
+      },
       creditOutstanding: async (businessId) => kobo(Number(total(values(t.customers).filter((c) => c.businessId === businessId), (c) => Math.max(c.creditBalance, 0)))),
       topProducts: async (businessId, range, type, limit) => {
         const products = new Map(values(t.products).filter((p) => p.businessId === businessId).map((p) => [p.id, p]));
@@ -183,6 +206,7 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
           expenses: methodSums(expensesOf(t, businessId, range).map((e) => ({ method: e.paymentMethod, amount: e.amount }))),
           creditGiven: total(done, (s) => s.total - s.amountPaid),
           creditCollected: methodSums<CreditPaymentMethod>(paymentsOf(t, businessId, range).map((e) => ({ method: e.method as CreditPaymentMethod, amount: -e.amount }))),
+          invoicePayments: methodSums<InvoicePaymentMethod>(invoicePaymentsIn(t, businessId, range).map((p) => ({ method: p.method, amount: p.amount }))),
           cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
         };
       },

@@ -1,6 +1,7 @@
 import { plannedEachTime, type Sql } from './sql-session.js';
 import type { CategoryAmount, DaySums, MethodSum, PeriodSums, ReportQueries, ReportRepositories, StockAlertItem } from '../../../application/reports/ports.js';
 import type { CreditPaymentMethod } from '../../../domain/credit.js';
+import type { InvoicePaymentMethod } from '../../../domain/invoice.js';
 import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { DayRange } from '../../../domain/report.js';
@@ -26,6 +27,11 @@ const RETURN_LINE_REVENUE = '(i.line_amount - case when s.prices_include_vat the
 /** An expense as the P&L counts it: net of the input VAT it holds, for a VAT-registered business (docs/adr/0054). */
 const EXPENSE_COST = '(e.amount - case when bz.vat_registered then e.vat_amount else 0 end)';
 
+/** An invoice counts in the reports once sent, unless a proforma or cancelled (docs/adr/0074; i: the invoice). */
+const INVOICE_COUNTS = "i.type <> 'PROFORMA' and i.status in ('SENT', 'PARTIALLY_PAID', 'PAID')";
+/** An invoice line's cost: quantity x the unit cost fixed at send (an ad-hoc line has none: 0; l: the line). */
+const INVOICE_LINE_COST = 'l.quantity::numeric * coalesce(l.unit_cost, 0)';
+
 const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
   s as (
@@ -41,6 +47,12 @@ const periodSql = `
   x as (
     select e.spent_on between b.cdf and b.cdt as cur, e.spent_on between b.pdf and b.pdt as prev, ${EXPENSE_COST} as amount
     from b join businesses bz on bz.id = b.biz join expenses e on e.business_id = b.biz and e.deleted_at is null and e.spent_on between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
+  ),
+  iv as (
+    -- sent invoices (not proformas, not cancelled) by their issue date, net of VAT, cost at send (docs/adr/0074)
+    select i.issue_date between b.cdf and b.cdt as cur, i.issue_date between b.pdf and b.pdt as prev, i.total - i.vat_total as revenue, i.discount_total as discounts,
+      (select coalesce(sum(${INVOICE_LINE_COST}), 0) from invoice_lines l where l.business_id = i.business_id and l.invoice_id = i.id) as cogs
+    from b join invoices i on i.business_id = b.biz and ${INVOICE_COUNTS} and i.issue_date between least(b.cdf, b.pdf) and greatest(b.cdt, b.pdt)
   ),
   r as (
     -- what came back, net of its VAT (docs/adr/0054): revenue is net of both
@@ -61,14 +73,22 @@ const periodSql = `
     (select json_build_object(
       'c', json_build_object('amount', coalesce(sum(amount) filter (where cur), 0)::text, 'count', count(*) filter (where cur), 'cost', coalesce(sum(cost_returned) filter (where cur), 0)::text),
       'p', json_build_object('amount', coalesce(sum(amount) filter (where prev), 0)::text, 'count', count(*) filter (where prev), 'cost', coalesce(sum(cost_returned) filter (where prev), 0)::text)
-    ) from r) as returns`;
+    ) from r) as returns,
+    (select json_build_object(
+      'c', json_build_object('revenue', coalesce(sum(revenue) filter (where cur), 0)::text, 'count', count(*) filter (where cur),
+        'discounts', coalesce(sum(discounts) filter (where cur), 0)::text, 'cogs', coalesce(sum(cogs) filter (where cur), 0)::text),
+      'p', json_build_object('revenue', coalesce(sum(revenue) filter (where prev), 0)::text, 'count', count(*) filter (where prev),
+        'discounts', coalesce(sum(discounts) filter (where prev), 0)::text, 'cogs', coalesce(sum(cogs) filter (where prev), 0)::text)
+    ) from iv) as invoices`;
 
 type SalesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; credit: unknown }>;
 type ReturnsJson = Record<'c' | 'p', { amount: unknown; count: unknown; cost: unknown }>;
+type InvoicesJson = Record<'c' | 'p', { revenue: unknown; count: unknown; discounts: unknown; cogs: unknown }>;
 /** A JSON column: node-postgres parses it, PGlite over the socket may hand it over as text. */
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-const periodOf = (s: SalesJson['c'], r: ReturnsJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
-  revenue: k(s.revenue) - k(r.amount), returns: k(r.amount), returnsCount: n(r.count), salesCount: n(s.count), discounts: k(s.discounts), costOfGoods: k(cogs) - k(r.cost),
+const periodOf = (s: SalesJson['c'], r: ReturnsJson['c'], i: InvoicesJson['c'], cogs: unknown, collected: unknown, expenses: unknown): PeriodSums => ({
+  revenue: k(s.revenue) + k(i.revenue) - k(r.amount), returns: k(r.amount), returnsCount: n(r.count), salesCount: n(s.count), invoiceCount: n(i.count), invoiceRevenue: k(i.revenue),
+  discounts: k(s.discounts) + k(i.discounts), costOfGoods: k(cogs) + k(i.cogs) - k(r.cost),
   creditGiven: k(s.credit), creditCollected: k(collected), expenses: k(expenses),
 });
 
@@ -86,10 +106,16 @@ const profitLossSql = `
   rm as (
     select to_char(date_trunc('month', r.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(r.amount - r.vat_amount) as returns, sum(r.cost_returned) as cost_back
     from sale_returns r where r.business_id = ? and r.created_at >= ? and r.created_at < ? group by 1
+  ),
+  im as (
+    select to_char(i.issue_date, 'YYYY-MM') as month, sum(i.total - i.vat_total) as revenue, sum(i.discount_total) as discounts,
+      sum((select coalesce(sum(${INVOICE_LINE_COST}), 0) from invoice_lines l where l.business_id = i.business_id and l.invoice_id = i.id)) as cogs
+    from invoices i where i.business_id = ? and ${INVOICE_COUNTS} and i.issue_date between ?::date and ?::date group by 1
   )
-  select m.month, coalesce(sum(sm.revenue), 0) - coalesce(sum(rm.returns), 0) as revenue, coalesce(sum(rm.returns), 0) as returns,
-    coalesce(sum(sm.discounts), 0) as discounts, coalesce(sum(sm.cogs), 0) - coalesce(sum(rm.cost_back), 0) as cogs, coalesce(sum(db.expenses), 0) as expenses
-  from m left join sm on sm.month = m.month left join db on db.month = m.month left join rm on rm.month = m.month
+  select m.month, coalesce(sum(sm.revenue), 0) + coalesce(sum(im.revenue), 0) - coalesce(sum(rm.returns), 0) as revenue, coalesce(sum(rm.returns), 0) as returns,
+    coalesce(sum(sm.discounts), 0) + coalesce(sum(im.discounts), 0) as discounts,
+    coalesce(sum(sm.cogs), 0) + coalesce(sum(im.cogs), 0) - coalesce(sum(rm.cost_back), 0) as cogs, coalesce(sum(db.expenses), 0) as expenses
+  from m left join sm on sm.month = m.month left join db on db.month = m.month left join rm on rm.month = m.month left join im on im.month = m.month
   group by grouping sets ((m.month), ()) order by grouping(m.month), m.month`;
 
 const expensesByCategorySql = `
@@ -152,10 +178,23 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     const [row] = await db.execute<Row[]>(periodSql, [businessId, ...instants(current), ...instants(previous), current.from, current.to, previous.from, previous.to]);
     const sales = json<SalesJson>(row!.sales);
     const returns = json<ReturnsJson>(row!.returns);
+    const invoices = json<InvoicesJson>(row!.invoices);
     return {
-      current: periodOf(sales.c, returns.c, row!.c_cogs, row!.c_collected, row!.c_expenses),
-      previous: periodOf(sales.p, returns.p, row!.p_cogs, row!.p_collected, row!.p_expenses),
+      current: periodOf(sales.c, returns.c, invoices.c, row!.c_cogs, row!.c_collected, row!.c_expenses),
+      previous: periodOf(sales.p, returns.p, invoices.p, row!.p_cogs, row!.p_collected, row!.p_expenses),
     };
+  },
+  async receivables(businessId, range, today) {
+    const [row] = await db.execute<Row[]>(
+      `select
+         (select coalesce(sum(i.total), 0) from invoices i where i.business_id = ? and ${INVOICE_COUNTS} and i.issue_date between ?::date and ?::date) as invoiced,
+         (select coalesce(sum(i.total - i.amount_paid), 0) from invoices i where i.business_id = ? and ${INVOICE_COUNTS} and i.issue_date between ?::date and ?::date) as outstanding,
+         (select coalesce(sum(i.total - i.amount_paid), 0) from invoices i
+           where i.business_id = ? and ${INVOICE_COUNTS} and i.issue_date between ?::date and ?::date and i.due_date < ?::date) as overdue,
+         (select coalesce(sum(p.amount), 0) from invoice_payments p where p.business_id = ? and p.paid_at >= ? and p.paid_at < ?) as collected`,
+      [businessId, range.from, range.to, businessId, range.from, range.to, businessId, range.from, range.to, today, businessId, ...instants(range)],
+    );
+    return { invoiced: k(row!.invoiced), collected: k(row!.collected), outstanding: k(row!.outstanding), overdue: k(row!.overdue) };
   },
   async creditOutstanding(businessId) {
     // a credit note a customer holds (a balance below zero, docs/adr/0059) is not taken off what others owe
@@ -188,7 +227,7 @@ export const sqlReports = (db: Sql): ReportQueries => ({
   },
   async profitLoss(businessId, range) {
     const [from, to] = instants(range);
-    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to, businessId, from, to]);
+    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
     const byCategory = await db.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
     const expensesOf = (month: string | null): CategoryAmount[] =>
       byCategory
@@ -255,6 +294,12 @@ export const sqlReports = (db: Sql): ReportQueries => ({
        where business_id = ? and created_at >= ? and created_at < ? group by refund_method order by refund_method`,
       [businessId, from, to],
     );
+    // invoice payments on their paid_at day (docs/adr/0074); only invoices that count take payments
+    const invoicePaid = await db.execute<Row[]>(
+      `select method, count(*) as count, sum(amount) as total from invoice_payments
+       where business_id = ? and paid_at >= ? and paid_at < ? group by method order by method`,
+      [businessId, from, to],
+    );
     const sales = tenders.map((r) => methodSum<PaymentMethod>(r));
     const returnedVat = refunds.reduce((t, r) => t + k(r.vat), 0n);
     const returned = refunds.reduce((t, r) => t + k(r.returned), 0n);
@@ -271,6 +316,7 @@ export const sqlReports = (db: Sql): ReportQueries => ({
       expenses: expenses.map((r) => methodSum<string>(r)),
       creditGiven: k(day_!.credit),
       creditCollected: collected.map((r) => methodSum<CreditPaymentMethod>(r)),
+      invoicePayments: invoicePaid.map((r) => methodSum<InvoicePaymentMethod>(r)),
       cashSalesReceived: sales.find((x) => x.method === 'CASH')?.total ?? 0n,
     } satisfies DaySums;
   },
