@@ -68,8 +68,8 @@ export const renderInvoicePage = ({ invoice: i, business: b }: PublicInvoice, no
     .join('\n');
   const row = (label: string, amount: string, cls = '') => `<tr${cls ? ` class="${cls}"` : ''}><td>${label}</td><td class="num">${amount}</td></tr>`;
   const totals = [
-    row('Subtotal', formatNaira(i.subtotal)),
-    i.discountTotal > 0 ? row('Discounts', formatNaira(i.discountTotal)) : '',
+    row(i.vatTotal > 0 ? 'Subtotal (before VAT)' : 'Subtotal', formatNaira(i.subtotal)),
+    i.discountTotal > 0 ? row('Discounts (in the lines)', formatNaira(i.discountTotal)) : '',
     i.pricesIncludeVat !== null ? row(`VAT${vatLabel}`, formatNaira(i.vatTotal)) : '',
     row('Total', formatNaira(i.total), 'total'),
     i.amountPaid > 0 ? row('Paid', formatNaira(i.amountPaid)) : '',
