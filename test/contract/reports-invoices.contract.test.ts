@@ -96,6 +96,17 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await q((r) => r.vatSums(other, nov))).to.deep.include({ invoices: [], invoicesCount: 0 });
     });
 
+    it('cashFlow: invoice payments are money in on their Lagos paid_at day, by method, not credit collected', async () => {
+      const days = await p.uow.read((r) => r.reportExports.cashFlow(shop, '2026-11-20', '2026-11-22'));
+      const pick = (d: (typeof days)[number]) => [d.day, d.salesPaid, d.creditCollected, d.invoicesPaid, d.inCash, d.inTransfer, d.inOther, d.moneyIn, d.runningBalance];
+      expect(days.map(pick)).to.deep.equal([
+        ['2026-11-20', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
+        ['2026-11-21', 100_000n, 0n, 500_000n, 400_000n, 200_000n, 0n, 600_000n, 600_000n],
+        ['2026-11-22', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 600_000n],
+      ]);
+      expect((await p.uow.read((r) => r.reportExports.cashFlow(other, '2026-11-21', '2026-11-21'))).map(pick)).to.deep.equal([['2026-11-21', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n]]);
+    });
+
     it('receivables: invoiced (VAT included), collected, outstanding, overdue once the due date has passed', async () => {
       expect(await q((r) => r.receivables(shop, day, '2026-11-22'))).to.deep.equal({ invoiced: 1_021_250n, collected: 500_000n, outstanding: 521_250n, overdue: 521_250n });
       expect(await q((r) => r.receivables(shop, day, '2026-11-21'))).to.deep.equal({ invoiced: 1_021_250n, collected: 500_000n, outstanding: 521_250n, overdue: 0n });

@@ -75,6 +75,12 @@ describe('HTTP reports with invoices', function () {
       ['Due by 2026-12-21, TIN 12345678-0001', '', '', ''],
     ]);
 
+    // the cash flow: the invoice payments are money in by method, once (their ledger entries are not credit collected)
+    const flow = await files.csv('/reports/cash-flow/export?start_date=2026-11-22&end_date=2026-11-22', 'cash-flow-2026-11-22_2026-11-22.csv');
+    const [header, row] = flow as [string[], string[]];
+    const keys = ['sales_paid', 'credit_collected', 'invoices_paid', 'in_cash', 'in_transfer', 'in_other', 'money_in', 'running_balance'];
+    expect(keys.map((k) => row[header.indexOf(k)])).to.deep.equal(['2687.50', '0.00', '5000.00', '5687.50', '2000.00', '0.00', '7687.50', '7687.50']);
+
     // the next day the unpaid part is overdue; the period of the 22nd still holds it
     app.clock.set(new Date('2026-11-23T10:00:00.000Z'));
     const next = await ok('GET', '/reports/dashboard?period=custom&start_date=2026-11-22&end_date=2026-11-22', undefined, 200);
