@@ -14,6 +14,7 @@ export const CASH_FLOW_REPORT: ReportDefinition<CashFlowDay> = {
     { key: 'date', label: 'Date', kind: 'date', cell: (d) => d.day },
     { key: 'sales_paid', label: 'Sales paid', kind: 'money', cell: (d) => d.salesPaid },
     { key: 'credit_collected', label: 'Credit collected', kind: 'money', cell: (d) => d.creditCollected },
+    { key: 'invoices_paid', label: 'Invoices paid', kind: 'money', cell: (d) => d.invoicesPaid },
     { key: 'in_cash', label: 'In: cash', kind: 'money', cell: (d) => d.inCash },
     { key: 'in_transfer', label: 'In: transfer', kind: 'money', cell: (d) => d.inTransfer },
     { key: 'in_card', label: 'In: card', kind: 'money', cell: (d) => d.inCard },
@@ -34,7 +35,7 @@ export const CASH_FLOW_REPORT: ReportDefinition<CashFlowDay> = {
 
 /**
  * Money in and out per Lagos day of the period (every day, quiet ones as zeros): sales paid at the till
- * (voided sales left out) and credit collected, by payment method; live expenses and refunds of returned
+ * (voided sales left out), credit collected and invoice payments (on their paid_at day, docs/adr/0074), by payment method; live expenses and refunds of returned
  * goods by payment method (a credit note moves no money); the
  * day's net and the running balance from the period's first day (opening at 0). At most 366 rows,
  * computed by the database.

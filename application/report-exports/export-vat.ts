@@ -30,7 +30,7 @@ export const VAT_REPORT: ReportDefinition<VatRow> = {
 };
 
 /**
- * GET /reports/vat as a file (docs/adr/0054): the sales of the month by rate, the output VAT, the expenses
+ * GET /reports/vat as a file (docs/adr/0054): the sales and sent invoices (docs/adr/0074) of the month by rate, the output VAT, the expenses
  * with input VAT, the net VAT payable and the filing due date. `month` is YYYY-MM, the current Lagos month by default.
  */
 export const exportVat =
@@ -44,7 +44,8 @@ export const exportVat =
     const rows: VatRow[] = [
       ...v.sales.map((s) => ({ item: s.rate === 0 ? 'Sales, VAT-exempt' : 'Sales', rate: s.rate, net: s.net, vat: s.vat })),
       ...v.returns.map((s) => ({ item: 'Returns', rate: s.rate, net: -s.net, vat: -s.vat })),
-      { item: 'Output VAT (sales less returns)', rate: null, net: v.salesNet - v.returnsNet, vat: v.outputVat },
+      ...v.invoices.map((s) => ({ item: s.rate === 0 ? 'Invoices, VAT-exempt' : 'Invoices', rate: s.rate, net: s.net, vat: s.vat })),
+      { item: 'Output VAT (sales and invoices less returns)', rate: null, net: v.salesNet + v.invoicesNet - v.returnsNet, vat: v.outputVat },
       { item: 'Input VAT (expenses)', rate: null, net: v.expensesAmount - v.inputVat, vat: v.inputVat },
       { item: 'Net VAT payable', rate: null, net: null, vat: v.netVatPayable },
       { item: `Due by ${v.dueDate}${v.tin ? `, TIN ${v.tin}` : ''}`, rate: null, net: null, vat: null },

@@ -46,6 +46,8 @@ export interface CashFlowDay {
   readonly day: string;
   readonly salesPaid: KoboSum;
   readonly creditCollected: KoboSum;
+  /** Payments on invoices by their Lagos paid_at day (docs/adr/0074): in the in columns by method (ONLINE in other), never also in creditCollected. */
+  readonly invoicesPaid: KoboSum;
   readonly inCash: KoboSum;
   readonly inTransfer: KoboSum;
   readonly inCard: KoboSum;

@@ -165,6 +165,9 @@ export interface VatSums {
   /** The range's returns of such sales, by the returned line's rate: what came back net of VAT, and its VAT (both to take off). */
   readonly returns: readonly VatRateSums[];
   readonly returnsCount: number;
+  /** Invoices that count (docs/adr/0074) issued in the range that carried VAT, by their lines' rate: net of VAT and its VAT. */
+  readonly invoices: readonly VatRateSums[];
+  readonly invoicesCount: number;
   /** Live expenses of the range that recorded input VAT: how many, their amounts, and that VAT. */
   readonly expensesCount: number;
   readonly expensesAmount: KoboSum;
@@ -200,7 +203,7 @@ export interface ReportQueries {
   salesByCategory(businessId: string, range: DayRange): Promise<CategorySales[]>;
   /** Per Lagos month of the range (every month, empty ones too, oldest first): sales, voids, TRANSFER and CARD sales, days with sales. */
   monthActivity(businessId: string, range: DayRange): Promise<MonthActivity[]>;
-  /** Output VAT of the range's completed sales (by their Lagos day) and input VAT of its live expenses (by spent_on). */
+  /** Output VAT of the range's completed sales (by their Lagos day) and sent invoices (by issue date), and input VAT of its live expenses (by spent_on). */
   vatSums(businessId: string, range: DayRange): Promise<VatSums>;
 }
 

@@ -231,7 +231,12 @@ export interface VatReport {
   readonly returnsCount: number;
   readonly returnsNet: KoboSum;
   readonly returnsVat: KoboSum;
-  /** The sales' VAT less the returns': what the month owes on its sales. */
+  /** Invoices that count (docs/adr/0074) issued in the month that carried VAT, by rate: net of VAT and their VAT. */
+  readonly invoices: readonly VatRateSums[];
+  readonly invoicesCount: number;
+  readonly invoicesNet: KoboSum;
+  readonly invoicesVat: KoboSum;
+  /** The sales' and invoices' VAT less the returns': what the month owes on what it sold. */
   readonly outputVat: KoboSum;
   readonly expensesCount: number;
   readonly expensesAmount: KoboSum;
@@ -251,7 +256,8 @@ export const getVatReport =
       const v = await r.reports.vatSums(actor.businessId, range);
       const salesVat = sumKobo(v.sales.map((s) => s.vat));
       const returnsVat = sumKobo(v.returns.map((s) => s.vat));
-      const outputVat = salesVat - returnsVat;
+      const invoicesVat = sumKobo(v.invoices.map((s) => s.vat));
+      const outputVat = salesVat + invoicesVat - returnsVat;
       return E.right({
         month,
         range,
@@ -266,6 +272,10 @@ export const getVatReport =
         returnsCount: v.returnsCount,
         returnsNet: sumKobo(v.returns.map((s) => s.net)),
         returnsVat,
+        invoices: v.invoices,
+        invoicesCount: v.invoicesCount,
+        invoicesNet: sumKobo(v.invoices.map((s) => s.net)),
+        invoicesVat,
         outputVat,
         expensesCount: v.expensesCount,
         expensesAmount: v.expensesAmount,

@@ -6,6 +6,7 @@ import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { inMemoryAuthModule } from '../../adapters/persistence/in-memory/auth.in-memory.js';
 import { inMemoryBusinessModule } from '../../adapters/persistence/in-memory/business.in-memory.js';
 import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/customers.in-memory.js';
+import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/invoices.in-memory.js';
 import { inMemoryStore } from '../../adapters/persistence/in-memory/in-memory-store.js';
 import { inMemoryEventsModule } from '../../adapters/persistence/in-memory/outbox.in-memory.js';
 import { inMemoryProductsModule } from '../../adapters/persistence/in-memory/products.in-memory.js';
@@ -128,7 +129,7 @@ contract('in-memory', async () => {
   // the expenses table as the expenses module's in-memory adapter owns it
   const expensesTable = { tables: (): Expenses => ({ expenses: new Map() }), repositories: (t: Expenses) => ({ testExpenses: t.expenses }) };
   const uow = inMemoryStore<AppRepositories & ReportExportRepositories & { testExpenses: Map<string, ExpenseRowForReports> }>([
-    inMemoryAuthModule, inMemoryBusinessModule, inMemoryProductsModule, inMemorySalesModule, inMemoryReturnsModule, inMemoryCustomersModule, inMemoryEventsModule, inMemoryReportExportsModule, expensesTable,
+    inMemoryAuthModule, inMemoryBusinessModule, inMemoryProductsModule, inMemorySalesModule, inMemoryReturnsModule, inMemoryCustomersModule, inMemoryInvoicesModule, inMemoryEventsModule, inMemoryReportExportsModule, expensesTable,
   ]);
   return {
     uow,

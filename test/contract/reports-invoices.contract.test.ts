@@ -41,8 +41,15 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         lines: [line({ quantity: 4, unitPrice: kobo(250_000), discount: kobo(50_000), vatRate: 750, vatAmount: kobo(71_250), lineTotal: kobo(950_000), unitCost: kobo(150_000) })],
         subtotal: kobo(950_000), discountTotal: kobo(50_000), vatTotal: kobo(71_250), total: kobo(1_021_250), amountPaid: kobo(500_000),
       });
-      const cancelled = invoice({ status: 'CANCELLED', cancelledAt: NOW, lines: [line({ unitPrice: kobo(400_000), lineTotal: kobo(400_000), unitCost: kobo(100_000) })], subtotal: kobo(400_000), total: kobo(400_000) });
-      const proforma = invoice({ type: 'PROFORMA', number: 'PRF-000001', lines: [line({ unitPrice: kobo(777_700), lineTotal: kobo(777_700), unitCost: kobo(1) })], subtotal: kobo(777_700), total: kobo(777_700) });
+      // both carry VAT, so the VAT return leaves them out by their status and type, not for want of VAT
+      const cancelled = invoice({
+        status: 'CANCELLED', cancelledAt: NOW, pricesIncludeVat: false, lines: [line({ unitPrice: kobo(400_000), vatRate: 750, vatAmount: kobo(30_000), lineTotal: kobo(400_000), unitCost: kobo(100_000) })],
+        subtotal: kobo(400_000), vatTotal: kobo(30_000), total: kobo(430_000),
+      });
+      const proforma = invoice({
+        type: 'PROFORMA', number: 'PRF-000001', pricesIncludeVat: true, lines: [line({ unitPrice: kobo(777_700), vatRate: 750, vatAmount: kobo(54_258), lineTotal: kobo(777_700), unitCost: kobo(1) })],
+        subtotal: kobo(723_442), vatTotal: kobo(54_258), total: kobo(777_700),
+      });
       const payment = (amount: number, method: 'CASH' | 'TRANSFER', paidAt: string) =>
         ({ id: randomUUID(), amount: kobo(amount), method, paidAt: new Date(paidAt), reference: null, createdBy: t.user.id, createdAt: new Date(paidAt) });
       await p.uow.run(async (r) => {
@@ -79,6 +86,25 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(s.sales).to.deep.equal([{ method: 'CASH', count: 1, total: 100_000n }]);
       expect((await q((r) => r.daySums(shop, '2026-11-20'))).invoicePayments).to.deep.equal([]);
       expect((await q((r) => r.daySums(other, '2026-11-21'))).invoicePayments).to.deep.equal([]);
+    });
+
+    it("vatSums: the sent tax invoice's VAT by rate on its issue date; cancelled and proforma count 0; other months and businesses nothing", async () => {
+      const nov = { from: '2026-11-01', to: '2026-11-30' };
+      expect(await q((r) => r.vatSums(shop, nov))).to.deep.include({ invoices: [{ rate: 750, net: 950_000n, vat: 71_250n }], invoicesCount: 1 });
+      expect(await q((r) => r.vatSums(shop, { from: '2026-10-01', to: '2026-10-31' }))).to.deep.include({ invoices: [], invoicesCount: 0 });
+      expect(await q((r) => r.vatSums(shop, { from: '2026-11-22', to: '2026-11-30' }))).to.deep.include({ invoices: [], invoicesCount: 0 });
+      expect(await q((r) => r.vatSums(other, nov))).to.deep.include({ invoices: [], invoicesCount: 0 });
+    });
+
+    it('cashFlow: invoice payments are money in on their Lagos paid_at day, by method, not credit collected', async () => {
+      const days = await p.uow.read((r) => r.reportExports.cashFlow(shop, '2026-11-20', '2026-11-22'));
+      const pick = (d: (typeof days)[number]) => [d.day, d.salesPaid, d.creditCollected, d.invoicesPaid, d.inCash, d.inTransfer, d.inOther, d.moneyIn, d.runningBalance];
+      expect(days.map(pick)).to.deep.equal([
+        ['2026-11-20', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n],
+        ['2026-11-21', 100_000n, 0n, 500_000n, 400_000n, 200_000n, 0n, 600_000n, 600_000n],
+        ['2026-11-22', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 600_000n],
+      ]);
+      expect((await p.uow.read((r) => r.reportExports.cashFlow(other, '2026-11-21', '2026-11-21'))).map(pick)).to.deep.equal([['2026-11-21', 0n, 0n, 0n, 0n, 0n, 0n, 0n, 0n]]);
     });
 
     it('receivables: invoiced (VAT included), collected, outstanding, overdue once the due date has passed', async () => {

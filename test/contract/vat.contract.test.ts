@@ -85,14 +85,16 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         salesCount: 1,
         returns: [],
         returnsCount: 0,
+        invoices: [],
+        invoicesCount: 0,
         expensesCount: 1,
         expensesAmount: S(1_075),
         inputVat: S(75),
       });
       expect(await p.uow.read((r) => r.reports.vatSums(shop, { from: '2026-12-01', to: '2026-12-31' }))).to.deep.equal({
-        sales: [{ rate: 750, net: S(10_000), vat: S(750) }], salesCount: 1, returns: [{ rate: 750, net: S(10_000), vat: S(750) }], returnsCount: 1, expensesCount: 0, expensesAmount: 0n, inputVat: 0n,
+        sales: [{ rate: 750, net: S(10_000), vat: S(750) }], salesCount: 1, returns: [{ rate: 750, net: S(10_000), vat: S(750) }], returnsCount: 1, invoices: [], invoicesCount: 0, expensesCount: 0, expensesAmount: 0n, inputVat: 0n,
       });
-      expect(await p.uow.read((r) => r.reports.vatSums(plain, nov))).to.deep.equal({ sales: [], salesCount: 0, returns: [], returnsCount: 0, expensesCount: 1, expensesAmount: S(1_075), inputVat: S(75) });
+      expect(await p.uow.read((r) => r.reports.vatSums(plain, nov))).to.deep.equal({ sales: [], salesCount: 0, returns: [], returnsCount: 0, invoices: [], invoicesCount: 0, expensesCount: 1, expensesAmount: S(1_075), inputVat: S(75) });
       expect((await p.uow.read((r) => r.reports.vatSums(plain, { from: '2026-12-01', to: '2026-12-31' }))).returns).to.deep.equal([]);
       // December's revenue nets the return of its VAT: 10,000.00 sold, 10,000.00 back
       const dec = { from: '2026-12-01', to: '2026-12-31' };

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { reportFiles } from '../support/report-files.js';
 import { createTestApp, registerOwner, aPhone, type TestApp } from '../support/test-app.js';
 
 // Invoices in the reports over HTTP on the real app (docs/adr/0074), a hand-worked fixture checked to the kobo.
@@ -56,6 +57,29 @@ describe('HTTP reports with invoices', function () {
     const day = await ok('GET', '/reports/daily-summary?date=2026-11-22', undefined, 200);
     expect(day.invoice_payments).to.deep.equal({ total: 5000, by_payment_method: [{ method: 'CASH', count: 1, total: 3000 }, { method: 'TRANSFER', count: 1, total: 2000 }] });
     expect(day.cash_expected).to.equal(5687.5); // 2,687.50 sale cash + 3,000.00 invoice cash
+
+    // the VAT return: the invoice's output VAT beside the sale's, by rate, on its issue date; file too
+    const vat = await ok('GET', '/reports/vat?month=2026-11', undefined, 200);
+    expect(vat.sales).to.deep.equal({ count: 1, net: 2500, output_vat: 187.5, by_rate: [{ rate: 7.5, net: 2500, vat: 187.5 }] });
+    expect(vat.invoices).to.deep.equal({ count: 1, net: 9500, output_vat: 712.5, by_rate: [{ rate: 7.5, net: 9500, vat: 712.5 }] });
+    expect(vat).to.include({ output_vat: 900, net_vat_payable: 900 });
+    expect((await ok('GET', '/reports/vat?month=2026-10', undefined, 200)).invoices).to.deep.equal({ count: 0, net: 0, output_vat: 0, by_rate: [] });
+    const files = reportFiles(app, () => owner.accessToken);
+    expect(await files.csv('/reports/vat/export?month=2026-11', 'vat-2026-11-01_2026-11-30.csv')).to.deep.equal([
+      ['item', 'rate_pct', 'net', 'vat'],
+      ['Sales', '7.5', '2500.00', '187.50'],
+      ['Invoices', '7.5', '9500.00', '712.50'],
+      ['Output VAT (sales and invoices less returns)', '', '12000.00', '900.00'],
+      ['Input VAT (expenses)', '', '0.00', '0.00'],
+      ['Net VAT payable', '', '', '900.00'],
+      ['Due by 2026-12-21, TIN 12345678-0001', '', '', ''],
+    ]);
+
+    // the cash flow: the invoice payments are money in by method, once (their ledger entries are not credit collected)
+    const flow = await files.csv('/reports/cash-flow/export?start_date=2026-11-22&end_date=2026-11-22', 'cash-flow-2026-11-22_2026-11-22.csv');
+    const [header, row] = flow as [string[], string[]];
+    const keys = ['sales_paid', 'credit_collected', 'invoices_paid', 'in_cash', 'in_transfer', 'in_other', 'money_in', 'running_balance'];
+    expect(keys.map((k) => row[header.indexOf(k)])).to.deep.equal(['2687.50', '0.00', '5000.00', '5687.50', '2000.00', '0.00', '7687.50', '7687.50']);
 
     // the next day the unpaid part is overdue; the period of the 22nd still holds it
     app.clock.set(new Date('2026-11-23T10:00:00.000Z'));

@@ -221,6 +221,7 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
       month: '2026-11', start_date: '2026-11-01', end_date: '2026-11-30', due_date: '2026-12-21', vat_registered: true, tin: '12345678-0001',
       sales: { count: 2, net: 16553.72, output_vat: 1133.53, by_rate: [{ rate: 7.5, net: 15113.72, vat: 1133.53 }, { rate: 0, net: 1440, vat: 0 }] },
       returns: { count: 0, net: 0, vat: 0, by_rate: [] },
+      invoices: { count: 0, net: 0, output_vat: 0, by_rate: [] },
       output_vat: 1133.53,
       expenses: { count: 1, amount: 2150, input_vat: 150 },
       net_vat_payable: 983.53,
@@ -240,7 +241,7 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
       ['item', 'rate_pct', 'net', 'vat'],
       ['Sales', '7.5', '15113.72', '1133.53'],
       ['Sales, VAT-exempt', '0', '1440.00', '0.00'],
-      ['Output VAT (sales less returns)', '', '16553.72', '1133.53'],
+      ['Output VAT (sales and invoices less returns)', '', '16553.72', '1133.53'],
       ['Input VAT (expenses)', '', '2000.00', '150.00'],
       ['Net VAT payable', '', '', '983.53'],
       ['Due by 2026-12-21, TIN 12345678-0001', '', '', ''],
@@ -259,7 +260,7 @@ describe(`HTTP VAT (${persistence === 'postgres' ? 'database' : 'in-memory'}): s
     expect(plain[0]).not.to.include('vat_total');
     expect(plain.slice(1).map((row) => [row[6], row[8]])).to.deep.equal([['9500.00', '8550.00'], ['9500.00', '8550.00']]);
     const flow = await files.csv(`/reports/cash-flow/export?start_date=${DAY}&end_date=${DAY}`, `cash-flow-${DAY}_${DAY}.csv`);
-    expect(flow[1]!.slice(0, 9)).to.deep.equal([DAY, '17687.25', '0.00', '14137.25', '3550.00', '0.00', '0.00', '0.00', '17687.25']);
+    expect(flow[1]!.slice(0, 10)).to.deep.equal([DAY, '17687.25', '0.00', '0.00', '14137.25', '3550.00', '0.00', '0.00', '0.00', '17687.25']);
     const pl = await files.csv(`/reports/profit-loss/export?start_date=${DAY}&end_date=${DAY}`, `profit-loss-${DAY}_${DAY}.csv`);
     expect(pl[2]!.slice(0, 2)).to.deep.equal(['Total', '16553.72']);
   });

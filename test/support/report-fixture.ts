@@ -98,13 +98,13 @@ export const SALES_ROWS = [
 
 /** The cash flow of 1-6 Nov 2026, by hand (CSV cells). */
 // in_pos: POS tenders and credit payments (docs/adr/0055); the CREDIT sale's deposit of 3 Nov is a CASH tender
-export const CASH_FLOW_HEADER = ['date', 'sales_paid', 'credit_collected', 'in_cash', 'in_transfer', 'in_card', 'in_pos', 'in_other', 'money_in', 'refunds', 'out_cash', 'out_transfer', 'out_card', 'out_pos', 'out_other', 'money_out', 'net', 'running_balance'];
+export const CASH_FLOW_HEADER = ['date', 'sales_paid', 'credit_collected', 'invoices_paid', 'in_cash', 'in_transfer', 'in_card', 'in_pos', 'in_other', 'money_in', 'refunds', 'out_cash', 'out_transfer', 'out_card', 'out_pos', 'out_other', 'money_out', 'net', 'running_balance'];
 const z = '0.00';
 export const CASH_FLOW_ROWS = [
-  ['2026-11-01', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z],
-  ['2026-11-02', '1850.00', z, '1850.00', z, z, z, z, '1850.00', z, z, z, z, z, z, z, '1850.00', '1850.00'],
-  ['2026-11-03', '1000.00', z, '1000.00', z, z, z, z, '1000.00', z, z, z, z, z, z, z, '1000.00', '2850.00'],
-  ['2026-11-04', z, '2000.00', z, '2000.00', z, z, z, '2000.00', z, z, z, z, '300.00', z, '300.00', '1700.00', '4550.00'],
-  ['2026-11-05', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, '4550.00'],
-  ['2026-11-06', '2500.50', z, z, z, '2500.50', z, z, '2500.50', z, '500.00', z, z, z, z, '500.00', '2000.50', '6550.50'],
+  ['2026-11-01', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z],
+  ['2026-11-02', '1850.00', z, z, '1850.00', z, z, z, z, '1850.00', z, z, z, z, z, z, z, '1850.00', '1850.00'],
+  ['2026-11-03', '1000.00', z, z, '1000.00', z, z, z, z, '1000.00', z, z, z, z, z, z, z, '1000.00', '2850.00'],
+  ['2026-11-04', z, '2000.00', z, z, '2000.00', z, z, z, '2000.00', z, z, z, z, '300.00', z, '300.00', '1700.00', '4550.00'],
+  ['2026-11-05', z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, '4550.00'],
+  ['2026-11-06', '2500.50', z, z, z, z, '2500.50', z, z, '2500.50', z, '500.00', z, z, z, z, '500.00', '2000.50', '6550.50'],
 ];

@@ -136,7 +136,8 @@ export const reportExportRoutes = (uc: ReportExportUseCases) => [
     summary: 'Export the cash flow of a period, per day (owner)',
     description:
       'One row per Lagos day of the period (quiet days as zeros): money in as sales_paid (what non-voided sales were paid at the till) and ' +
-      'credit_collected, and in by method (in_cash, in_transfer, in_card, in_other: the deposit on a CREDIT sale has no method and counts as ' +
+      'credit_collected, invoices_paid (payments on invoices on their Lagos paid_at day, never also in credit_collected; docs/adr/0074), and in by ' +
+      'method (in_cash, in_transfer, in_card, in_pos, in_other: the deposit on a CREDIT sale has no method and an ONLINE invoice payment count as ' +
       'other); money out as expenses (deleted ones left out) by method (out_cash, out_transfer, out_card, out_pos, out_other); money_in, ' +
       'money_out, net, and running_balance (the sum of net from the first day of the period, opening at 0).',
     run: uc.exportCashFlow,

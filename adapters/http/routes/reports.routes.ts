@@ -192,7 +192,8 @@ const reportRouteList = (uc: ReportUseCases) => [
       'For a Lagos month (YYYY-MM, default the current one): the completed sales that carried VAT (made while VAT-registered; voided ones left out), by rate: net of VAT ' +
       'and their output VAT; the live expenses of the month (by spent_on) that recorded input VAT (vat_amount); net_vat_payable = output - input ' +
       '(below 0, a credit carried forward); due_date, the 21st of the next month (FIRS). A business that is not registered sees its expenses\' ' +
-      'input VAT only. Invoices (issue 35) join the output VAT when they exist. As a file: GET /reports/vat/export (docs/adr/0054).',
+      'input VAT only. Invoices and tax invoices issued in the month (Lagos issue date), sent, partly paid or paid (not proformas, not cancelled), ' +
+      'join the output VAT under invoices, by rate (docs/adr/0074). As a file: GET /reports/vat/export (docs/adr/0054).',
     access: { roles: OWNER_ONLY },
     rateLimit: 'user',
     query: object('VatReportQuery', {}, { month: vatMonthParam('the Lagos month, YYYY-MM (default: the current one)') }),

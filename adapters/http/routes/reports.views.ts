@@ -237,6 +237,11 @@ export const vatReportShape = reportShape('VatReport', {
     net: 'what came back, net of VAT',
     vat: 'the VAT given back: each returned line\'s share of its VAT',
   }),
+  invoices: shape('VatInvoices', { count: int, net: naira, output_vat: naira, by_rate: arrayOf('by rate', vatRateShape) }, {
+    count: 'invoices and tax invoices issued in the month (Lagos issue date), sent, partly paid or paid, that carried VAT (docs/adr/0074)',
+    net: 'their lines net of VAT',
+    output_vat: "their VAT: the sum of their lines' VAT",
+  }),
   output_vat: doc('naira', nairaSchema({ description: NAIRA_SUM })),
   expenses: shape('VatExpenses', { count: int, amount: naira, input_vat: naira }, {
     count: 'live expenses of the month (by spent_on) that recorded the VAT they paid (vat_amount)',
@@ -247,7 +252,7 @@ export const vatReportShape = reportShape('VatReport', {
 }, {
   due_date: 'the FIRS filing and payment deadline: the 21st of the month after',
   tin: "the business's Tax Identification Number",
-  output_vat: "sales.output_vat - returns.vat: the month's output VAT net of returns",
+  output_vat: "sales.output_vat + invoices.output_vat - returns.vat: the month's output VAT net of returns",
   net_vat_payable: 'output_vat - expenses.input_vat: to pay by due_date; below 0, a credit carried forward',
 });
 export const vatReportJson = (r: VatReport) => ({
@@ -268,6 +273,12 @@ export const vatReportJson = (r: VatReport) => ({
     net: naira_(r.returnsNet),
     vat: naira_(r.returnsVat),
     by_rate: r.returns.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
+  },
+  invoices: {
+    count: r.invoicesCount,
+    net: naira_(r.invoicesNet),
+    output_vat: naira_(r.invoicesVat),
+    by_rate: r.invoices.map((s) => ({ rate: basisPointsToPercent(s.rate), net: naira_(s.net), vat: naira_(s.vat) })),
   },
   output_vat: naira_(r.outputVat),
   expenses: { count: r.expensesCount, amount: naira_(r.expensesAmount), input_vat: naira_(r.inputVat) },

@@ -1,5 +1,6 @@
 import type { CashFlowDay, ReportExportRepositories, SaleExportRow } from '../../../application/report-exports/ports.js';
 import type { ExpenseTables } from './expenses.in-memory.js';
+import type { InvoiceTables } from './invoices.in-memory.js';
 import { lagosDate } from '../../../domain/lagos-time.js';
 import { kobo, type KoboSum } from '../../../domain/money.js';
 import type { AuthTables } from './auth.in-memory.js';
@@ -9,8 +10,8 @@ import { salesOf, type SaleTables } from './sales.in-memory.js';
 import { rowKey } from './rows.js';
 import { returnsOf, type ReturnTables } from './returns.in-memory.js';
 
-// The exports own no table: they read the sales and their returns, their cashiers and customers, the credit ledger and expenses.
-type Reads = SaleTables & ReturnTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'>;
+// The exports own no table: they read the sales and their returns, their cashiers and customers, the credit ledger, invoice payments and expenses.
+type Reads = SaleTables & ReturnTables & Pick<AuthTables, 'users'> & Pick<CustomerTables, 'customers' | 'creditEntries'> & Pick<ExpenseTables, 'expenses'> & Pick<InvoiceTables, 'invoicePayments'>;
 
 const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString().slice(0, 10);
 
@@ -69,6 +70,13 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
           add(day, 'creditCollected', -e.amount);
           add(day, e.method === 'CASH' ? 'inCash' : e.method === 'TRANSFER' ? 'inTransfer' : e.method === 'CARD' ? 'inCard' : e.method === 'POS' ? 'inPos' : 'inOther', -e.amount);
         }
+        // invoice payments on their paid_at day (docs/adr/0074); their INVOICE_PAYMENT ledger entries are skipped above
+        for (const p of t.invoicePayments.values()) {
+          if (p.businessId !== businessId) continue;
+          const day = lagosDate(p.paidAt);
+          add(day, 'invoicesPaid', p.amount);
+          add(day, { CASH: 'inCash', TRANSFER: 'inTransfer', CARD: 'inCard', POS: 'inPos', ONLINE: 'inOther' }[p.method], p.amount);
+        }
         for (const e of t.expenses.values()) {
           if (e.businessId !== businessId || e.deletedAt !== null) continue;
           add(e.spentOn, { CASH: 'outCash', TRANSFER: 'outTransfer', CARD: 'outCard', POS: 'outPos', OTHER: 'outOther' }[e.paymentMethod], e.amount);
@@ -82,13 +90,14 @@ export const inMemoryReportExportsModule: InMemoryModule<{}, ReportExportReposit
         let runningBalance = 0n;
         return [...days].map(([day, f]): CashFlowDay => {
           const v = (k: string) => f[k] ?? 0n;
-          const moneyIn = v('salesPaid') + v('creditCollected');
+          const moneyIn = v('salesPaid') + v('creditCollected') + v('invoicesPaid');
           const moneyOut = v('outCash') + v('outTransfer') + v('outCard') + v('outPos') + v('outOther'); // refunds inside them
           runningBalance += moneyIn - moneyOut;
           return {
             day,
             salesPaid: v('salesPaid'),
             creditCollected: v('creditCollected'),
+            invoicesPaid: v('invoicesPaid'),
             inCash: v('inCash'),
             inTransfer: v('inTransfer'),
             inCard: v('inCard'),

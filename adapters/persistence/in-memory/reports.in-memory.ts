@@ -231,6 +231,8 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
         const byId = new Map(salesOf(t, businessId).map((s) => [s.id, s]));
         const returns = returnsIn(t, businessId, range).filter((x) => byId.get(x.saleId)?.vat);
         const returned = returns.flatMap((x) => x.lines.map((l) => ({ rate: byId.get(x.saleId)!.lines[l.position]!.vat?.rate ?? 0, net: l.amount - l.vatAmount, amount: l.vatAmount })));
+        const invoices = invoicesIn(t, businessId, range).filter((i) => i.pricesIncludeVat !== null);
+        const invoiced = invoices.flatMap((i) => i.lines.map((l) => ({ rate: l.vatRate, net: l.lineTotal - (i.pricesIncludeVat ? l.vatAmount : 0), amount: l.vatAmount })));
         const byRate = (ls: readonly { rate: number; net: number; amount: number }[]) =>
           [...groupBy(ls, (l) => String(l.rate))]
             .map(([rate, xs]) => ({ rate: Number(rate), net: total(xs, (l) => l.net), vat: total(xs, (l) => l.amount) }))
@@ -240,6 +242,8 @@ export const inMemoryReportsModule: InMemoryModule<{}, ReportRepositories, Table
           salesCount: sales.length,
           returns: byRate(returned),
           returnsCount: returns.length,
+          invoices: byRate(invoiced),
+          invoicesCount: invoices.length,
           expensesCount: withVat.length,
           expensesAmount: total(withVat, (e) => e.amount),
           inputVat: total(withVat, (e) => e.vatAmount ?? 0),

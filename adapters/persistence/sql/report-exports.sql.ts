@@ -49,7 +49,7 @@ const saleRow = (r: Row): SaleExportRow => ({
 });
 
 /**
- * Per Lagos day of the period: sums by method in three grouped reads (sales, credit payments, expenses)
+ * Per Lagos day of the period: sums by method in grouped reads (sales, credit payments, invoice payments, expenses, refunds)
  * joined to the calendar, and the running balance as a window sum over the days.
  */
 const CASH_FLOW = `
@@ -72,6 +72,15 @@ const CASH_FLOW = `
       -sum(amount) filter (where method = 'POS') as pos,
       -sum(amount) filter (where method is null or method not in ('CASH', 'TRANSFER', 'CARD', 'POS')) as other
     from credit_entries where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by 1
+  ), ip as (
+    -- invoice payments on their paid_at day (docs/adr/0074); their INVOICE_PAYMENT ledger entries are not in c
+    select ${LAGOS_DAY('paid_at')} as day, sum(amount) as paid,
+      sum(amount) filter (where method = 'CASH') as cash,
+      sum(amount) filter (where method = 'TRANSFER') as transfer,
+      sum(amount) filter (where method = 'CARD') as card,
+      sum(amount) filter (where method = 'POS') as pos,
+      sum(amount) filter (where method not in ('CASH', 'TRANSFER', 'CARD', 'POS')) as other
+    from invoice_payments where business_id = ? and paid_at >= ? and paid_at < ? group by 1
   ), e as (
     select spent_on as day, sum(amount) as spent,
       sum(amount) filter (where payment_method = 'CASH') as cash,
@@ -90,18 +99,18 @@ const CASH_FLOW = `
     from sale_returns where business_id = ? and created_at >= ? and created_at < ? group by 1
   ), flow as (
     select to_char(days.day, 'YYYY-MM-DD') as day,
-      coalesce(s.paid, 0) as sales_paid, coalesce(c.collected, 0) as credit_collected,
-      coalesce(s.cash, 0) + coalesce(c.cash, 0) as in_cash,
-      coalesce(s.transfer, 0) + coalesce(c.transfer, 0) as in_transfer,
-      coalesce(s.card, 0) + coalesce(c.card, 0) as in_card,
-      coalesce(s.pos, 0) + coalesce(c.pos, 0) as in_pos,
-      coalesce(c.other, 0) as in_other,
-      coalesce(s.paid, 0) + coalesce(c.collected, 0) as money_in,
+      coalesce(s.paid, 0) as sales_paid, coalesce(c.collected, 0) as credit_collected, coalesce(ip.paid, 0) as invoices_paid,
+      coalesce(s.cash, 0) + coalesce(c.cash, 0) + coalesce(ip.cash, 0) as in_cash,
+      coalesce(s.transfer, 0) + coalesce(c.transfer, 0) + coalesce(ip.transfer, 0) as in_transfer,
+      coalesce(s.card, 0) + coalesce(c.card, 0) + coalesce(ip.card, 0) as in_card,
+      coalesce(s.pos, 0) + coalesce(c.pos, 0) + coalesce(ip.pos, 0) as in_pos,
+      coalesce(c.other, 0) + coalesce(ip.other, 0) as in_other,
+      coalesce(s.paid, 0) + coalesce(c.collected, 0) + coalesce(ip.paid, 0) as money_in,
       coalesce(rf.refunded, 0) as refunds,
       coalesce(e.cash, 0) + coalesce(rf.cash, 0) as out_cash, coalesce(e.transfer, 0) + coalesce(rf.transfer, 0) as out_transfer,
       coalesce(e.card, 0) + coalesce(rf.card, 0) as out_card, coalesce(e.pos, 0) + coalesce(rf.pos, 0) as out_pos, coalesce(e.other, 0) as out_other,
       coalesce(e.spent, 0) + coalesce(rf.refunded, 0) as money_out
-    from days left join s on s.day = days.day left join c on c.day = days.day left join e on e.day = days.day left join rf on rf.day = days.day
+    from days left join s on s.day = days.day left join c on c.day = days.day left join ip on ip.day = days.day left join e on e.day = days.day left join rf on rf.day = days.day
   )
   select flow.*, money_in - money_out as net, sum(money_in - money_out) over (order by day) as running_balance
   from flow order by day`;
@@ -112,6 +121,7 @@ const cashFlowDay = (r: Row): CashFlowDay => {
     day: String(r.day),
     salesPaid: k('sales_paid'),
     creditCollected: k('credit_collected'),
+    invoicesPaid: k('invoices_paid'),
     inCash: k('in_cash'),
     inTransfer: k('in_transfer'),
     inCard: k('in_card'),
@@ -152,7 +162,7 @@ const reportExportsOver = (db: Sql): ReportExportRepositories => ({
     async cashFlow(businessId, start, end) {
       const from = sqlInstant(lagosDayStart(start));
       const to = lagosDayEnd(end);
-      const rows = await db.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, start, end, businessId, from, to]);
+      const rows = await db.execute<Row[]>(CASH_FLOW, [start, end, businessId, from, to, businessId, from, to, businessId, from, to, businessId, start, end, businessId, from, to]);
       return rows.map(cashFlowDay);
     },
   },

@@ -365,12 +365,23 @@ export const sqlReports = (db: Sql): ReportQueries => ({
        group by grouping sets ((si.vat_rate), ()) order by grouping(si.vat_rate), si.vat_rate desc`,
       [businessId, ...instants(range)],
     );
+    // invoices that count, by issue date and their lines' rate, only those that carried VAT (docs/adr/0074)
+    const invoiced = await db.execute<Row[]>(
+      `select l.vat_rate as rate, sum(l.line_total - case when i.prices_include_vat then l.vat_amount else 0 end) as net, sum(l.vat_amount) as vat,
+         count(distinct i.id) as invoices
+       from invoices i join invoice_lines l on l.business_id = i.business_id and l.invoice_id = i.id
+       where i.business_id = ? and ${INVOICE_COUNTS} and i.prices_include_vat is not null and i.issue_date between ?::date and ?::date
+       group by grouping sets ((l.vat_rate), ()) order by grouping(l.vat_rate), l.vat_rate desc`,
+      [businessId, range.from, range.to],
+    );
     const byRate = rates.filter((r) => r.rate !== null);
     return {
       sales: byRate.map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
       salesCount: n(rates.find((r) => r.rate === null)?.sales),
       returns: returned.filter((r) => r.rate !== null).map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
       returnsCount: n(returned.find((r) => r.rate === null)?.returns),
+      invoices: invoiced.filter((r) => r.rate !== null).map((r) => ({ rate: n(r.rate), net: k(r.net), vat: k(r.vat) })),
+      invoicesCount: n(invoiced.find((r) => r.rate === null)?.invoices),
       expensesCount: n(input!.count),
       expensesAmount: k(input!.amount),
       inputVat: k(input!.vat),
