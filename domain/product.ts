@@ -82,6 +82,8 @@ export type InsufficientStock = {
   readonly requested: number;
   readonly branchId: string;
   readonly branchName: string;
+  /** The request's list the line is in, when not a sale's `items` (an invoice's `lines`). */
+  readonly list?: 'items' | 'lines';
 };
 /** The change would take the product above MAX_STOCK units. */
 export type StockLimitExceeded = { readonly _tag: 'StockLimitExceeded'; readonly productId: string; readonly available: number; readonly max: number };

@@ -170,7 +170,7 @@ export const sendInvoice =
           const [productId, requested] = takes[moved.index]!;
           const index = found.lines.findIndex((l) => l.productId === productId);
           const branch = await r.branches.findById(actor.businessId, found.branchId, { includeArchived: true });
-          return rollback(E.left({ _tag: 'InsufficientStock' as const, productId, name: products.get(productId)!.name, index, available: moved.refusal?.available ?? 0, requested, branchId: found.branchId, branchName: branch?.name ?? found.branchId }));
+          return rollback(E.left({ _tag: 'InsufficientStock' as const, list: 'lines' as const, productId, name: products.get(productId)!.name, index, available: moved.refusal?.available ?? 0, requested, branchId: found.branchId, branchName: branch?.name ?? found.branchId }));
         }
       }
       const number = await r.invoices.nextNumber(actor.businessId, seriesOf(found.type));

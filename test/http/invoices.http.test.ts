@@ -178,6 +178,7 @@ describe('HTTP invoices', function () {
     expect(res.status).to.equal(409);
     expect(res.body.error.code).to.equal('INSUFFICIENT_STOCK');
     expect(res.body.error.detail).to.contain('Cement').and.to.contain('Main');
+    expect(res.body.error.errors).to.deep.equal([{ field: 'lines.1.quantity', message: res.body.error.errors[0].message }]);
     expect(await quantityOf(owner, b)).to.equal(100);
     expect((await app.request('GET', `/invoices/${d.id}`, { token: owner.accessToken })).body.data.status).to.equal('DRAFT');
     const ok = await draft(owner, { customer_id: c, lines: [{ product_id: a, quantity: 5 }] });

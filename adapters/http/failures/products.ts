@@ -54,7 +54,7 @@ export const PRODUCT_FAILURES = moduleFailures<ProductFailure>()(codes, {
   InsufficientStock: failure(['INSUFFICIENT_STOCK'], (f) =>
     'name' in f
       ? problem('INSUFFICIENT_STOCK', `Not enough ${f.name} at ${f.branchName}: ${f.available} available there, ${f.requested} wanted.`, {
-          errors: [{ field: `items.${f.index}.quantity`, message: `only ${f.available} of ${f.name} available at ${f.branchName} (branch ${f.branchId})` }],
+          errors: [{ field: `${f.list ?? 'items'}.${f.index}.quantity`, message: `only ${f.available} of ${f.name} available at ${f.branchName} (branch ${f.branchId})` }],
         })
       : problem('INSUFFICIENT_STOCK', `Only ${f.available} in stock at ${f.branchName} (branch ${f.branchId}); cannot take ${f.requested}.`),
   ),
