@@ -71,7 +71,8 @@ describe('metrics (GET /metrics on METRICS_PORT, docs/adr/0065)', function () {
       expect(value(families, 'bizops_db_pool_connections_in_use')).to.be.a('number');
       expect(value(families, 'bizops_db_pool_waiting')).to.be.within(0, 1000); // a gauge: background work may be waiting on a busy machine
       expect(value(families, 'bizops_db_pool_max')).to.equal(10);
-      expect(value(families, 'bizops_db_statement_timeouts_total')).to.equal(0);
+      // a process-wide counter: other test files in this worker process time statements out on purpose (test/contract/statement-timeouts.test.ts counts them)
+      expect(value(families, 'bizops_db_statement_timeouts_total')).to.be.at.least(0);
       // the in-process queue (no pg-boss in the test app): its queues are listed, nothing waits
       for (const queue of ['messages', 'notifications', 'scheduled-notifications', 'retention']) {
         expect(value(families, 'bizops_job_queue_waiting', { queue }), queue).to.equal(0);

@@ -21,7 +21,8 @@ const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
 const TYPES = new Set(['counter', 'gauge', 'histogram', 'summary', 'untyped']);
 
 const number = (text: string, line: string): number => {
-  if (text === 'NaN') return NaN;
+  // as Prometheus reads it (Go's ParseFloat): NaN in any case; prom-client writes `Nan` for an empty event-loop histogram
+  if (/^nan$/i.test(text)) return NaN;
   if (text === '+Inf' || text === 'Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
   if (!/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(text)) throw new Error(`not a number: ${JSON.stringify(text)} in ${line}`);
