@@ -178,18 +178,19 @@ const draw = (doc: Doc, { sale, business, branch, cashier, customer, partner }: 
   return pen.y + MARGIN;
 };
 
-const newDocument = (height: number, receipt: Receipt): Doc => {
+/** What a roll document says of itself (its PDF info). */
+export interface RollInfo {
+  readonly title: string;
+  readonly author: string;
+  readonly subject: string;
+}
+
+const rollDocument = (height: number, info: RollInfo): Doc => {
   const doc = new PDFDocument({
     size: [RECEIPT_WIDTH_PT, height],
-    // no bottom margin for pdfkit: the layout keeps its own, and a last line must never start a second page
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
     font: source(REGULAR), // rather than Helvetica, whose metrics pdfkit would load for nothing
-    info: {
-      Title: receipt.sale.receiptNumber,
-      Author: receipt.business.name,
-      Subject: `Receipt ${receipt.sale.receiptNumber}`,
-      Creator: 'Business Operations API',
-    },
+    info: { Title: info.title, Author: info.author, Subject: info.subject, Creator: 'Business Operations API' },
     displayTitle: true,
   });
   doc.registerFont('regular', source(REGULAR));
@@ -197,18 +198,27 @@ const newDocument = (height: number, receipt: Receipt): Doc => {
   return doc;
 };
 
-/** The receipt as a one-page PDF, as tall as its content. */
-export const renderReceiptPdf = (receipt: Receipt): Promise<Buffer> => {
-  // pdfkit needs the page size up front: draw once on a page that is tall enough, to measure.
-  const height = Math.ceil(draw(newDocument(14_400, receipt), receipt));
-  const doc = newDocument(height, receipt);
+/**
+ * A one-page PDF on the 80 mm roll, as tall as what `draw` puts on it (`draw` answers the height it used).
+ * pdfkit needs the page size up front: draw once on a page that is tall enough, to measure.
+ */
+export const renderRollPdf = (info: RollInfo, draw: (doc: Doc) => number): Promise<Buffer> => {
+  const height = Math.ceil(draw(rollDocument(14_400, info)));
+  const doc = rollDocument(height, info);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((ok, fail) => {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => ok(Buffer.concat(chunks)));
     doc.on('error', fail);
   });
-  draw(doc, receipt);
+  draw(doc);
   doc.end();
   return done;
 };
+
+/** The receipt as a one-page PDF, as tall as its content. */
+export const renderReceiptPdf = (receipt: Receipt): Promise<Buffer> =>
+  renderRollPdf(
+    { title: receipt.sale.receiptNumber, author: receipt.business.name, subject: `Receipt ${receipt.sale.receiptNumber}` },
+    (doc) => draw(doc, receipt),
+  );

@@ -1,9 +1,8 @@
-import PDFDocument from 'pdfkit';
 import type { ReturnReceipt } from '../../application/returns/read-returns.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import { formatNaira } from '../../domain/money.js';
 import type { RefundMethod } from '../../domain/sale-return.js';
-import { BOLD, MARGIN, Pen, RECEIPT_WIDTH_PT, REGULAR, SIZE, source } from './pdf-receipt.js';
+import { MARGIN, Pen, renderRollPdf, SIZE } from './pdf-receipt.js';
 
 /**
  * A return's refund receipt as a PDF for an 80 mm thermal printer (docs/adr/0058), drawn as the sale's
@@ -48,30 +47,9 @@ const draw = (doc: Doc, { saleReturn: x, business, branch, cashier, customer }: 
   return pen.y + MARGIN;
 };
 
-const newDocument = (height: number, receipt: ReturnReceipt): Doc => {
-  const doc = new PDFDocument({
-    size: [RECEIPT_WIDTH_PT, height],
-    margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
-    font: source(REGULAR),
-    info: { Title: receipt.saleReturn.returnNumber, Author: receipt.business.name, Subject: `Refund receipt ${receipt.saleReturn.returnNumber}`, Creator: 'Business Operations API' },
-    displayTitle: true,
-  });
-  doc.registerFont('regular', source(REGULAR));
-  doc.registerFont('bold', source(BOLD));
-  return doc;
-};
-
 /** The refund receipt as a one-page PDF, as tall as its content. */
-export const renderRefundReceiptPdf = (receipt: ReturnReceipt): Promise<Buffer> => {
-  const height = Math.ceil(draw(newDocument(14_400, receipt), receipt));
-  const doc = newDocument(height, receipt);
-  const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((ok, fail) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => ok(Buffer.concat(chunks)));
-    doc.on('error', fail);
-  });
-  draw(doc, receipt);
-  doc.end();
-  return done;
-};
+export const renderRefundReceiptPdf = (receipt: ReturnReceipt): Promise<Buffer> =>
+  renderRollPdf(
+    { title: receipt.saleReturn.returnNumber, author: receipt.business.name, subject: `Refund receipt ${receipt.saleReturn.returnNumber}` },
+    (doc) => draw(doc, receipt),
+  );
