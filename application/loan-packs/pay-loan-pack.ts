@@ -126,16 +126,19 @@ export const verifyLoanPackPayment =
  */
 export type WebhookSignatureInvalid = { readonly _tag: 'WebhookSignatureInvalid' };
 
+/** What a webhook did: a pack's settlement, another module's (an invoice refuses an overpayment: 'refused'), or nothing. */
+export type WebhookOutcome = PaymentSettlement | 'refused' | 'ignored';
+
 export const receivePaymentWebhook =
-  (deps: PayDeps & { webhook: PaymentWebhook; otherPayments?: (reference: string, tx: GatewayTransaction) => Promise<string | undefined> }) =>
-  async (raw: Uint8Array, signature: string): Promise<E.Either<WebhookSignatureInvalid, PaymentSettlement | 'ignored'>> => {
+  (deps: PayDeps & { webhook: PaymentWebhook; otherPayments?: (reference: string, tx: GatewayTransaction) => Promise<WebhookOutcome | undefined> }) =>
+  async (raw: Uint8Array, signature: string): Promise<E.Either<WebhookSignatureInvalid, WebhookOutcome>> => {
     const reading = deps.webhook.read(raw, signature);
     if (!reading.authentic) return E.left({ _tag: 'WebhookSignatureInvalid' });
     if (!reading.notice) return E.right('ignored');
     const { reference, transaction } = reading.notice;
     // another module's reference (an invoice's online payment, docs/adr/0075) is settled there
     const other = await deps.otherPayments?.(reference, transaction);
-    if (other !== undefined) return E.right(other as PaymentSettlement | 'ignored');
+    if (other !== undefined) return E.right(other);
     const pack = await deps.uow.read((r) => r.loanPacks.findAnyByReference(reference));
     if (!pack || pack.price === 0) return E.right('ignored');
     if (pack.status === 'READY') return E.right('already');
