@@ -6,13 +6,13 @@ import { promisify } from 'node:util';
 import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
-import { codeFromLog, exited, post, startServer, stopAllServers } from '../support/server-process.js';
+import { codeFromLog, exited, post, startServer, stopAllServers, entryPoint } from '../support/server-process.js';
 import { aPhone } from '../support/test-app.js';
 
 const run = promisify(execFile);
 const cli = async (args: string[], env: Record<string, string>) => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', ...args], { env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env }, timeout: 90_000 });
+    const { stdout, stderr } = await run(process.execPath, [...entryPoint('bootstrap/cli.ts'), ...args], { env: { ...process.env, LOG_LEVEL: 'warn', DATABASE_URL: '', ...env }, timeout: 90_000 });
     return { code: 0, stdout, stderr };
   } catch (e) {
     const err = e as { code: number; stdout: string; stderr: string };

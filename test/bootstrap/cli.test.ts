@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
+import { entryPoint } from '../support/server-process.js';
 import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 import { randomUUID } from 'node:crypto';
@@ -15,7 +16,7 @@ const run = promisify(execFile);
 /** Runs `npm run cli -- args` the way an operator does (tsx bootstrap/cli.ts), with the given environment. */
 const cli = async (args: string[], env: Record<string, string>) => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', ...args], {
+    const { stdout, stderr } = await run(process.execPath, [...entryPoint('bootstrap/cli.ts'), ...args], {
       env: { ...process.env, LOG_LEVEL: 'warn', ...env },
       timeout: 60_000,
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
 import { freshDatabaseUrl } from '../support/database.js';
-import { exited, post, spawnNode, startServer } from '../support/server-process.js';
+import { entryPoint, exited, post, spawnNode, startServer } from '../support/server-process.js';
 
 const until = async <A>(what: string, probe: () => A | undefined | Promise<A | undefined>, ms = 30_000): Promise<A> => {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) {
@@ -21,7 +21,7 @@ const alive = (s: { child: { exitCode: number | null; signalCode: string | null 
 
 /** `npm run worker`, as a child process. */
 const startWorker = (env: Record<string, string>) => {
-  const child = spawnNode(['bootstrap/worker.ts'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawnNode(entryPoint('bootstrap/worker.ts'), { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   child.stdout!.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { freshDatabaseUrl } from '../support/database.js';
-import { codeFromLog, exited, post, startServer } from '../support/server-process.js';
+import { codeFromLog, exited, post, startServer, entryPoint } from '../support/server-process.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const until = async <A>(what: string, probe: () => A | undefined | false, ms = 60_000): Promise<A> => {
@@ -31,7 +31,7 @@ describe('partner webhooks across a crash (kill -9)', function () {
       DATA_DIR: dataDir, DATABASE_URL: onServer ? await freshDatabaseUrl() : '', WEBHOOKS_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_POLL_MS: '200',
       OUTBOX_POLL_MS: '100', JOBS_POLL_SECONDS: '1', JOBS_RETRY_DELAY_SECONDS: '1', JOBS_EXPIRE_SECONDS: '4', JOBS_MAINTENANCE_SECONDS: '1',
     };
-    const made = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', 'partner:create', 'Crash Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    const made = await promisify(execFile)(process.execPath, [...entryPoint('bootstrap/cli.ts'), 'partner:create', 'Crash Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
     const partner = JSON.parse(made.stdout) as { code: string; api_key: string };
     const receiver = await startWebhookReceiver();
     receiver.plan.push(...Array<'hang'>(1000).fill('hang'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { freshDatabaseUrl } from '../support/database.js';
-import { codeFromLog, exited, post, startServer } from '../support/server-process.js';
+import { codeFromLog, exited, post, startServer, entryPoint } from '../support/server-process.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
 const until = async <A>(what: string, probe: () => A | undefined | false, ms = 60_000): Promise<A> => {
@@ -42,7 +42,7 @@ describe('partner webhooks on the server: in order, one at a time, within a seco
   before(async () => {
     const onServer = Boolean(process.env.TEST_DATABASE_URL);
     env = { DATA_DIR: dataDir, DATABASE_URL: onServer ? await freshDatabaseUrl() : '', WEBHOOKS_ALLOW_PRIVATE: 'true' };
-    const made = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', 'partner:create', 'Order Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    const made = await promisify(execFile)(process.execPath, [...entryPoint('bootstrap/cli.ts'), 'partner:create', 'Order Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
     partner = JSON.parse(made.stdout);
     receiver = await startWebhookReceiver();
     server = await startServer(env);
@@ -105,7 +105,7 @@ describe('partner webhooks on the server: in order, one at a time, within a seco
 
 /** `npm run worker`, as a child process; resolves once it has started. */
 const startWorker = async (env: Record<string, string>) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bootstrap/worker.ts'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, entryPoint('bootstrap/worker.ts'), { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   child.stdout!.on('data', (c: Buffer) => lines.push(...c.toString().split('\n').filter(Boolean)));
   child.stderr!.on('data', (c: Buffer) => lines.push(c.toString()));
@@ -145,7 +145,7 @@ describe('partner webhooks with the workers in two other processes (PostgreSQL):
 
   before(async function () {
     const env = { DATA_DIR: dataDir, DATABASE_URL: await freshDatabaseUrl(), WEBHOOKS_ALLOW_PRIVATE: 'true' };
-    const made = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'bootstrap/cli.ts', 'partner:create', 'Split Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
+    const made = await promisify(execFile)(process.execPath, [...entryPoint('bootstrap/cli.ts'), 'partner:create', 'Split Partner'], { env: { ...process.env, LOG_LEVEL: 'warn', ...env } });
     partner = JSON.parse(made.stdout);
     receiver = await startWebhookReceiver();
     server = await startServer({ ...env, WORKERS: 'off' });

@@ -3,14 +3,14 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../../bootstrap/migrations.js';
-import { freshDatabaseUrl } from '../support/database.js';
+import { emptyDatabaseUrl } from '../support/database.js';
 
 // Issue 17: data written by the previous version (one quantity per product, a ledger without
 // branches) moves to each business's default branch: nothing lost, and the ledger still sums.
 describe('migration Migration20261127300000_branch_stock', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
+  before(async () => (orm = await openOrm({ databaseUrl: await emptyDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);

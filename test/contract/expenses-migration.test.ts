@@ -4,14 +4,14 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../../bootstrap/migrations.js';
 import { DEFAULT_EXPENSE_CATEGORIES } from '../../domain/expense.js';
-import { freshDatabaseUrl } from '../support/database.js';
+import { emptyDatabaseUrl } from '../support/database.js';
 
 // Issue 13: the expenses migration gives every business that existed before it the default
 // categories, as registration gives them to a new one.
 describe('migration Migration20261126000000_expenses', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
+  before(async () => (orm = await openOrm({ databaseUrl: await emptyDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   it('gives the businesses that exist the default categories (is_default), names unique per business', async () => {

@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { migrate, openOrm } from '../../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from '../../bootstrap/migrations.js';
-import { freshDatabaseUrl } from '../support/database.js';
+import { emptyDatabaseUrl } from '../support/database.js';
 
 const NAME = 'Migration20261205000000_vat_and_tenders';
 /** The migration before this one, whatever others the list holds. */
@@ -15,7 +15,7 @@ const before_ = MIGRATIONS[MIGRATIONS.findIndex((m) => m.name === NAME) - 1]!.na
 describe('migration Migration20261205000000_vat_and_tenders', function () {
   this.timeout(60_000);
   let orm: MikroORM;
-  before(async () => (orm = await openOrm({ databaseUrl: await freshDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
+  before(async () => (orm = await openOrm({ databaseUrl: await emptyDatabaseUrl(), log: () => undefined, migrations: MIGRATIONS })));
   after(async () => orm.close());
 
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => orm.em.fork().execute<T[]>(text, params);

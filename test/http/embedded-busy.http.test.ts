@@ -6,12 +6,11 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
-import { IMPORT_CHUNK_ROWS } from '../../application/products/import-products.js';
 import type { ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
 
-/** Rows of the issue-31 import: many chunks, and a test that stays short. */
-const IMPORT_ROWS = 2000;
+/** Rows of the issue-31 import: dozens of time-sized chunks on PGlite (ADR 0041), and a test that stays short. */
+const IMPORT_ROWS = 500;
 
 /**
  * Issue 21, on the embedded default (always, whatever database the rest of the suite uses): PGlite
@@ -54,31 +53,7 @@ describe('the embedded database under one tenant’s large import', function () 
     expect(refused.body.error.code).to.equal('ACCOUNT_DEACTIVATED');
   });
 
-  it('other tenants are answered and health stays UP while a 1,000-row import runs', async () => {
-    const importer = await registerOwner(app);
-    const other = await registerOwner(app);
-    // 1,000 rows (5 chunks on PostgreSQL, dozens of time-sized ones on PGlite): enough to be answered between them, cheap on a busy machine (docs/adr/0048)
-    const rows = Array.from({ length: 5 * IMPORT_CHUNK_ROWS.sideBySide }, (_, i) => `BIG-${i},Item ${i},100,5`);
-    let importing = true;
-    const imported = app
-      .request('POST', '/products/import', { token: importer.accessToken, rawBody: ['sku,name,price,quantity', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } })
-      .finally(() => (importing = false));
-    const seen: { status: number; health: number; answeredDuringImport: boolean }[] = [];
-    await new Promise((r) => setTimeout(r, 300));
-    while (importing) {
-      const [list, health] = await Promise.all([app.request('GET', '/products', { token: other.accessToken }), app.request('GET', '/actuator/health')]);
-      seen.push({ status: list.status, health: health.status, answeredDuringImport: importing });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const done = await imported;
-    expect(done.status, done.text).to.equal(200);
-    expect(done.body.data.created).to.equal(rows.length);
-    expect(seen.every((s) => s.status === 200 && s.health === 200), JSON.stringify(seen)).to.equal(true);
-    // answered between the import's chunks, not only once it was over (one transaction would hold them all)
-    expect(seen.filter((s) => s.answeredDuringImport).length, JSON.stringify(seen)).to.be.greaterThan(1);
-  });
-
-  it('another tenant reading its products page in a loop during a large import: every read 200, p99 under 500 ms, no long stall (issue 31)', async () => {
+  it('another tenant reading its products page in a loop during a large import: every read 200, health UP, p99 under 500 ms, no long stall (issues 21, 31)', async () => {
     const importer = await registerOwner(app);
     const other = await registerOwner(app);
     const theirs = ['sku,name,price,quantity', ...Array.from({ length: 20 }, (_, i) => `MINE-${i},Mine ${i},50,3`)].join('\n');
@@ -89,12 +64,14 @@ describe('the embedded database under one tenant’s large import', function () 
     const imported = app
       .request('POST', '/products/import', { token: importer.accessToken, rawBody: ['sku,name,price,quantity', ...rows].join('\n'), headers: { 'content-type': 'text/csv' } })
       .finally(() => (importing = false));
-    const reads: { status: number; ms: number; at: number }[] = [];
+    const reads: { status: number; health: number; ms: number; at: number }[] = [];
     await new Promise((r) => setTimeout(r, 200));
     while (importing) {
       const t = performance.now();
       const page = await app.request('GET', '/products?limit=20', { token: other.accessToken });
-      reads.push({ status: page.status, ms: performance.now() - t, at: performance.now() - started });
+      const ms = performance.now() - t;
+      const health = await app.request('GET', '/actuator/health');
+      reads.push({ status: page.status, health: health.status, ms, at: performance.now() - started });
     }
     const done = await imported;
     const importMs = performance.now() - started;
@@ -103,10 +80,11 @@ describe('the embedded database under one tenant’s large import', function () 
     const during = reads.filter((r) => r.at < importMs);
     const ms = during.map((r) => r.ms).sort((a, b) => a - b);
     const p99 = ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!;
-    const summary = { importMs: Math.round(importMs), reads: during.length, p50: Math.round(ms[Math.floor(ms.length / 2)]!), p99: Math.round(p99), max: Math.round(ms[ms.length - 1]!), not200: during.filter((r) => r.status !== 200).length };
+    const summary = { importMs: Math.round(importMs), reads: during.length, p50: Math.round(ms[Math.floor(ms.length / 2)]!), p99: Math.round(p99), max: Math.round(ms[ms.length - 1]!), not200: during.filter((r) => r.status !== 200 || r.health !== 200).length };
     expect(summary.not200, JSON.stringify(summary)).to.equal(0);
+    // Answered between the import's chunks, not only once it was over (one transaction would hold them all).
     // Before ADR 0041 each of the page's two statements waited for a whole chunk: 8 reads in 16 s, p99 3.3 s.
-    expect(summary.reads, JSON.stringify(summary)).to.be.greaterThan(50);
+    expect(summary.reads, JSON.stringify(summary)).to.be.greaterThan(30);
     expect(summary.p99, JSON.stringify(summary)).to.be.below(500);
     expect(summary.max, `the longest wait for an answer: ${JSON.stringify(summary)}`).to.be.below(2000);
   });

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
+import { migrateDatabase } from '../../adapters/persistence/sql/orm.js';
+import { MIGRATIONS } from '../../bootstrap/migrations.js';
 
 /**
  * The test database of this process (docs/adr/0048). mocha runs files in parallel worker processes,
@@ -54,11 +56,69 @@ const start = async () => {
 
 export const testDatabase = () => (server ??= start());
 
-/** A clean schema for one test file: everything in `public` (and the job queue's `pgboss`) is dropped. Migrations run when the app opens. */
-export const freshDatabaseUrl = async (): Promise<string> => {
+/**
+ * An empty schema: everything in `public` (and the job queue's `pgboss`) dropped, no migration applied.
+ * For the tests of a migration, which apply the ones before it themselves.
+ */
+export const emptyDatabaseUrl = async (): Promise<string> => {
   const { url } = await testDatabase();
   // pgboss: the job queue's own schema (docs/adr/0029), installed again by the app that opens it
   await adminQuery(url, 'drop schema if exists public cascade; drop schema if exists pgboss cascade; create schema public');
+  standardShape = undefined;
+  return url;
+};
+
+/**
+ * The shape of `public` (tables, columns, grants, constraints, triggers, functions, applied migrations)
+ * as one hash: equal to the one right after the standard migrations unless a test changed the schema.
+ */
+const SCHEMA_SHAPE = `select md5(coalesce(string_agg(x, ',' order by x), '')) as shape from (
+    select 'c:' || c.relname || ':' || c.relkind::text || ':' || coalesce(a.attname || ':' || a.atttypid::text, '') || ':' || coalesce(c.relacl::text, '') as x
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      left join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+      where n.nspname = 'public'
+    union all select 'k:' || conname || ':' || pg_get_constraintdef(k.oid) from pg_constraint k join pg_namespace n on n.oid = k.connamespace where n.nspname = 'public'
+    union all select 't:' || t.tgname || ':' || t.tgenabled::text from pg_trigger t join pg_class c on c.oid = t.tgrelid join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and not t.tgisinternal
+    union all select 'f:' || p.proname || ':' || md5(p.prosrc) from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'
+    union all select 'm:' || name from public.mikro_orm_migrations
+  ) s`;
+/** The shape right after this process last applied the standard migrations to an empty schema. */
+let standardShape: string | undefined;
+
+/**
+ * Empties every table of a schema that has exactly the standard migrations' shape (keeping the
+ * migrations' own table), in one statement; false when the shape differs (or is not yet known).
+ */
+const emptyStandardSchema = async (url: string): Promise<boolean> => {
+  if (!standardShape) return false;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const shape = await client.query<{ shape: string }>(SCHEMA_SHAPE).then((r) => r.rows[0]!.shape, () => undefined);
+    if (shape !== standardShape) return false;
+    const { rows } = await client.query<{ name: string }>(
+      `select quote_ident(tablename) as name from pg_tables where schemaname = 'public' and tablename <> 'mikro_orm_migrations'`,
+    );
+    // replica: the audit log's trigger refuses TRUNCATE (docs/adr/0069); tests connect as a superuser, the API never does
+    await client.query(`set session_replication_role = replica; truncate table ${rows.map((r) => r.name).join(', ')} restart identity cascade; set session_replication_role = origin; drop schema if exists pgboss cascade`);
+    return true;
+  } finally {
+    await client.end();
+  }
+};
+
+/**
+ * A clean database for one test file, with every migration applied and no rows. The first call of a
+ * process migrates an empty schema; later ones empty the tables instead (a fraction of the cost,
+ * docs/adr/0079), unless the schema is not the standard one any more (a migration test, a scratch
+ * module's table), when it is dropped and migrated again.
+ */
+export const freshDatabaseUrl = async (): Promise<string> => {
+  const { url } = await testDatabase();
+  if (await emptyStandardSchema(url)) return url;
+  await emptyDatabaseUrl();
+  await migrateDatabase({ databaseUrl: url, log: () => undefined, migrations: MIGRATIONS });
+  standardShape = (await adminQuery(url, SCHEMA_SHAPE)).rows[0].shape as string;
   return url;
 };
 

@@ -1,5 +1,5 @@
-import { setUpTestDatabaseServer, tearDownTestDatabaseServer, testDatabase } from './database.js';
-import { stopAllServers } from './server-process.js';
+import { setUpTestDatabaseServer, tearDownTestDatabaseServer, testDatabase, testRunId } from './database.js';
+import { buildForTestRun, stopAllServers } from './server-process.js';
 
 /**
  * Root hooks (a root-hook plugin: mocha runs it in each parallel worker, and root before-all /
@@ -22,10 +22,13 @@ export const mochaHooks = {
   },
 };
 
-/** Once per run, in the main mocha process (not in the workers). */
+/** Once per run, in the main mocha process (not in the workers, which inherit its environment). */
+let removeBuild: (() => void) | undefined;
 export const mochaGlobalSetup = async function (this: unknown) {
+  removeBuild = buildForTestRun(testRunId());
   await setUpTestDatabaseServer();
 };
 export const mochaGlobalTeardown = async function (this: unknown) {
+  removeBuild?.();
   await tearDownTestDatabaseServer();
 };

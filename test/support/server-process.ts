@@ -1,9 +1,31 @@
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openPostgres } from '../../bootstrap/persistence.js';
+
+const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+
+/**
+ * The server, worker and CLI the tests start are the compiled JavaScript, as `npm start` runs it:
+ * compiled once per test run (mocha's global setup, test/support/hooks.ts) into a directory of the
+ * run's own at the repository's root (the depth of dist/, so node_modules and the package resolve;
+ * two runs at once never share one), instead of tsx compiling the sources in every process (a second
+ * or more of CPU per start, docs/adr/0079). TEST_BUILT_DIR names it; unset, the sources run with tsx.
+ */
+export const buildForTestRun = (runId: string) => {
+  const dir = join(ROOT, `.test-build-${runId}`);
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', dir, '--sourceMap', 'false'], { cwd: ROOT, stdio: 'inherit' });
+  process.env.TEST_BUILT_DIR = dir;
+  return () => rmSync(dir, { recursive: true, force: true });
+};
+
+/** The arguments that run one of bootstrap/'s entry points (`bootstrap/main.ts`): compiled when there is a build, else the source with tsx. */
+export const entryPoint = (source: string): string[] => {
+  const built = process.env.TEST_BUILT_DIR;
+  return built ? [join(built, source.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', source];
+};
 
 /**
  * Every process a test starts is tracked and killed (its whole process group) when the test file
@@ -24,9 +46,9 @@ process.on('exit', () => {
   for (const child of running) killGroup(child, 'SIGKILL');
 });
 
-/** `node --import tsx <args>`, in a process group of its own, tracked as above. */
+/** `node <args>` (an entry point's from entryPoint, or a script), in a process group of its own, tracked as above. */
 export const spawnNode = (args: string[], options: SpawnOptions): ChildProcess => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', fileURLToPath(new URL('./exit-with-parent.ts', import.meta.url)), ...args], {
+  const child = spawn(process.execPath, ['--import', fileURLToPath(new URL('./exit-with-parent.mjs', import.meta.url)), ...args], {
     ...options,
     env: { ...(options.env ?? process.env), TEST_PARENT_PID: String(process.pid) },
     detached: true,
@@ -80,7 +102,7 @@ export const startServer = async (env: Record<string, string>) => {
 const startSpawned = (env: Record<string, string>) =>
   new Promise<{ child: ChildProcess; base: string; lines: string[]; readyMs: number }>((resolve, reject) => {
     const started = Date.now();
-    const child = spawnNode(['bootstrap/main.ts'], {
+    const child = spawnNode(entryPoint('bootstrap/main.ts'), {
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '', LOG_LEVEL: 'info', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
