@@ -19,6 +19,7 @@ export const AUDIT_ACTIONS = [
   'staff.role_changed',
   'staff.deactivated',
   'business.settings_changed',
+  'notifications.preferences_changed',
   'session.signed_in_new_device',
   'loan_pack.paid',
   'api_key.created',

@@ -230,6 +230,17 @@ export interface BusinessSettingsChanged {
   readonly after: Readonly<Record<string, string | null>>;
 }
 
+/**
+ * The owner changed the notification preferences (the audit log's notifications.preferences_changed):
+ * the sections and fields that changed, before and after; money in kobo.
+ */
+export interface NotificationPreferencesChanged {
+  readonly _tag: 'NotificationPreferencesChanged';
+  readonly businessId: string;
+  readonly before: Readonly<Record<string, unknown>>;
+  readonly after: Readonly<Record<string, unknown>>;
+}
+
 /** A member signed in from a device (user agent) none of their earlier sessions came from. */
 export interface SignedInFromNewDevice {
   readonly _tag: 'SignedInFromNewDevice';
@@ -333,6 +344,7 @@ export type DomainEvent =
   | MemberRoleChanged
   | MemberDeactivated
   | BusinessSettingsChanged
+  | NotificationPreferencesChanged
   | SignedInFromNewDevice
   | ApiKeyCreated
   | AuditEntryRecorded
@@ -373,6 +385,7 @@ export const EVENT_TYPES = [
   'MemberRoleChanged',
   'MemberDeactivated',
   'BusinessSettingsChanged',
+  'NotificationPreferencesChanged',
   'SignedInFromNewDevice',
   'ApiKeyCreated',
   'AuditEntryRecorded',

@@ -123,6 +123,11 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
         owner: e, action: 'business.settings_changed', subject: { type: 'business', id: e.businessId, label: e.businessName }, branchId: null,
         before: snakeKeys(e.before), after: snakeKeys(e.after),
       }];
+    case 'NotificationPreferencesChanged':
+      return [{
+        owner: e, action: 'notifications.preferences_changed', subject: { type: 'business', id: e.businessId, label: 'Notification preferences' }, branchId: null,
+        before: preferenceValues(e.before), after: preferenceValues(e.after),
+      }];
     case 'SignedInFromNewDevice':
       return [{
         owner: e, action: 'session.signed_in_new_device', subject: { type: 'session', id: e.sessionId, label: e.userAgent.slice(0, 200) }, branchId: null, before: null,
@@ -153,6 +158,19 @@ export const draftsOf = (e: DomainEvent): Draft[] => {
       return [];
   }
 };
+
+/** The alert thresholds that are money (kobo inside, naira in the entry). */
+const PREFERENCE_MONEY: readonly string[] = ['saleVoidedOver', 'saleDiscountedOver'];
+/** Notification preference sections as the API names and writes them: snake_case, money in naira. */
+const preferenceValues = (v: Readonly<Record<string, unknown>>): AuditValues =>
+  Object.fromEntries(
+    Object.entries(v).map(([section, fields]) => [
+      snake(section),
+      typeof fields === 'object' && fields !== null
+        ? Object.fromEntries(Object.entries(fields).map(([k, x]) => [snake(k), PREFERENCE_MONEY.includes(k) && typeof x === 'number' ? naira(x) : x]))
+        : fields,
+    ]),
+  );
 
 /** Prices as the API names and writes them. */
 const moneyValues = (v: { readonly price?: Kobo; readonly costPrice?: Kobo | null }): AuditValues => ({

@@ -5,10 +5,11 @@ import type { Actor } from '../../domain/roles.js';
 import type { Clock } from '../ports/clock.js';
 import type { Page, PageRequest } from '../ports/list.js';
 import type { UnitOfWork } from '../ports/unit-of-work.js';
+import type { EventRepositories } from '../ports/outbox.js';
 import { notFound, type NotFound } from '../business/errors.js';
 import type { NotificationFilter, NotificationRepositories, NotificationSort } from './ports.js';
 
-type Deps = { uow: UnitOfWork<NotificationRepositories> };
+type Deps = { uow: UnitOfWork<NotificationRepositories & EventRepositories> };
 
 /** One notification of the caller's business, with its status, attempts and the provider's reason when it failed. */
 export const getNotification =
@@ -40,6 +41,25 @@ export interface PreferenceChanges {
   readonly invoiceReminders?: Partial<NotificationPreferences['invoiceReminders']>;
 }
 
+/** The fields of each section that differ, as `{ section: { field } }` before and after; undefined when none does. */
+const changedPreferences = (current: NotificationPreferences, next: NotificationPreferences) => {
+  const before: Record<string, unknown> = {};
+  const after: Record<string, unknown> = {};
+  for (const key of Object.keys(next) as (keyof NotificationPreferences)[]) {
+    const was: unknown = current[key];
+    const now: unknown = next[key];
+    if (typeof now !== 'object' || now === null) {
+      if (was !== now) [before[key], after[key]] = [was, now];
+      continue;
+    }
+    const fields = Object.keys(now).filter((f) => (was as Record<string, unknown>)[f] !== (now as Record<string, unknown>)[f]);
+    if (fields.length === 0) continue;
+    before[key] = Object.fromEntries(fields.map((f) => [f, (was as Record<string, unknown>)[f]]));
+    after[key] = Object.fromEntries(fields.map((f) => [f, (now as Record<string, unknown>)[f]]));
+  }
+  return Object.keys(after).length > 0 ? { before, after } : undefined;
+};
+
 /**
  * Changes the fields present and answers the whole preferences (the route checks ranges: days 1 to 365, HH:MM).
  * An alert's amount threshold is money the owner names: not negative.
@@ -61,6 +81,9 @@ export const updateNotificationPreferences =
         invoiceReminders: { ...current.invoiceReminders, ...changes.invoiceReminders },
       };
       await r.notificationSettings.save(actor.businessId, next, deps.clock.now());
+      // the sections and fields that really changed, before and after (the audit log's notifications.preferences_changed)
+      const changed = changedPreferences(current, next);
+      if (changed) await r.events.record(deps.clock.now(), { _tag: 'NotificationPreferencesChanged', businessId: actor.businessId, ...changed });
       return E.right(next);
     });
   };

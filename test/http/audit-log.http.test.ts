@@ -187,6 +187,19 @@ describe('HTTP audit log', function () {
     expect(await added(() => app.request('PUT', '/businesses/me', { token: owner.accessToken, body: change }))).to.deep.equal([]);
   });
 
+  it('notifications.preferences_changed: the sections and fields that changed, thresholds in naira; saving the same values makes none', async () => {
+    const businessId = ok(await app.request('GET', '/businesses/me', { token: owner.accessToken })).body.data.id;
+    const change = { audit_alerts: { enabled: true, sale_voided_over: 5000.5, stock_adjusted_over: 20 }, receipt_channel: 'SMS', daily_summary: { enabled: false } };
+    const { entry } = await oneEntry(() => app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: change }));
+    expect(entry).to.deep.include({ action: 'notifications.preferences_changed', actor: ownerActor(), subject: { type: 'business', id: businessId, label: 'Notification preferences' }, branch_id: null });
+    // daily_summary.enabled was already false: not in the entry
+    expect(entry.before).to.deep.equal({ audit_alerts: { enabled: false, sale_voided_over: null, stock_adjusted_over: null }, receipt_channel: 'NONE' });
+    expect(entry.after).to.deep.equal({ audit_alerts: { enabled: true, sale_voided_over: 5000.5, stock_adjusted_over: 20 }, receipt_channel: 'SMS' });
+    expect(await added(() => app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: change }))).to.deep.equal([]);
+    // put back as it was: the alert tests below start from the defaults
+    ok(await app.request('PUT', '/notifications/preferences', { token: owner.accessToken, body: { audit_alerts: { enabled: false, sale_voided_over: null, stock_adjusted_over: null }, receipt_channel: 'NONE' } }));
+  });
+
   it('session.signed_in_new_device: a sign-in from a user agent the member never signed in from, once', async () => {
     const phone = owner.to;
     const agent = 'Mozilla/5.0 (Linux; Android 14; TECNO KI7) Chrome/126.0 Mobile';
