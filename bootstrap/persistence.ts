@@ -11,7 +11,7 @@ import { openReportsDatabase } from '../adapters/persistence/sql/reports-databas
 import { database, statementTimeoutCount, type Sql } from '../adapters/persistence/sql/sql-session.js';
 import { heardOnConnection, listeningMemberCache, sessionMemberCache } from '../adapters/persistence/sql/member-cache.js';
 import type { AppRepositories, Persistence } from './persistence-in-memory.js';
-import type { MigrationObject } from '@mikro-orm/core';
+import type { ListedMigration } from '../adapters/persistence/sql/orm.js';
 import { MIGRATIONS } from './migrations.js';
 import { MODULES } from './modules/index.js';
 import { repositories } from './modules/module.js';
@@ -86,7 +86,7 @@ export const openPostgres = async (options: {
   /** `check`: refuse to start on a database with pending migrations instead of applying them (a worker process). */
   migrations?: 'apply' | 'check';
   /** The migrations to apply or check: every manifest's (MIGRATIONS) unless given (a test's scratch module). */
-  migrationList?: readonly MigrationObject[];
+  migrationList?: readonly ListedMigration[];
   /** Reports and exports read here (a streaming replica), never write. */
   reportsDatabaseUrl?: string;
 }): Promise<Persistence & { readonly embedded: boolean }> => {

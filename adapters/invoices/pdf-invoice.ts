@@ -1,11 +1,10 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import type { PublicInvoice } from '../../application/invoices/public-invoice.js';
 import { balanceDue } from '../../domain/invoice.js';
 import { lagosDate } from '../../domain/lagos-time.js';
 import { textDay } from '../../domain/message-format.js';
 import { basisPointsToPercent } from '../../domain/vat.js';
-import { BOLD, formatNaira, REGULAR, source } from '../receipts/pdf-receipt.js';
+import { formatNaira } from '../receipts/pdf-receipt.js';
+import { pdfKit } from '../receipts/pdf-kit.js';
 import { INVOICE_TITLES } from './html-invoice.js';
 
 // An invoice as an A4 PDF (pdfkit, DejaVu Sans for the naira sign, as receipts and loan packs): the
@@ -17,11 +16,10 @@ const MARGIN = 40;
 const WIDTH = 595.28 - 2 * MARGIN;
 
 export const renderInvoicePdf = async ({ invoice: i, business: b }: PublicInvoice, shareUrl: string): Promise<Buffer> => {
+  const { default: QRCode } = await import('qrcode'); // loaded with the first PDF, not at start (docs/adr/0080)
   const qr = await QRCode.toBuffer(shareUrl, { type: 'png', margin: 1, width: 220, errorCorrectionLevel: 'M' });
   const title = `${INVOICE_TITLES[i.type]} ${i.number ?? '(draft)'}`;
-  const doc: Doc = new PDFDocument({ size: 'A4', margins: { top: MARGIN, bottom: 30, left: MARGIN, right: MARGIN }, info: { Title: title, Author: b.name, Subject: `${title} for ${i.customerName}` } });
-  doc.registerFont('regular', source(REGULAR));
-  doc.registerFont('bold', source(BOLD));
+  const doc: Doc = (await pdfKit()).document({ size: 'A4', margins: { top: MARGIN, bottom: 30, left: MARGIN, right: MARGIN }, info: { Title: title, Author: b.name, Subject: `${title} for ${i.customerName}` } });
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((ok, fail) => {
     doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,10 +1,9 @@
-import PDFDocument from 'pdfkit';
-import QRCode from 'qrcode';
 import { readLoanPackDocument } from '../../application/loan-packs/document.js';
 import type { LoanPack } from '../../application/loan-packs/ports.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import type { Naira } from '../../domain/loan-pack.js';
-import { BOLD, formatNaira, REGULAR, source } from '../receipts/pdf-receipt.js';
+import { formatNaira } from '../receipts/pdf-receipt.js';
+import { pdfKit } from '../receipts/pdf-kit.js';
 
 // A loan pack as a PDF on A4 (pdfkit, DejaVu Sans for the naira sign, as receipts and report exports):
 // identity, the months, stock, credit and data quality, and on every page the reference and the
@@ -64,15 +63,14 @@ const footer = (doc: Doc, pack: LoanPack) => {
 /** The pack's PDF; `verifyUrl` is where a lender checks it (encoded in the QR code and printed). */
 export const renderLoanPackPdf = async (pack: LoanPack, verifyUrl: string): Promise<Buffer> => {
   const d = readLoanPackDocument(pack.document);
+  const { default: QRCode } = await import('qrcode'); // loaded with the first PDF, not at start (docs/adr/0080)
   const qr = await QRCode.toBuffer(verifyUrl, { type: 'png', margin: 1, width: 220, errorCorrectionLevel: 'M' });
-  const doc: Doc = new PDFDocument({
+  const doc: Doc = (await pdfKit()).document({
     size: 'A4',
     margins: { top: MARGIN, bottom: 20, left: MARGIN, right: MARGIN },
     bufferPages: true,
     info: { Title: `Loan pack ${pack.reference}`, Author: d.business.name, Subject: `Trading record ${d.period_start} to ${d.period_end}`, Keywords: pack.sha256 },
   });
-  doc.registerFont('regular', source(REGULAR));
-  doc.registerFont('bold', source(BOLD));
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((ok, fail) => {
     doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import * as fontkit from 'fontkit';
-import PDFDocument from 'pdfkit';
+import { pdfKit, type PdfKit } from './pdf-kit.js';
 import type { Receipt } from '../../application/sales/read-sales.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import { formatNaira } from '../../domain/money.js';
@@ -13,23 +10,6 @@ import { basisPointsToPercent } from '../../domain/vat.js';
  * as its content, black on white, text in DejaVu Sans (embedded, subset) because the PDF standard
  * fonts have no naira sign (U+20A6).
  */
-
-/**
- * The font files ship with the npm package dejavu-fonts-ttf. They are read and parsed once, when this
- * module loads, and the parsed fonts are shared by every document (pdfkit takes a fontkit font as a
- * font source; each document still embeds its own subset): parsing them per document made a receipt
- * take ~100 ms instead of ~10 ms.
- */
-const loadFont = (file: string): fontkit.Font => {
-  const font = fontkit.create(readFileSync(createRequire(import.meta.url).resolve(`dejavu-fonts-ttf/ttf/${file}`)));
-  if (!('layout' in font)) throw new Error(`${file} is a font collection, not a font`);
-  font.layout('₦0,123.45 RCP'); // parses the layout tables now rather than on the first request
-  return font;
-};
-export const REGULAR = loadFont('DejaVuSans.ttf');
-export const BOLD = loadFont('DejaVuSans-Bold.ttf');
-/** pdfkit's typings name only files and buffers as font sources; a fontkit font is accepted too. */
-export const source = (f: fontkit.Font) => f as unknown as string;
 
 const MM = 72 / 25.4;
 /** 80 mm roll paper. */
@@ -185,26 +165,22 @@ export interface RollInfo {
   readonly subject: string;
 }
 
-const rollDocument = (height: number, info: RollInfo): Doc => {
-  const doc = new PDFDocument({
+const rollDocument = (kit: PdfKit, height: number, info: RollInfo): Doc =>
+  kit.document({
     size: [RECEIPT_WIDTH_PT, height],
     margins: { top: MARGIN, left: MARGIN, right: MARGIN, bottom: 0 },
-    font: source(REGULAR), // rather than Helvetica, whose metrics pdfkit would load for nothing
     info: { Title: info.title, Author: info.author, Subject: info.subject, Creator: 'Business Operations API' },
     displayTitle: true,
   });
-  doc.registerFont('regular', source(REGULAR));
-  doc.registerFont('bold', source(BOLD));
-  return doc;
-};
 
 /**
  * A one-page PDF on the 80 mm roll, as tall as what `draw` puts on it (`draw` answers the height it used).
  * pdfkit needs the page size up front: draw once on a page that is tall enough, to measure.
  */
-export const renderRollPdf = (info: RollInfo, draw: (doc: Doc) => number): Promise<Buffer> => {
-  const height = Math.ceil(draw(rollDocument(14_400, info)));
-  const doc = rollDocument(height, info);
+export const renderRollPdf = async (info: RollInfo, draw: (doc: Doc) => number): Promise<Buffer> => {
+  const kit = await pdfKit();
+  const height = Math.ceil(draw(rollDocument(kit, 14_400, info)));
+  const doc = rollDocument(kit, height, info);
   const chunks: Buffer[] = [];
   const done = new Promise<Buffer>((ok, fail) => {
     doc.on('data', (c: Buffer) => chunks.push(c));

@@ -1,9 +1,9 @@
-import type { Readable } from 'node:stream';
-import PDFDocument from 'pdfkit';
+import { PassThrough, type Readable } from 'node:stream';
 import type { Cell, Report, ReportColumn } from '../../application/report-exports/report.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
 import type { Kobo } from '../../domain/money.js';
-import { BOLD, formatNaira, REGULAR, source } from '../receipts/pdf-receipt.js';
+import { formatNaira } from '../receipts/pdf-receipt.js';
+import { pdfKit, type PdfKit } from '../receipts/pdf-kit.js';
 import { whileBacklogged } from './formats.js';
 
 const MARGIN = 36;
@@ -46,15 +46,26 @@ const fit = (doc: Doc, s: string, width: number): string => {
  * as they fill (no page buffering), so a report of any length is produced at constant memory.
  */
 export const pdfReport = (report: Report, onError: (e: Error) => void): Readable => {
+  const out = new PassThrough();
+  pdfKit().then(
+    (kit) => writeReport(kit, report, out, onError),
+    (e: Error) => {
+      onError(e);
+      out.destroy(e);
+    },
+  );
+  return out;
+};
+
+const writeReport = (kit: PdfKit, report: Report, out: PassThrough, onError: (e: Error) => void): void => {
   const landscape = report.columns.length > 10;
-  const doc: Doc = new PDFDocument({
+  const doc: Doc = kit.document({
     size: 'A4',
     layout: landscape ? 'landscape' : 'portrait',
     margins: { top: 0, bottom: 0, left: 0, right: 0 },
     info: { Title: `${report.title} ${report.period.start} to ${report.period.end}`, Author: report.businessName },
   });
-  doc.registerFont('regular', source(REGULAR));
-  doc.registerFont('bold', source(BOLD));
+  doc.pipe(out);
   const bottom = doc.page.height - MARGIN - FOOTER;
   const content = doc.page.width - 2 * MARGIN;
   // Numbers and dates get the width they need, text columns share the rest; a table too wide for that gets a smaller font.
@@ -150,6 +161,6 @@ export const pdfReport = (report: Report, onError: (e: Error) => void): Readable
   write().catch((e: Error) => {
     onError(e);
     doc.destroy(e);
+    out.destroy(e);
   });
-  return doc;
 };

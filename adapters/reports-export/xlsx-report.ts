@@ -1,5 +1,5 @@
 import { PassThrough, type Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { Cell, Report, ReportColumn } from '../../application/report-exports/report.js';
 import { koboToNaira, nairaText, type Kobo } from '../../domain/money.js';
 import { lagosDateTime } from '../../domain/lagos-time.js';
@@ -38,7 +38,9 @@ export const XLSX_HEADER_ROWS = 5;
 export const xlsxReport = (report: Report, onError: (e: Error) => void): Readable => {
   const out = new PassThrough();
   const write = async () => {
-    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    // exceljs is loaded with the first workbook, not at start: a second of a process's start (docs/adr/0080)
+    const { default: exceljs } = await import('exceljs');
+    const workbook = new exceljs.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const sheet = workbook.addWorksheet(report.title, { views: [{ state: 'frozen', ySplit: XLSX_HEADER_ROWS + 1 }] });
     sheet.columns = report.columns.map((c) => ({ key: c.key, width: WIDTH[c.kind] }));
     const title = sheet.addRow([report.title]);

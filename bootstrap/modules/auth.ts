@@ -14,9 +14,6 @@ import { inMemoryAuthModule } from '../../adapters/persistence/in-memory/auth.in
 import { sqlAuthModule } from '../../adapters/persistence/sql/auth.sql.js';
 import { AUTH_FAILURES } from '../../adapters/http/failures/auth.js';
 import { GOOGLE_FAILURES } from '../../adapters/http/failures/google.js';
-import { Migration20261125000000_sessions } from '../../adapters/persistence/sql/migrations/Migration20261125000000_sessions.js';
-import { Migration20261127100000_google_identity } from '../../adapters/persistence/sql/migrations/Migration20261127100000_google_identity.js';
-import { Migration20261203004200_otp_requester } from '../../adapters/persistence/sql/migrations/Migration20261203004200_otp_requester.js';
 import { defineModule, repositories } from './module.js';
 
 /** Registration, sign-in codes, Google sign-in and sessions. */
@@ -26,9 +23,9 @@ export const authModule = defineModule({
   repositories: [repositories(inMemoryAuthModule, sqlAuthModule)],
   failures: [AUTH_FAILURES, GOOGLE_FAILURES],
   migrations: [
-    { name: 'Migration20261125000000_sessions', class: Migration20261125000000_sessions },
-    { name: 'Migration20261127100000_google_identity', class: Migration20261127100000_google_identity },
-    { name: 'Migration20261203004200_otp_requester', class: Migration20261203004200_otp_requester },
+    { name: 'Migration20261125000000_sessions', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261125000000_sessions.js')).Migration20261125000000_sessions },
+    { name: 'Migration20261127100000_google_identity', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127100000_google_identity.js')).Migration20261127100000_google_identity },
+    { name: 'Migration20261203004200_otp_requester', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261203004200_otp_requester.js')).Migration20261203004200_otp_requester },
   ],
   useCases: ({ deps, paging }) => ({
     register: register(deps),

@@ -4,7 +4,6 @@ import { createCustomer, getCustomer, listCustomers, updateCustomer } from '../.
 import { inMemoryCustomersModule } from '../../adapters/persistence/in-memory/customers.in-memory.js';
 import { sqlCustomersModule } from '../../adapters/persistence/sql/customers.sql.js';
 import { CUSTOMER_FAILURES } from '../../adapters/http/failures/customers.js';
-import { Migration20261122040000_credit } from '../../adapters/persistence/sql/migrations/Migration20261122040000_credit.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customers and their credit. */
@@ -13,7 +12,7 @@ export const customersModule = defineModule({
   folders: ['customers'],
   repositories: [repositories(inMemoryCustomersModule, sqlCustomersModule)],
   failures: [CUSTOMER_FAILURES],
-  migrations: [{ name: 'Migration20261122040000_credit', class: Migration20261122040000_credit }],
+  migrations: [{ name: 'Migration20261122040000_credit', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122040000_credit.js')).Migration20261122040000_credit }],
   useCases: ({ deps, reportDeps, paging }) => ({
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),

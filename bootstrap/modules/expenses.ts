@@ -4,7 +4,6 @@ import { createExpense, deleteExpense, expenseSummary, getExpense, listExpenses,
 import { inMemoryExpensesModule } from '../../adapters/persistence/in-memory/expenses.in-memory.js';
 import { sqlExpensesModule } from '../../adapters/persistence/sql/expenses.sql.js';
 import { EXPENSE_FAILURES } from '../../adapters/http/failures/expenses.js';
-import { Migration20261126000000_expenses } from '../../adapters/persistence/sql/migrations/Migration20261126000000_expenses.js';
 import { defineModule, repositories } from './module.js';
 
 /** Expenses and their categories. */
@@ -13,7 +12,7 @@ export const expensesModule = defineModule({
   folders: ['expenses'],
   repositories: [repositories(inMemoryExpensesModule, sqlExpensesModule)],
   failures: [EXPENSE_FAILURES],
-  migrations: [{ name: 'Migration20261126000000_expenses', class: Migration20261126000000_expenses }],
+  migrations: [{ name: 'Migration20261126000000_expenses', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261126000000_expenses.js')).Migration20261126000000_expenses }],
   useCases: ({ deps, paging }) => ({
     createExpense: createExpense(deps),
     updateExpense: updateExpense(deps),

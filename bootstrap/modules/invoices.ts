@@ -5,15 +5,11 @@ import { runInvoiceReminders } from '../../application/invoices/invoice-reminder
 import { inMemoryInvoicesModule } from '../../adapters/persistence/in-memory/invoices.in-memory.js';
 import { sqlInvoicesModule } from '../../adapters/persistence/sql/invoices.sql.js';
 import { INVOICE_FAILURES } from '../../adapters/http/failures/invoices.js';
-import { Migration20261206000000_invoices } from '../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js';
-import { Migration20261207000000_invoice_credit } from '../../adapters/persistence/sql/migrations/Migration20261207000000_invoice_credit.js';
-import { Migration20261206400000_invoice_reminders } from '../../adapters/persistence/sql/migrations/Migration20261206400000_invoice_reminders.js';
 import { invoicePageRoutes } from '../../adapters/http/routes/invoice-page.routes.js';
 import { shareUrl } from '../../adapters/http/routes/invoices.views.js';
 import { renderInvoicePage } from '../../adapters/invoices/html-invoice.js';
 import { renderInvoicePdf } from '../../adapters/invoices/pdf-invoice.js';
 import { invoiceDocument, shareInvoice, startInvoiceCheckout, verifyInvoicePayment, viewPublicInvoice } from '../../application/invoices/public-invoice.js';
-import { Migration20261206030000_invoice_share_template } from '../../adapters/persistence/sql/migrations/Migration20261206030000_invoice_share_template.js';
 import { defineModule, repositories } from './module.js';
 
 /** Customer invoices: drafts, sending with stock, payments, proformas (docs/adr/0072). */
@@ -23,10 +19,10 @@ export const invoicesModule = defineModule({
   repositories: [repositories(inMemoryInvoicesModule, sqlInvoicesModule)],
   failures: [INVOICE_FAILURES],
   migrations: [
-    { name: 'Migration20261206000000_invoices', class: Migration20261206000000_invoices },
-    { name: 'Migration20261207000000_invoice_credit', class: Migration20261207000000_invoice_credit },
-    { name: 'Migration20261206400000_invoice_reminders', class: Migration20261206400000_invoice_reminders },
-    { name: 'Migration20261206030000_invoice_share_template', class: Migration20261206030000_invoice_share_template },
+    { name: 'Migration20261206000000_invoices', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261206000000_invoices.js')).Migration20261206000000_invoices },
+    { name: 'Migration20261207000000_invoice_credit', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261207000000_invoice_credit.js')).Migration20261207000000_invoice_credit },
+    { name: 'Migration20261206400000_invoice_reminders', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261206400000_invoice_reminders.js')).Migration20261206400000_invoice_reminders },
+    { name: 'Migration20261206030000_invoice_share_template', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261206030000_invoice_share_template.js')).Migration20261206030000_invoice_share_template },
   ],
   useCases: ({ deps, paging, clock, config, payments }) => ({
     createInvoice: createInvoice(deps),

@@ -9,7 +9,6 @@ import { isInvoicePaymentReference, settleInvoicePayment } from '../../applicati
 import { inMemoryLoanPacksModule } from '../../adapters/persistence/in-memory/loan-packs.in-memory.js';
 import { sqlLoanPacksModule } from '../../adapters/persistence/sql/loan-packs.sql.js';
 import { LOAN_PACK_FAILURES } from '../../adapters/http/failures/loan-packs.js';
-import { Migration20261127200000_loan_packs } from '../../adapters/persistence/sql/migrations/Migration20261127200000_loan_packs.js';
 import { defineModule, repositories } from './module.js';
 
 /** Loan packs, their payment (Paystack or the sandbox) and the lender's verification. */
@@ -18,7 +17,7 @@ export const loanPacksModule = defineModule({
   folders: ['loan-packs'],
   repositories: [repositories(inMemoryLoanPacksModule, sqlLoanPacksModule)],
   failures: [LOAN_PACK_FAILURES],
-  migrations: [{ name: 'Migration20261127200000_loan_packs', class: Migration20261127200000_loan_packs }],
+  migrations: [{ name: 'Migration20261127200000_loan_packs', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127200000_loan_packs.js')).Migration20261127200000_loan_packs }],
   useCases: ({ deps, config, payments, paging, clock }) => ({
     createLoanPack: createLoanPack({ ...deps, loanPackPrice: kobo(config.LOAN_PACK_PRICE_NGN * 100) }),
     listLoanPacks: listLoanPacks(deps),

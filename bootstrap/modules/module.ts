@@ -1,4 +1,4 @@
-import type { MigrationObject } from '@mikro-orm/core';
+import type { ListedMigration } from '../../adapters/persistence/sql/orm.js';
 import { failureProblem, UseCaseFailed, type FailureTable, type ModuleFailures } from '../../adapters/http/failure-codes.js';
 import type { RouteDef } from '../../adapters/http/route.js';
 import type { InMemoryModule } from '../../adapters/persistence/in-memory/in-memory-store.js';
@@ -46,7 +46,7 @@ export interface ModuleManifest<
    * Its migrations (adapters/persistence/sql/migrations/), each named as its file; bootstrap/migrations.ts
    * folds them in name order. test/unit/bootstrap/modules.test.ts fails on a file in no manifest or in two.
    */
-  readonly migrations: readonly MigrationObject[];
+  readonly migrations: readonly ListedMigration[];
   // and, from JobModule, its `subscribers` and `periodicTasks` (bootstrap/jobs.ts folds them)
 }
 

@@ -4,11 +4,8 @@ import { sendNotification } from '../../application/notifications/send-notificat
 import { inMemoryNotificationsModule } from '../../adapters/persistence/in-memory/notifications.in-memory.js';
 import { sqlNotificationsModule } from '../../adapters/persistence/sql/notifications.sql.js';
 import { NOTIFICATION_FAILURES } from '../../adapters/http/failures/notifications.js';
-import { Migration20261127110000_notifications } from '../../adapters/persistence/sql/migrations/Migration20261127110000_notifications.js';
-import { Migration20261202000000_daily_message_counts } from '../../adapters/persistence/sql/migrations/Migration20261202000000_daily_message_counts.js';
 import { deliverNotifications } from '../../application/notifications/deliver-notifications.js';
 import { notifyOnEvents, runDueNotifications } from '../../application/notifications/automatic-notifications.js';
-import { Migration20261204000100_audit_alert_template } from '../../adapters/persistence/sql/migrations/Migration20261204000100_audit_alert_template.js';
 import { alertOnAuditEntries } from '../../application/notifications/audit-alerts.js';
 import { defineModule, repositories } from './module.js';
 
@@ -19,9 +16,9 @@ export const notificationsModule = defineModule({
   repositories: [repositories(inMemoryNotificationsModule, sqlNotificationsModule)],
   failures: [NOTIFICATION_FAILURES],
   migrations: [
-    { name: 'Migration20261127110000_notifications', class: Migration20261127110000_notifications },
-    { name: 'Migration20261202000000_daily_message_counts', class: Migration20261202000000_daily_message_counts },
-    { name: 'Migration20261204000100_audit_alert_template', class: Migration20261204000100_audit_alert_template },
+    { name: 'Migration20261127110000_notifications', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127110000_notifications.js')).Migration20261127110000_notifications },
+    { name: 'Migration20261202000000_daily_message_counts', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261202000000_daily_message_counts.js')).Migration20261202000000_daily_message_counts },
+    { name: 'Migration20261204000100_audit_alert_template', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261204000100_audit_alert_template.js')).Migration20261204000100_audit_alert_template },
   ],
   useCases: ({ deps, paging }) => ({
     sendNotification: sendNotification(deps),

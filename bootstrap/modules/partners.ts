@@ -9,10 +9,6 @@ import { sqlPartnersModule } from '../../adapters/persistence/sql/partners.sql.j
 import { inMemoryWebhooksModule } from '../../adapters/persistence/in-memory/webhooks.in-memory.js';
 import { sqlWebhooksModule } from '../../adapters/persistence/sql/webhooks.sql.js';
 import { PARTNER_FAILURES } from '../../adapters/http/failures/partners.js';
-import { Migration20261127500000_partners } from '../../adapters/persistence/sql/migrations/Migration20261127500000_partners.js';
-import { Migration20261127510000_partner_webhooks } from '../../adapters/persistence/sql/migrations/Migration20261127510000_partner_webhooks.js';
-import { Migration20261127900000_partner_consent_key } from '../../adapters/persistence/sql/migrations/Migration20261127900000_partner_consent_key.js';
-import { Migration20261203320000_webhook_delivery_notices } from '../../adapters/persistence/sql/migrations/Migration20261203320000_webhook_delivery_notices.js';
 import { defineModule, repositories } from './module.js';
 
 /** The partner API: keys, network insights and webhooks. */
@@ -22,10 +18,10 @@ export const partnersModule = defineModule({
   repositories: [repositories(inMemoryPartnersModule, sqlPartnersModule), repositories(inMemoryWebhooksModule, sqlWebhooksModule)],
   failures: [PARTNER_FAILURES],
   migrations: [
-    { name: 'Migration20261127500000_partners', class: Migration20261127500000_partners },
-    { name: 'Migration20261127510000_partner_webhooks', class: Migration20261127510000_partner_webhooks },
-    { name: 'Migration20261127900000_partner_consent_key', class: Migration20261127900000_partner_consent_key },
-    { name: 'Migration20261203320000_webhook_delivery_notices', class: Migration20261203320000_webhook_delivery_notices },
+    { name: 'Migration20261127500000_partners', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127500000_partners.js')).Migration20261127500000_partners },
+    { name: 'Migration20261127510000_partner_webhooks', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127510000_partner_webhooks.js')).Migration20261127510000_partner_webhooks },
+    { name: 'Migration20261127900000_partner_consent_key', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127900000_partner_consent_key.js')).Migration20261127900000_partner_consent_key },
+    { name: 'Migration20261203320000_webhook_delivery_notices', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261203320000_webhook_delivery_notices.js')).Migration20261203320000_webhook_delivery_notices },
   ],
   useCases: ({ deps, reportDeps, webhookDeps, paging, clock }) => ({
     createApiKey: createApiKey(deps),

@@ -11,8 +11,6 @@ import { getStockTransfer, listStockTransfers, transferStock } from '../../appli
 import { inMemoryProductsModule } from '../../adapters/persistence/in-memory/products.in-memory.js';
 import { sqlProductsModule } from '../../adapters/persistence/sql/products.sql.js';
 import { PRODUCT_FAILURES } from '../../adapters/http/failures/products.js';
-import { Migration20261122010000_products } from '../../adapters/persistence/sql/migrations/Migration20261122010000_products.js';
-import { Migration20261127300000_branch_stock } from '../../adapters/persistence/sql/migrations/Migration20261127300000_branch_stock.js';
 import { defineModule, repositories } from './module.js';
 
 /** Products, stock adjustments, branch stock and transfers, the CSV import and export. */
@@ -22,8 +20,8 @@ export const productsModule = defineModule({
   repositories: [repositories(inMemoryProductsModule, sqlProductsModule)],
   failures: [PRODUCT_FAILURES],
   migrations: [
-    { name: 'Migration20261122010000_products', class: Migration20261122010000_products },
-    { name: 'Migration20261127300000_branch_stock', class: Migration20261127300000_branch_stock },
+    { name: 'Migration20261122010000_products', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122010000_products.js')).Migration20261122010000_products },
+    { name: 'Migration20261127300000_branch_stock', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127300000_branch_stock.js')).Migration20261127300000_branch_stock },
   ],
   useCases: ({ deps, paging }) => ({
     createProduct: createProduct(deps),

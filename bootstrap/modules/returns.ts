@@ -5,7 +5,6 @@ import { recordReturn } from '../../application/returns/record-return.js';
 import { inMemoryReturnsModule } from '../../adapters/persistence/in-memory/returns.in-memory.js';
 import { sqlReturnsModule } from '../../adapters/persistence/sql/returns.sql.js';
 import { RETURN_FAILURES } from '../../adapters/http/failures/returns.js';
-import { Migration20261204100000_returns } from '../../adapters/persistence/sql/migrations/Migration20261204100000_returns.js';
 import { defineModule, repositories } from './module.js';
 
 /** Returns of sales and their refund receipts (docs/adr/0058). */
@@ -14,7 +13,7 @@ export const returnsModule = defineModule({
   folders: ['returns'],
   repositories: [repositories(inMemoryReturnsModule, sqlReturnsModule)],
   failures: [RETURN_FAILURES],
-  migrations: [{ name: 'Migration20261204100000_returns', class: Migration20261204100000_returns }],
+  migrations: [{ name: 'Migration20261204100000_returns', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261204100000_returns.js')).Migration20261204100000_returns }],
   useCases: ({ deps, paging }) => ({
     recordReturn: recordReturn(deps),
     listReturns: listReturns(deps),

@@ -7,10 +7,6 @@ import { returnsOfSale } from '../../application/returns/read-returns.js';
 import { inMemorySalesModule } from '../../adapters/persistence/in-memory/sales.in-memory.js';
 import { sqlSalesModule } from '../../adapters/persistence/sql/sales.sql.js';
 import { SALE_FAILURES } from '../../adapters/http/failures/sales.js';
-import { Migration20261122030000_sales } from '../../adapters/persistence/sql/migrations/Migration20261122030000_sales.js';
-import { Migration20261124100000_features } from '../../adapters/persistence/sql/migrations/Migration20261124100000_features.js';
-import { Migration20261127000000_sale_cost_of_goods } from '../../adapters/persistence/sql/migrations/Migration20261127000000_sale_cost_of_goods.js';
-import { Migration20261202390000_sales_by_device } from '../../adapters/persistence/sql/migrations/Migration20261202390000_sales_by_device.js';
 import { defineModule, repositories } from './module.js';
 
 /** Sales, voids and receipts. */
@@ -20,10 +16,10 @@ export const salesModule = defineModule({
   repositories: [repositories(inMemorySalesModule, sqlSalesModule)],
   failures: [SALE_FAILURES],
   migrations: [
-    { name: 'Migration20261122030000_sales', class: Migration20261122030000_sales },
-    { name: 'Migration20261124100000_features', class: Migration20261124100000_features },
-    { name: 'Migration20261127000000_sale_cost_of_goods', class: Migration20261127000000_sale_cost_of_goods },
-    { name: 'Migration20261202390000_sales_by_device', class: Migration20261202390000_sales_by_device },
+    { name: 'Migration20261122030000_sales', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122030000_sales.js')).Migration20261122030000_sales },
+    { name: 'Migration20261124100000_features', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261124100000_features.js')).Migration20261124100000_features },
+    { name: 'Migration20261127000000_sale_cost_of_goods', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127000000_sale_cost_of_goods.js')).Migration20261127000000_sale_cost_of_goods },
+    { name: 'Migration20261202390000_sales_by_device', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261202390000_sales_by_device.js')).Migration20261202390000_sales_by_device },
   ],
   useCases: ({ deps, paging }) => ({
     recordSale: recordSale(deps),

@@ -4,8 +4,6 @@ import { listConflicts, resolveConflict } from '../../application/sync/conflicts
 import { inMemorySyncModule } from '../../adapters/persistence/in-memory/sync.in-memory.js';
 import { sqlSyncModule } from '../../adapters/persistence/sql/sync.sql.js';
 import { SYNC_FAILURES } from '../../adapters/http/failures/sync.js';
-import { Migration20261127800000_offline_sync } from '../../adapters/persistence/sql/migrations/Migration20261127800000_offline_sync.js';
-import { Migration20261128000000_sync_changes } from '../../adapters/persistence/sql/migrations/Migration20261128000000_sync_changes.js';
 import { defineModule, repositories } from './module.js';
 
 /** Offline sync: the batch, conflicts and changes (docs/adr/0034). Last: the batch runs every earlier module's routes. */
@@ -15,8 +13,8 @@ export const syncModule = defineModule({
   repositories: [repositories(inMemorySyncModule, sqlSyncModule)],
   failures: [SYNC_FAILURES],
   migrations: [
-    { name: 'Migration20261127800000_offline_sync', class: Migration20261127800000_offline_sync },
-    { name: 'Migration20261128000000_sync_changes', class: Migration20261128000000_sync_changes },
+    { name: 'Migration20261127800000_offline_sync', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127800000_offline_sync.js')).Migration20261127800000_offline_sync },
+    { name: 'Migration20261128000000_sync_changes', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261128000000_sync_changes.js')).Migration20261128000000_sync_changes },
   ],
   useCases: ({ deps, persistence, jobs, clock, config, paging }) => ({
     sync: { idempotency: persistence.idempotency, uow: jobs.uow, clock, errorTypeBase: config.ERROR_TYPE_BASE },

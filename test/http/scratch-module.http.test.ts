@@ -50,7 +50,7 @@ const scratchModule = defineModule({
   folders: [],
   repositories: [],
   failures: [SCRATCH_FAILURES],
-  migrations: [{ name: 'Migration29991231000000_scratch', class: Migration29991231000000_scratch }],
+  migrations: [{ name: 'Migration29991231000000_scratch', load: async () => Migration29991231000000_scratch }],
   useCases: () => ({ getNote }),
   routes: (uc) => [
     route({

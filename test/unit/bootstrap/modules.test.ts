@@ -99,7 +99,7 @@ describe('module manifests (docs/adr/0052)', () => {
     }
   });
 
-  it('puts every migration file in exactly one manifest (or the core list), named as its file and class, and applies them in name order (docs/adr/0062)', () => {
+  it('puts every migration file in exactly one manifest (or the core list), named as its file and class, and applies them in name order (docs/adr/0062)', async () => {
     const files = readdirSync(join(root, 'adapters/persistence/sql/migrations'))
       .filter((f) => f.endsWith('.ts'))
       .map((f) => f.replace(/\.ts$/, ''));
@@ -109,7 +109,7 @@ describe('module manifests (docs/adr/0052)', () => {
     expect(names.filter((n, i) => names.indexOf(n) !== i), 'in two lists').to.deep.equal([]);
     expect(files.filter((f) => !names.includes(f)), 'in no manifest').to.deep.equal([]);
     expect(names.filter((n) => !files.includes(n)), 'listed, no such file').to.deep.equal([]);
-    for (const m of listed) expect((m.class as { name: string }).name, m.name).to.equal(m.name);
+    for (const m of listed) expect(((await m.load()) as { name: string }).name, m.name).to.equal(m.name);
     expect(MIGRATIONS.map((m) => m.name)).to.deep.equal([...files].sort());
   });
 
