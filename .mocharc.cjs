@@ -1,5 +1,5 @@
 // mocha's settings for `npm test` (docs/adr/0048): test files run in parallel worker processes, one
-// per core (at least 2; MOCHA_JOBS overrides), each worker with a database of its own
+// per core and one more, to use the time the process tests wait (docs/adr/0079; MOCHA_JOBS overrides), each worker with a database of its own
 // (test/support/database.ts). `--no-config` runs one file alone, as the README says.
 const { availableParallelism } = require('node:os');
 
@@ -11,5 +11,5 @@ module.exports = {
   reporter: 'spec',
   exit: true,
   parallel: true,
-  jobs: Number(process.env.MOCHA_JOBS) || Math.max(2, availableParallelism()),
+  jobs: Number(process.env.MOCHA_JOBS) || availableParallelism() + 1,
 };

