@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Invoice } from '../../domain/invoice.js';
 import { kobo } from '../../domain/money.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aCreditEntry, aCustomer, NOW, seedShop } from '../support/builders.js';
+import { aCreditEntry, aCustomer, anInvoice, NOW, seedShop } from '../support/builders.js';
 
 // Invoices in the credit ledger on every adapter (docs/adr/0073): entries keyed to an invoice round-trip;
 // open invoices are the sent ones (not proformas, drafts, paid or cancelled) with a balance, by due date;
@@ -25,12 +24,8 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const customer = aCustomer(t.business.id, { name: 'Zenith Catering' });
       await p.uow.run(async (r) => void (await r.customers.add(customer)));
       let n = 0;
-      const invoice = (o: Partial<Invoice>): Invoice => ({
-        id: randomUUID(), businessId: t.business.id, type: 'INVOICE', number: `INV-${String(++n).padStart(6, '0')}`, status: 'SENT', customerId: customer.id, customerName: customer.name,
-        customerPhone: customer.phone, branchId: t.branch.id, issueDate: '2026-08-01', dueDate: '2026-11-10', paymentTermsDays: 0, lines: [], subtotal: kobo(0), discountTotal: kobo(0),
-        vatTotal: kobo(0), total: kobo(100_000), amountPaid: kobo(0), pricesIncludeVat: null, notes: null, payments: [], shareToken: randomUUID().replace(/-/g, ''), convertedFrom: null,
-        createdBy: t.user.id, createdAt: NOW, updatedAt: NOW, sentAt: NOW, cancelledAt: null, ...o,
-      });
+      const invoice = (o: Partial<Invoice>): Invoice =>
+        anInvoice(t, customer, { number: `INV-${String(++n).padStart(6, '0')}`, status: 'SENT', issueDate: '2026-08-01', dueDate: '2026-11-10', paymentTermsDays: 0, total: kobo(100_000), sentAt: NOW, ...o });
       return { ...t, customer, invoice };
     };
 

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import type { Invoice } from '../../domain/invoice.js';
 import { kobo } from '../../domain/money.js';
 import { DEFAULT_PREFERENCES } from '../../domain/notification.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aCustomer, NOW, seedShop } from '../support/builders.js';
+import { aCustomer, anInvoice, NOW, seedShop } from '../support/builders.js';
 
 // The invoice reminders' part of the InvoiceRepository and NotificationSettings contracts (docs/adr/0077), on
 // every adapter: the candidates of a due date and kind, a claim that holds once, tenancy, the businesses that remind.
@@ -22,13 +21,12 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const customer = aCustomer(t.business.id, { name: 'Zenith Catering' });
       await p.uow.run(async (r) => void (await r.customers.add(customer)));
       let n = 0;
-      const invoice = (o: Partial<Invoice> = {}): Invoice => ({
-        id: randomUUID(), businessId: t.business.id, type: 'INVOICE', number: `INV-${String(++n).padStart(6, '0')}`, status: 'SENT', customerId: customer.id, customerName: customer.name, customerPhone: customer.phone,
-        branchId: t.branch.id, issueDate: '2026-12-01', dueDate: '2026-12-11', paymentTermsDays: 10,
-        lines: [{ position: 0, productId: null, description: 'Delivery fee', quantity: 1, unitPrice: kobo(500), discount: kobo(0), vatRate: 0, vatAmount: kobo(0), lineTotal: kobo(500), unitCost: null }],
-        subtotal: kobo(500), discountTotal: kobo(0), vatTotal: kobo(0), total: kobo(500), amountPaid: kobo(0), pricesIncludeVat: null, notes: null, payments: [],
-        shareToken: randomUUID().replace(/-/g, ''), convertedFrom: null, createdBy: t.user.id, createdAt: NOW, updatedAt: NOW, sentAt: NOW, cancelledAt: null, ...o,
-      });
+      const invoice = (o: Partial<Invoice> = {}): Invoice =>
+        anInvoice(t, customer, {
+          number: `INV-${String(++n).padStart(6, '0')}`, status: 'SENT', issueDate: '2026-12-01', dueDate: '2026-12-11', paymentTermsDays: 10,
+          lines: [{ position: 0, productId: null, description: 'Delivery fee', quantity: 1, unitPrice: kobo(500), discount: kobo(0), vatRate: 0, vatAmount: kobo(0), lineTotal: kobo(500), unitCost: null }],
+          subtotal: kobo(500), total: kobo(500), sentAt: NOW, ...o,
+        });
       return { ...t, customer, invoice };
     };
 

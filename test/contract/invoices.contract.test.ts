@@ -7,7 +7,7 @@ import type { Invoice } from '../../domain/invoice.js';
 import { kobo } from '../../domain/money.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { aCustomer, NOW, seedShop } from '../support/builders.js';
+import { aCustomer, anInvoice, NOW, seedShop } from '../support/builders.js';
 
 // The InvoiceRepository contract on every adapter (docs/adr/0072): every field kept, gap-free numbers per
 // business and series (a rolled-back number is given back), payments, tenancy, tokens, the list's filters.
@@ -25,16 +25,14 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       const t = await seedShop(p.uow);
       const customer = aCustomer(t.business.id, { name: 'Zenith Catering' });
       await p.uow.run(async (r) => void (await r.customers.add(customer)));
-      const invoice = (o: Partial<Invoice> = {}): Invoice => ({
-        id: randomUUID(), businessId: t.business.id, type: 'INVOICE', number: null, status: 'DRAFT', customerId: customer.id, customerName: customer.name, customerPhone: customer.phone,
-        branchId: t.branch.id, issueDate: '2026-11-20', dueDate: '2026-12-04', paymentTermsDays: 14,
-        lines: [
-          { position: 0, productId: t.product.id, description: 'rice', quantity: 3, unitPrice: kobo(1000), discount: kobo(50), vatRate: 750, vatAmount: kobo(220), lineTotal: kobo(2950), unitCost: null },
-          { position: 1, productId: null, description: 'Delivery fee', quantity: 1, unitPrice: kobo(500), discount: kobo(0), vatRate: 0, vatAmount: kobo(0), lineTotal: kobo(500), unitCost: null },
-        ],
-        subtotal: kobo(3230), discountTotal: kobo(50), vatTotal: kobo(220), total: kobo(3450), amountPaid: kobo(0), pricesIncludeVat: true, notes: 'thanks', payments: [],
-        shareToken: randomUUID().replace(/-/g, ''), convertedFrom: null, createdBy: t.user.id, createdAt: NOW, updatedAt: NOW, sentAt: null, cancelledAt: null, ...o,
-      });
+      const invoice = (o: Partial<Invoice> = {}): Invoice =>
+        anInvoice(t, customer, {
+          lines: [
+            { position: 0, productId: t.product.id, description: 'rice', quantity: 3, unitPrice: kobo(1000), discount: kobo(50), vatRate: 750, vatAmount: kobo(220), lineTotal: kobo(2950), unitCost: null },
+            { position: 1, productId: null, description: 'Delivery fee', quantity: 1, unitPrice: kobo(500), discount: kobo(0), vatRate: 0, vatAmount: kobo(0), lineTotal: kobo(500), unitCost: null },
+          ],
+          subtotal: kobo(3230), discountTotal: kobo(50), vatTotal: kobo(220), total: kobo(3450), pricesIncludeVat: true, notes: 'thanks', ...o,
+        });
       return { ...t, customer, invoice };
     };
 

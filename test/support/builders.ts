@@ -9,7 +9,7 @@ import type { Customer } from '../../domain/customer.js';
 import type { CreditEntry } from '../../domain/credit.js';
 import { tendersOf, type SaleDraft } from '../../domain/sale.js';
 import { DEFAULT_VAT_SETTINGS } from '../../domain/vat.js';
-import { DEFAULT_INVOICE_SETTINGS } from '../../domain/invoice.js';
+import { DEFAULT_INVOICE_SETTINGS, type Invoice } from '../../domain/invoice.js';
 import { kobo } from '../../domain/money.js';
 
 /** Test data builders: a valid thing by default, the fields a test cares about as overrides. */
@@ -205,3 +205,15 @@ export const seedShop = async (uow: UnitOfWork<AppRepositories>, o: { business?:
   await uow.run(async (r) => void (await r.products.add(product)));
   return { ...t, product };
 };
+
+/** An invoice of `shop`'s business to `customer`: a draft with no lines unless the overrides say otherwise. */
+export const anInvoice = (
+  shop: { business: { id: string }; branch: { id: string }; user: { id: string } },
+  customer: Pick<Customer, 'id' | 'name' | 'phone'>,
+  o: Partial<Invoice> = {},
+): Invoice => ({
+  id: randomUUID(), businessId: shop.business.id, type: 'INVOICE', number: null, status: 'DRAFT', customerId: customer.id, customerName: customer.name, customerPhone: customer.phone,
+  branchId: shop.branch.id, issueDate: '2026-11-20', dueDate: '2026-12-04', paymentTermsDays: 14, lines: [], subtotal: kobo(0), discountTotal: kobo(0), vatTotal: kobo(0),
+  total: kobo(0), amountPaid: kobo(0), pricesIncludeVat: null, notes: null, payments: [], shareToken: randomUUID().replace(/-/g, ''), convertedFrom: null,
+  createdBy: shop.user.id, createdAt: NOW, updatedAt: NOW, sentAt: null, cancelledAt: null, ...o,
+});

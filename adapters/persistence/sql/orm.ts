@@ -91,15 +91,12 @@ export const pendingMigrations = async (options: MigrationOptions): Promise<stri
 };
 
 export const migrateDatabase = async (options: MigrationOptions & { readonly mode?: 'apply' | 'check' }): Promise<string[]> => {
-  // nothing pending: MikroORM is not loaded at all
-  if ((await pendingMigrations(options)).length === 0) return [];
+  const pending = await pendingMigrations(options);
+  // nothing pending: MikroORM is not loaded at all; `check` refuses from the same answer
+  if (pending.length === 0) return [];
+  if (options.mode === 'check') throw new Error(`the database has ${pending.length} pending migrations: start the server or run \`npm run cli -- migrate\` first`);
   const orm = await openOrm(options);
   try {
-    if (options.mode === 'check') {
-      const pending = await orm.getMigrator().getPendingMigrations();
-      if (pending.length > 0) throw new Error(`the database has ${pending.length} pending migrations: start the server or run \`npm run cli -- migrate\` first`);
-      return [];
-    }
     return await migrate(orm);
   } finally {
     await orm.close();
