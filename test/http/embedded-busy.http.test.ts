@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
+import { PGDATA, startEmbeddedPostgres } from '../../adapters/persistence/sql/embedded-postgres.js';
+import { embeddedTemplate } from '../support/database.js';
 import { openPostgres } from '../../bootstrap/persistence.js';
 import type { ListeningMemberCache } from '../../adapters/persistence/sql/member-cache.js';
 import { aPhone, createTestApp, registerOwner, type TestApp } from '../support/test-app.js';
@@ -24,6 +25,9 @@ describe('the embedded database under one tenant’s large import', function () 
   let memberCache: ListeningMemberCache | undefined;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'bizops-busy-'));
+    // from the run's migrated template: creating a database from nothing is test/bootstrap/cli.test.ts's `migrate`
+    const template = embeddedTemplate();
+    if (template) cpSync(template.pgdata, join(dataDir, PGDATA), { recursive: true });
     const persistence = await openPostgres({ dataDir, poolMax: 10, log: () => undefined });
     memberCache = persistence.memberCache as ListeningMemberCache | undefined;
     app = await createTestApp({ persistence });

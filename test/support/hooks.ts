@@ -1,5 +1,6 @@
-import { setUpTestDatabaseServer, tearDownTestDatabaseServer, testDatabase, testRunId } from './database.js';
-import { buildForTestRun, stopAllServers } from './server-process.js';
+import { rmSync } from 'node:fs';
+import { makeEmbeddedTemplate, setUpTestDatabaseServer, tearDownTestDatabaseServer, testDatabase, testRunId } from './database.js';
+import { buildForTestRun, stopAllServers, testRunDir } from './server-process.js';
 
 /**
  * Root hooks (a root-hook plugin: mocha runs it in each parallel worker, and root before-all /
@@ -23,12 +24,12 @@ export const mochaHooks = {
 };
 
 /** Once per run, in the main mocha process (not in the workers, which inherit its environment). */
-let removeBuild: (() => void) | undefined;
 export const mochaGlobalSetup = async function (this: unknown) {
-  removeBuild = buildForTestRun(testRunId());
-  await setUpTestDatabaseServer();
+  const dir = testRunDir(testRunId());
+  // side by side: the build is another process, the template this one's PGlite
+  await Promise.all([buildForTestRun(dir), makeEmbeddedTemplate(dir), setUpTestDatabaseServer()]);
 };
 export const mochaGlobalTeardown = async function (this: unknown) {
-  removeBuild?.();
+  rmSync(testRunDir(testRunId()), { recursive: true, force: true });
   await tearDownTestDatabaseServer();
 };

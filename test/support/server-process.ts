@@ -1,9 +1,8 @@
-import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openPostgres } from '../../bootstrap/persistence.js';
+import { embeddedTemplate } from './database.js';
 
 const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
@@ -14,17 +13,25 @@ const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
  * two runs at once never share one), instead of tsx compiling the sources in every process (a second
  * or more of CPU per start, docs/adr/0079). TEST_BUILT_DIR names it; unset, the sources run with tsx.
  */
-export const buildForTestRun = (runId: string) => {
-  const dir = join(ROOT, `.test-build-${runId}`);
-  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', dir, '--sourceMap', 'false'], { cwd: ROOT, stdio: 'inherit' });
+export const buildForTestRun = async (dir: string) => {
+  const tsc = spawn(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', dir, '--sourceMap', 'false'], { cwd: ROOT, stdio: 'inherit' });
+  const code = await new Promise<number | null>((resolve, reject) => tsc.once('error', reject).once('exit', resolve));
+  if (code !== 0) throw new Error(`the test run's build (tsc -p tsconfig.build.json) exited ${code}`);
   process.env.TEST_BUILT_DIR = dir;
-  return () => rmSync(dir, { recursive: true, force: true });
 };
+/** The run's own directory at the repository's root (see buildForTestRun), removed by the run's global teardown. */
+export const testRunDir = (runId: string) => join(ROOT, `.test-build-${runId}`);
 
-/** The arguments that run one of bootstrap/'s entry points (`bootstrap/main.ts`): compiled when there is a build, else the source with tsx. */
+/**
+ * The arguments that run one of bootstrap/'s entry points (`bootstrap/main.ts`): compiled when there is
+ * a build, else the source with tsx. `--liftoff-only`: V8 keeps PGlite's WebAssembly at its first,
+ * quick compile instead of optimising it again in the background, which a process that lives for a
+ * test does not earn back (4.1-4.5 s of CPU for a server's start and stop, 2.6 s with it; docs/adr/0079).
+ * The JavaScript and what it does are the same; only how V8 compiles the WebAssembly differs.
+ */
 export const entryPoint = (source: string): string[] => {
   const built = process.env.TEST_BUILT_DIR;
-  return built ? [join(built, source.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', source];
+  return ['--liftoff-only', ...(built ? [join(built, source.replace(/\.ts$/, '.js'))] : ['--import', 'tsx', source])];
 };
 
 /**
@@ -74,28 +81,19 @@ export const stopAllServers = async () => {
 const START_TIMEOUT_MS = 90_000;
 
 /**
- * An embedded data directory with every migration applied, made once per test process: a server
- * started on an empty DATA_DIR gets a copy of it, so it opens an existing database instead of
- * creating one (half its start-up on a busy machine, docs/adr/0048). Creating one from nothing is
- * still tested (test/bootstrap/cli.test.ts `migrate`, test/http/embedded-busy.http.test.ts).
+ * A server started on an empty DATA_DIR gets a copy of the run's migrated template (test/support/database.ts
+ * makeEmbeddedTemplate), so it opens an existing database instead of creating one (half its start-up on a
+ * busy machine, docs/adr/0048, 0079).
  */
-let template: Promise<string> | undefined;
-const migratedTemplate = () =>
-  (template ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bizops-template-'));
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-    const persistence = await openPostgres({ dataDir: dir, poolMax: 2, log: () => undefined });
-    await persistence.close();
-    return join(dir, 'pgdata');
-  })());
-const seedEmbeddedDataDir = async (env: Record<string, string>) => {
-  if (env.DATABASE_URL || !env.DATA_DIR || existsSync(join(env.DATA_DIR, 'pgdata'))) return;
-  cpSync(await migratedTemplate(), join(env.DATA_DIR, 'pgdata'), { recursive: true });
+const seedEmbeddedDataDir = (env: Record<string, string>) => {
+  const template = embeddedTemplate();
+  if (!template || env.DATABASE_URL || !env.DATA_DIR || existsSync(join(env.DATA_DIR, 'pgdata'))) return;
+  cpSync(template.pgdata, join(env.DATA_DIR, 'pgdata'), { recursive: true });
 };
 
 /** The real server process (`npm start` runs the same file), with these environment settings on top of the test's. */
 export const startServer = async (env: Record<string, string>) => {
-  await seedEmbeddedDataDir(env);
+  seedEmbeddedDataDir(env);
   return startSpawned(env);
 };
 

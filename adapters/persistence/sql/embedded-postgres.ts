@@ -96,13 +96,14 @@ export const openPglite = async (dataDir: string | undefined, loadDataDir?: Blob
  * socket in a fresh directory only this user may enter (0700): pglite-socket checks no password, so
  * a TCP port would let any local process in as superuser (ADR 0012). `maxConnections` must be at
  * least every connection open at once (the pool's max, the job queue's, the migrations' one while
- * they run), or surplus connections are reset (ECONNRESET).
+ * they run), or surplus connections are reset (ECONNRESET). `loadDataDir`: a data-directory tarball
+ * (PGlite's dumpDataDir) to start from instead of an empty cluster.
  */
-export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number }): Promise<EmbeddedPostgres> => {
+export const startEmbeddedPostgres = async (options: { dataDir?: string; maxConnections: number; loadDataDir?: Blob }): Promise<EmbeddedPostgres> => {
   const unlock = options.dataDir ? lockDataDir(options.dataDir) : () => undefined;
   try {
     // Loaded here, not at start: a server on PostgreSQL never pays for PGlite's modules.
-    const [db, { PGLiteSocketServer }] = await Promise.all([openPglite(options.dataDir), import('@electric-sql/pglite-socket')]);
+    const [db, { PGLiteSocketServer }] = await Promise.all([openPglite(options.dataDir, options.loadDataDir), import('@electric-sql/pglite-socket')]);
     // A short path: a Unix socket's path may not exceed about 100 bytes, which a deep DATA_DIR could.
     const socketDir = mkdtempSync(join(tmpdir(), 'bizops-pg-'));
     const server = new PGLiteSocketServer({ db, path: join(socketDir, '.s.PGSQL.5432'), maxConnections: options.maxConnections });
