@@ -34,9 +34,14 @@ const transferItems = (t: ProductTables, transferId: string) =>
     .sort((a, b) => (a.productId < b.productId ? -1 : 1))
     .map((m) => ({ productId: m.productId, quantity: -m.quantityChange }));
 
-const productsOf = (t: ProductTables, businessId: string) => values(t.products).filter((p) => p.businessId === businessId);
-const skuTaken = (t: ProductTables, p: Product) =>
-  productsOf(t, p.businessId).some((x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase());
+/** Copies of the business's products (only those: a lookup row by row must not copy every table, ADR 0079). */
+const productsOf = (t: ProductTables, businessId: string) => [...t.products.values()].filter((p) => p.businessId === businessId).map(copy);
+/** A copy of the business's first product that `match` accepts (read in place, one copied). */
+const productWhere = (t: ProductTables, businessId: string, match: (p: Product) => boolean) => {
+  for (const p of t.products.values()) if (p.businessId === businessId && match(p)) return copy(p);
+  return undefined;
+};
+const skuTaken = (t: ProductTables, p: Product) => productWhere(t, p.businessId, (x) => x.id !== p.id && x.sku.toLowerCase() === p.sku.toLowerCase()) !== undefined;
 
 /** The products module in memory: the catalogue and the stock ledger. */
 export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductRepositories, BranchReads> = {
@@ -57,16 +62,16 @@ export const inMemoryProductsModule: InMemoryModule<ProductTables, ProductReposi
       return { ok: true, before, after: before + change, total: p.quantity };
     };
     const addMovement = (m: StockMovement): Date => {
-      const createdAt = after(values(t.stockMovements).filter((x) => x.businessId === m.businessId && x.productId === m.productId), m.createdAt);
+      const createdAt = after([...t.stockMovements.values()].filter((x) => x.businessId === m.businessId && x.productId === m.productId), m.createdAt);
       t.stockMovements.set(rowKey(m.businessId, m.id), copy({ ...m, createdAt }));
       return createdAt;
     };
     return {
       products: {
-        findById: async (businessId, id) => productsOf(t, businessId).find((p) => p.id === id),
+        findById: async (businessId, id) => productWhere(t, businessId, (p) => p.id === id),
         findMany: async (businessId, ids) => productsOf(t, businessId).filter((p) => ids.includes(p.id)),
         lockBySkus: async () => undefined, // transactions are already serialised
-        findBySku: async (businessId, sku) => productsOf(t, businessId).find((p) => p.sku.toLowerCase() === sku.toLowerCase()),
+        findBySku: async (businessId, sku) => productWhere(t, businessId, (p) => p.sku.toLowerCase() === sku.toLowerCase()),
         list: async (businessId, page, filter) =>
           keysetPageInMemory(
             productsOf(t, businessId).filter(

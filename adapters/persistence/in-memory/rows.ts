@@ -13,5 +13,8 @@ export const copy = <T>(value: T): T => structuredClone(value);
 export const values = <T>(m: Map<string, T>): T[] => [...m.values()].map(copy);
 
 /** `at`, or 1 ms after the latest of `earlier` when the clock has not passed it (ledgers read as chains). */
-export const after = (earlier: { createdAt: Date }[], at: Date): Date =>
-  new Date(Math.max(at.getTime(), ...earlier.map((x) => x.createdAt.getTime() + 1)));
+export const after = (earlier: Iterable<{ createdAt: Date }>, at: Date): Date => {
+  let latest = at.getTime();
+  for (const x of earlier) latest = Math.max(latest, x.createdAt.getTime() + 1);
+  return new Date(latest);
+};
