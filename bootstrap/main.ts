@@ -41,10 +41,6 @@ const main = async () => {
   const redis = config.REDIS_URL ? new (await import('ioredis')).Redis(config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }) : undefined;
   redis?.on('error', (err) => logger.warn({ err: err.message }, 'redis error; rate limits fall back to memory'));
   const { app, dispatcher, jobs } = await (await composing).compose(config, persistence, logger, { redis, ...(metrics ? { metrics } : {}) });
-  // WORKERS=off: this process only enqueues; `npm run worker` processes run the jobs (docs/adr/0029).
-  await jobs.start({ workers: config.WORKERS === 'on' });
-  // Events committed before a stop or a crash are in the outbox: the loop relays them now.
-  dispatcher.start();
 
   const server = createServer(app.callback());
   answerClientErrorsAsProblems(server, config.ERROR_TYPE_BASE);
@@ -52,6 +48,19 @@ const main = async () => {
   await new Promise<void>((resolve) => server.listen(config.PORT, config.HOST, resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
+  // The job queue starts once the API answers (docs/adr/0081): a request meanwhile commits its events to
+  // the outbox as always, and the relay below sends them once the queue is there. WORKERS=off: this
+  // process only enqueues; `npm run worker` processes run the jobs (docs/adr/0029).
+  const queueStarted = performance.now();
+  const queue = jobs.start({ workers: config.WORKERS === 'on' }).then(() => {
+    // Events committed before a stop or a crash, or while the queue started, are in the outbox: the loop relays them now.
+    dispatcher.start();
+    logger.info({ ms: Math.round(performance.now() - queueStarted) }, 'job queue started');
+  });
+  queue.catch((e: unknown) => {
+    logger.fatal({ err: e }, 'the job queue did not start');
+    process.exit(1);
+  });
   const metricsServer = metrics && config.METRICS_PORT !== undefined ? await serveMetrics(metrics, { port: config.METRICS_PORT, host: config.HOST, logger }) : undefined;
   logger.info(
     {
@@ -74,6 +83,7 @@ const main = async () => {
     });
     clearTimeout(force);
     await metricsServer?.close();
+    await queue.catch(() => undefined); // a stop while the queue starts lets it finish starting, then stops it
     await dispatcher.stop(); // the relays under way finish (an event cut short is relayed again after its lease)
     await jobs.stop(); // the jobs running finish, or go back to be retried (never run twice at once)
     await persistence.close();

@@ -1,4 +1,5 @@
-import PgBoss from 'pg-boss';
+// Loaded by `start`, not with this module: a server answers before the queue's code is read (docs/adr/0081).
+import type PgBoss from 'pg-boss';
 import type { DeadJob, JobData, JobQueue, JobReport, JobSpec, PeriodicTask } from '../../application/ports/job-queue.js';
 import { PermanentJobFailure } from '../../application/ports/job-queue.js';
 import { withTraceparent } from '../tracing/trace-context.js';
@@ -214,7 +215,8 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
     },
     async start({ workers }) {
       if (boss) return;
-      const b = new PgBoss({
+      const { default: PgBossQueue } = await import('pg-boss');
+      const b = new PgBossQueue({
         connectionString: o.connectionString,
         max: o.poolMax,
         schema: SCHEMA,
