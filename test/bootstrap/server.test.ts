@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { exited, post, startServer as startProcess } from '../support/server-process.js';
+import { codeFromLog, exited, post, startServer as startProcess } from '../support/server-process.js';
 
 const startServer = (dataDir: string) => startProcess({ DATA_DIR: dataDir });
 
@@ -15,14 +15,7 @@ describe('the server process on the embedded default', function () {
     const phone = '+2348039990001';
     const reg = await post(first.base, '/auth/register', { phone, first_name: 'Ada', last_name: 'Obi', business_name: 'Kept Stores' });
     expect(reg.status).to.equal(201);
-    // the log line travels through a pipe: it may arrive just after the HTTP answer
-    let outgoing: string | undefined;
-    for (let i = 0; i < 100 && !outgoing; i++) {
-      outgoing = first.lines.find((l) => l.includes('"outgoing message"') && l.includes(phone));
-      if (!outgoing) await new Promise((r) => setTimeout(r, 20));
-    }
-    expect(outgoing, 'the OTP is in the log outbox').to.be.a('string');
-    const code = /code is (\d{6})/.exec(outgoing!)![1];
+    const code = await codeFromLog(first.lines, phone); // the OTP is in the log outbox
 
     // Load: registrations in flight when SIGTERM arrives must complete (or be refused before they start).
     const inFlight = Array.from({ length: 40 }, (_, i) =>

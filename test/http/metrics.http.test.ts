@@ -153,7 +153,7 @@ describe('metrics (GET /metrics on METRICS_PORT, docs/adr/0065)', function () {
         expect(port).to.be.a('number').and.not.equal(Number(new URL(on.base).port));
         expect((await fetch(`${on.base}/actuator/health`)).status).to.equal(200);
         // the queue starts once the API answers (docs/adr/0081); its gauges are there from then on
-        for (let i = 0; i < 500 && !on.lines.some((l) => l.includes('job queue started')); i++) await new Promise((r) => setTimeout(r, 20));
+        for (let i = 0; i < 1500 && !on.lines.some((l) => l.includes('job queue started')); i++) await new Promise((r) => setTimeout(r, 20));
         const families = await scrape(`http://127.0.0.1:${port}/metrics`);
         expect(value(families, 'bizops_http_requests_total', { method: 'GET', route: '/api/v1/actuator/health', status: '200' })).to.equal(1);
         // the server's job queue is pg-boss on the embedded database: its queues are counted there

@@ -132,9 +132,13 @@ const startSpawned = (env: Record<string, string>) =>
 export const exited = (child: ChildProcess) =>
   new Promise<number | null>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(child.exitCode) : child.once('exit', (code) => resolve(code))));
 
-/** The sign-in code the log outbox wrote for `to` (the line travels through a pipe: it may arrive just after the HTTP answer). */
+/**
+ * The sign-in code the log outbox wrote for `to`. The messages job writes it: right after a start that
+ * waits for the job queue, which starts once the API answers (docs/adr/0081, seconds on a busy machine
+ * with PGlite), and the line then travels through a pipe.
+ */
 export const codeFromLog = async (lines: string[], to: string): Promise<string> => {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 1000; i++) {
     const line = [...lines].reverse().find((l) => l.includes('"outgoing message"') && l.includes(to));
     const code = line && /code is (\d{6})/.exec(line)?.[1];
     if (code) return code;
