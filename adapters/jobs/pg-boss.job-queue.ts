@@ -102,6 +102,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
   const wakers = new Map<string, Set<() => void>>();
   const loops = new Set<Promise<void>>();
   let boss: PgBoss | undefined;
+  let starting: Promise<void> | undefined;
   let stopping = false;
 
   const started = (): PgBoss => {
@@ -201,6 +202,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
         setImmediate(() => {
           turn = undefined;
           Promise.resolve()
+            .then(() => starting) // a start under way finishes first (its queues made)
             .then(() => started().insert(batch.rows))
             .then(() => {
               batch.queues.forEach(wake);
@@ -213,43 +215,47 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       turn.queues.add(queue);
       return new Promise<void>((resolve, reject) => turn!.waiting.push({ resolve, reject }));
     },
-    async start({ workers }) {
-      if (boss) return;
-      const { default: PgBossQueue } = await import('pg-boss');
-      const b = new PgBossQueue({
-        connectionString: o.connectionString,
-        max: o.poolMax,
-        schema: SCHEMA,
-        migrate: true, // pg-boss installs and upgrades its schema itself, under an advisory lock
-        supervise: workers,
-        schedule: workers,
-        maintenanceIntervalSeconds: o.maintenanceIntervalSeconds,
-        cronWorkerIntervalSeconds: 5,
-        cronMonitorIntervalSeconds: o.cronMonitorIntervalSeconds ?? 30,
-      });
-      b.on('error', (e) => report({ kind: 'queue_failed', error: describe(e) }));
-      await b.start();
-      boss = b;
-      stopping = false;
-      const queues = [...specs.values()].map((s) => ({ ...s, retryBackoff: true }));
-      const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: t.retryLimit ?? 0, retryDelaySeconds: t.retryDelaySeconds ?? 0, retryBackoff: (t.retryLimit ?? 0) > 0, expireInSeconds: 55 }));
-      for (const q of [...queues, ...periodic]) {
-        const options = { retryLimit: q.retryLimit, retryDelay: q.retryDelaySeconds, retryBackoff: q.retryBackoff, expireInSeconds: q.expireInSeconds, deadLetter: deadQueue(q.queue) };
-        await ensureQueue(b, deadQueue(q.queue), {});
-        await ensureQueue(b, q.queue, options);
-        await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
-      }
-      if (!workers) return;
-      if (tasks.length > 0) {
-        await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql, []));
-        await createIfMissing(() => b.getDb().executeSql(addClaimingJobSql, []));
-      }
-      for (const t of tasks) await b.schedule(t.name, '* * * * *');
-      const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
-      for (const r of runners) {
-        const running: Promise<void> = loop(r).finally(() => loops.delete(running));
-        loops.add(running);
-      }
+    // One start at a time; what is enqueued meanwhile waits for it (a server starts its queue after it
+    // answers, and the relay may hand it events before it is up, docs/adr/0081).
+    start({ workers }) {
+      return (starting ??= (async () => {
+        if (boss) return;
+        const { default: PgBossQueue } = await import('pg-boss');
+        const b = new PgBossQueue({
+          connectionString: o.connectionString,
+          max: o.poolMax,
+          schema: SCHEMA,
+          migrate: true, // pg-boss installs and upgrades its schema itself, under an advisory lock
+          supervise: workers,
+          schedule: workers,
+          maintenanceIntervalSeconds: o.maintenanceIntervalSeconds,
+          cronWorkerIntervalSeconds: 5,
+          cronMonitorIntervalSeconds: o.cronMonitorIntervalSeconds ?? 30,
+        });
+        b.on('error', (e) => report({ kind: 'queue_failed', error: describe(e) }));
+        await b.start();
+        boss = b;
+        stopping = false;
+        const queues = [...specs.values()].map((s) => ({ ...s, retryBackoff: true }));
+        const periodic = tasks.map((t) => ({ queue: t.name, retryLimit: t.retryLimit ?? 0, retryDelaySeconds: t.retryDelaySeconds ?? 0, retryBackoff: (t.retryLimit ?? 0) > 0, expireInSeconds: 55 }));
+        for (const q of [...queues, ...periodic]) {
+          const options = { retryLimit: q.retryLimit, retryDelay: q.retryDelaySeconds, retryBackoff: q.retryBackoff, expireInSeconds: q.expireInSeconds, deadLetter: deadQueue(q.queue) };
+          await ensureQueue(b, deadQueue(q.queue), {});
+          await ensureQueue(b, q.queue, options);
+          await b.updateQueue(q.queue, { name: q.queue, ...options }); // a changed policy reaches a queue made earlier
+        }
+        if (!workers) return;
+        if (tasks.length > 0) {
+          await createIfMissing(() => b.getDb().executeSql(createPeriodicRunsSql, []));
+          await createIfMissing(() => b.getDb().executeSql(addClaimingJobSql, []));
+        }
+        for (const t of tasks) await b.schedule(t.name, '* * * * *');
+        const runners = [...[...specs.values()].flatMap((s) => Array.from({ length: o.concurrency }, () => jobRunner(s))), ...tasks.map(taskRunner)];
+        for (const r of runners) {
+          const running: Promise<void> = loop(r).finally(() => loops.delete(running));
+          loops.add(running);
+        }
+      })());
     },
     async stop() {
       const b = boss;
@@ -263,6 +269,7 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
       clearTimeout(timer);
       await b.stop({ graceful: false, close: true });
       boss = undefined;
+      starting = undefined;
     },
     async depths() {
       // state < 'active' (created, retry) is the partial index pg-boss keeps for fetching: no scan of finished jobs.

@@ -170,6 +170,24 @@ describe('jobs: events become jobs of the PostgreSQL queue (pg-boss)', function 
     }
   });
 
+  it('a job enqueued while the queue starts waits for the start and is kept; before any start it is refused (docs/adr/0081)', async () => {
+    const q = pgBossJobQueue({ connectionString: (await testDatabase()).url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 1_000 });
+    q.define({ queue: 'early', retryLimit: 0, retryDelaySeconds: 1, expireInSeconds: 30, handle: async () => undefined });
+    const before = await q.enqueue('early', [{ id: randomUUID(), data: {} }]).then(() => 'kept', (e: Error) => e.message);
+    expect(before).to.equal('the job queue is not started');
+    const id = randomUUID();
+    const starting = q.start({ workers: false });
+    try {
+      await q.enqueue('early', [{ id, data: {} }]); // the queue is not up yet: this waits for it
+      await starting;
+      const rows = (await q.boss().getDb().executeSql('select name from pgboss.job where id = $1::uuid', [id])).rows;
+      expect(rows).to.deep.equal([{ name: 'early' }]);
+    } finally {
+      await starting.catch(() => undefined);
+      await q.stop();
+    }
+  });
+
   it('a dead job is told to its queue once (onDead): after the last retry, and at once for a permanent failure', async () => {
     const q = pgBossJobQueue({ connectionString: (await testDatabase()).url, poolMax: 1, pollingIntervalSeconds: 1, concurrency: 1, maintenanceIntervalSeconds: 1, stopTimeoutMs: 1_000 });
     const runs = new Map<string, number>();

@@ -40,13 +40,14 @@ describe('HTTP products CSV: export and import', () => {
     await client.connect();
     try {
       await client.query(
+        // times to the millisecond, as the API writes them (a keyset cursor is a JavaScript Date)
         `with made as (
            insert into products (id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at, vat_exempt)
-           select gen_random_uuid(), $1, 'Bulk item ' || i, 'BULK-' || lpad(i::text, 5, '0'), i * 100 + i % 100, null, i % 7, null, 'PRODUCT', null, null, null, now(), now(), null, false
+           select gen_random_uuid(), $1, 'Bulk item ' || i, 'BULK-' || lpad(i::text, 5, '0'), i * 100 + i % 100, null, i % 7, null, 'PRODUCT', null, null, null, date_trunc('milliseconds', now()), date_trunc('milliseconds', now()), null, false
              from generate_series(0, $2::integer - 1) i
            returning id, quantity)
          insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-         select $1, made.id, b.id, made.quantity, now() from made, branches b where b.business_id = $1 and b.is_default and made.quantity > 0`,
+         select $1, made.id, b.id, made.quantity, date_trunc('milliseconds', now()) from made, branches b where b.business_id = $1 and b.is_default and made.quantity > 0`,
         [businessId, n],
       );
     } finally {

@@ -144,7 +144,7 @@ export const codeFromLog = async (lines: string[], to: string): Promise<string> 
     if (code) return code;
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`no code for ${to} in the log`);
+  throw new Error(`no code for ${to} in the log:\n${lines.slice(-15).join('\n')}`);
 };
 
 export const post = (base: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
