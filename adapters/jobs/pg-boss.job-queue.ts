@@ -255,7 +255,10 @@ export const pgBossJobQueue = (o: PgBossOptions): JobQueue & { readonly boss: ()
           const running: Promise<void> = loop(r).finally(() => loops.delete(running));
           loops.add(running);
         }
-      })());
+      })().catch((e: unknown) => {
+        starting = undefined; // a failed start may be tried again
+        throw e;
+      }));
     },
     async stop() {
       const b = boss;

@@ -159,8 +159,7 @@ export const replicaDatabaseUrl = async (): Promise<string | undefined> => {
  * data directory with every migration applied, and the same as a tarball. Each worker's in-memory
  * database starts from the tarball and each server a test starts on an empty DATA_DIR from a copy of
  * the directory, instead of each creating a cluster (initdb, seconds of CPU on PGlite) and migrating
- * it (docs/adr/0079). Creating one from nothing is still tested (test/bootstrap/cli.test.ts `migrate`,
- * test/http/embedded-busy.http.test.ts).
+ * it (docs/adr/0079). Creating one from nothing is still tested (test/bootstrap/cli.test.ts `migrate`).
  */
 export const makeEmbeddedTemplate = async (dir: string) => {
   const dataDir = join(dir, 'embedded-template');
