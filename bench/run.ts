@@ -29,7 +29,7 @@
  * baseline); the servers are stopped at the end, also on error or Ctrl-C.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer as createNetServer } from 'node:net';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -41,6 +41,7 @@ import { createPaging } from '../adapters/http/paging.js';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../adapters/persistence/sql/embedded-postgres.js';
 import { openPostgres } from '../bootstrap/persistence.js';
 import { startClusterServer } from './cluster-target.js';
+import { pageScript, prepareCarts, runPgbench, saleScript } from './pgbench.js';
 import { checkSeed, FULL_SIZE, readSeed, seedBench, type Seed, type SeedSize } from './seed-bench.js';
 
 // ---------------------------------------------------------------------------------------------- options
@@ -53,7 +54,7 @@ const option = (name: string): string | undefined => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
 };
-const KNOWN = ['quick', 'embedded', 'reseed', 'only', 'no-baseline', 'cpu-prof', 'connections', 'instances', 'metrics', 'help'];
+const KNOWN = ['quick', 'embedded', 'reseed', 'only', 'no-baseline', 'no-pgbench', 'cpu-prof', 'connections', 'instances', 'metrics', 'help'];
 for (const a of argv) {
   if (a.startsWith('--') && !KNOWN.includes(a.slice(2).split('=')[0]!)) {
     console.error(`unknown option ${a}; known: ${KNOWN.map((k) => `--${k}`).join(' ')}`);
@@ -69,6 +70,15 @@ const EMBEDDED = flag('embedded');
 const RESEED = flag('reseed');
 const NO_BASELINE = flag('no-baseline') || Number(option('instances') ?? '1') > 1;
 const CPU_PROF = flag('cpu-prof');
+/** PostgreSQL's own ceiling beside the hot scenarios (bench/pgbench.ts): PostgreSQL, one instance, pgbench installed. */
+const PGBENCH = !flag('no-pgbench') && !flag('embedded') && Number(option('instances') ?? '1') === 1 && (() => {
+  try {
+    execFileSync('pgbench', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
 const METRICS = flag('metrics');
 const ONLY = option('only')?.split(',').map((s) => s.trim()).filter(Boolean);
 const CONNECTIONS = Number(option('connections') ?? '32');
@@ -176,7 +186,7 @@ interface RunData {
   readonly t0: Date;
   readonly productPool: string[];
   readonly customerPool: string[];
-  readonly hot: { app: string; baseline: string };
+  readonly hot: { app: string; baseline: string; pgbench: string };
   /** The large business's branches, the default first: each cart sells at one of them (docs/adr/0032). */
   readonly branches: string[];
   /** The branch the hot product is sold at (not the default: a branch's stock, not the total, runs out). */
@@ -216,7 +226,7 @@ const splitRange = (from: string, to: string, max: number) => {
 /** Pools of products and customers the carts draw from, the hot products, the deep page, and a stock snapshot. */
 const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
   const b = seed.businessId;
-  const hot = await db.query<{ id: string }>("select id from products where business_id = $1 and type = 'PRODUCT' order by sku limit 2", [b]);
+  const hot = await db.query<{ id: string }>("select id from products where business_id = $1 and type = 'PRODUCT' order by sku limit 3", [b]);
   const branches = (await db.query<{ id: string }>('select id from branches where business_id = $1 and archived_at is null order by is_default desc, created_at', [b])).map((r) => r.id);
   if (branches.length < 2) throw new Error('the large business has one branch: run with --reseed');
   // products with at least 40 units at every branch, so a cart sells wherever it is rung up
@@ -255,7 +265,7 @@ const prepareRun = async (db: Db, seed: Seed): Promise<RunData> => {
     t0,
     productPool: pool.map((r) => r.id),
     customerPool: customers.map((r) => r.id),
-    hot: { app: hot[0]!.id, baseline: hot[1]!.id },
+    hot: { app: hot[0]!.id, baseline: hot[1]!.id, pgbench: hot[2]!.id },
     branches,
     hotBranch: branches[1]!,
     deep: { value: new Date(deep[0]!.created_at).toISOString(), id: deep[0]!.id, position: DEEP_POSITION },
@@ -560,6 +570,12 @@ interface Scenario {
   readonly download?: { readonly paths: (data: RunData) => string[]; readonly count: { full: number; quick: number } };
   /** Before the measured run (after the warm-up); gets the scenario's number of requests (`requests`). */
   readonly before?: (t: Target, data: RunData, requests: number | undefined) => Promise<Record<string, unknown>>;
+  /**
+   * A till's backlog instead of autocannon (issue 37): `sales` carts, `rounds` times, one client, sent either
+   * as one POST /sync/batch or as POST /sales one after another (each with an Idempotency-Key), timed
+   * (see runTill).
+   */
+  readonly till?: { readonly mode: 'batch' | 'one-by-one'; readonly sales: number; readonly rounds: { full: number; quick: number } };
 }
 
 /** mulberry32: the same sequence of carts and pages every run. */
@@ -748,6 +764,26 @@ const SCENARIOS: Scenario[] = [
       await t.restock(t.hotProduct, stock, data.hotBranch);
       return { hot_product: t.hotProduct, hot_start_stock: stock, hot_branch: data.hotBranch };
     },
+  },
+  {
+    name: 'till-one-by-one',
+    label: 'a till: 100 x POST /sales, one client',
+    connections: 1,
+    seconds: { full: 0, quick: 0 },
+    writes: true,
+    warmup: false,
+    next: (_t, data, rng) => () => cart(data, rng),
+    till: { mode: 'one-by-one', sales: 100, rounds: { full: 5, quick: 2 } },
+  },
+  {
+    name: 'till-batch',
+    label: 'a till: one POST /sync/batch of 100 sales',
+    connections: 1,
+    seconds: { full: 0, quick: 0 },
+    writes: true,
+    warmup: false,
+    next: (_t, data, rng) => () => cart(data, rng),
+    till: { mode: 'batch', sales: 100, rounds: { full: 5, quick: 2 } },
   },
   {
     name: 'mixed',
@@ -959,11 +995,96 @@ const runDownloads = async (t: Target, s: Scenario): Promise<Measured> => {
   };
 };
 
+/**
+ * A till coming back online with `sales` sales queued (issue 37): sent as one POST /sync/batch (each a
+ * sale.create with its op_id and client id), or as POST /sales one after another on one connection, each
+ * with an Idempotency-Key and the same client id, as the till would send them online. Each round is timed
+ * from the first byte sent to the last answer; a warm-up round of a fifth of the sales goes first. CPU a
+ * sale is the server's and PostgreSQL's over the measured rounds.
+ */
+const runTill = async (t: Target, s: Scenario, data: RunData): Promise<Measured> => {
+  const till = s.till!;
+  const rounds = QUICK ? till.rounds.quick : till.rounds.full;
+  const rng = prng(0x7111 ^ (till.mode === 'batch' ? 1 : 2));
+  const deviceId = `bench-till-${data.t0.getTime()}`;
+  const headers = { ...t.headers, 'content-type': 'application/json' };
+  let applied = 0;
+  let failed = 0;
+  const status: Record<string, number> = {};
+  const round = async (n: number) => {
+    const carts = Array.from({ length: n }, () => ({ id: randomUUID(), client_created_at: new Date().toISOString(), ...(JSON.parse(cart(data, rng).body!) as object) }));
+    const started = performance.now();
+    if (till.mode === 'batch') {
+      const res = await fetch(`${t.server.baseUrl}/api/v1/sync/batch`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ device_id: deviceId, operations: carts.map((payload) => ({ op_id: randomUUID(), type: 'sale.create', payload })) }),
+      });
+      const body = (await res.json()) as { data?: { results: { status: string; http_status: number }[] } };
+      status[res.status] = (status[res.status] ?? 0) + 1;
+      for (const r of body.data?.results ?? []) r.status === 'applied' ? applied++ : failed++;
+      if (res.status !== 200) failed += n;
+    } else {
+      for (const payload of carts) {
+        const res = await fetch(`${t.server.baseUrl}/api/v1/sales`, { method: 'POST', headers: { ...headers, 'idempotency-key': randomUUID() }, body: JSON.stringify(payload) });
+        await res.arrayBuffer();
+        res.status === 201 ? applied++ : failed++;
+      }
+    }
+    return performance.now() - started;
+  };
+  await round(Math.max(1, Math.round(till.sales / 5)));
+  applied = 0;
+  failed = 0;
+  await sleep(300);
+  t.server.peakRssMb(); // mark
+  const errorsBefore = t.server.errorLines();
+  const cpuBefore = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const start = new Date();
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) times.push(await round(till.sales));
+  const end = new Date();
+  const selfCpu = process.cpuUsage(cpuBefore.self);
+  const sales = rounds * till.sales;
+  const per = (sec: number) => Math.round((sec * 1000 * 1000) / sales) / 1000;
+  const sorted = [...times].sort((a, b) => a - b);
+  const m: Measured = {
+    name: s.name,
+    label: s.label,
+    target: t.kind,
+    connections: 1,
+    seconds: Math.round((end.getTime() - start.getTime()) / 1000),
+    rps: Math.round((sales / (times.reduce((a, b) => a + b, 0) / 1000)) * 10) / 10,
+    p50: Math.round(sorted[Math.floor((sorted.length - 1) / 2)]!),
+    p99: Math.round(sorted[sorted.length - 1]!),
+    errors: 0,
+    non2xx: failed,
+    fiveXX: Object.entries(status).filter(([c]) => c.startsWith('5')).reduce((n, [, v]) => n + v, 0),
+    unexpected: failed,
+    status: { '201': applied, ...(failed > 0 ? { failed } : {}) },
+    peakRssMb: t.server.peakRssMb(),
+    cpuMsPerRequest: {
+      server: per(serverCpuSeconds(t.server) - cpuBefore.server),
+      postgres: per(EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres),
+      loadGenerator: per((selfCpu.user + selfCpu.system) / 1e6),
+    },
+    start,
+    end,
+    extra: { till: { mode: till.mode, sales_a_round: till.sales, rounds, round_ms: times.map(Math.round) }, server_error_log_lines: t.server.errorLines() - errorsBefore },
+  };
+  log(
+    `  ${t.kind.padEnd(8)} ${s.name.padEnd(16)} ${till.sales} sales in ${m.p50} ms (p50 of ${rounds} rounds: ${times.map((x) => Math.round(x)).join(', ')} ms), ` +
+      `${applied} applied, ${failed} not; CPU ms a sale: server ${m.cpuMsPerRequest.server}${EMBEDDED ? '' : `, postgres ${m.cpuMsPerRequest.postgres}`}`,
+  );
+  return m;
+};
+
 /** The run's data, for the download scenarios' paths. */
 let DATA: RunData | undefined;
 
 const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<string, Measured>): Promise<Measured> => {
   if (s.download) return runDownloads(t, s);
+  if (s.till) return runTill(t, s, data);
   const seconds = t.kind === 'app' ? (QUICK ? s.seconds.quick : s.seconds.full) : QUICK ? s.baselineSeconds!.quick! : s.baselineSeconds!.full;
   const rng = prng(0x5eed ^ s.name.length ^ (t.kind === 'app' ? 1 : 2));
   const next = s.next(t, data, rng);
@@ -1031,6 +1152,64 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
   return m;
 };
 
+// ---------------------------------------------------------------------------------------------- the ceiling (pgbench)
+
+/** What pgbench did for a scenario: its rate, and PostgreSQL's CPU a transaction. */
+interface Ceiling {
+  readonly name: string;
+  readonly tps: number;
+  readonly transactions: number;
+  readonly failed: number;
+  readonly pgCpuMs: number;
+}
+
+/** The scenarios pgbench runs the API's statements for (issue 37), and the least share of its rate the API must reach. */
+const CEILING_TARGETS: Record<string, number> = { 'products-page1': 0.5, 'sales-random': 0.6, 'sales-hot': 0.6 };
+
+/** pgbench's variables (the business, the page's products, the constants of a cash sale) and its carts; made once a run. */
+const preparePgbench = async (db: Db, seed: Seed, data: RunData) => {
+  const b = seed.businessId;
+  const page = (await db.query<{ id: string }>('select id from products where business_id = $1 and archived_at is null order by created_at desc, id desc limit 20', [b])).map((r) => r.id);
+  // the API scenario's carts (the same generator and products), those with no customer
+  const rng = prng(0xce11);
+  const carts: { productIds: string[]; quantities: number[]; branchId: string }[] = [];
+  while (carts.length < 3000) {
+    const body = JSON.parse(cart(data, rng).body!) as { items: { product_id: string; quantity: number }[]; customer_id?: string; branch_id: string };
+    if (body.customer_id) continue;
+    carts.push({ productIds: body.items.map((i) => i.product_id), quantities: body.items.map((i) => i.quantity), branchId: body.branch_id });
+  }
+  const counts = await prepareCarts(db, 'bench_pgbench_carts', b, seed.ownerUserId, carts);
+  await prepareCarts(db, 'bench_pgbench_hot', b, seed.ownerUserId, [{ productIds: [data.hot.pgbench], quantities: [1], branchId: data.hotBranch }]);
+  const vars: Record<string, string | number> = {
+    b, limit: 21, zero: 0, false: 'false', max_stock: 1_000_000_000, method: 'CASH', completed: 'COMPLETED',
+    sale_type: 'SaleRecorded', stock_type: 'StockChanged', never: 'infinity', user: seed.ownerUserId,
+  };
+  page.forEach((id, i) => (vars[`p${i + 1}`] = id));
+  return { vars, counts, pageSize: page.length };
+};
+
+/** pgbench for scenario `s`, as long as the API ran it (or as many transactions), on the API's pool size. */
+const runCeiling = async (s: Scenario, setup: Awaited<ReturnType<typeof preparePgbench>>, app: Target, data: RunData, db: Db): Promise<Ceiling> => {
+  const seconds = QUICK ? s.seconds.quick : s.seconds.full;
+  let scripts: { text: string; weight: number }[];
+  let transactions: number | undefined;
+  if (s.name === 'products-page1') scripts = [{ text: pageScript(setup.pageSize), weight: 1 }];
+  else if (s.name === 'sales-random') scripts = [1, 2, 3].map((lines) => ({ text: saleScript(lines, setup.counts.get(lines) ?? 0), weight: setup.counts.get(lines) ?? 0 }));
+  else {
+    const requests = QUICK ? s.requests!.quick : s.requests!.full;
+    await app.restock(data.hot.pgbench, Math.round(requests / 2), data.hotBranch); // the API's own hot run: half the requests find stock
+    scripts = [{ text: saleScript(1, 1, 'bench_pgbench_hot'), weight: 1 }];
+    transactions = Math.ceil(requests / POOL_MAX);
+  }
+  const before = postgresCpuSeconds();
+  const r = await runPgbench(DATABASE_URL, scripts, { clients: POOL_MAX, seconds, ...(transactions ? { transactions } : {}), vars: setup.vars });
+  const pgCpuMs = Math.round(((postgresCpuSeconds() - before) * 1e6) / Math.max(1, r.transactions)) / 1000;
+  await db.query(`delete from outbox where next_attempt_at = 'infinity'`); // pgbench's events: nobody relays them
+  if (s.writes) await sleep(1000);
+  log(`  pgbench  ${s.name.padEnd(16)} ${String(r.tps.toFixed(1)).padStart(8)} tps  (${r.transactions} transactions, ${r.failed} failed, ${POOL_MAX} connections)  CPU ms/tx: postgres ${pgCpuMs}`);
+  return { name: s.name, tps: r.tps, transactions: r.transactions, failed: r.failed, pgCpuMs };
+};
+
 // Behind a balancer a download's RSS growth would be one instance's among several: left to the one-instance run.
 const selected = SCENARIOS.filter((s) => (!ONLY || ONLY.includes(s.name)) && (INSTANCES === 1 || !s.download));
 
@@ -1095,11 +1274,12 @@ const checkStock = async (db: Db, seed: Seed, data: RunData, measured: Measured[
     if (sold !== startStock - h!.quantity || h!.quantity !== 0 || refused === 0) fail(line);
     else lines.push(`ok   ${line}`);
   }
-  for (const m of measured.filter((x) => x.name.startsWith('sales-') || x.name === 'mixed').filter((x) => x.name !== 'sales-list')) {
+  for (const m of measured.filter((x) => x.name.startsWith('sales-') || x.name.startsWith('till-') || x.name === 'mixed').filter((x) => x.name !== 'sales-list')) {
+    // a till's rounds are over when it answers: nothing in flight after its window (the next scenario may start at once)
     const [w] = await db.query<{ n: string }>('select count(*) as n from sales where business_id = $1 and created_at >= $2 and created_at < $3', [
       b,
       m.start,
-      new Date(m.end.getTime() + 1000),
+      new Date(m.end.getTime() + (m.name.startsWith('till-') ? 0 : 1000)),
     ]);
     const rows = Number(w!.n);
     const created = m.status['201'] ?? 0;
@@ -1148,6 +1328,8 @@ interface ResultRow {
   at: string;
   /** Download scenarios: sizes, times and the API's RSS growth of each download (runDownloads). */
   download?: Record<string, unknown>;
+  /** pgbench running the API's statements for this scenario (issue 37), and the API's req/s over its tps. */
+  ceiling?: { tps: number; transactions: number; failed: number; postgres_cpu_ms_per_transaction: number; ratio: number };
   /** API instances behind HAProxy (--instances); absent in older rows: 1. */
   instances?: number;
 }
@@ -1204,6 +1386,9 @@ const main = async () => {
   DATA = data;
   log(`report days: today ${data.days.today}, 12 months from ${data.days.yearAgo}, daily summary of ${data.days.summaryDay}; sales export over ${data.days.exportRanges.map((r) => `${r.from}..${r.to}`).join(', ')}`);
   log(`run starts at ${data.t0.toISOString()}: stock of ${seed.size.products.toLocaleString('en')} products snapshotted; carts draw from ${data.productPool.length} products and ${data.customerPool.length} customers`);
+  const pgbenchSetup = PGBENCH && selected.some((x) => x.name in CEILING_TARGETS) ? await preparePgbench(db, seed, data) : undefined;
+  if (!PGBENCH && !EMBEDDED && INSTANCES === 1 && !flag('no-pgbench')) log('pgbench not found (Debian: apt-get install postgresql-client): no ceiling in this run');
+  const ceilings: Ceiling[] = [];
   if (EMBEDDED) await db.close(); // the servers open the data directory themselves, one at a time
 
   const dataDir = EMBEDDED ? PGLITE_DIR : mkdtempSync(join(tmpdir(), 'bizops-bench-api-'));
@@ -1292,6 +1477,7 @@ const main = async () => {
         earlierApp.set(s.name, m);
         measured.push(m);
         if (interleaved && withBaseline.includes(s)) await runBaseline(s);
+        if (pgbenchSetup && s.name in CEILING_TARGETS) ceilings.push(await runCeiling(s, pgbenchSetup, app, data, db));
       }
       apiHwmMb = api.hwmMb();
       log(`API VmHWM (peak RSS ${selected.some((x) => x.download) ? 'since the last download started: the downloads reset it' : 'since start'}) ${apiHwmMb} MB`);
@@ -1391,6 +1577,17 @@ const main = async () => {
       );
     }
   }
+  if (ceilings.length > 0) {
+    console.log(`\nPostgreSQL's ceiling: pgbench running the API's statements (bench/pgbench.ts), prepared, ${POOL_MAX} connections (the API's pool)\n`);
+    console.log(`${'scenario'.padEnd(44)} ${pad('API r/s', 8)} ${pad('pgbench', 8)} ${pad('API/pgb', 8)} ${pad('API pg', 7)} ${pad('pgb pg', 7)}`);
+    for (const c of ceilings) {
+      const r = rows.find((x) => x.name === c.name);
+      if (!r) continue;
+      r.ceiling = { tps: c.tps, transactions: c.transactions, failed: c.failed, postgres_cpu_ms_per_transaction: c.pgCpuMs, ratio: Math.round((r.rps / c.tps) * 100) / 100 };
+      console.log(`${r.name.padEnd(44)} ${pad(r.rps.toFixed(0), 8)} ${pad(c.tps.toFixed(0), 8)} ${pad(r.ceiling.ratio.toFixed(2), 8)} ${pad(r.cpu_ms_per_request.postgres.toFixed(3), 7)} ${pad(c.pgCpuMs.toFixed(3), 7)}`);
+    }
+    console.log('(API pg, pgb pg: CPU ms of every postgres process a request or transaction; the API\'s includes its outbox relay)');
+  }
   const codes = measured.filter((m) => m.target === 'app' && m.non2xx > 0).map((m) => `${m.name} ${JSON.stringify(m.status)}`);
   if (codes.length > 0) console.log(`\nstatus codes where not all 2xx: ${codes.join('; ')}`);
   if (EMBEDDED) {
@@ -1454,6 +1651,29 @@ const main = async () => {
     if (r) console.log(`  ${verdict(x === undefined ? undefined : x <= max)} ${name}: API CPU <= ${max}x the baseline's -> ${x === undefined ? 'no baseline' : `${x.toFixed(2)}x`}`);
   }
   console.log(`  ${verdict(EMBEDDED ? undefined : peakRss <= 250)} peak RSS of the API over the run <= 250 MB${EMBEDDED ? ' (PostgreSQL only)' : ''} -> ${peakRss} MB`);
+  // Issue 37's targets: the ceiling in the same run, the absolute rates, reports that do not grow with history, the till.
+  console.log('\nTargets of issue 37 (pgbench ratios in this run; rates and latencies on this machine)');
+  for (const [name, min] of Object.entries(CEILING_TARGETS)) {
+    const r = get(name);
+    if (r) console.log(`  ${verdict(r.ceiling ? r.ceiling.ratio >= min : undefined)} ${name}: >= ${min * 100}% of pgbench's rate for its statements -> ${r.ceiling ? `${Math.round(r.ceiling.ratio * 100)}% (${r.rps.toFixed(0)} / ${r.ceiling.tps.toFixed(0)})` : 'no pgbench pass'}`);
+  }
+  if (page) console.log(`  ${verdict(page.rps >= 2800)} products-page1: >= 2,800 req/s -> ${page.rps.toFixed(0)} (baseline ${page.baseline_rps?.toFixed(0) ?? '-'}, pgbench ${page.ceiling?.tps.toFixed(0) ?? '-'})`);
+  if (sale) console.log(`  ${verdict(sale.rps >= 500)} sales-random: >= 500 sales/s -> ${sale.rps.toFixed(0)} (baseline ${sale.baseline_rps?.toFixed(0) ?? '-'}, pgbench ${sale.ceiling?.tps.toFixed(0) ?? '-'})`);
+  if (sale && !EMBEDDED) console.log(`  ${verdict(sale.cpu_ms_per_request.postgres <= 2.5)} sales-random: PostgreSQL CPU <= 2.5 ms a sale -> ${sale.cpu_ms_per_request.postgres.toFixed(3)} ms (pgbench's sale ${sale.ceiling?.postgres_cpu_ms_per_transaction.toFixed(3) ?? '-'} ms)`);
+  if (page && !EMBEDDED) console.log(`  ${verdict(page.cpu_ms_per_request.postgres <= 0.3)} products-page1: PostgreSQL CPU <= 0.3 ms a page -> ${page.cpu_ms_per_request.postgres.toFixed(3)} ms (pgbench's page ${page.ceiling?.postgres_cpu_ms_per_transaction.toFixed(3) ?? '-'} ms)`);
+  const sales = seed.size.sales;
+  for (const [name, max] of [['report-dashboard-30d', 150], ['report-profit-loss-12m', 150], ['report-daily-summary', 20], ['aging-report', 100]] as const) {
+    const r = get(name);
+    if (r) console.log(`  ${verdict(r.p50_ms < max)} ${name}: p50 < ${max} ms at ${sales.toLocaleString('en')} seeded sales -> ${r.p50_ms} ms`);
+  }
+  const oneByOne = get('till-one-by-one');
+  const batch = get('till-batch');
+  if (oneByOne && batch) {
+    console.log(`  ${verdict(batch.p50_ms * 3 <= oneByOne.p50_ms)} till-batch: 100 sales at least 3x faster than one by one -> ${batch.p50_ms} ms against ${oneByOne.p50_ms} ms (${(oneByOne.p50_ms / batch.p50_ms).toFixed(2)}x)`);
+    console.log(`  ${verdict(batch.cpu_ms_per_request.server <= oneByOne.cpu_ms_per_request.server)} till-batch: server CPU a sale no more than POST /sales -> ${batch.cpu_ms_per_request.server} ms against ${oneByOne.cpu_ms_per_request.server} ms`);
+  }
+  const runMinutes = (performance.now() - runStarted) / 60_000;
+  if (QUICK && !ONLY) console.log(`  ${verdict(seeded ? undefined : runMinutes <= 4)} --quick within 4 minutes (seed in place) -> ${runMinutes.toFixed(1)} min${seeded ? ' (this run seeded first: not counted)' : ''}`);
   console.log('\nStock and ledger after the runs');
   for (const line of checks!.lines) console.log(`  ${line}`);
 

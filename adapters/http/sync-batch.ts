@@ -76,7 +76,9 @@ const runAsRoute = async (ctx: Context, actor: Actor, sessionId: string | undefi
 /**
  * Applies a device's operations in order, each in its own transaction, under the idempotency key
  * `sync:<device_id>:<op_id>`: an operation already applied answers its first answer (`duplicate`); one
- * refused is not remembered, so the device may send it again once the cause is gone.
+ * refused is not remembered, so the device may send it again once the cause is gone. The key is
+ * claimed in the operation's transaction (docs/adr/0083): the claim, the work and the stored answer
+ * commit together, and a refusal rolls all three back.
  */
 export const runSyncBatch =
   (deps: SyncBatchDeps, targets: Record<SyncOperationType, RouteDef<any, any>>) =>
@@ -89,33 +91,25 @@ export const runSyncBatch =
       const rejected = (p: Problem): SyncResult => ({ op_id: op.op_id, type: op.type, status: 'rejected', http_status: p.status, error: problemBody(p, deps.errorTypeBase, instance, deps.clock.now()).error });
       const key = `sync:${deviceId}:${op.op_id}`;
       const hash = createHash('sha256').update(`${op.type}\n${canonicalJson(op.payload)}`).digest('base64url');
-      const claim = await deps.idempotency.claim(actor.businessId, key, hash, deps.clock.now());
-      if (claim.state === 'replay') {
-        const first = claim.response.body as Applied;
-        results.push({ op_id: op.op_id, type: op.type, status: 'duplicate', http_status: first.http_status, data: first.data });
-        continue;
-      }
-      if (claim.state === 'in_progress') {
-        results.push(rejected(problem('IDEMPOTENCY_IN_PROGRESS', 'This operation is still being applied by another request; send it again shortly.')));
-        continue;
-      }
-      if (claim.state === 'mismatch') {
-        results.push(rejected(problem('IDEMPOTENCY_KEY_REUSED', 'This op_id was already used by this device for another operation.')));
-        continue;
-      }
       try {
-        // The operation's work and its stored answer commit together: an applied operation always replays.
-        const applied = await deps.uow.atomically(async () => {
-          const a = await runAsRoute(ctx, actor, sessionId, deviceId, target, op);
-          const stored: Applied = { http_status: a.http_status, data: a.data, replayed: a.replayed };
-          if (!(await deps.idempotency.complete(actor.businessId, key, claim.token, { status: a.http_status, body: stored }))) {
-            throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request took this operation over; send it again to see its answer.');
-          }
-          return stored;
-        });
-        results.push({ op_id: op.op_id, type: op.type, status: applied.replayed ? 'duplicate' : 'applied', http_status: applied.http_status, data: applied.data });
+        results.push(
+          await deps.uow.atomically(async (): Promise<SyncResult> => {
+            const claim = await deps.idempotency.claim(actor.businessId, key, hash, deps.clock.now());
+            if (claim.state === 'replay') {
+              const first = claim.response.body as Applied;
+              return { op_id: op.op_id, type: op.type, status: 'duplicate', http_status: first.http_status, data: first.data };
+            }
+            if (claim.state === 'in_progress') return rejected(problem('IDEMPOTENCY_IN_PROGRESS', 'This operation is still being applied by another request; send it again shortly.'));
+            if (claim.state === 'mismatch') return rejected(problem('IDEMPOTENCY_KEY_REUSED', 'This op_id was already used by this device for another operation.'));
+            const a = await runAsRoute(ctx, actor, sessionId, deviceId, target, op);
+            const stored: Applied = { http_status: a.http_status, data: a.data, replayed: a.replayed };
+            if (!(await deps.idempotency.complete(actor.businessId, key, claim.token, { status: a.http_status, body: stored }))) {
+              throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request took this operation over; send it again to see its answer.');
+            }
+            return { op_id: op.op_id, type: op.type, status: stored.replayed ? 'duplicate' : 'applied', http_status: stored.http_status, data: stored.data };
+          }),
+        );
       } catch (e) {
-        await deps.idempotency.release(actor.businessId, key, claim.token).catch(() => undefined);
         if (!(e instanceof Problem && e.status < 500)) throw e;
         results.push(rejected(e));
       }

@@ -13,7 +13,12 @@ export const inMemoryIdempotencyStore = (options: { leaseMs: number }): Idempote
       const existing = keys.get(id(businessId, key));
       const fresh = () => {
         const token = randomUUID();
-        keys.set(id(businessId, key), { hash, createdAt: now.getTime(), leaseUntil: now.getTime() + options.leaseMs, token });
+        const entry = { hash, createdAt: now.getTime(), leaseUntil: now.getTime() + options.leaseMs, token };
+        keys.set(id(businessId, key), entry);
+        // claimed inside `atomically` (a sync operation, docs/adr/0083): its rollback forgets the claim, as SQL does
+        undoOnInMemoryRollback(() => {
+          if (keys.get(id(businessId, key)) === entry) keys.delete(id(businessId, key));
+        });
         return { state: 'claimed' as const, token };
       };
       if (!existing || existing.createdAt < now.getTime() - KEY_TTL_MS) return fresh();

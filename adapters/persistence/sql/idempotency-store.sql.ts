@@ -6,39 +6,47 @@ import { ambientTransaction } from './ambient-transaction.js';
 const KEY_TTL_MS = 24 * 3_600_000;
 
 /**
- * Idempotency keys in PostgreSQL. `claim` and `release` are short statements of their own; `complete`
- * runs in the ambient transaction when there is one, so the answer commits with the work.
+ * Idempotency keys in PostgreSQL. Every method runs in the ambient transaction when there is one (a
+ * sync operation claims its key in its own transaction, docs/adr/0083), else as short statements of
+ * their own; `complete` is called in one, so the answer commits with the work.
  */
 export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): IdempotencyStore => ({
   async claim(businessId, key, requestHash, now) {
+    const tx = ambientTransaction();
+    const sql = tx ? await tx.transaction() : pooled;
     const token = randomUUID();
     const leaseUntil = new Date(now.getTime() + options.leaseMs);
-    // An expired key is forgotten first, so it can be claimed again.
-    await pooled.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
-    const inserted = await pooled.execute<unknown[]>(
+    // One statement when the key is new (nearly always); the rest only when it is there.
+    const inserted = await sql.execute<unknown[]>(
       `insert into idempotency_keys (business_id, key, request_hash, created_at, lease_until, claim_token)
        values (?, ?, ?, ?, ?, ?) on conflict do nothing returning key`,
       [businessId, key, requestHash, now, leaseUntil, token],
     );
     if (inserted.length === 1) return { state: 'claimed', token };
+    const rows = await sql.execute<{ request_hash: string; response_status: number | null; response_body: unknown; created_at: Date }[]>(
+      'select request_hash, response_status, response_body, created_at from idempotency_keys where business_id = ? and key = ?',
+      [businessId, key],
+    );
+    const row = rows[0];
+    if (!row) return this.claim(businessId, key, requestHash, now); // released meanwhile
+    if (new Date(row.created_at).getTime() < now.getTime() - KEY_TTL_MS) {
+      // An expired key is forgotten, so it can be claimed again.
+      await sql.execute('delete from idempotency_keys where business_id = ? and key = ? and created_at < ?', [businessId, key, new Date(now.getTime() - KEY_TTL_MS)]);
+      return this.claim(businessId, key, requestHash, now);
+    }
+    if (row.request_hash !== requestHash) return { state: 'mismatch' };
+    if (row.response_status !== null) {
+      const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
+      return { state: 'replay', response: { status: row.response_status, body } };
+    }
     // A claim whose lease ran out without an answer (its process died) is taken over.
-    const takenOver = await pooled.execute<unknown[]>(
+    const takenOver = await sql.execute<unknown[]>(
       `update idempotency_keys set lease_until = ?, claim_token = ?
         where business_id = ? and key = ? and request_hash = ? and response_status is null and (lease_until is null or lease_until < ?)
         returning key`,
       [leaseUntil, token, businessId, key, requestHash, now],
     );
-    if (takenOver.length === 1) return { state: 'claimed', token };
-    const rows = await pooled.execute<{ request_hash: string; response_status: number | null; response_body: unknown }[]>(
-      'select request_hash, response_status, response_body from idempotency_keys where business_id = ? and key = ?',
-      [businessId, key],
-    );
-    const row = rows[0];
-    if (!row) return this.claim(businessId, key, requestHash, now); // released meanwhile
-    if (row.request_hash !== requestHash) return { state: 'mismatch' };
-    if (row.response_status === null) return { state: 'in_progress' };
-    const body = typeof row.response_body === 'string' ? JSON.parse(row.response_body) : row.response_body;
-    return { state: 'replay', response: { status: row.response_status, body } };
+    return takenOver.length === 1 ? { state: 'claimed', token } : { state: 'in_progress' };
   },
   async complete(businessId, key, token, response) {
     const tx = ambientTransaction();
@@ -50,7 +58,8 @@ export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): 
     return updated.length === 1;
   },
   async release(businessId, key, token) {
-    await pooled.execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
+    const tx = ambientTransaction();
+    await (tx ? await tx.transaction() : pooled).execute('delete from idempotency_keys where business_id = ? and key = ? and claim_token = ? and response_status is null', [businessId, key, token]);
   },
   async prune(before, limit) {
     // keys a request holds right now are skipped, not waited for (idempotency_keys_created, Migration20261204010000_retention)

@@ -223,12 +223,14 @@ class Transaction implements OpenTransaction {
 
   async savepoint<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A> {
     const name = `sp_${++this.savepoints}`;
-    await this.execute(`savepoint ${name}`);
+    // SAVEPOINT and RELEASE are not waited for: they go with the next statement in one write (on
+    // PostgreSQL), and a failure of either fails the statements after it (the transaction is aborted).
+    void this.execute(`savepoint ${name}`).catch(() => undefined);
     const before = this.committed.length;
     const lastBefore = this.last.length;
     try {
       const result = await work(this);
-      await this.execute(`release savepoint ${name}`);
+      void this.execute(`release savepoint ${name}`).catch(() => undefined);
       return result;
     } catch (e) {
       this.committed.length = before; // what the savepoint wrote is undone

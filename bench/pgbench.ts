@@ -1,0 +1,222 @@
+/**
+ * PostgreSQL's own ceiling for the hot scenarios (issue 37, docs/performance.md): pgbench running the
+ * statements the API sends for a products page and for a cash sale's whole transaction, prepared, on
+ * as many connections as the API's pool, so the bench can print API / pgbench.
+ *
+ * The statements are the adapters' own texts (adapters/persistence/sql: products.sql.ts, stock-ledger,
+ * sales, outbox, business, partners), copied here as the baseline copies them; each `?` becomes a pgbench
+ * variable, which `-M prepared` binds as a parameter, as the API does. What pgbench adds: one statement
+ * a sale that picks its cart from bench_pgbench_carts and draws its UUIDs (pgbench has no arrays and
+ * no UUIDs of its own). What it leaves out: carts with a customer (20% of the API's random carts, the
+ * dearer ones), so the ceiling is if anything high. Its outbox rows are written with next_attempt_at
+ * 'infinity' (the API's relay leaves them alone) and deleted after the pass; its sales are real sales
+ * (receipt numbers from the same counter), so the bench's stock and ledger checks cover them too.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PgbenchDb {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+}
+
+/** `?` → `:name`, in order: the adapter's text with pgbench's variables. */
+const bind = (sql: string, names: readonly string[]): string => {
+  let i = 0;
+  const out = sql.replace(/\?/g, () => {
+    const name = names[i++];
+    if (!name) throw new Error(`more ? than names in ${sql.slice(0, 60)}`);
+    return name === 'null' ? 'null' : `:${name}`; // pgbench has no NULL variable: the API's null values are written in
+  });
+  if (i !== names.length) throw new Error(`${names.length} names for ${i} ? in ${sql.slice(0, 60)}`);
+  return out.replace(/\s+/g, ' ').trim(); // pgbench takes one line a statement
+};
+
+const PRODUCT_COLUMNS =
+  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at, vat_exempt';
+const SALE_COLUMNS =
+  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review, vat_total, prices_include_vat';
+
+/** GET /products page 1: the page (products.sql.ts, keyset) and its stock by branch. */
+export const pageScript = (ids: number): string =>
+  [
+    bind(`select ${PRODUCT_COLUMNS}, created_at as "__sort", id as "__id" from products where business_id = ? and archived_at is null order by created_at desc, id desc limit ?`, ['b', 'limit']),
+    bind(
+      `select ps.product_id, b.id as branch_id, b.name as branch_name, ps.quantity
+       from branches b left join product_stock ps
+         on ps.branch_id = b.id and ps.business_id = b.business_id and ps.product_id in (${Array.from({ length: ids }, () => '?').join(', ')})
+       where b.business_id = ? and b.archived_at is null
+       order by b.is_default desc, b.created_at, b.id`,
+      [...Array.from({ length: ids }, (_, i) => `p${i + 1}`), 'b'],
+    ),
+  ].join(';\n') + ';\n';
+
+/**
+ * A cash sale of `lines` products with no customer, the API's statements in its order (record-sale.ts):
+ * the reads, the stock of every line in one statement, the ledger rows, the lines with the tenders, the
+ * receipt counter with the sale, the outbox rows, COMMIT. Rolled back (as the API does) when a line lacks stock.
+ */
+export const saleScript = (lines: number, cartsOfThisSize: number, table = 'bench_pgbench_carts'): string => {
+  const n = Array.from({ length: lines }, (_, i) => i + 1);
+  const uuids = (prefix: string) => n.map((i) => `gen_random_uuid() as ${prefix}${i}`).join(', ');
+  const statements = [
+    `\\set c random(1, ${cartsOfThisSize})`,
+    // pgbench's own: the cart and the values the API makes in JavaScript
+    `select x.sale_id, array_fill(x.sale_id, array[${lines}])::text as sale_ids, x.now, array_fill(x.now, array[${lines}])::text as nows, ` +
+      `array[${n.map(() => 'gen_random_uuid()').join(', ')}]::text as mids, gen_random_uuid() as o0, ${uuids('o')}, c.* ` +
+      `from (select gen_random_uuid() as sale_id, clock_timestamp() as now) x, ${table} c where c.lines = ${lines} and c.n = :c \\gset`,
+    'begin;',
+    `${bind('select id, name, phone, email, address, category, logo_url, plan, currency, timezone, created_at, updated_at, vat_registered, tin, vat_rate, prices_include_vat, payment_terms_days, bank_name, account_number, account_name, invoice_footer from businesses where id = ?', ['b'])};`,
+    `${bind('select b.id as business_id, m.partner_id, m.joined_at from businesses b left join partner_merchants m on m.business_id = b.id where b.id = ?', ['b'])};`,
+    `${bind('select id, business_id, name, address, phone, is_default, archived_at, created_at, updated_at from branches where business_id = ? and id = ? and archived_at is null for key share', ['b', 'branch'])};`,
+    `${bind(`select ${PRODUCT_COLUMNS} from products where business_id = ? and ${lines === 1 ? 'id = ?' : `id in (${n.map(() => '?').join(', ')})`}`, ['b', ...n.map((i) => `p${i}`)])};`,
+    // products.sql.ts changeQuantities; its last SELECT gives the rows as one (moved, and the quantities for the ledger)
+    bind(
+      `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
+       p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
+             where products.business_id = ? order by products.id for update of products),
+       s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+               select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
+             on conflict (product_id, branch_id, business_id) do update
+               set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
+               where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
+             returning product_id, quantity, (xmax = 0) as inserted),
+       t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
+             where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
+             returning products.id, products.quantity)
+       select count(t.id) as moved, array_agg(s.quantity - (select w.change from w where w.product_id = s.product_id) order by s.product_id)::text as befores,
+         array_agg(s.quantity order by s.product_id)::text as afters from s left join t on t.id = s.product_id`,
+      ['ids', 'changes', 'b', 'b', 'branch', 'zero', 'now', 'max_stock', 'zero', 'now', 'b', 'false'],
+    ) + ' \\gset',
+    `\\if :moved = ${lines}`,
+    // stock-ledger.sql.ts
+    `${bind(
+      `insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
+       select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
+         greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
+         m.sale_id, m.branch_id, m.transfer_id
+       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
+         as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
+       returning id, created_at`,
+      ['mids', 'bs', 'ids', 'changes', 'befores', 'afters', 'reasons', 'nulls', 'costs', 'users', 'nows', 'sale_ids', 'branches', 'nulls'],
+    )};`,
+    // sales.sql.ts add: the lines with the tender, then the counter with the sale
+    `${bind(
+      `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values (?, ?, ?, ?, ?))
+       insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${n.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      ['b', 'sale_id', 'zero', 'method', 'total', ...n.flatMap((i) => ['sale_id', `pos${i}`, 'b', `p${i}`, `name${i}`, `sku${i}`, `q${i}`, `price${i}`, 'zero', `line${i}`, `cost${i}`, 'null', 'zero', 'null'])],
+    )};`,
+    `${bind(
+      `with counter as (
+         insert into receipt_counters (business_id, value) values (?, 1)
+         on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+       )
+       insert into sales (${SALE_COLUMNS}, cost_of_goods)
+       select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+       from counter returning receipt_number`,
+      ['b', 'sale_id', 'b', 'branch', 'null', 'method', 'total', 'zero', 'total', 'total', 'zero', 'completed', 'null', 'user', 'now', 'null', 'null', 'null', 'zero', 'null', 'null', 'null', 'zero', 'null', 'null', 'null', 'false', 'zero', 'null', 'cogs'],
+    )};`,
+    // outbox.sql.ts: SaleRecorded and a StockChanged a line, one statement
+    `${bind(
+      `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${[0, ...n].map(() => '(?, ?, ?, ?::jsonb, ?, ?, ?)').join(', ')}`,
+      [0, ...n].flatMap((i) => [`o${i}`, i === 0 ? 'sale_type' : 'stock_type', 'b', i === 0 ? 'sale_payload' : `stock_payload${i}`, 'now', 'never', 'null']),
+    )};`,
+    'commit;',
+    '\\else',
+    'rollback;',
+    '\\endif',
+  ];
+  return `${statements.join('\n')}\n`;
+};
+
+/**
+ * The carts pgbench sells, made from the API scenario's own (same products, 1 to 3 lines, 1 or 2 of
+ * each, at one of the branches): each row has what the API would compute for it in JavaScript.
+ */
+export const prepareCarts = async (db: PgbenchDb, table: 'bench_pgbench_carts' | 'bench_pgbench_hot', businessId: string, userId: string, carts: { productIds: string[]; quantities: number[]; branchId: string }[]) => {
+  await db.query(`drop table if exists ${table}`);
+  await db.query(
+    `create table ${table} as
+     with c as (
+       select row_number() over (partition by cardinality(x.ids) order by x.k) as n, cardinality(x.ids) as lines, x.*
+       from jsonb_to_recordset($2::jsonb) as x(k int, ids uuid[], qs int[], branch uuid)
+     ), l as (
+       select c.k, o.i, o.id, c.qs[o.i] as q, p.name, p.sku, p.price, p.cost_price from c cross join lateral unnest(c.ids) with ordinality as o(id, i)
+       join products p on p.business_id = $1 and p.id = o.id
+     )
+     select c.n, c.lines, c.branch::text as branch,
+       array_fill($1::uuid, array[c.lines])::text as bs, array_fill($3::uuid, array[c.lines])::text as users, array_fill('SALE'::text, array[c.lines])::text as reasons,
+       array_fill(null::text, array[c.lines])::text as nulls, array_fill(c.branch, array[c.lines])::text as branches,
+       (select array_agg(l.id order by l.id)::text from l where l.k = c.k) as ids,
+       (select array_agg(-l.q order by l.id)::text from l where l.k = c.k) as changes,
+       (select array_agg(coalesce(l.cost_price, 0) order by l.id)::text from l where l.k = c.k) as costs,
+       (select sum(l.price * l.q) from l where l.k = c.k) as total,
+       (select sum(coalesce(l.cost_price, 0) * l.q) from l where l.k = c.k) as cogs,
+       (select jsonb_build_object('_tag', 'SaleRecorded', 'lines', jsonb_agg(jsonb_build_object('name', l.name, 'discount', 0, 'quantity', l.q, 'lineTotal', l.price * l.q, 'productId', l.id)),
+          'total', sum(l.price * l.q), 'branchId', c.branch, 'businessId', $1::uuid, 'paymentMethod', 'CASH', 'receiptNumber', 'RCP-000000')::text from l where l.k = c.k) as sale_payload,
+       ${[1, 2, 3]
+         .map(
+           (i) =>
+             `(select l.id::text from l where l.k = c.k and l.i = ${i}) as p${i}, (select l.name from l where l.k = c.k and l.i = ${i}) as name${i}, ` +
+             `(select l.sku from l where l.k = c.k and l.i = ${i}) as sku${i}, (select l.q from l where l.k = c.k and l.i = ${i}) as q${i}, ` +
+             `(select l.price from l where l.k = c.k and l.i = ${i}) as price${i}, (select l.price * l.q from l where l.k = c.k and l.i = ${i}) as line${i}, ` +
+             `(select coalesce(l.cost_price, 0) from l where l.k = c.k and l.i = ${i}) as cost${i}, ${i - 1} as pos${i}, ` +
+             `(select jsonb_build_object('_tag', 'StockChanged', 'change', -l.q, 'reason', 'SALE', 'branchId', c.branch, 'productId', l.id, 'businessId', $1::uuid, 'quantityAfter', 0, 'branchQuantityAfter', 0)::text from l where l.k = c.k and l.i = ${i}) as stock_payload${i}`,
+         )
+         .join(',\n       ')}
+     from c`,
+    [businessId, JSON.stringify(carts.map((c, k) => ({ k, ids: c.productIds, qs: c.quantities, branch: c.branchId }))), userId],
+  );
+  await db.query(`create index on ${table} (lines, n)`);
+  await db.query(`analyze ${table}`);
+  const counts = await db.query<{ lines: number; n: string }>(`select lines, count(*) as n from ${table} group by lines order by lines`);
+  return new Map(counts.map((r) => [Number(r.lines), Number(r.n)]));
+};
+
+export interface PgbenchResult {
+  readonly tps: number;
+  readonly transactions: number;
+  readonly seconds: number;
+  readonly failed: number;
+  readonly output: string;
+}
+
+/**
+ * Runs pgbench (`-n -M prepared`, `clients` connections, 2 threads) on `scripts` (text, weight) for
+ * `seconds`, or `transactions` a client; variables from `vars` (-D). Answers its tps as pgbench counts it
+ * (without the initial connection time).
+ */
+export const runPgbench = (
+  url: string,
+  scripts: { text: string; weight: number }[],
+  options: { clients: number; seconds?: number; transactions?: number; vars: Record<string, string | number> },
+): Promise<PgbenchResult> => {
+  const dir = mkdtempSync(join(tmpdir(), 'bizops-pgbench-'));
+  const files = scripts.map((s, i) => {
+    const file = join(dir, `script-${i}.sql`);
+    writeFileSync(file, s.text);
+    return `${file}@${s.weight}`;
+  });
+  const args = [
+    '-n', '-M', 'prepared', '-c', String(options.clients), '-j', '2',
+    ...(options.transactions ? ['-t', String(options.transactions)] : ['-T', String(options.seconds ?? 5)]),
+    ...Object.entries(options.vars).flatMap(([k, v]) => ['-D', `${k}=${v}`]),
+    ...files.flatMap((f) => ['-f', f]),
+    url,
+  ];
+  return new Promise((resolve, reject) => {
+    execFile('pgbench', args, { maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      rmSync(dir, { recursive: true, force: true });
+      const output = `${stdout}${stderr}`;
+      if (err) return reject(new Error(`pgbench failed: ${err.message}\n${output.slice(-2000)}`));
+      const tps = /tps = ([\d.]+) \(without initial connection time\)/.exec(output);
+      const processed = /number of transactions actually processed: (\d+)/.exec(output);
+      const failed = /number of failed transactions: (\d+)/.exec(output);
+      const duration = /duration: (\d+) s/.exec(output);
+      if (!tps || !processed) return reject(new Error(`pgbench said no tps:\n${output.slice(-2000)}`));
+      resolve({ tps: Number(tps[1]), transactions: Number(processed[1]), seconds: duration ? Number(duration[1]) : 0, failed: failed ? Number(failed[1]) : 0, output });
+    });
+  });
+};
