@@ -502,6 +502,26 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         expect(await p.idempotency.claim(b, 'crashed', 'h', at(LEASE_MS * 5))).to.deep.equal({ state: 'replay', response: { status: 201, body: { by: 'second' } } });
       });
 
+      it('a key claimed inside uow.atomically is forgotten when it rolls back, and kept with its answer when it commits (ADR 0083)', async () => {
+        const businessId = await seedBusiness(p.uow);
+        await p.uow
+          .atomically(async () => {
+            const c = await p.idempotency.claim(businessId, 'sync:till:1', 'h', now);
+            expect(c.state).to.equal('claimed');
+            throw new Error('the operation is refused');
+          })
+          .catch((e: Error) => expect(e.message).to.equal('the operation is refused'));
+        // nothing to release: the claim went with the rollback
+        const again = await p.uow.atomically(async () => {
+          const c = await p.idempotency.claim(businessId, 'sync:till:1', 'h', at(1));
+          if (c.state !== 'claimed') throw new Error(`not claimed again: ${c.state}`);
+          expect(await p.idempotency.complete(businessId, 'sync:till:1', c.token, { status: 201, body: { n: 1 } })).to.equal(true);
+          return c.state;
+        });
+        expect(again).to.equal('claimed');
+        expect(await p.idempotency.claim(businessId, 'sync:till:1', 'h', at(2))).to.deep.equal({ state: 'replay', response: { status: 201, body: { n: 1 } } });
+      });
+
       it('inside uow.atomically the answer commits with the work, or neither does', async () => {
         const businessId = await seedBusiness(p.uow);
         const rolledBack = await p.idempotency.claim(businessId, 'atomic-1', 'h', now);

@@ -76,6 +76,20 @@ describe('HTTP offline sync: POST /sync/batch', () => {
     expect((await get(owner, '/sales')).content).to.have.length(2);
   });
 
+  it('the same batch sent twice at once: each operation is applied once, and the other answers it as duplicate (ADR 0083)', async () => {
+    const owner = await registerOwner(app);
+    const pid = await product(owner, 50);
+    // no client ids: only the op_id keeps these apart from new sales
+    const ops = Array.from({ length: 6 }, () => op('sale.create', { payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] }));
+    const [a, b] = await Promise.all([batch(owner, ops), batch(owner, ops)]);
+    for (let i = 0; i < ops.length; i++) {
+      expect([a.results[i]!.status, b.results[i]!.status].sort(), `operation ${i}`).to.deep.equal(['applied', 'duplicate']);
+      expect(a.results[i]!.data.receipt_number).to.equal(b.results[i]!.data.receipt_number);
+    }
+    expect((await get(owner, '/sales')).content).to.have.length(6);
+    expect((await get(owner, `/products/${pid}`)).quantity).to.equal(44);
+  });
+
   it('checks the batch itself: 1 to 100 operations of known types (400), staff may sync, no token is 401', async () => {
     const owner = await registerOwner(app);
     const tooMany = Array.from({ length: 101 }, () => op('customer.create', { name: 'x' }));
