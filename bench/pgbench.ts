@@ -135,44 +135,59 @@ export const saleScript = (lines: number, cartsOfThisSize: number, table = 'benc
  * The carts pgbench sells, made from the API scenario's own (same products, 1 to 3 lines, 1 or 2 of
  * each, at one of the branches): each row has what the API would compute for it in JavaScript.
  */
-export const prepareCarts = async (db: PgbenchDb, table: 'bench_pgbench_carts' | 'bench_pgbench_hot', businessId: string, userId: string, carts: { productIds: string[]; quantities: number[]; branchId: string }[]) => {
+export const prepareCarts = async (
+  db: PgbenchDb,
+  table: 'bench_pgbench_carts' | 'bench_pgbench_hot',
+  businessId: string,
+  userId: string,
+  carts: { productIds: string[]; quantities: number[]; branchId: string }[],
+): Promise<Map<number, number>> => {
+  const ids = [...new Set(carts.flatMap((c) => c.productIds))];
+  const products = new Map(
+    (await db.query<{ id: string; name: string; sku: string; price: string; cost_price: string | null }>('select id, name, sku, price, cost_price from products where business_id = $1 and id = any($2::uuid[])', [businessId, ids])).map((p) => [p.id, p]),
+  );
+  const array = (xs: readonly (string | number | null)[]) => `{${xs.map((x) => (x === null ? 'NULL' : String(x))).join(',')}}`;
+  const numbered = new Map<number, number>();
+  const rows = carts.map((c) => {
+    const lines = c.productIds.map((id, i) => {
+      const p = products.get(id);
+      if (!p) throw new Error(`product ${id} is not the business's`);
+      return { id, q: c.quantities[i]!, name: p.name, sku: p.sku, price: Number(p.price), cost: Number(p.cost_price ?? 0) };
+    });
+    const byId = [...lines].sort((a, b) => (a.id < b.id ? -1 : 1)); // the stock statement's order
+    const n = (numbered.get(lines.length) ?? 0) + 1;
+    numbered.set(lines.length, n);
+    const total = lines.reduce((t, l) => t + l.price * l.q, 0);
+    const row: Record<string, unknown> = {
+      n, lines: lines.length, branch: c.branchId,
+      bs: array(lines.map(() => businessId)), users: array(lines.map(() => userId)), reasons: array(lines.map(() => 'SALE')),
+      nulls: array(lines.map(() => null)), branches: array(lines.map(() => c.branchId)),
+      ids: array(byId.map((l) => l.id)), changes: array(byId.map((l) => -l.q)), costs: array(byId.map((l) => l.cost)),
+      total, cogs: lines.reduce((t, l) => t + l.cost * l.q, 0),
+      sale_payload: JSON.stringify({
+        _tag: 'SaleRecorded', lines: lines.map((l) => ({ name: l.name, discount: 0, quantity: l.q, lineTotal: l.price * l.q, productId: l.id })),
+        total, branchId: c.branchId, businessId, paymentMethod: 'CASH', receiptNumber: 'RCP-000000',
+      }),
+    };
+    lines.forEach((l, i) => {
+      Object.assign(row, {
+        [`p${i + 1}`]: l.id, [`name${i + 1}`]: l.name, [`sku${i + 1}`]: l.sku, [`q${i + 1}`]: l.q, [`price${i + 1}`]: l.price, [`line${i + 1}`]: l.price * l.q,
+        [`cost${i + 1}`]: l.cost, [`pos${i + 1}`]: i,
+        [`stock_payload${i + 1}`]: JSON.stringify({ _tag: 'StockChanged', change: -l.q, reason: 'SALE', branchId: c.branchId, productId: l.id, businessId, quantityAfter: 0, branchQuantityAfter: 0 }),
+      });
+    });
+    return row;
+  });
+  const perLine = [1, 2, 3].map((i) => `p${i} text, name${i} text, sku${i} text, q${i} int, price${i} bigint, line${i} bigint, cost${i} bigint, pos${i} int, stock_payload${i} text`).join(', ');
   await db.query(`drop table if exists ${table}`);
   await db.query(
-    `create table ${table} as
-     with c as (
-       select row_number() over (partition by cardinality(x.ids) order by x.k) as n, cardinality(x.ids) as lines, x.*
-       from jsonb_to_recordset($2::jsonb) as x(k int, ids uuid[], qs int[], branch uuid)
-     ), l as (
-       select c.k, o.i, o.id, c.qs[o.i] as q, p.name, p.sku, p.price, p.cost_price from c cross join lateral unnest(c.ids) with ordinality as o(id, i)
-       join products p on p.business_id = $1 and p.id = o.id
-     )
-     select c.n, c.lines, c.branch::text as branch,
-       array_fill($1::uuid, array[c.lines])::text as bs, array_fill($3::uuid, array[c.lines])::text as users, array_fill('SALE'::text, array[c.lines])::text as reasons,
-       array_fill(null::text, array[c.lines])::text as nulls, array_fill(c.branch, array[c.lines])::text as branches,
-       (select array_agg(l.id order by l.id)::text from l where l.k = c.k) as ids,
-       (select array_agg(-l.q order by l.id)::text from l where l.k = c.k) as changes,
-       (select array_agg(coalesce(l.cost_price, 0) order by l.id)::text from l where l.k = c.k) as costs,
-       (select sum(l.price * l.q) from l where l.k = c.k) as total,
-       (select sum(coalesce(l.cost_price, 0) * l.q) from l where l.k = c.k) as cogs,
-       (select jsonb_build_object('_tag', 'SaleRecorded', 'lines', jsonb_agg(jsonb_build_object('name', l.name, 'discount', 0, 'quantity', l.q, 'lineTotal', l.price * l.q, 'productId', l.id)),
-          'total', sum(l.price * l.q), 'branchId', c.branch, 'businessId', $1::uuid, 'paymentMethod', 'CASH', 'receiptNumber', 'RCP-000000')::text from l where l.k = c.k) as sale_payload,
-       ${[1, 2, 3]
-         .map(
-           (i) =>
-             `(select l.id::text from l where l.k = c.k and l.i = ${i}) as p${i}, (select l.name from l where l.k = c.k and l.i = ${i}) as name${i}, ` +
-             `(select l.sku from l where l.k = c.k and l.i = ${i}) as sku${i}, (select l.q from l where l.k = c.k and l.i = ${i}) as q${i}, ` +
-             `(select l.price from l where l.k = c.k and l.i = ${i}) as price${i}, (select l.price * l.q from l where l.k = c.k and l.i = ${i}) as line${i}, ` +
-             `(select coalesce(l.cost_price, 0) from l where l.k = c.k and l.i = ${i}) as cost${i}, ${i - 1} as pos${i}, ` +
-             `(select jsonb_build_object('_tag', 'StockChanged', 'change', -l.q, 'reason', 'SALE', 'branchId', c.branch, 'productId', l.id, 'businessId', $1::uuid, 'quantityAfter', 0, 'branchQuantityAfter', 0)::text from l where l.k = c.k and l.i = ${i}) as stock_payload${i}`,
-         )
-         .join(',\n       ')}
-     from c`,
-    [businessId, JSON.stringify(carts.map((c, k) => ({ k, ids: c.productIds, qs: c.quantities, branch: c.branchId }))), userId],
+    `create table ${table} (n int, lines int, branch text, bs text, users text, reasons text, nulls text, branches text, ids text, changes text, costs text,
+       total bigint, cogs bigint, sale_payload text, ${perLine})`,
   );
+  await db.query(`insert into ${table} select * from jsonb_populate_recordset(null::${table}, $1::jsonb)`, [JSON.stringify(rows)]);
   await db.query(`create index on ${table} (lines, n)`);
   await db.query(`analyze ${table}`);
-  const counts = await db.query<{ lines: number; n: string }>(`select lines, count(*) as n from ${table} group by lines order by lines`);
-  return new Map(counts.map((r) => [Number(r.lines), Number(r.n)]));
+  return numbered;
 };
 
 export interface PgbenchResult {

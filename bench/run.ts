@@ -5,7 +5,9 @@
  *   npm run bench -- --quick        # ~5 s a scenario (one download of each export), a few minutes with the seed in place
  *   npm run bench -- --embedded     # the same against the embedded default (PGlite), compared with the last PostgreSQL run
  *
- * Other flags: --reseed (seed again even when a seed is there), --only a,b (only these scenarios),
+ * Other flags: --reseed (seed again even when a seed is there), --only a,b (only these scenarios), --no-pgbench
+ * (no pgbench pass: by default, on PostgreSQL, pgbench runs the API's statements after products-page1, sales-random
+ * and sales-hot, bench/pgbench.ts, and the table gives API / pgbench),
  * --no-baseline, --cpu-prof (run the API and the baseline under --cpu-prof and print their top self-time functions),
  * --connections N (default 32), --instances N (the API as N instances behind HAProxy on one PostgreSQL and
  * Redis, bootstrap/cluster.ts; the tables put each scenario beside the last one-instance run's numbers;
