@@ -28,6 +28,16 @@ export interface SaleRepository {
    * sequential and gap-free (a rolled-back sale gives its number back); call it last.
    */
   add(sale: SaleDraft): Promise<string>;
+  /**
+   * Like `add`, where the adapter may take the number in the transaction's last write, with its COMMIT
+   * (SQL in a unit of work of its own, docs/adr/0084: the counter's lock is then held for no round trip
+   * of the API's). `receiptNumber` is the number, or until the commit a placeholder: events recorded in
+   * this unit of work may carry it (the adapter writes the number in its place), nothing else may.
+   * `committed`, when there, settles with the number once the unit of work has committed: await it
+   * only after the unit of work. A sale whose later checks need the counter's lock (the business-wide
+   * credit total) uses `add`.
+   */
+  addNumberedAtCommit(sale: SaleDraft): Promise<{ readonly receiptNumber: string; readonly committed?: Promise<string> }>;
   /** The sale, locked for the rest of the transaction when `forUpdate`. */
   findById(businessId: string, saleId: string, options?: { forUpdate?: boolean }): Promise<Sale | undefined>;
   findByReceiptNumber(businessId: string, receiptNumber: string): Promise<Sale | undefined>;

@@ -108,7 +108,10 @@ export const recordSale =
   async (actor: Actor, cmd: SaleCommand): Promise<E.Either<SaleFailure, Replayed<RecordedSale>>> => {
     const broken = checkSettlement(cmd) ?? checkSaleAmounts(cmd);
     if (broken) return E.left(broken);
-    return deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
+    // Set when the sale's number is taken with the COMMIT (SaleRepository.addNumberedAtCommit): the answer gets it after.
+    let numberAtCommit: Promise<string> | undefined;
+    const recorded = await deps.uow.run<E.Either<SaleFailure, Replayed<RecordedSale>>>(async (r) => {
+      numberAtCommit = undefined; // a retried transaction starts over
       const now = deps.clock.now();
       const replay = async (id: string) => {
         const sale = await r.sales.findById(actor.businessId, id);
@@ -189,10 +192,14 @@ export const recordSale =
           ? { offline: { deviceId: cmd.offline.deviceId, provisionalReceiptNumber: provisional ?? null, clientCreatedAt, needsReview: shortfalls.length > 0 } }
           : {}),
       };
-      const sale: Sale = { ...draft, receiptNumber: await r.sales.add(draft) };
-      // After the receipt counter's lock, which every sale holds to its commit: credit sales to other
-      // customers at the same moment are counted too (the last to commit sees all the others).
-      if (customer && priced.balanceDue > 0 && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
+      // A sale on credit checks the whole business's credit after the receipt counter's lock, which it holds
+      // to its commit: credit sales to other customers at the same moment are counted too (the last to
+      // commit sees all the others). Any other sale takes its number with the COMMIT (docs/adr/0084).
+      const onCredit = customer !== undefined && priced.balanceDue > 0;
+      const numbered = onCredit ? { receiptNumber: await r.sales.add(draft) } : await r.sales.addNumberedAtCommit(draft);
+      numberAtCommit = numbered.committed;
+      const sale: Sale = { ...draft, receiptNumber: numbered.receiptNumber };
+      if (onCredit && (await r.customers.totalOwedExceeds(actor.businessId, Number.MAX_SAFE_INTEGER))) {
         return rollback(E.left({ _tag: 'CreditBalanceLimitExceeded', balance: customer.creditBalance, scope: 'business' }));
       }
       for (const { m, shortfall } of shortfalls) {
@@ -205,4 +212,6 @@ export const recordSale =
       return E.right({ sale, monthlySales });
       });
     });
+    if (!numberAtCommit || E.isLeft(recorded)) return recorded;
+    return E.right({ ...recorded.right, sale: { ...recorded.right.sale, receiptNumber: await numberAtCommit } });
   };

@@ -4,6 +4,7 @@ import { kobo } from '../../domain/money.js';
 import type { Sale, SaleDraft } from '../../domain/sale.js';
 import type { Page, PageRequest } from '../../application/ports/list.js';
 import { rollback } from '../../application/ports/unit-of-work.js';
+import { saleRecorded, type SaleRecorded } from '../../domain/events.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
 import { aBranch, aCustomer, aSale, NOW, seedShop } from '../support/builders.js';
@@ -143,6 +144,34 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(await p.uow.read((r) => r.sales.countCreatedBetween(b, at(-1), at(1)))).to.equal(0);
       expect(await p.uow.read((r) => r.sales.existsForBranch(b, shop.branch.id))).to.equal(false);
       expect(await addSales([aSale(shop, shop.product.id)])).to.deep.equal(['RCP-000001']);
+    });
+
+    it('addNumberedAtCommit: numbered with the COMMIT, gap-free beside add; the events recorded meanwhile carry the number (docs/adr/0084)', async () => {
+      const shop = await seedShop(p.uow);
+      const b = shop.business.id;
+      const rolledBack = aSale(shop, shop.product.id, { createdAt: at(1) });
+      await p.uow.run(async (r) => rollback(await r.sales.addNumberedAtCommit(rolledBack))); // gives its number back
+      const drafts = Array.from({ length: 6 }, (_, i) => aSale(shop, shop.product.id, { createdAt: at(10 + i) }));
+      // side by side, every other one numbered at once (a credit sale's way)
+      const numbers = await Promise.all(
+        drafts.map(async (d, i) => {
+          let committed: Promise<string> | undefined;
+          const now = await p.uow.run(async (r) => {
+            const numbered = i % 2 === 0 ? await r.sales.addNumberedAtCommit(d) : { receiptNumber: await r.sales.add(d) };
+            committed = numbered.committed;
+            await r.events.record(NOW, saleRecorded({ ...d, receiptNumber: numbered.receiptNumber }));
+            return numbered.receiptNumber;
+          });
+          return committed ? await committed : now;
+        }),
+      );
+      expect([...numbers].sort()).to.deep.equal(Array.from({ length: 6 }, (_, i) => `RCP-00000${i + 1}`));
+      for (const [i, d] of drafts.entries()) expect((await find(b, d.id))?.receiptNumber).to.equal(numbers[i]);
+      expect(await find(b, rolledBack.id)).to.equal(undefined);
+      const recorded = (await p.outbox.claim({ now: at(86_400_000), leaseUntil: at(86_460_000), limit: 1000 }))
+        .map((e) => e.event)
+        .filter((e): e is SaleRecorded => e._tag === 'SaleRecorded' && e.businessId === b);
+      expect(Object.fromEntries(recorded.map((e) => [e.saleId, e.receiptNumber]))).to.deep.equal(Object.fromEntries(drafts.map((d, i) => [d.id, numbers[i]])));
     });
 
     it('receipt numbers stay sequential and gap-free under concurrent sales, rolled-back ones giving theirs back', async () => {

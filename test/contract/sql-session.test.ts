@@ -104,6 +104,25 @@ describe('sql session: statements on the pool’s connections, values bound', ()
     expect(await rows(db.pooled)).to.deep.equal([10, 11, 15, 16]);
   });
 
+  it('a `first` beforeCommit statement runs before the others (they read its effect) and is answered before the COMMIT (docs/adr/0084)', async () => {
+    await db.pooled.execute('create table if not exists first_probe (n int, seen text)');
+    const answered: unknown[] = [];
+    await db.transaction(async (tx) => {
+      await tx.beforeCommit(() => ({ sql: "insert into first_probe values (2, current_setting('probe.value', true))", params: [] }));
+      await tx.beforeCommit(
+        () => ({ sql: "select set_config('probe.value', ?, true) as kept", params: ['from the first'], answered: (rows) => answered.push(rows[0]!.kept) }),
+        { first: true },
+      );
+      // dropped with its savepoint, `first` or not
+      await tx.savepoint(async (inner) => {
+        await inner.beforeCommit(() => ({ sql: 'insert into first_probe values (3, null)', params: [] }), { first: true });
+        throw new Error('undo 3');
+      }).catch(() => undefined);
+    });
+    expect(answered).to.deep.equal(['from the first']);
+    expect(await db.pooled.execute('select n, seen from first_probe order by n')).to.deep.equal([{ n: 2, seen: 'from the first' }]);
+  });
+
   it('leaves the connection out of any transaction after a first statement, a last statement or a COMMIT fails, and after one that ran nothing', async () => {
     await db.pooled.execute('create table if not exists fail_probe (n int primary key, u int unique deferrable initially deferred)');
     const inTransaction = async () => (await db.pooled.execute<{ xid: string | null }[]>('select pg_current_xact_id_if_assigned()::text as xid'))[0]!.xid;

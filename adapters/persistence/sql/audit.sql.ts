@@ -3,6 +3,7 @@ import type { AuditAction, AuditActorType, AuditEntry, AuditSubjectType } from '
 import type { Role } from '../../../domain/roles.js';
 import { asDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import type { Row, Sql } from './sql-session.js';
+import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 
 const COLUMNS =
   'id, business_id, at, action, actor_type, actor_user_id, actor_name, actor_role, actor_device_id, actor_api_key_id, ' +
@@ -64,12 +65,14 @@ export const sqlAuditModule = (db: Sql): AuditRepositories => ({
         subject_type: e.subject.type, subject_id: e.subject.id, subject_label: e.subject.label, branch_id: e.branchId,
         before_json: e.before === null ? null : JSON.stringify(e.before), after_json: e.after === null ? null : JSON.stringify(e.after), request_id: e.requestId,
       }));
-      await db.execute(
-        `insert into audit_log (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(?::jsonb) as x(
+      const json = JSON.stringify(rows);
+      const insert = (parameter: string) =>
+        `insert into audit_log (${COLUMNS}) select ${COLUMNS} from jsonb_to_recordset(${parameter}::jsonb) as x(
            id uuid, business_id uuid, at timestamptz, action text, actor_type text, actor_user_id uuid, actor_name text, actor_role text, actor_device_id text, actor_api_key_id uuid,
-           subject_type text, subject_id text, subject_label text, branch_id uuid, before_json text, after_json text, request_id text)`,
-        [JSON.stringify(rows)],
-      );
+           subject_type text, subject_id text, subject_label text, branch_id uuid, before_json text, after_json text, request_id text)`;
+      // an entry about a sale numbered with the COMMIT (sales.sql.ts) goes in that write, with the number
+      if (carriesReceiptPlaceholder(json)) await db.beforeCommit(() => ({ sql: insert(withReceiptNumber('?')), params: [json] }));
+      else await db.execute(insert('?'), [json]);
     },
     list: (businessId, page, filter) => keysetPage(db, ENTRIES, businessId, page, conditions(filter), entryFromRow),
   },

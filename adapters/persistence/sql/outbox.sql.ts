@@ -5,6 +5,7 @@ import type { DomainEvent } from '../../../domain/events.js';
 import { FIRST_ATTEMPT_GRACE_MS, type EventLog, type Outbox, type OutboxEntry } from '../../../application/ports/outbox.js';
 import { asDate } from './keyset.sql.js';
 import { currentTraceparent } from '../../tracing/trace-context.js';
+import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 
 /**
  * The event log inside the unit of work's transaction: the events a transaction records go to the
@@ -29,7 +30,9 @@ export const sqlEventLog = (db: Sql): EventLog => {
       await db.beforeCommit(() => {
         const all = pending!;
         pending = undefined;
-        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${all.map(() => '(?, ?, ?, ?::jsonb, ?, ?, ?)').join(', ')}`, params: all.flat() };
+        // a sale numbered in this write (sales.sql.ts) left a placeholder in its events
+        const values = all.map((row) => (carriesReceiptPlaceholder(row[3] as string) ? `(?, ?, ?, ${withReceiptNumber('?')}::jsonb, ?, ?, ?)` : '(?, ?, ?, ?::jsonb, ?, ?, ?)'));
+        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${values.join(', ')}`, params: all.flat() };
       });
       return ids;
     },

@@ -1,7 +1,9 @@
 import type { Sql } from './sql-session.js';
 import type { SaleRepositories, SaleRepository, SaleSort } from '../../../application/sales/ports.js';
 import { kobo } from '../../../domain/money.js';
-import { costOfGoods, type PaymentMethod, type Sale, type SaleLine, type SaleStatus, type Tender } from '../../../domain/sale.js';
+import { costOfGoods, type PaymentMethod, type Sale, type SaleDraft, type SaleLine, type SaleStatus, type Tender } from '../../../domain/sale.js';
+import { ambientTransaction } from './ambient-transaction.js';
+import { RECEIPT_AT_COMMIT, RECEIPT_SETTING } from './numbered-at-commit.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource, type SqlCondition } from './keyset.sql.js';
 import { optionalKobo, type Row } from './sql-helpers.js';
 
@@ -68,6 +70,48 @@ const lineFromRow = (r: Row): SaleLine => ({
   ...(r.vat_rate === null || r.vat_rate === undefined ? {} : { vat: { rate: Number(r.vat_rate), amount: kobo(Number(r.vat_amount)), net: kobo(Number(r.vat_net)) } }),
 });
 
+/** A sale's lines and tenders, one statement (a data-modifying WITH); their foreign key to the sale is checked at commit. */
+const linesStatement = (s: SaleDraft): [string, unknown[]] => {
+  const tenders = s.payments.map(() => '(?, ?, ?, ?, ?)').join(', ');
+  const tenderParams = s.payments.flatMap((p, i) => [s.businessId, s.id, i, p.method, p.amount]);
+  const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+  const params = s.lines.flatMap((l, i) => [
+    s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0, l.vat?.net ?? null,
+  ]);
+  return [
+    `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders})
+     insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${values}`,
+    [...tenderParams, ...params],
+  ];
+};
+
+/**
+ * The business's receipt counter, one up, and the sale under its number; `setting`: the number is also
+ * kept in RECEIPT_SETTING for the rest of the transaction (the outbox rows sent after it take it there).
+ */
+const numberedStatement = (s: SaleDraft, setting: boolean): [string, unknown[]] => [
+  `with counter as (
+     insert into receipt_counters (business_id, value) values (?, 1)
+     on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+   ),
+   sale as (
+     insert into sales (${SALE_COLUMNS}, cost_of_goods)
+     select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+       ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+     from counter returning receipt_number
+   )
+   select receipt_number${setting ? `, set_config('${RECEIPT_SETTING}', receipt_number, true)` : ''} from sale`,
+  [
+    s.businessId,
+    s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
+    s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
+    s.amountTendered, s.changeDue, s.lineDiscountTotal,
+    s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
+    s.vat?.total ?? 0, s.vat ? s.vat.pricesIncludeVat : null,
+    costOfGoods(s.lines),
+  ],
+];
+
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
 export const sqlSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
@@ -96,44 +140,22 @@ export const sqlSales = (db: Sql): SaleRepository => {
       return Number(rows[0]!.n);
     },
     async add(s) {
-      // Lines first (their foreign key to the sale is checked at commit), so the statement that takes
-      // the business's receipt counter lock is the last one before the commit. The two are sent side by
-      // side: on PostgreSQL in one round trip (a failure of the first fails the second).
-      // the tenders go in with the lines, one statement (a data-modifying WITH)
-      const tenders = s.payments.map(() => '(?, ?, ?, ?, ?)').join(', ');
-      const tenderParams = s.payments.flatMap((p, i) => [s.businessId, s.id, i, p.method, p.amount]);
-      const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
-      const params = s.lines.flatMap((l, i) => [
-        s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0, l.vat?.net ?? null,
-      ]);
-      const saleParams = [
-        s.businessId,
-        s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
-        s.status, s.note, s.createdBy, s.createdAt, s.voidedAt, s.voidReason, s.voidedBy, s.creditOutstanding, s.refundAmount,
-        s.amountTendered, s.changeDue, s.lineDiscountTotal,
-        s.offline?.deviceId ?? null, s.offline?.provisionalReceiptNumber ?? null, s.offline?.clientCreatedAt ?? null, s.offline?.needsReview ?? false,
-        s.vat?.total ?? 0, s.vat ? s.vat.pricesIncludeVat : null,
-        costOfGoods(s.lines),
-      ];
-      const [, rows] = await Promise.all([
-        db.execute(
-          `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders})
-           insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${values}`,
-          [...tenderParams, ...params],
-        ),
-        db.execute<{ receipt_number: string }[]>(
-          `with counter as (
-             insert into receipt_counters (business_id, value) values (?, 1)
-             on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
-           )
-           insert into sales (${SALE_COLUMNS}, cost_of_goods)
-           select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-             ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-           from counter returning receipt_number`,
-          saleParams,
-        ),
-      ]);
+      // The lines and the counter's statement sent side by side: on PostgreSQL in one round trip (a
+      // failure of the first fails the second). The counter's row lock is held from here to the COMMIT.
+      const [, rows] = await Promise.all([db.execute(...linesStatement(s)), db.execute<{ receipt_number: string }[]>(...numberedStatement(s, false))]);
       return rows[0]!.receipt_number;
+    },
+    async addNumberedAtCommit(s) {
+      // Inside `atomically` the sale's answer is stored before the COMMIT, and it carries the number.
+      if (ambientTransaction()) return { receiptNumber: await this.add(s) };
+      await db.execute(...linesStatement(s));
+      let receiptNumber: string | undefined;
+      const committed = new Promise<string>((resolve) => db.afterCommit(() => resolve(receiptNumber!)));
+      // The counter's statement goes first of those sent with the COMMIT, in its write: its lock is held
+      // for no round trip of ours (docs/adr/0084). It sets RECEIPT_SETTING for the outbox rows after it.
+      const [sql, params] = numberedStatement(s, true);
+      await db.beforeCommit(() => ({ sql, params, answered: (rows) => (receiptNumber = String(rows[0]!.receipt_number)) }), { first: true });
+      return { receiptNumber: RECEIPT_AT_COMMIT, committed };
     },
     async clearNeedsReview(businessId, saleId) {
       await db.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);

@@ -35,15 +35,18 @@ export interface Sql {
    * A statement the transaction runs last, built by `make` just before COMMIT (what a transaction
    * gathers, e.g. its outbox rows, goes in one statement), and sent with the COMMIT in one round trip
    * on PostgreSQL; at once outside a transaction. Dropped with a rollback, and with a savepoint rolled
-   * back. A failed one rolls the transaction back.
+   * back. A failed one rolls the transaction back. `first`: before the others (a statement whose
+   * effect they read, e.g. the receipt counter's number that the outbox rows take, sales.sql.ts).
    */
-  beforeCommit(make: () => Statement): Promise<void>;
+  beforeCommit(make: () => Statement, options?: { readonly first?: boolean }): Promise<void>;
 }
 
 /** A statement and its values, to be run later. */
 export interface Statement {
   readonly sql: string;
   readonly params: readonly unknown[];
+  /** Handed the statement's rows once they are back (a `beforeCommit` statement's: before the COMMIT's answer). */
+  readonly answered?: (rows: Row[]) => void;
 }
 
 /** A transaction on one connection. */
@@ -131,8 +134,9 @@ const autocommitting = (execute: Sql['execute']): Sql => ({
   execute,
   afterCommit: (fn) => fn(),
   async beforeCommit(make) {
-    const { sql, params } = make();
-    await execute(sql, params);
+    const { sql, params, answered } = make();
+    const rows = await execute<Row[]>(sql, params);
+    answered?.(rows);
   },
 });
 
@@ -186,6 +190,7 @@ const GIVE_WAY_QUIET_MS = 5;
  */
 class Transaction implements OpenTransaction {
   private readonly committed: (() => void)[] = [];
+  private readonly first: (() => Statement)[] = [];
   private readonly last: (() => Statement)[] = [];
   private savepoints = 0;
   private begun = false;
@@ -217,8 +222,8 @@ class Transaction implements OpenTransaction {
     this.committed.push(fn);
   }
 
-  async beforeCommit(make: () => Statement): Promise<void> {
-    this.last.push(make);
+  async beforeCommit(make: () => Statement, options?: { readonly first?: boolean }): Promise<void> {
+    (options?.first ? this.first : this.last).push(make);
   }
 
   async savepoint<A>(work: (tx: SqlTransaction) => Promise<A>): Promise<A> {
@@ -227,6 +232,7 @@ class Transaction implements OpenTransaction {
     // PostgreSQL), and a failure of either fails the statements after it (the transaction is aborted).
     void this.execute(`savepoint ${name}`).catch(() => undefined);
     const before = this.committed.length;
+    const firstBefore = this.first.length;
     const lastBefore = this.last.length;
     try {
       const result = await work(this);
@@ -234,6 +240,7 @@ class Transaction implements OpenTransaction {
       return result;
     } catch (e) {
       this.committed.length = before; // what the savepoint wrote is undone
+      this.first.length = firstBefore;
       this.last.length = lastBefore;
       await this.execute(`rollback to savepoint ${name}`);
       throw e;
@@ -244,7 +251,7 @@ class Transaction implements OpenTransaction {
     if (this.done) throw new Error('the transaction has ended');
     let statements: Statement[];
     try {
-      statements = this.last.map((make) => make());
+      statements = [...this.first, ...this.last].map((make) => make());
     } catch (e) {
       await this.rollback().catch(() => undefined);
       throw e;
@@ -254,7 +261,7 @@ class Transaction implements OpenTransaction {
       return this.announce();
     }
     // The last statements and the COMMIT together: each waited for, so the connection goes back idle.
-    const answers = [...statements.map((st) => this.execute(st.sql, st.params)), this.execute('commit')];
+    const answers = [...statements.map((st) => this.execute<Row[]>(st.sql, st.params).then((rows) => st.answered?.(rows))), this.execute('commit')];
     try {
       const failed = (await Promise.allSettled(answers)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
@@ -379,5 +386,5 @@ export const database = (pool: DatabasePool, options: DatabaseOptions): Database
 export const plannedEachTime = (sql: Sql): Sql => ({
   execute: (text, params, method) => sql.execute(text, params, method, true),
   afterCommit: (fn) => sql.afterCommit(fn),
-  beforeCommit: (make) => sql.beforeCommit(make),
+  beforeCommit: (make, options) => sql.beforeCommit(make, options),
 });

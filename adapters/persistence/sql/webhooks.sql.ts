@@ -1,4 +1,5 @@
 import type { Sql } from './sql-session.js';
+import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 import type { WebhookRepositories } from '../../../application/partners/webhook-ports.js';
 import type { DeliveryStatus, EndpointStatus, WebhookDelivery, WebhookEndpoint, WebhookEvent } from '../../../domain/webhook.js';
 import { asDate, asOptionalDate, keysetPage, type KeysetSource } from './keyset.sql.js';
@@ -85,10 +86,13 @@ export const sqlWebhooksModule = (db: Sql): WebhookRepositories => ({
   webhookDeliveries: {
     async add(ds) {
       for (const d of ds) {
-        await db.execute(
-          `insert into webhook_deliveries (${DELIVERY_COLUMNS}, outbox_id) values (${[...DELIVERY_COLUMNS.split(', '), 'outbox_id'].map(() => '?').join(', ')}) on conflict (endpoint_id, outbox_id) do nothing`,
-          [d.id, d.partnerId, d.endpointId, d.messageId, d.event, d.payload, d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.createdAt, d.traceparent, d.outboxId],
-        );
+        // a delivery about a sale numbered with the COMMIT (sales.sql.ts) goes in that write, with the number
+        const late = carriesReceiptPlaceholder(d.payload);
+        const values = [...DELIVERY_COLUMNS.split(', '), 'outbox_id'].map((c) => (late && c === 'payload' ? withReceiptNumber('?') : '?'));
+        const sql = `insert into webhook_deliveries (${DELIVERY_COLUMNS}, outbox_id) values (${values.join(', ')}) on conflict (endpoint_id, outbox_id) do nothing`;
+        const params = [d.id, d.partnerId, d.endpointId, d.messageId, d.event, d.payload, d.status, d.attempts, d.nextAttemptAt, d.lastAttemptAt, d.responseCode, d.durationMs, d.lastError, d.createdAt, d.traceparent, d.outboxId];
+        if (late) await db.beforeCommit(() => ({ sql, params }));
+        else await db.execute(sql, params);
       }
     },
     findById: (partnerId, id) => firstRow(db, `select ${DELIVERY_COLUMNS} from webhook_deliveries where partner_id = ? and id = ?`, [partnerId, id], deliveryFromRow),
