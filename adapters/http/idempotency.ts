@@ -55,7 +55,8 @@ export const idempotently =
         const lost = Symbol('claim lost');
         try {
           // The answer is stored in the same transaction as the work it answers: a committed sale always replays.
-          await deps.uow.atomically(async () => {
+          // The body is the one `atomically` answers: a value taken with the COMMIT is in it (docs/adr/0084).
+          ctx.body = await deps.uow.atomically(async () => {
             try {
               await handle();
             } catch (e) {
@@ -64,6 +65,7 @@ export const idempotently =
               render(ctx, e);
             }
             if (!(await deps.idempotency.complete(businessId, key, claim.token, { status: ctx.status, body: ctx.body }))) throw lost;
+            return ctx.body;
           });
         } catch (e) {
           if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');

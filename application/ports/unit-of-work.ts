@@ -19,7 +19,10 @@ export interface UnitOfWork<R = unknown> {
   readInTurn<A>(work: (repos: R) => Promise<A>): Promise<A>;
   /**
    * Runs `work` so that every unit of work, read and idempotent answer inside it commits together,
-   * or not at all. A deadlock or serialization failure runs `work` once more.
+   * or not at all. A deadlock or serialization failure runs `work` once more. A value an adapter
+   * takes only with the COMMIT (a sale's receipt number, `SaleRepository.addNumberedAtCommit`) is a
+   * placeholder inside `work`; in the strings of what `atomically` returns (plain objects and arrays),
+   * it is the value.
    */
   atomically<A>(work: () => Promise<A>): Promise<A>;
   /**

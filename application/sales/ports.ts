@@ -34,8 +34,10 @@ export interface SaleRepository {
    * of the API's). `receiptNumber` is the number, or until the commit a placeholder: events recorded in
    * this unit of work may carry it (the adapter writes the number in its place), nothing else may.
    * `committed`, when there, settles with the number once the unit of work has committed: await it
-   * only after the unit of work. A sale whose later checks need the counter's lock (the business-wide
-   * credit total) uses `add`.
+   * only after the unit of work. Inside `UnitOfWork.atomically` it is not there: the COMMIT comes after
+   * the work answers, and `atomically` answers with the number in the placeholder's place. One sale a
+   * transaction is numbered so (a second is numbered at once). A sale whose later checks need the
+   * counter's lock (the business-wide credit total) uses `add`.
    */
   addNumberedAtCommit(sale: SaleDraft): Promise<{ readonly receiptNumber: string; readonly committed?: Promise<string> }>;
   /** The sale, locked for the rest of the transaction when `forUpdate`. */

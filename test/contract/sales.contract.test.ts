@@ -174,6 +174,29 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       expect(Object.fromEntries(recorded.map((e) => [e.saleId, e.receiptNumber]))).to.deep.equal(Object.fromEntries(drafts.map((d, i) => [d.id, numbers[i]])));
     });
 
+    it('addNumberedAtCommit inside atomically: what atomically answers carries the number; a second sale in it is numbered at once (docs/adr/0084)', async () => {
+      const shop = await seedShop(p.uow);
+      const [first, second] = [aSale(shop, shop.product.id, { createdAt: at(1) }), aSale(shop, shop.product.id, { createdAt: at(2) })];
+      const answer = await p.uow.atomically(async () =>
+        p.uow.run(async (r) => {
+          const a = await r.sales.addNumberedAtCommit(first);
+          const b = await r.sales.addNumberedAtCommit(second);
+          expect(a.committed, 'nothing to await inside atomically').to.equal(undefined);
+          await r.events.record(NOW, saleRecorded({ ...first, receiptNumber: a.receiptNumber }));
+          return { reply: { data: { receipt_number: a.receiptNumber, note: `sale ${a.receiptNumber}` } }, second: b.receiptNumber, at: NOW };
+        }),
+      );
+      const stored = (await find(shop.business.id, first.id))!.receiptNumber;
+      expect(answer.reply).to.deep.equal({ data: { receipt_number: stored, note: `sale ${stored}` } });
+      expect(answer.at).to.equal(NOW); // not a plain object: kept as it is
+      expect([stored, answer.second].sort()).to.deep.equal(['RCP-000001', 'RCP-000002']);
+      expect((await find(shop.business.id, second.id))!.receiptNumber).to.equal(answer.second);
+      const event = (await p.outbox.claim({ now: at(86_400_000), leaseUntil: at(86_460_000), limit: 1000 }))
+        .map((e) => e.event)
+        .find((e): e is SaleRecorded => e._tag === 'SaleRecorded' && e.saleId === first.id);
+      expect(event?.receiptNumber).to.equal(stored);
+    });
+
     it('receipt numbers stay sequential and gap-free under concurrent sales, rolled-back ones giving theirs back', async () => {
       const shop = await seedShop(p.uow);
       const outcomes = await Promise.all(

@@ -90,6 +90,19 @@ describe('HTTP offline sync: POST /sync/batch', () => {
     expect((await get(owner, `/products/${pid}`)).quantity).to.equal(44);
   });
 
+  it('a synced sale and a keyed POST /sales answer their real receipt numbers, and replay them (docs/adr/0084)', async () => {
+    const owner = await registerOwner(app);
+    const pid = await product(owner, 10);
+    const sale = op('sale.create', { payment_method: 'CASH', items: [{ product_id: pid, quantity: 1 }] });
+    const first = await batch(owner, [sale]);
+    const keyed = await app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CARD', items: [{ product_id: pid, quantity: 1 }] }, headers: { 'Idempotency-Key': randomUUID() } });
+    expect(keyed.status, keyed.text).to.equal(201);
+    const numbers = [first.results[0]!.data.receipt_number, keyed.body.data.receipt_number];
+    expect(numbers).to.deep.equal(['RCP-000001', 'RCP-000002']);
+    expect((await batch(owner, [sale])).results[0]!.data.receipt_number).to.equal('RCP-000001');
+    expect((await get(owner, `/sales/${keyed.body.data.id}`)).receipt_number).to.equal('RCP-000002');
+  });
+
   it('checks the batch itself: 1 to 100 operations of known types (400), staff may sync, no token is 401', async () => {
     const owner = await registerOwner(app);
     const tooMany = Array.from({ length: 101 }, () => op('customer.create', { name: 'x' }));

@@ -10,6 +10,8 @@ import type { OpenTransaction } from './sql-session.js';
  */
 export class AmbientTransaction {
   private opening: Promise<OpenTransaction> | undefined;
+  /** Placeholders of values taken with the COMMIT (a receipt number, docs/adr/0084), and each one's value once known. */
+  readonly takenAtCommit = new Map<string, string>();
   constructor(private readonly begin: () => Promise<OpenTransaction>) {}
 
   /** The transaction, begun on first use. */
@@ -37,7 +39,8 @@ export const inAmbientTransaction = async <A>(begin: () => Promise<OpenTransacti
   try {
     const result = await ambient.run(tx, work);
     await tx.commit();
-    return result;
+    // what `work` answered (a reply, a batch's results) holds the placeholders of values taken with the COMMIT
+    return tx.takenAtCommit.size > 0 ? withValuesTaken(result, tx.takenAtCommit) : result;
   } catch (e) {
     await tx.rollback().catch(() => undefined);
     throw e;
@@ -53,4 +56,19 @@ export const isRetryableConflict = (error: unknown): boolean => {
     if (code === '40P01' || code === '40001') return true;
   }
   return false;
+};
+
+/** `value` with every placeholder in its strings replaced; plain objects and arrays are copied, anything else kept. */
+const withValuesTaken = <A>(value: A, taken: ReadonlyMap<string, string>): A => {
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      let out = v;
+      for (const [placeholder, actual] of taken) out = out.split(placeholder).join(actual);
+      return out;
+    }
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as A;
 };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RunResult, Sql } from './sql-session.js';
 import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import { ambientTransaction } from './ambient-transaction.js';
+import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 
 const KEY_TTL_MS = 24 * 3_600_000;
 
@@ -50,11 +51,17 @@ export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): 
   },
   async complete(businessId, key, token, response) {
     const tx = ambientTransaction();
-    const updated = await (tx ? await tx.transaction() : pooled).execute<unknown[]>(
+    const sql = tx ? await tx.transaction() : pooled;
+    const body = JSON.stringify(response.body);
+    const updated = await sql.execute<unknown[]>(
       `update idempotency_keys set response_status = ?, response_body = ?, lease_until = null
         where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`,
-      [response.status, JSON.stringify(response.body), businessId, key, token],
+      [response.status, body, businessId, key, token],
     );
+    // an answer about a sale numbered with the COMMIT (sales.sql.ts) gets the number in that write
+    if (updated.length === 1 && carriesReceiptPlaceholder(body)) {
+      await sql.beforeCommit(() => ({ sql: `update idempotency_keys set response_body = ${withReceiptNumber('response_body')} where business_id = ? and key = ?`, params: [businessId, key] }));
+    }
     return updated.length === 1;
   },
   async release(businessId, key, token) {

@@ -112,6 +112,9 @@ const numberedStatement = (s: SaleDraft, setting: boolean): [string, unknown[]] 
   ],
 ];
 
+/** The transactions (their `Sql`) with a sale numbered at their COMMIT. */
+const numberedAtCommit = new WeakSet<Sql>();
+
 /** Sales as plain rows: the sale is the hot write path (ARCHITECTURE "Hot paths stay lean"). */
 export const sqlSales = (db: Sql): SaleRepository => {
   const withLines = async (row: Row | undefined): Promise<Sale | undefined> => {
@@ -146,16 +149,24 @@ export const sqlSales = (db: Sql): SaleRepository => {
       return rows[0]!.receipt_number;
     },
     async addNumberedAtCommit(s) {
-      // Inside `atomically` the sale's answer is stored before the COMMIT, and it carries the number.
-      if (ambientTransaction()) return { receiptNumber: await this.add(s) };
+      // one sale a transaction takes its number with the COMMIT (one placeholder, one setting)
+      if (numberedAtCommit.has(db)) return { receiptNumber: await this.add(s) };
+      numberedAtCommit.add(db);
       await db.execute(...linesStatement(s));
       let receiptNumber: string | undefined;
-      const committed = new Promise<string>((resolve) => db.afterCommit(() => resolve(receiptNumber!)));
+      // Inside `atomically` the COMMIT comes after the work has answered: the number replaces the
+      // placeholder in what `atomically` returns (ambient-transaction.ts) instead.
+      const ambient = ambientTransaction();
+      const committed = ambient ? undefined : new Promise<string>((resolve) => db.afterCommit(() => resolve(receiptNumber!)));
       // The counter's statement goes first of those sent with the COMMIT, in its write: its lock is held
-      // for no round trip of ours (docs/adr/0084). It sets RECEIPT_SETTING for the outbox rows after it.
+      // for no round trip of ours (docs/adr/0084). It sets RECEIPT_SETTING for the statements after it.
       const [sql, params] = numberedStatement(s, true);
-      await db.beforeCommit(() => ({ sql, params, answered: (rows) => (receiptNumber = String(rows[0]!.receipt_number)) }), { first: true });
-      return { receiptNumber: RECEIPT_AT_COMMIT, committed };
+      const answered = (rows: Row[]) => {
+        receiptNumber = String(rows[0]!.receipt_number);
+        ambient?.takenAtCommit.set(RECEIPT_AT_COMMIT, receiptNumber);
+      };
+      await db.beforeCommit(() => ({ sql, params, answered }), { first: true });
+      return committed ? { receiptNumber: RECEIPT_AT_COMMIT, committed } : { receiptNumber: RECEIPT_AT_COMMIT };
     },
     async clearNeedsReview(businessId, saleId) {
       await db.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);
