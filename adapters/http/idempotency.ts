@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Clock } from '../../application/ports/clock.js';
-import type { IdempotencyStore } from '../../application/ports/idempotency-store.js';
+import { IdempotencyClaimLost, type IdempotencyStore } from '../../application/ports/idempotency-store.js';
 import type { UnitOfWork } from '../../application/ports/unit-of-work.js';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import { problem, Problem } from './problem.js';
@@ -68,7 +68,7 @@ export const idempotently =
             return ctx.body;
           });
         } catch (e) {
-          if (e === lost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
+          if (e === lost || e instanceof IdempotencyClaimLost) throw problem('IDEMPOTENCY_IN_PROGRESS', 'A later request with this Idempotency-Key took it over; retry to see its answer.');
           await deps.idempotency.release(businessId, key, claim.token).catch(() => undefined);
           throw e;
         }

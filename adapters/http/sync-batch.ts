@@ -4,6 +4,7 @@ import type { Actor } from '../../domain/roles.js';
 import { decodedOrProblem, requireRole } from './route-runner.js';
 import { canonicalJson } from '../../domain/canonical-json.js';
 import type { IdempotencyDeps } from './idempotency.js';
+import { IdempotencyClaimLost } from '../../application/ports/idempotency-store.js';
 import { problem, problemBody, Problem } from './problem.js';
 import { API_BASE } from './app.js';
 import type { RouteDef } from './route.js';
@@ -110,8 +111,9 @@ export const runSyncBatch =
           }),
         );
       } catch (e) {
-        if (!(e instanceof Problem && e.status < 500)) throw e;
-        results.push(rejected(e));
+        if (e instanceof IdempotencyClaimLost) results.push(rejected(problem('IDEMPOTENCY_IN_PROGRESS', 'A later request took this operation over; send it again to see its answer.')));
+        else if (e instanceof Problem && e.status < 500) results.push(rejected(e));
+        else throw e;
       }
     }
     return results;

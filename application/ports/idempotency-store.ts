@@ -1,3 +1,10 @@
+/** The claim was lost (its lease ran out and another request took the key) by the time its answer was written. */
+export class IdempotencyClaimLost extends Error {
+  constructor() {
+    super('the idempotency claim was lost before its answer was written');
+  }
+}
+
 /** A stored response, replayed for a repeated request with the same Idempotency-Key and body. */
 export interface StoredResponse {
   readonly status: number;
@@ -21,7 +28,9 @@ export interface IdempotencyStore {
   /**
    * Stores the answer. Called inside `UnitOfWork.atomically`, it commits with the work it answers, so
    * a committed change always replays. False when the claim was lost (its lease ran out and another
-   * request took the key): the caller must then roll back.
+   * request took the key): the caller must then roll back. An answer holding a value taken with the
+   * COMMIT (docs/adr/0084) may be written in the COMMIT's write: a claim lost by then fails
+   * `atomically` with IdempotencyClaimLost instead.
    */
   complete(businessId: string, key: string, token: string, response: StoredResponse): Promise<boolean>;
   /** Frees a key whose request failed without an answer worth replaying (a fault), so a retry runs it. */

@@ -4,6 +4,7 @@ import { kobo } from '../../domain/money.js';
 import type { Sale, SaleDraft } from '../../domain/sale.js';
 import type { Page, PageRequest } from '../../application/ports/list.js';
 import { rollback } from '../../application/ports/unit-of-work.js';
+import { IdempotencyClaimLost } from '../../application/ports/idempotency-store.js';
 import { saleRecorded, type SaleRecorded } from '../../domain/events.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
@@ -195,6 +196,31 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
         .map((e) => e.event)
         .find((e): e is SaleRecorded => e._tag === 'SaleRecorded' && e.saleId === first.id);
       expect(event?.receiptNumber).to.equal(stored);
+    });
+
+    it('an idempotent answer carrying a number taken with the COMMIT: a claim lost by then leaves no sale (docs/adr/0084)', async () => {
+      const shop = await seedShop(p.uow);
+      const b = shop.business.id;
+      const first = await p.idempotency.claim(b, 'slow-till', 'h', NOW);
+      if (first.state !== 'claimed') throw new Error('not claimed');
+      const taker = await p.idempotency.claim(b, 'slow-till', 'h', at(31_000)); // the lease (30 s) ran out
+      if (taker.state !== 'claimed') throw new Error('not taken over');
+      const sale = aSale(shop, shop.product.id);
+      const outcome = await p.uow
+        .atomically(async () =>
+          p.uow.run(async (r) => {
+            const n = await r.sales.addNumberedAtCommit(sale);
+            // the caller rolls back on false (in memory); SQL writes this answer with the COMMIT and fails it then
+            if (!(await p.idempotency.complete(b, 'slow-till', first.token, { status: 201, body: { data: { receipt_number: n.receiptNumber } } }))) throw new Error('refused');
+          }),
+        )
+        .then(
+          () => 'committed',
+          (e: Error) => (e instanceof IdempotencyClaimLost ? 'lost' : e.message),
+        );
+      expect(outcome).to.equal(name === 'in-memory' ? 'refused' : 'lost');
+      expect(await find(b, sale.id)).to.equal(undefined);
+      expect(await p.idempotency.complete(b, 'slow-till', taker.token, { status: 201, body: { by: 'the taker' } })).to.equal(true);
     });
 
     it('receipt numbers stay sequential and gap-free under concurrent sales, rolled-back ones giving theirs back', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { RunResult, Sql } from './sql-session.js';
-import type { IdempotencyStore } from '../../../application/ports/idempotency-store.js';
+import { IdempotencyClaimLost, type IdempotencyStore } from '../../../application/ports/idempotency-store.js';
 import { ambientTransaction } from './ambient-transaction.js';
 import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 
@@ -53,16 +53,19 @@ export const sqlIdempotencyStore = (pooled: Sql, options: { leaseMs: number }): 
     const tx = ambientTransaction();
     const sql = tx ? await tx.transaction() : pooled;
     const body = JSON.stringify(response.body);
-    const updated = await sql.execute<unknown[]>(
-      `update idempotency_keys set response_status = ?, response_body = ?, lease_until = null
-        where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`,
-      [response.status, body, businessId, key, token],
-    );
-    // an answer about a sale numbered with the COMMIT (sales.sql.ts) gets the number in that write
-    if (updated.length === 1 && carriesReceiptPlaceholder(body)) {
-      await sql.beforeCommit(() => ({ sql: `update idempotency_keys set response_body = ${withReceiptNumber('response_body')} where business_id = ? and key = ?`, params: [businessId, key] }));
-    }
-    return updated.length === 1;
+    const params = [response.status, body, businessId, key, token];
+    const update = (value: string) =>
+      `update idempotency_keys set response_status = ?, response_body = ${value}, lease_until = null
+        where business_id = ? and key = ? and claim_token = ? and response_status is null returning key`;
+    if (!carriesReceiptPlaceholder(body)) return (await sql.execute<unknown[]>(update('?'), params)).length === 1;
+    // An answer about a sale numbered with the COMMIT (sales.sql.ts) is written in that write, with the
+    // number; a claim lost by then divides by zero, which fails the COMMIT as IdempotencyClaimLost.
+    await sql.beforeCommit(() => ({
+      sql: `with answered as (${update(withReceiptNumber('?'))}) select 1 / (select count(*)::int from answered) as answered`,
+      params,
+      failed: (e) => ((e as { code?: unknown }).code === '22012' ? new IdempotencyClaimLost() : e),
+    }));
+    return true;
   },
   async release(businessId, key, token) {
     const tx = ambientTransaction();

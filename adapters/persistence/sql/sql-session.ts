@@ -47,7 +47,20 @@ export interface Statement {
   readonly params: readonly unknown[];
   /** Handed the statement's rows once they are back (a `beforeCommit` statement's: before the COMMIT's answer). */
   readonly answered?: (rows: Row[]) => void;
+  /** What the transaction fails with when this statement fails (a `beforeCommit` statement's: its meaning to the caller). */
+  readonly failed?: (error: unknown) => unknown;
 }
+
+/** Runs `st` with `execute`, handing its rows to `answered` and its failure to `failed`. */
+const runStatement = async (execute: Sql['execute'], st: Statement): Promise<void> => {
+  let rows: Row[];
+  try {
+    rows = await execute<Row[]>(st.sql, st.params);
+  } catch (e) {
+    throw st.failed ? st.failed(e) : e;
+  }
+  st.answered?.(rows);
+};
 
 /** A transaction on one connection. */
 export interface SqlTransaction extends Sql {
@@ -133,11 +146,7 @@ const ROLLBACK = control('rollback');
 const autocommitting = (execute: Sql['execute']): Sql => ({
   execute,
   afterCommit: (fn) => fn(),
-  async beforeCommit(make) {
-    const { sql, params, answered } = make();
-    const rows = await execute<Row[]>(sql, params);
-    answered?.(rows);
-  },
+  beforeCommit: (make) => runStatement(execute, make()),
 });
 
 /** Runs one statement on the connection it was made for. */
@@ -261,7 +270,7 @@ class Transaction implements OpenTransaction {
       return this.announce();
     }
     // The last statements and the COMMIT together: each waited for, so the connection goes back idle.
-    const answers = [...statements.map((st) => this.execute<Row[]>(st.sql, st.params).then((rows) => st.answered?.(rows))), this.execute('commit')];
+    const answers = [...statements.map((st) => runStatement((sql, params) => this.execute(sql, params), st)), this.execute('commit')];
     try {
       const failed = (await Promise.allSettled(answers)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) throw failed.reason;
