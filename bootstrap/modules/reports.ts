@@ -11,7 +11,8 @@ export const reportsModule = defineModule({
   folders: ['reports'],
   repositories: [repositories(inMemoryReportsModule, sqlReportsModule)],
   failures: [REPORT_FAILURES],
-  migrations: [],
+  // indexes for the reports' date ranges on the customers' and invoices' tables (issue 37)
+  migrations: [{ name: 'Migration20261208000000_report_ranges', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261208000000_report_ranges.js')).Migration20261208000000_report_ranges }],
   useCases: ({ reportDeps, dataAsOf }) => ({
     getDashboard: getDashboard(reportDeps),
     getTopServices: getTopServices(reportDeps),

@@ -274,10 +274,12 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     );
     // money by tender, not by the sale's first method (docs/adr/0055)
     const tenders = await db.execute<Row[]>(
-      `select p.method, count(*) as count, sum(p.amount) as total
-       from sales s join sale_payments p on p.business_id = s.business_id and p.sale_id = s.id
-       where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by p.method order by p.method`,
-      [businessId, from, to],
+      // the day's sales by their index, then their tenders by key: joined, PostgreSQL hashed every tender of the
+      // business's history (37 ms at 320,000, growing with it); this is 4 ms, growing with the day
+      `select p.method, count(*) as count, sum(p.amount) as total from sale_payments p
+       where p.business_id = ? and p.sale_id = any(array(select s.id from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?))
+       group by p.method order by p.method`,
+      [businessId, businessId, from, to],
     );
     const expenses = await db.execute<Row[]>(
       `select payment_method as method, count(*) as count, sum(amount) as total from expenses
