@@ -41,6 +41,8 @@ export interface SeedSize {
 }
 
 export const FULL_SIZE: SeedSize = { products: 100_000, sales: 200_000, customers: 5_000, smallBusinesses: 100 };
+/** `--history` (issue 37): ten times the sales at the same rate a day, so over ten times the days. */
+export const HISTORY_SIZE: SeedSize = { ...FULL_SIZE, sales: 2_000_000 };
 
 export interface Seed {
   readonly version: number;
@@ -56,6 +58,8 @@ export interface Seed {
 export const LARGE_OWNER_PHONE = '+2348090000000';
 const DAY_MS = 86_400_000;
 const SALES_SPAN_DAYS = 200;
+/** The days the sales of `size` are spread over: 200 for the full size, the same 1,000 a day for any other. */
+export const salesSpanDays = (size: SeedSize): number => Math.max(1, Math.round((SALES_SPAN_DAYS * size.sales) / FULL_SIZE.sales));
 /** Expenses of the large business over the last 365 Lagos days. */
 export const EXPENSES_PER_YEAR = 20_000;
 const EXPENSE_DAYS = 365;
@@ -128,7 +132,7 @@ export const seedBench = async (query: Query, size: SeedSize, progress: SeedProg
     stepStarted = now;
   };
   const nowMs = Math.floor(Date.now() / 1000) * 1000 - 60_000; // the newest seeded sale: a minute before the seed
-  const spanMs = SALES_SPAN_DAYS * DAY_MS;
+  const spanMs = salesSpanDays(size) * DAY_MS;
   const saleStep = Math.floor(spanMs / size.sales);
   const customerStep = Math.floor(spanMs / size.customers);
   const startMs = nowMs - spanMs;
