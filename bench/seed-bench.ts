@@ -202,7 +202,7 @@ join b_pp pp on pp.rn = 1 + ((${h('s.k', 'prod')} + pos * (1 + ${h('s.k', 'gap')
     await query(`
 insert into sales (id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid,
   balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, cost_of_goods)
-select s.id, ${lb}::uuid, ${lit(branch)}::uuid, 'RCP-' || lpad(s.k::text, 6, '0'), c.id, s.method, t.subtotal, 0, t.subtotal,
+select s.id, ${lb}::uuid, ${lit(branch)}::uuid, 'RCP-' || lpad(s.k::text, greatest(6, length(s.k::text)), '0'), c.id, s.method, t.subtotal, 0, t.subtotal,
   x.paid, t.subtotal - x.paid, 'COMPLETED', null, ${lu}::uuid, s.created_at, null, null, null,
   case when c.id is null then 0 else t.subtotal - x.paid end, null, t.cost
 from b_sales s

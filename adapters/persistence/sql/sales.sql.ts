@@ -154,10 +154,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
       numberedAtCommit.add(db);
       await db.execute(...linesStatement(s));
       let receiptNumber: string | undefined;
-      // Inside `atomically` the COMMIT comes after the work has answered: the number replaces the
-      // placeholder in what `atomically` returns (ambient-transaction.ts) instead.
       const ambient = ambientTransaction();
-      const committed = ambient ? undefined : new Promise<string>((resolve) => db.afterCommit(() => resolve(receiptNumber!)));
       // The counter's statement goes first of those sent with the COMMIT, in its write: its lock is held
       // for no round trip of ours (docs/adr/0084). It sets RECEIPT_SETTING for the statements after it.
       const [sql, params] = numberedStatement(s, true);
@@ -166,7 +163,10 @@ export const sqlSales = (db: Sql): SaleRepository => {
         ambient?.takenAtCommit.set(RECEIPT_AT_COMMIT, receiptNumber);
       };
       await db.beforeCommit(() => ({ sql, params, answered }), { first: true });
-      return committed ? { receiptNumber: RECEIPT_AT_COMMIT, committed } : { receiptNumber: RECEIPT_AT_COMMIT };
+      // Inside `atomically` the COMMIT comes after the work has answered: the number replaces the
+      // placeholder in what `atomically` returns (ambient-transaction.ts) instead.
+      if (ambient) return { receiptNumber: RECEIPT_AT_COMMIT };
+      return { receiptNumber: RECEIPT_AT_COMMIT, committed: new Promise<string>((resolve) => db.afterCommit(() => resolve(receiptNumber!))) };
     },
     async clearNeedsReview(businessId, saleId) {
       await db.execute('update sales set needs_review = false where business_id = ? and id = ? and needs_review', [businessId, saleId]);
