@@ -205,10 +205,14 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     const rows = await db.execute<Row[]>(
       // Lines are summed per product first and only the leaders (ties kept) are joined to products for
       // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
-      `with l as (
+      // The period's sales by their index, then their lines by key (`= any`): joined plainly, PostgreSQL
+      // hashed every line of the business's history (636 ms at 2,000,000 sales against 250 ms so; issue 37).
+      `with s as materialized (
+         select s.id, s.prices_include_vat from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+       ), l as (
          select i.business_id, i.product_id, i.quantity as units, ${LINE_REVENUE} as revenue
-         from sales s join sale_items i on i.sale_id = s.id and i.business_id = s.business_id
-         where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
+         from sale_items i join s on s.id = i.sale_id
+         where i.business_id = ? and i.sale_id = any(array(select s.id from s))
          union all -- the range's returns, net (docs/adr/0058), their VAT off with them
          select i.business_id, i.product_id, -i.quantity, -${RETURN_LINE_REVENUE}
          from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
@@ -221,7 +225,7 @@ export const sqlReports = (db: Sql): ReportQueries => ({
        )
        select t.product_id, p.name, t.units, t.revenue from t join products p on p.id = t.product_id and p.business_id = ?
        order by t.revenue desc, p.name, t.product_id limit ?`,
-      [businessId, ...instants(range), businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
+      [businessId, ...instants(range), businessId, businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
     );
     return rows.map((r) => ({ productId: String(r.product_id), name: String(r.name), units: n(r.units), revenue: k(r.revenue) }));
   },
