@@ -3,9 +3,11 @@
  * statements the API sends for a products page and for a cash sale's whole transaction, prepared, on
  * as many connections as the API's pool, so the bench can print API / pgbench.
  *
- * The statements are the adapters' own texts (adapters/persistence/sql: products.sql.ts, stock-ledger,
- * sales, outbox, business, partners), copied here as the baseline copies them; each `?` becomes a pgbench
- * variable, which `-M prepared` binds as a parameter, as the API does. What pgbench adds: one statement
+ * The sale's writes are the adapters' own texts, imported (the stock statement, the ledger rows, the lines,
+ * the receipt counter with the sale, the outbox rows); the reads are short and copied here, as the baseline
+ * copies them. Each `?` becomes a pgbench variable, which `-M prepared` binds as a parameter, as the API
+ * does; the sale is numbered in its COMMIT's write, as the API numbers a cash sale (docs/adr/0084). What
+ * pgbench adds: one statement
  * a sale that picks its cart from bench_pgbench_carts and draws its UUIDs (pgbench has no arrays and
  * no UUIDs of its own). What it leaves out: carts with a customer (20% of the API's random carts, the
  * dearer ones), so the ceiling is if anything high. Its outbox rows are written with next_attempt_at
@@ -16,6 +18,11 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { RECEIPT_AT_COMMIT } from '../adapters/persistence/sql/numbered-at-commit.js';
+import { outboxInsertSql } from '../adapters/persistence/sql/outbox.sql.js';
+import { PRODUCT_COLUMNS, STOCK_CHANGE } from '../adapters/persistence/sql/products.sql.js';
+import { numberedSaleSql, saleLinesSql } from '../adapters/persistence/sql/sales.sql.js';
+import { INSERT_MOVEMENTS } from '../adapters/persistence/sql/stock-ledger.sql.js';
 
 export interface PgbenchDb {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
@@ -33,10 +40,6 @@ const bind = (sql: string, names: readonly string[]): string => {
   return out.replace(/\s+/g, ' ').trim(); // pgbench takes one line a statement
 };
 
-const PRODUCT_COLUMNS =
-  'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at, vat_exempt';
-const SALE_COLUMNS =
-  'id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid, balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, amount_tendered, change_due, line_discount_total, device_id, provisional_receipt_number, client_created_at, needs_review, vat_total, prices_include_vat';
 
 /** GET /products page 1: the page (products.sql.ts, keyset) and its stock by branch. */
 export const pageScript = (ids: number): string =>
@@ -73,18 +76,7 @@ export const saleScript = (lines: number, cartsOfThisSize: number, table = 'benc
     `${bind(`select ${PRODUCT_COLUMNS} from products where business_id = ? and ${lines === 1 ? 'id = ?' : `id in (${n.map(() => '?').join(', ')})`}`, ['b', ...n.map((i) => `p${i}`)])};`,
     // products.sql.ts changeQuantities; its last SELECT gives the rows as one (moved, and the quantities for the ledger)
     bind(
-      `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
-       p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
-             where products.business_id = ? order by products.id for update of products),
-       s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-               select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
-             on conflict (product_id, branch_id, business_id) do update
-               set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
-               where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
-             returning product_id, quantity, (xmax = 0) as inserted),
-       t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
-             where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
-             returning products.id, products.quantity)
+      `${STOCK_CHANGE}
        select count(t.id) as moved, array_agg(s.quantity - (select w.change from w where w.product_id = s.product_id) order by s.product_id)::text as befores,
          array_agg(s.quantity order by s.product_id)::text as afters from s left join t on t.id = s.product_id`,
       ['ids', 'changes', 'b', 'b', 'branch', 'zero', 'now', 'max_stock', 'zero', 'now', 'b', 'false'],
@@ -92,35 +84,21 @@ export const saleScript = (lines: number, cartsOfThisSize: number, table = 'benc
     `\\if :moved = ${lines}`,
     // stock-ledger.sql.ts
     `${bind(
-      `insert into stock_movements (id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
-       select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
-         greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
-         m.sale_id, m.branch_id, m.transfer_id
-       from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
-         as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
-       returning id, created_at`,
+      INSERT_MOVEMENTS,
       ['mids', 'bs', 'ids', 'changes', 'befores', 'afters', 'reasons', 'nulls', 'costs', 'users', 'nows', 'sale_ids', 'branches', 'nulls'],
     )};`,
-    // sales.sql.ts add: the lines with the tender, then the counter with the sale
+    // sales.sql.ts addNumberedAtCommit: the lines with the tender; then, with the COMMIT, the counter with the sale and the outbox rows
     `${bind(
-      `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values (?, ?, ?, ?, ?))
-       insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${n.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      saleLinesSql(1, lines),
       ['b', 'sale_id', 'zero', 'method', 'total', ...n.flatMap((i) => ['sale_id', `pos${i}`, 'b', `p${i}`, `name${i}`, `sku${i}`, `q${i}`, `price${i}`, 'zero', `line${i}`, `cost${i}`, 'null', 'zero', 'null'])],
     )};`,
     `${bind(
-      `with counter as (
-         insert into receipt_counters (business_id, value) values (?, 1)
-         on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
-       )
-       insert into sales (${SALE_COLUMNS}, cost_of_goods)
-       select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-         ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-       from counter returning receipt_number`,
+      numberedSaleSql(true),
       ['b', 'sale_id', 'b', 'branch', 'null', 'method', 'total', 'zero', 'total', 'total', 'zero', 'completed', 'null', 'user', 'now', 'null', 'null', 'null', 'zero', 'null', 'null', 'null', 'zero', 'null', 'null', 'null', 'false', 'zero', 'null', 'cogs'],
     )};`,
     // outbox.sql.ts: SaleRecorded and a StockChanged a line, one statement
     `${bind(
-      `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${[0, ...n].map(() => '(?, ?, ?, ?::jsonb, ?, ?, ?)').join(', ')}`,
+      outboxInsertSql([true, ...n.map(() => false)]), // the SaleRecorded row carries the placeholder
       [0, ...n].flatMap((i) => [`o${i}`, i === 0 ? 'sale_type' : 'stock_type', 'b', i === 0 ? 'sale_payload' : `stock_payload${i}`, 'now', 'never', 'null']),
     )};`,
     'commit;',
@@ -166,7 +144,7 @@ export const prepareCarts = async (
       total, cogs: lines.reduce((t, l) => t + l.cost * l.q, 0),
       sale_payload: JSON.stringify({
         _tag: 'SaleRecorded', lines: lines.map((l) => ({ name: l.name, discount: 0, quantity: l.q, lineTotal: l.price * l.q, productId: l.id })),
-        total, branchId: c.branchId, businessId, paymentMethod: 'CASH', receiptNumber: 'RCP-000000',
+        total, branchId: c.branchId, businessId, paymentMethod: 'CASH', receiptNumber: RECEIPT_AT_COMMIT,
       }),
     };
     lines.forEach((l, i) => {

@@ -374,6 +374,22 @@ const postgresCpuSeconds = (): number => {
   return total;
 };
 
+/**
+ * CPU seconds from now to `stop()` of the server process, PostgreSQL (0 on PGlite: it runs in the server)
+ * and this process (autocannon); `per(n)`: each in ms an item, to the microsecond.
+ */
+const cpuMeter = (t: Target) => {
+  const before = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  return {
+    stop() {
+      const self = process.cpuUsage(before.self);
+      const used = { server: serverCpuSeconds(t.server) - before.server, postgres: EMBEDDED ? 0 : postgresCpuSeconds() - before.postgres, loadGenerator: (self.user + self.system) / 1e6 };
+      const ms = (seconds: number, n: number) => Math.round((seconds * 1000 * 1000) / Math.max(1, n)) / 1000;
+      return { per: (n: number) => ({ server: ms(used.server, n), postgres: ms(used.postgres, n), loadGenerator: ms(used.loadGenerator, n) }) };
+    },
+  };
+};
+
 const startServer = async (name: string, args: string[], env: Record<string, string>, healthPath: string): Promise<Server> => {
   const port = await freePort();
   const startedAt = Date.now();
@@ -945,7 +961,7 @@ const runDownloads = async (t: Target, s: Scenario): Promise<Measured> => {
   await sleep(300);
   t.server.peakRssMb(); // mark
   const errorsBefore = t.server.errorLines();
-  const cpuBefore = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const cpu = cpuMeter(t);
   const start = new Date();
   const downloads: Download[] = [];
   for (let i = 0; i < count; i++) {
@@ -959,8 +975,7 @@ const runDownloads = async (t: Target, s: Scenario): Promise<Measured> => {
   }
   const end = new Date();
   if (t.server.exitCode() !== null) throw new Error(`${t.server.name} exited (code ${t.server.exitCode()}) during ${s.name}:\n${t.server.lines.slice(-20).join('\n')}`);
-  const selfCpu = process.cpuUsage(cpuBefore.self);
-  const per = (sec: number) => Math.round((sec * 1000 * 1000) / count) / 1000;
+  const cpuUsed = cpu.stop();
   const sorted = downloads.map((d) => d.ms).sort((a, b) => a - b);
   const totalSeconds = (end.getTime() - start.getTime()) / 1000;
   return {
@@ -978,11 +993,7 @@ const runDownloads = async (t: Target, s: Scenario): Promise<Measured> => {
     unexpected: 0,
     status: { '200': count * paths.length },
     peakRssMb: t.server.peakRssMb(),
-    cpuMsPerRequest: {
-      server: per(serverCpuSeconds(t.server) - cpuBefore.server),
-      postgres: per(EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres),
-      loadGenerator: per((selfCpu.user + selfCpu.system) / 1e6),
-    },
+    cpuMsPerRequest: cpuUsed.per(count),
     start,
     end,
     extra: {
@@ -1047,14 +1058,13 @@ const runTill = async (t: Target, s: Scenario, data: RunData): Promise<Measured>
   await sleep(300);
   t.server.peakRssMb(); // mark
   const errorsBefore = t.server.errorLines();
-  const cpuBefore = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const cpu = cpuMeter(t);
   const start = new Date();
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) times.push(await round(till.sales));
   const end = new Date();
-  const selfCpu = process.cpuUsage(cpuBefore.self);
+  const cpuUsed = cpu.stop();
   const sales = rounds * till.sales;
-  const per = (sec: number) => Math.round((sec * 1000 * 1000) / sales) / 1000;
   const sorted = [...times].sort((a, b) => a - b);
   const m: Measured = {
     name: s.name,
@@ -1071,11 +1081,7 @@ const runTill = async (t: Target, s: Scenario, data: RunData): Promise<Measured>
     unexpected: failed,
     status: { '201': applied, ...(failed > 0 ? { failed } : {}) },
     peakRssMb: t.server.peakRssMb(),
-    cpuMsPerRequest: {
-      server: per(serverCpuSeconds(t.server) - cpuBefore.server),
-      postgres: per(EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres),
-      loadGenerator: per((selfCpu.user + selfCpu.system) / 1e6),
-    },
+    cpuMsPerRequest: cpuUsed.per(sales),
     start,
     end,
     extra: { till: { mode: till.mode, sales_a_round: till.sales, rounds, round_ms: times.map(Math.round) }, server_error_log_lines: t.server.errorLines() - errorsBefore },
@@ -1105,7 +1111,7 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
   await sleep(300);
   t.server.peakRssMb(); // mark
   const errorsBefore = t.server.errorLines();
-  const cpuBefore = { server: serverCpuSeconds(t.server), postgres: EMBEDDED ? 0 : postgresCpuSeconds(), self: process.cpuUsage() };
+  const cpu = cpuMeter(t);
   const start = new Date();
   const r = await load(t, s.connections, seconds, next, requests);
   const end = new Date();
@@ -1114,12 +1120,7 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
     writeFileSync(file, `${t.server.lines.join('\n')}\n`);
     throw new Error(`${t.server.name} exited (code ${t.server.exitCode()}) during ${s.name}; its output is in ${file}:\n${t.server.lines.slice(-20).join('\n')}`);
   }
-  const selfCpu = process.cpuUsage(cpuBefore.self);
-  const cpuUsed = {
-    server: serverCpuSeconds(t.server) - cpuBefore.server,
-    postgres: EMBEDDED ? 0 : postgresCpuSeconds() - cpuBefore.postgres,
-    loadGenerator: (selfCpu.user + selfCpu.system) / 1e6,
-  };
+  const cpuUsed = cpu.stop();
   if (s.writes) await sleep(1000); // in-flight sales commit before the next scenario's window opens
   const status: Record<string, number> = {};
   for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) status[code] = v.count ?? 0;
@@ -1143,11 +1144,7 @@ const runScenario = async (t: Target, s: Scenario, data: RunData, earlier: Map<s
     unexpected,
     status,
     peakRssMb: t.server.peakRssMb(),
-    cpuMsPerRequest: {
-      server: Math.round((cpuUsed.server * 1000 * 1000) / Math.max(1, answered)) / 1000,
-      postgres: Math.round((cpuUsed.postgres * 1000 * 1000) / Math.max(1, answered)) / 1000,
-      loadGenerator: Math.round((cpuUsed.loadGenerator * 1000 * 1000) / Math.max(1, answered)) / 1000,
-    },
+    cpuMsPerRequest: cpuUsed.per(answered),
     start,
     end,
     extra: { ...extra, server_error_log_lines: t.server.errorLines() - errorsBefore },

@@ -8,6 +8,16 @@ import { currentTraceparent } from '../../tracing/trace-context.js';
 import { carriesReceiptPlaceholder, withReceiptNumber } from './numbered-at-commit.js';
 
 /**
+ * The INSERT of a transaction's outbox rows (id, type, business, payload, occurred, next attempt, trace
+ * each); `late[i]`: row i's payload holds the placeholder of a sale numbered in this write (sales.sql.ts).
+ * Also run by the bench's pgbench pass.
+ */
+export const outboxInsertSql = (late: readonly boolean[]): string =>
+  `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${late
+    .map((l) => (l ? `(?, ?, ?, ${withReceiptNumber('?')}::jsonb, ?, ?, ?)` : '(?, ?, ?, ?::jsonb, ?, ?, ?)'))
+    .join(', ')}`;
+
+/**
  * The event log inside the unit of work's transaction: the events a transaction records go to the
  * outbox in one INSERT sent with its COMMIT (a sale's stock events and its SaleRecorded: one
  * statement, not two, and no round trip of its own); outside a transaction, at once.
@@ -30,9 +40,7 @@ export const sqlEventLog = (db: Sql): EventLog => {
       await db.beforeCommit(() => {
         const all = pending!;
         pending = undefined;
-        // a sale numbered in this write (sales.sql.ts) left a placeholder in its events
-        const values = all.map((row) => (carriesReceiptPlaceholder(row[3] as string) ? `(?, ?, ?, ${withReceiptNumber('?')}::jsonb, ?, ?, ?)` : '(?, ?, ?, ?::jsonb, ?, ?, ?)'));
-        return { sql: `insert into outbox (id, type, business_id, payload, occurred_at, next_attempt_at, traceparent) values ${values.join(', ')}`, params: all.flat() };
+        return { sql: outboxInsertSql(all.map((row) => carriesReceiptPlaceholder(row[3] as string))), params: all.flat() };
       });
       return ids;
     },

@@ -9,7 +9,7 @@ import { optionalKobo, unlessDuplicate, type Row } from './sql-helpers.js';
 
 // Products and the ledger are read and written as plain rows (ARCHITECTURE "Hot paths stay lean").
 
-const PRODUCT_COLUMNS =
+export const PRODUCT_COLUMNS =
   'id, business_id, name, sku, price, cost_price, quantity, category, type, low_stock_threshold, barcode, unit, created_at, updated_at, archived_at, vat_exempt';
 
 /** The searched text: one expression, so one trigram index answers `ILIKE '%term%'`. */
@@ -68,6 +68,24 @@ const notChanged = async (db: Sql, businessId: string, id: string, branchId: str
 };
 
 /**
+ * The stock of every product of a change at one branch, and its total, moved in one statement (the WITH
+ * part; its SELECT reads `s`, the branch rows, and `t`, the products): values in the order of
+ * changeQuantities' parameters. Also run by the bench's pgbench pass (bench/pgbench.ts).
+ */
+export const STOCK_CHANGE = `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
+     p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
+           where products.business_id = ? order by products.id for update of products),
+     s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
+             select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
+           on conflict (product_id, branch_id, business_id) do update
+             set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
+             where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
+           returning product_id, quantity, (xmax = 0) as inserted),
+     t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
+           where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
+           returning products.id, products.quantity)`;
+
+/**
  * ProductRepository.changeQuantities (and changeQuantity, a set of one). Every product's row is locked
  * first, in id order (the sort runs below the lock), then its stock row: the one order of every stock
  * writer. The stock row is written by an upsert, never a plain update: an upsert sees a row another
@@ -89,18 +107,7 @@ const changeQuantities = async (
   if (changes.length === 0) return [];
   const floor = options.belowZero ? -MAX_STOCK : 0;
   const rows = await db.execute<{ product_id: string; branch: number; total: number | null }[]>(
-    `with w as (select * from unnest(?::uuid[], ?::integer[]) as w(product_id, change)),
-     p as (select products.id, products.quantity, products.type, w.change from products join w on w.product_id = products.id
-           where products.business_id = ? order by products.id for update of products),
-     s as (insert into product_stock (business_id, product_id, branch_id, quantity, updated_at)
-             select ?, p.id, ?, greatest(p.change, ?::integer), ? from p where p.type = 'PRODUCT' and p.quantity + p.change <= ?
-           on conflict (product_id, branch_id, business_id) do update
-             set quantity = product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id), updated_at = excluded.updated_at
-             where product_stock.quantity + (select w.change from w where w.product_id = excluded.product_id) >= ?::integer
-           returning product_id, quantity, (xmax = 0) as inserted),
-     t as (update products set quantity = products.quantity + w.change, updated_at = ? from s join w on w.product_id = s.product_id
-           where products.business_id = ? and products.id = s.product_id and (w.change >= 0 or not s.inserted or ?::boolean)
-           returning products.id, products.quantity)
+    `${STOCK_CHANGE}
      select s.product_id, s.quantity as branch, t.quantity as total from s left join t on t.id = s.product_id`,
     [changes.map((c) => c.productId), changes.map((c) => c.change), businessId, businessId, branchId, floor, at, MAX_STOCK, floor, at, businessId, options.belowZero === true],
   );

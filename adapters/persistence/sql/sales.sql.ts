@@ -72,35 +72,24 @@ const lineFromRow = (r: Row): SaleLine => ({
 
 /** A sale's lines and tenders, one statement (a data-modifying WITH); their foreign key to the sale is checked at commit. */
 const linesStatement = (s: SaleDraft): [string, unknown[]] => {
-  const tenders = s.payments.map(() => '(?, ?, ?, ?, ?)').join(', ');
   const tenderParams = s.payments.flatMap((p, i) => [s.businessId, s.id, i, p.method, p.amount]);
-  const values = s.lines.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
   const params = s.lines.flatMap((l, i) => [
     s.id, i, s.businessId, l.productId, l.name, l.sku, l.quantity, l.unitPrice, l.discount, l.lineTotal, l.costPrice, l.vat?.rate ?? null, l.vat?.amount ?? 0, l.vat?.net ?? null,
   ]);
-  return [
-    `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${tenders})
-     insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${values}`,
-    [...tenderParams, ...params],
-  ];
+  return [saleLinesSql(s.payments.length, s.lines.length), [...tenderParams, ...params]];
 };
+
+/** The text of linesStatement for so many tenders and lines (also run by the bench's pgbench pass). */
+export const saleLinesSql = (tenders: number, lines: number): string =>
+  `with tenders as (insert into sale_payments (business_id, sale_id, position, method, amount) values ${Array.from({ length: tenders }, () => '(?, ?, ?, ?, ?)').join(', ')})
+   insert into sale_items (sale_id, position, business_id, product_id, name, sku, quantity, unit_price, discount, line_total, cost_price, vat_rate, vat_amount, vat_net) values ${Array.from({ length: lines }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`;
 
 /**
  * The business's receipt counter, one up, and the sale under its number; `setting`: the number is also
  * kept in RECEIPT_SETTING for the rest of the transaction (the outbox rows sent after it take it there).
  */
 const numberedStatement = (s: SaleDraft, setting: boolean): [string, unknown[]] => [
-  `with counter as (
-     insert into receipt_counters (business_id, value) values (?, 1)
-     on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
-   ),
-   sale as (
-     insert into sales (${SALE_COLUMNS}, cost_of_goods)
-     select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
-       ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
-     from counter returning receipt_number
-   )
-   select receipt_number${setting ? `, set_config('${RECEIPT_SETTING}', receipt_number, true)` : ''} from sale`,
+  numberedSaleSql(setting),
   [
     s.businessId,
     s.id, s.businessId, s.branchId, s.customerId, s.paymentMethod, s.subtotal, s.discount, s.total, s.amountPaid, s.balanceDue,
@@ -111,6 +100,20 @@ const numberedStatement = (s: SaleDraft, setting: boolean): [string, unknown[]] 
     costOfGoods(s.lines),
   ],
 ];
+
+/** The text of numberedStatement (also run by the bench's pgbench pass). */
+export const numberedSaleSql = (setting: boolean): string =>
+  `with counter as (
+     insert into receipt_counters (business_id, value) values (?, 1)
+     on conflict (business_id) do update set value = receipt_counters.value + 1 returning value
+   ),
+   sale as (
+     insert into sales (${SALE_COLUMNS}, cost_of_goods)
+     select ?, ?, ?, 'RCP-' || lpad(counter.value::text, greatest(6, length(counter.value::text)), '0'),
+       ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?
+     from counter returning receipt_number
+   )
+   select receipt_number${setting ? `, set_config('${RECEIPT_SETTING}', receipt_number, true)` : ''} from sale`;
 
 /** The transactions (their `Sql`) with a sale numbered at their COMMIT. */
 const numberedAtCommit = new WeakSet<Sql>();

@@ -36,6 +36,15 @@ const movementFromRow = (r: Row): StockMovement => ({
   transferId: (r.transfer_id as string | null) ?? null,
 });
 
+/** Movements as columns of arrays (unnest), in MOVEMENT_COLUMNS' order; also run by the bench's pgbench pass. */
+export const INSERT_MOVEMENTS = `insert into stock_movements (${MOVEMENT_COLUMNS})
+     select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
+       greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
+       m.sale_id, m.branch_id, m.transfer_id
+     from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
+       as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
+     returning id, created_at`;
+
 /**
  * StockLedger.addMany (and add, a set of one). The product's row is locked by the caller (its quantity
  * just moved) in an earlier statement, so this statement's snapshot sees every earlier movement of it,
@@ -46,13 +55,7 @@ const addMovements = async (db: Sql, movements: readonly StockMovement[]): Promi
   if (movements.length === 0) return [];
   const column = <K extends keyof StockMovement>(k: K) => movements.map((m) => m[k] ?? null);
   const rows = await db.execute<{ id: string; created_at: unknown }[]>(
-    `insert into stock_movements (${MOVEMENT_COLUMNS})
-     select m.id, m.business_id, m.product_id, m.quantity_change, m.quantity_before, m.quantity_after, m.reason, m.note, m.unit_cost, m.created_by,
-       greatest(m.created_at, (select max(created_at) + interval '1 millisecond' from stock_movements x where x.business_id = m.business_id and x.product_id = m.product_id)),
-       m.sale_id, m.branch_id, m.transfer_id
-     from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::integer[], ?::integer[], ?::integer[], ?::text[], ?::text[], ?::bigint[], ?::uuid[], ?::timestamptz[], ?::uuid[], ?::uuid[], ?::uuid[])
-       as m(id, business_id, product_id, quantity_change, quantity_before, quantity_after, reason, note, unit_cost, created_by, created_at, sale_id, branch_id, transfer_id)
-     returning id, created_at`,
+    INSERT_MOVEMENTS,
     [
       column('id'), column('businessId'), column('productId'), column('quantityChange'), column('quantityBefore'), column('quantityAfter'), column('reason'),
       column('note'), column('unitCost'), column('createdBy'), column('createdAt'), column('saleId'), column('branchId'), column('transferId'),
