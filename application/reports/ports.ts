@@ -207,7 +207,20 @@ export interface ReportQueries {
   vatSums(businessId: string, range: DayRange): Promise<VatSums>;
 }
 
+/**
+ * Completed sales summed by day for days that are over, which the SQL reports read instead of each sale
+ * (docs/adr/0086). The in-memory reports sum their rows each time and keep none: there, no business has
+ * days to roll up. Across every business (the periodic task's, never a request's).
+ */
+export interface ReportDayTotals {
+  /** Businesses, in id order after `after`, with a day that is over and not rolled up, or rolled up and since changed. */
+  businessesToRollUp(limit: number, after?: string): Promise<string[]>;
+  /** Rolls up at most `maxDays` such days of the business, changed ones first; answers how many. Needs a transaction. */
+  rollUp(businessId: string, maxDays: number): Promise<number>;
+}
+
 /** The reports module's repositories, as a unit of work hands them to a use case. */
 export interface ReportRepositories {
   readonly reports: ReportQueries;
+  readonly reportDayTotals: ReportDayTotals;
 }

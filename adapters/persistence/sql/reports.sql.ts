@@ -8,6 +8,7 @@ import type { DayRange } from '../../../domain/report.js';
 import type { PaymentMethod } from '../../../domain/sale.js';
 import type { RefundMethod } from '../../../domain/sale-return.js';
 import { insertRow, type Row } from './sql-helpers.js';
+import { linesByDayCtes, salesByDaySql, sqlReportDayTotals } from './report-day-totals.sql.js';
 
 // Every figure is summed by PostgreSQL (GROUP BY, FILTER, GROUPING SETS, a window for shares); only
 // the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price;
@@ -34,11 +35,9 @@ const INVOICE_LINE_COST = 'l.quantity::numeric * coalesce(l.unit_cost, 0)';
 
 const periodSql = `
   with b as (select ?::uuid as biz, ?::timestamptz as cf, ?::timestamptz as ct, ?::timestamptz as pf, ?::timestamptz as pt, ?::date as cdf, ?::date as cdt, ?::date as pdf, ?::date as pdt),
-  s as (
-    select s.id, s.business_id, s.created_at >= b.cf and s.created_at < b.ct as cur, s.created_at >= b.pf and s.created_at < b.pt as prev,
-      s.total - s.vat_total as total, s.discount + s.line_discount_total as discounts, s.total - s.amount_paid as credit, s.cost_of_goods
-    from b join sales s on s.business_id = b.biz and s.status = 'COMPLETED'
-      and s.created_at >= least(b.cf, b.pf) and s.created_at < greatest(b.ct, b.pt)
+  s as ( -- by day: a row a day rolled up, the others summed from their sales (docs/adr/0086)
+    select d.day between b.cdf and b.cdt as cur, d.day between b.pdf and b.pdt as prev, d.sales, d.revenue as total, d.discounts, d.credit, d.cost_of_goods
+    from b cross join lateral (${salesByDaySql('b.biz', 'least(b.cdf, b.pdf)', 'greatest(b.cdt, b.pdt)')}) d
   ),
   p as (
     select e.created_at >= b.cf and e.created_at < b.ct as cur, e.created_at >= b.pf and e.created_at < b.pt as prev, -e.amount as amount
@@ -62,9 +61,9 @@ const periodSql = `
   -- sums go into the JSON as text: a JSON number would be read as a double, inexact past 2^53
   select
     (select json_build_object(
-      'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0)::text, 'count', count(*) filter (where cur),
+      'c', json_build_object('revenue', coalesce(sum(total) filter (where cur), 0)::text, 'count', coalesce(sum(sales) filter (where cur), 0),
         'discounts', coalesce(sum(discounts) filter (where cur), 0)::text, 'credit', coalesce(sum(credit) filter (where cur), 0)::text),
-      'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0)::text, 'count', count(*) filter (where prev),
+      'p', json_build_object('revenue', coalesce(sum(total) filter (where prev), 0)::text, 'count', coalesce(sum(sales) filter (where prev), 0),
         'discounts', coalesce(sum(discounts) filter (where prev), 0)::text, 'credit', coalesce(sum(credit) filter (where prev), 0)::text)
     ) from s) as sales, (select coalesce(sum(cost_of_goods) filter (where cur), 0) from s) as c_cogs,
     (select coalesce(sum(cost_of_goods) filter (where prev), 0) from s) as p_cogs,
@@ -94,10 +93,9 @@ const periodOf = (s: SalesJson['c'], r: ReturnsJson['c'], i: InvoicesJson['c'], 
 
 const profitLossSql = `
   with m as (select to_char(d, 'YYYY-MM') as month from generate_series(date_trunc('month', ?::date::timestamp), ?::date::timestamp, interval '1 month') d),
-  sm as (
-    select to_char(date_trunc('month', s.created_at at time zone 'Africa/Lagos'), 'YYYY-MM') as month, sum(s.total - s.vat_total) as revenue,
-      sum(s.discount + s.line_discount_total) as discounts, sum(s.cost_of_goods) as cogs
-    from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ? group by 1
+  sm as ( -- by day: a row a day rolled up, the others summed from their sales (docs/adr/0086)
+    select to_char(d.day, 'YYYY-MM') as month, sum(d.revenue) as revenue, sum(d.discounts) as discounts, sum(d.cost_of_goods) as cogs
+    from (select ?::uuid as biz, ?::date as df, ?::date as dt) b cross join lateral (${salesByDaySql('b.biz', 'b.df', 'b.dt')}) d group by 1
   ),
   db as (
     select to_char(e.spent_on, 'YYYY-MM') as month, sum(${EXPENSE_COST}) as expenses from expenses e join businesses bz on bz.id = e.business_id
@@ -204,34 +202,31 @@ export const sqlReports = (db: Sql): ReportQueries => ({
   async topProducts(businessId, range, type, limit) {
     const rows = await db.execute<Row[]>(
       // Lines are summed per product first and only the leaders (ties kept) are joined to products for
-      // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales.
-      // The period's sales by their index, then their lines by key (`= any`): joined plainly, PostgreSQL
-      // hashed every line of the business's history (636 ms at 2,000,000 sales against 250 ms so; issue 37).
-      `with s as materialized (
-         select s.id, s.prices_include_vat from sales s where s.business_id = ? and s.status = 'COMPLETED' and s.created_at >= ? and s.created_at < ?
-       ), l as (
-         select i.business_id, i.product_id, i.quantity as units, ${LINE_REVENUE} as revenue
-         from sale_items i join s on s.id = i.sale_id
-         where i.business_id = ? and i.sale_id = any(array(select s.id from s))
+      // their names: joining every line of the period to products first cost ~70 ms at 30,000 sales. Days
+      // rolled up are a row per product; the others' lines are read by key (docs/adr/0086, issue 37).
+      `with b as (select ?::uuid as biz, ?::date as df, ?::date as dt),
+       ${linesByDayCtes('(select biz from b)', '(select df from b)', '(select dt from b)')},
+       l as (
+         select sold.product_id, sold.units, sold.revenue from sold
          union all -- the range's returns, net (docs/adr/0058), their VAT off with them
-         select i.business_id, i.product_id, -i.quantity, -${RETURN_LINE_REVENUE}
+         select i.product_id, -i.quantity, -${RETURN_LINE_REVENUE}
          from sale_returns r join sale_return_items i on i.return_id = r.id and i.business_id = r.business_id
          join sales s on s.business_id = r.business_id and s.id = r.sale_id
          where r.business_id = ? and r.created_at >= ? and r.created_at < ?
        ), t as (
          select l.product_id, sum(l.units) as units, sum(l.revenue) as revenue from l
-         ${type ? 'where exists (select 1 from products p where p.business_id = l.business_id and p.id = l.product_id and p.type = ?)' : ''}
+         ${type ? 'where exists (select 1 from products p where p.business_id = ? and p.id = l.product_id and p.type = ?)' : ''}
          group by l.product_id order by revenue desc fetch first ? rows with ties
        )
        select t.product_id, p.name, t.units, t.revenue from t join products p on p.id = t.product_id and p.business_id = ?
        order by t.revenue desc, p.name, t.product_id limit ?`,
-      [businessId, ...instants(range), businessId, businessId, ...instants(range), ...(type ? [type] : []), limit, businessId, limit],
+      [businessId, range.from, range.to, businessId, ...instants(range), ...(type ? [businessId, type] : []), limit, businessId, limit],
     );
     return rows.map((r) => ({ productId: String(r.product_id), name: String(r.name), units: n(r.units), revenue: k(r.revenue) }));
   },
   async profitLoss(businessId, range) {
     const [from, to] = instants(range);
-    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, from, to, businessId, range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
+    const lines = await db.execute<Row[]>(profitLossSql, [range.from, range.to, businessId, range.from, range.to, businessId, range.from, range.to, businessId, from, to, businessId, range.from, range.to]);
     const byCategory = await db.execute<Row[]>(expensesByCategorySql, [businessId, range.from, range.to]);
     const expensesOf = (month: string | null): CategoryAmount[] =>
       byCategory
@@ -403,4 +398,4 @@ export const sqlReports = (db: Sql): ReportQueries => ({
 });
 
 // Reports aggregate over date ranges: every statement planned for its values (docs/adr/0036).
-export const sqlReportsModule = (db: Sql): ReportRepositories => ({ reports: sqlReports(plannedEachTime(db)) });
+export const sqlReportsModule = (db: Sql): ReportRepositories => ({ reports: sqlReports(plannedEachTime(db)), reportDayTotals: sqlReportDayTotals(db) });
