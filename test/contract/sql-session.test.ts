@@ -454,6 +454,13 @@ describe('the pool (pool.ts): its own pg.Pool with the settings the ORM’s had 
       const refused = await failure(db.pooled.execute('create table read_only_probe (n int)'));
       expect((refused as { code?: string }).code).to.equal('25006');
       expect((await db.pooled.execute('show default_transaction_read_only'))[0]).to.deep.equal({ default_transaction_read_only: 'on' });
+      expect((await db.pooled.execute('show jit'))[0]).to.deep.equal({ jit: 'off' });
+    });
+
+    it('opens sessions without JIT: a report priced past jit_above_cost spent 240 ms compiling a 15 ms statement (docs/adr/0086)', async () => {
+      const db = await open({ poolMax: 1 });
+      expect((await db.pooled.execute('show jit'))[0]).to.deep.equal({ jit: 'off' });
+      expect((await db.pooled.execute('show default_transaction_read_only'))[0]).to.deep.equal({ default_transaction_read_only: 'off' });
     });
 
     for (const prepare of [true, false]) {

@@ -89,7 +89,9 @@ export const openPool = (options: PoolOptions): DatabasePool => {
     // A peer that vanished without a reset is noticed by TCP, not only by the next query.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
-    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    // No JIT: a report's generic estimates (a lateral scan a day) priced a 15 ms statement past jit_above_cost,
+    // and LLVM then spent 240 ms compiling it (docs/adr/0086); nothing here runs long enough to pay it back.
+    options: `-c jit=off${options.readOnly ? ' -c default_transaction_read_only=on' : ''}`,
   });
   // An idle connection the server closed: pg.Pool drops it; unheard, the event would end the process.
   pool.on('error', (e) => log(`an idle database connection was lost: ${e.message}`));
