@@ -12,7 +12,11 @@ export const customersModule = defineModule({
   folders: ['customers'],
   repositories: [repositories(inMemoryCustomersModule, sqlCustomersModule)],
   failures: [CUSTOMER_FAILURES],
-  migrations: [{ name: 'Migration20261122040000_credit', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122040000_credit.js')).Migration20261122040000_credit }],
+  migrations: [
+    { name: 'Migration20261122040000_credit', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122040000_credit.js')).Migration20261122040000_credit },
+    // the aging report from the open debts' index alone (docs/adr/0086)
+    { name: 'Migration20261209100000_aging_covering', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261209100000_aging_covering.js')).Migration20261209100000_aging_covering },
+  ],
   useCases: ({ deps, reportDeps, paging }) => ({
     createCustomer: createCustomer(deps),
     updateCustomer: updateCustomer(deps),

@@ -36,16 +36,22 @@ const OPEN_DEBTS = `
   select i.business_id, i.customer_id, i.total - i.amount_paid, i.due_date, (i.due_date::timestamp - interval '1 hour') at time zone 'UTC'
   from invoices i where i.business_id = ? and i.status in ('SENT', 'PARTIALLY_PAID') and i.type <> 'PROFORMA' and i.total > i.amount_paid`;
 
-/** What each customer owes, by age bucket, summed by the database over the open debts only. */
+/**
+ * What each customer owes, by age bucket, summed by the database over the open debts only. Summed per
+ * customer before the customers are joined, and the sales' side from the open debts' index alone (it holds
+ * the amount): 267 -> 65 ms over 111,000 open debts (docs/adr/0086).
+ */
 const AGING_SELECT = `
-  select d.business_id, d.customer_id, min(c.name) as name, min(c.phone) as phone,
-    sum(d.outstanding) filter (where ?::date - d.aged_from <= 30) as days_0_30,
-    sum(d.outstanding) filter (where ?::date - d.aged_from between 31 and 60) as days_31_60,
-    sum(d.outstanding) filter (where ?::date - d.aged_from between 61 and 90) as days_61_90,
-    sum(d.outstanding) filter (where ?::date - d.aged_from > 90) as days_over_90,
-    sum(d.outstanding) as total, min(d.since) as oldest
-  from (${OPEN_DEBTS}) d join customers c on c.business_id = d.business_id and c.id = d.customer_id
-  group by d.business_id, d.customer_id`;
+  select a.business_id, a.customer_id, c.name, c.phone, a.days_0_30, a.days_31_60, a.days_61_90, a.days_over_90, a.total, a.oldest
+  from (
+    select d.business_id, d.customer_id,
+      sum(d.outstanding) filter (where ?::date - d.aged_from <= 30) as days_0_30,
+      sum(d.outstanding) filter (where ?::date - d.aged_from between 31 and 60) as days_31_60,
+      sum(d.outstanding) filter (where ?::date - d.aged_from between 61 and 90) as days_61_90,
+      sum(d.outstanding) filter (where ?::date - d.aged_from > 90) as days_over_90,
+      sum(d.outstanding) as total, min(d.since) as oldest
+    from (${OPEN_DEBTS}) d group by d.business_id, d.customer_id
+  ) a join customers c on c.business_id = a.business_id and c.id = a.customer_id`;
 
 const agingFromRow = (r: Row): AgingRow => ({
   customerId: String(r.customer_id),
