@@ -31,7 +31,7 @@ export interface SaleRepository {
   /**
    * Like `add`, where the adapter may take the number in the transaction's last write, with its COMMIT
    * (SQL in a unit of work of its own, docs/adr/0084: the counter's lock is then held for no round trip
-   * of the API's), and write the sale and its lines there too: nothing in the unit of work reads them back. `receiptNumber` is the number, or until the commit a placeholder: events recorded in
+   * of the API's). `receiptNumber` is the number, or until the commit a placeholder: events recorded in
    * this unit of work may carry it (the adapter writes the number in its place), nothing else may.
    * `committed`, when there, settles with the number once the unit of work has committed: await it
    * only after the unit of work. Inside `UnitOfWork.atomically` it is not there: the COMMIT comes after

@@ -155,6 +155,7 @@ export const sqlSales = (db: Sql): SaleRepository => {
       // one sale a transaction takes its number with the COMMIT (one placeholder, one setting)
       if (numberedAtCommit.has(db)) return { receiptNumber: await this.add(s) };
       numberedAtCommit.add(db);
+      await db.execute(...linesStatement(s));
       let receiptNumber: string | undefined;
       const ambient = ambientTransaction();
       // The counter's statement goes first of those sent with the COMMIT, in its write: its lock is held
@@ -165,11 +166,6 @@ export const sqlSales = (db: Sql): SaleRepository => {
         ambient?.takenAtCommit.set(RECEIPT_AT_COMMIT, receiptNumber);
       };
       await db.beforeCommit(() => ({ sql, params, answered }), { first: true });
-      // The lines and tenders go in that write too: nothing reads them before the commit, and a sale of a
-      // product many tills sell holds its stock row's lock from the stock statement to the COMMIT, so each
-      // round trip between them is one every other such sale waits for (issue 37, docs/performance.md).
-      const [linesSql, linesParams] = linesStatement(s);
-      await db.beforeCommit(() => ({ sql: linesSql, params: linesParams }));
       // Inside `atomically` the COMMIT comes after the work has answered: the number replaces the
       // placeholder in what `atomically` returns (ambient-transaction.ts) instead.
       if (ambient) return { receiptNumber: RECEIPT_AT_COMMIT };
