@@ -200,8 +200,11 @@ join b_pp pp on pp.rn = 1 + ((${h('s.k', 'prod')} + pos * (1 + ${h('s.k', 'gap')
     step('sales and lines planned');
 
     // Every seeded sale is on a day that is over: the day totals' trigger (docs/adr/0086) would mark days of an
-    // empty table stale, once a row. Off for this insert; the bench rolls the days up after the seed.
-    await query('alter table sales disable trigger sales_day_stale_insert');
+    // empty table stale, once a row. Off for this insert; the bench rolls the days up after the seed. (A table
+    // with foreign-key checks still pending cannot be altered: they run first.)
+    const salesTrigger = (state: 'enable' | 'disable') =>
+      query(`set constraints all immediate; alter table sales ${state} trigger sales_day_stale_insert; set constraints all deferred`);
+    await salesTrigger('disable');
     await query(`
 insert into sales (id, business_id, branch_id, receipt_number, customer_id, payment_method, subtotal, discount, total, amount_paid,
   balance_due, status, note, created_by, created_at, voided_at, void_reason, voided_by, credit_outstanding, refund_amount, cost_of_goods)
@@ -213,7 +216,7 @@ join b_totals t on t.k = s.k
 left join b_cust c on c.j = s.cust_j
 cross join lateral (select case when s.method <> 'CREDIT' then t.subtotal when s.pays_half then t.subtotal / 2 else 0 end as paid) x
 order by s.k`);
-    await query('alter table sales enable trigger sales_day_stale_insert');
+    await salesTrigger('enable');
     // their tenders, by the migration's rule (docs/adr/0055): what was paid by the method (a CREDIT deposit as CASH), then CREDIT
     await query(`
 insert into sale_payments (business_id, sale_id, position, method, amount)
