@@ -20,8 +20,8 @@ const CLOSED_THROUGH = `${lagosDaySql("(now() - interval '1 hour')")} - 1`;
 /** The advisory lock class the trigger (shared) and the roll-up (exclusive) take, with the business's hash. */
 const LOCK = 'pg_advisory_xact_lock(92364, hashtext(?::text))';
 
-/** A line's revenue: its total, less its VAT when the prices held it (the reports' LINE_REVENUE). */
-const LINE_REVENUE = '(i.line_total - case when s.prices_include_vat then i.vat_amount else 0 end)';
+/** A line's revenue: its total, less its VAT when the prices held it (docs/adr/0054; 0 without VAT). i: the line, s: its sale. */
+export const LINE_REVENUE = '(i.line_total - case when s.prices_include_vat then i.vat_amount else 0 end)';
 
 /** Each day of `from`..`to` (date expressions) as `d.day`: a lateral subquery per day reads its own index range. */
 const eachDay = (from: string, to: string): string => `generate_series(0, (${to}) - (${from})) as n cross join lateral (select (${from}) + n as day) d`;
@@ -49,7 +49,8 @@ export const salesByDaySql = (biz: string, from: string, to: string): string => 
 /**
  * The completed sales' lines of days `from`..`to` by product: `product_id, units, revenue` (net of VAT), a
  * row per rolled-up day and product, and a row per line of the other days (the same rule as salesByDaySql).
- * `s` and `p`: the names of the CTEs it defines, to be written after `with`.
+ * CTEs to write after `with`: `rolled` (the days read from the totals), `s` (the other days' sales) and
+ * `sold` (the rows).
  */
 export const linesByDayCtes = (biz: string, from: string, to: string): string => `
   rolled as materialized (select t.day from sales_day_totals t where t.business_id = ${biz} and t.day between ${from} and ${to} and not t.stale),

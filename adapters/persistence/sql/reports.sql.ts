@@ -8,7 +8,7 @@ import type { DayRange } from '../../../domain/report.js';
 import type { PaymentMethod } from '../../../domain/sale.js';
 import type { RefundMethod } from '../../../domain/sale-return.js';
 import { insertRow, type Row } from './sql-helpers.js';
-import { linesByDayCtes, salesByDaySql, sqlReportDayTotals } from './report-day-totals.sql.js';
+import { LINE_REVENUE, linesByDayCtes, salesByDaySql, sqlReportDayTotals } from './report-day-totals.sql.js';
 
 // Every figure is summed by PostgreSQL (GROUP BY, FILTER, GROUPING SETS, a window for shares); only
 // the grouped rows come back. Sales count when COMPLETED; a line's cost is its stored cost price;
@@ -21,8 +21,6 @@ const instants = (r: DayRange) => [lagosDayStart(r.from).toISOString(), lagosDay
 
 /** A line's cost: quantity x the cost price stored when sold (none stored counts 0). Summed over joined lines, not per sale. */
 const LINE_COST = 'i.quantity::numeric * coalesce(i.cost_price, 0)';
-/** A line's revenue: its total, less its VAT when the prices held it (docs/adr/0054; 0 without VAT). */
-const LINE_REVENUE = '(i.line_total - case when s.prices_include_vat then i.vat_amount else 0 end)';
 /** A returned line's revenue: its share of the line total, less its share of the VAT when the prices held it (s: its sale). */
 const RETURN_LINE_REVENUE = '(i.line_amount - case when s.prices_include_vat then i.vat_amount else 0 end)';
 /** An expense as the P&L counts it: net of the input VAT it holds, for a VAT-registered business (docs/adr/0054). */
