@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { setPlan } from '../../application/operator/plans.js';
+import type { JobDeps } from '../../bootstrap/jobs.js';
+import { reportsModule } from '../../bootstrap/modules/reports.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import type { Plan } from '../../domain/plan.js';
 import { freshDatabaseUrl } from '../support/database.js';
@@ -206,6 +208,18 @@ const suite = (name: string, open: () => Promise<Persistence>) =>
       await expect400('/reports/inventory?foo=1', 'foo');
       await expect400('/reports/sales-by-category?start_date=2026-11-30&end_date=2026-11-01', 'end_date');
       await expect400('/reports/sales-by-category?end_date=2026-11-01', 'start_date');
+    });
+
+    it("the reports module's periodic task rolls up the days that are over: every report answers the same after, two workers at once included", async () => {
+      const answers = async () => Promise.all([...REPORTS, '/reports/dashboard?period=30d', '/reports/profit-loss?start_date=2026-10-01&end_date=2026-11-30'].map(async (path) => (await get(path)).body));
+      const before = await answers();
+      const [task] = reportsModule.periodicTasks!({ uow: p.uow } as unknown as JobDeps, { retryLimit: 0, retryDelaySeconds: 1 });
+      expect(task!.name).to.equal('report-day-totals');
+      // the SQL adapter has the fixture's days (all over) to roll up; the in-memory one keeps nothing by day
+      expect(await p.uow.read((r) => r.reportDayTotals.businessesToRollUp(1000))).to.have.length(name === 'in-memory' ? 0 : 1);
+      await Promise.all([task!.run(app.clock.now()), task!.run(app.clock.now())]);
+      expect(await p.uow.read((r) => r.reportDayTotals.businessesToRollUp(1000))).to.deep.equal([]);
+      expect(await answers()).to.deep.equal(before);
     });
 
     it('owner only: staff 403 INSUFFICIENT_ROLE on every report; no token 401', async () => {
