@@ -19,7 +19,8 @@
  * for the baseline. --metrics: the API with METRICS_PORT set and its /metrics scraped every 5 s, as
  * Prometheus would (docs/adr/0065); results go to bench/results-metrics.json, to set beside a run without.
  *
- * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); snapshot every product's
+ * Steps: seed (or reuse the seed) with set-based SQL (bench/seed-bench.ts); roll the reports' day totals up
+ * to date, as the server's periodic task keeps them (docs/adr/0086); snapshot every product's
  * stock; sign the large business's owner in through the API (login + the code from the server's log);
  * start the API (`node dist/bootstrap/main.js`, built as `npm start` builds it, LOG_LEVEL=warn, rate limits raised, WORKERS=off) as a child
  * process and drive it with autocannon, scenario by scenario, each followed at once by the same scenario
