@@ -105,12 +105,17 @@ export const sqlReportDayTotals = (db: Sql): ReportDayTotals => ({
     );
     await db.execute('delete from sales_day_products where business_id = ? and day = any(?::date[])', [businessId, days]);
     await db.execute(
-      `insert into sales_day_products (business_id, day, product_id, units, revenue)
-       select ?::uuid, d.day, i.product_id, sum(i.quantity), sum(${LINE_REVENUE}) from unnest(?::date[]) as d(day)
-       join sales s on s.business_id = ?::uuid and s.status = 'COMPLETED' and s.created_at >= ${lagosStartSql('d.day')} and s.created_at < ${lagosStartSql('d.day + 1')}
-       join sale_items i on i.business_id = s.business_id and i.sale_id = s.id
-       group by d.day, i.product_id order by d.day, i.product_id`, // a day's rows together on disk, however many days one run takes
-      [businessId, days, businessId],
+      // the days' sales by their index, then their lines by key: joined, PostgreSQL scanned every line of the
+      // business (650 ms a month at 2,000,000 sales); rows in day order, so a day's sit together on disk
+      `with s as materialized (
+         select d.day, s.id, s.prices_include_vat from unnest(?::date[]) as d(day)
+         join sales s on s.business_id = ?::uuid and s.status = 'COMPLETED' and s.created_at >= ${lagosStartSql('d.day')} and s.created_at < ${lagosStartSql('d.day + 1')}
+       )
+       insert into sales_day_products (business_id, day, product_id, units, revenue)
+       select ?::uuid, s.day, i.product_id, sum(i.quantity), sum(${LINE_REVENUE}) from sale_items i join s on s.id = i.sale_id
+       where i.business_id = ?::uuid and i.sale_id = any(array(select s.id from s))
+       group by s.day, i.product_id order by s.day, i.product_id`,
+      [days, businessId, businessId, businessId],
     );
     return days.length;
   },
