@@ -25,6 +25,8 @@ export const rollUpReportDays = (deps: { uow: UnitOfWork<Pick<ReportRepositories
         const days = await deps.uow.run((r) => r.reportDayTotals.rollUp(businessId, ROLL_UP_MAX_DAYS));
         rolled += days;
         if (days < ROLL_UP_MAX_DAYS) break;
+        // a backlog: where one transaction holds up every other (the embedded PGlite), requests go first
+        await deps.uow.giveWay(50);
       }
     }
     if (businesses.length < BATCH) return rolled;

@@ -23,11 +23,13 @@ const scripted = (backlog: Record<string, number>) => {
     },
   };
   const repos = { reportDayTotals: totals };
+  let givenWay = 0;
   const uow = {
     run: async (work: (r: typeof repos) => Promise<unknown>) => work(repos),
     read: async (work: (r: typeof repos) => Promise<unknown>) => (reads++, work(repos)),
+    giveWay: async () => (givenWay++, true),
   } as unknown as UnitOfWork<typeof repos>;
-  return { uow, transactions, left, reads: () => reads };
+  return { uow, transactions, left, reads: () => reads, givenWay: () => givenWay };
 };
 
 describe('rollUpReportDays', () => {
@@ -41,6 +43,7 @@ describe('rollUpReportDays', () => {
     ]);
     expect(s.transactions.every((t) => t.maxDays === ROLL_UP_MAX_DAYS)).to.equal(true);
     expect(Object.values(s.left).every((n) => n === 0)).to.equal(true);
+    expect(s.givenWay()).to.equal(3); // between a business's transactions, for waiting requests (PGlite)
   });
 
   it('pages through more businesses than one listing holds, and has nothing to do when none has days', async () => {
