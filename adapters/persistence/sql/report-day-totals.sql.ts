@@ -123,7 +123,7 @@ export const sqlReportDayTotals = (db: Sql): ReportDayTotals => ({
 
 /** The stale days, then the days after the last one rolled up (or from the first sale's) through the last closed one: `maxDays` at most. */
 const daysToRollUp = (state: Row, maxDays: number): string[] => {
-  const stale = (typeof state.stale === 'string' ? parseTextArray(state.stale) : (state.stale as string[])) ?? [];
+  const stale = state.stale as string[];
   const closed = String(state.closed);
   const start = (state.next ?? state.first) as string | null;
   const days = [...stale];
@@ -132,5 +132,3 @@ const daysToRollUp = (state: Row, maxDays: number): string[] => {
 };
 
 const nextDay = (day: string): string => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-/** A text[] PGlite over the socket may hand over unparsed: `{2026-01-01,2026-01-02}`. */
-const parseTextArray = (v: string): string[] => (v === '{}' ? [] : v.slice(1, -1).split(','));

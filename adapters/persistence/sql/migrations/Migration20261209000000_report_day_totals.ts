@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Issue 37, docs/adr/0086: each business's completed sales summed by Lagos day, and their lines by day and
  * product, for days that are over, so the dashboard and profit and loss read a row a day instead of every
- * sale of the period. The reports periodic task fills them (`rollUpClosedDays`); a report sums the sales
+ * sale of the period. The reports periodic task fills them (`rollUpReportDays`); a report sums the sales
  * itself for any day without a current row (today, a day not rolled up yet, a stale one).
  *
  * A write that changes what a rolled-up day sums (a sale voided the next day, a sale whose time is on a
