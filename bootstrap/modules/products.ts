@@ -22,6 +22,7 @@ export const productsModule = defineModule({
   migrations: [
     { name: 'Migration20261122010000_products', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261122010000_products.js')).Migration20261122010000_products },
     { name: 'Migration20261127300000_branch_stock', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261127300000_branch_stock.js')).Migration20261127300000_branch_stock },
+    { name: 'Migration20261210000000_product_sort_keys', load: async () => (await import('../../adapters/persistence/sql/migrations/Migration20261210000000_product_sort_keys.js')).Migration20261210000000_product_sort_keys },
   ],
   useCases: ({ deps, paging }) => ({
     createProduct: createProduct(deps),

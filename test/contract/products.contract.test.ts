@@ -302,6 +302,49 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
           expect(await p.uow.read((r) => r.products.categories(other))).to.deep.equal([{ name: 'grains', productCount: 1 }]);
         });
       });
+      it('search follows a product\'s name, sku, category and barcode as they are saved, and its stock moves leave it as it was', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const [kettle] = await addProducts(p.uow, [aProduct(businessId, { name: 'kettle', sku: 'KT-01', category: 'Kitchen', quantity: 4, createdAt: at(1) })]);
+        const renamed = { ...kettle!, name: 'jug', sku: 'JG-07', category: 'Home', barcode: '4006381333931', updatedAt: at(20) };
+        expect(await p.uow.run((r) => r.products.save(renamed))).to.equal('saved');
+        for (const gone of ['kettle', 'KT-01', 'kitchen']) expect(await names(businessId, {}, { search: gone })).to.deep.equal([]);
+        for (const found of ['jug', 'jg-07', 'home', '4006381']) expect(await names(businessId, {}, { search: found })).to.deep.equal(['jug']);
+        expect(await p.uow.run((r) => r.products.changeQuantity(businessId, kettle!.id, branchOf(businessId), -3, at(30)))).to.deep.include({ ok: true });
+        expect(await names(businessId, {}, { search: 'jug' })).to.deep.equal(['jug']);
+        expect(await p.uow.run((r) => r.products.save({ ...renamed, category: null, barcode: null, updatedAt: at(40) }))).to.equal('saved');
+        expect(await names(businessId, {}, { search: 'home' })).to.deep.equal([]);
+        expect(await names(businessId, {}, { search: 'JG-07' })).to.deep.equal(['jug']);
+      });
+      it('sorts by quantity and updated_at follow every stock move and save, page by page, one business only', async () => {
+        const businessId = await seedBusiness(p.uow);
+        const otherId = await seedBusiness(p.uow);
+        const [a, b, c] = await addProducts(p.uow, [
+          aProduct(businessId, { name: 'a', quantity: 1, createdAt: at(1), updatedAt: at(1) }),
+          aProduct(businessId, { name: 'b', quantity: 2, createdAt: at(2), updatedAt: at(2) }),
+          aProduct(businessId, { name: 'c', quantity: 3, createdAt: at(3), updatedAt: at(3) }),
+        ]);
+        await addProducts(p.uow, [aProduct(otherId, { name: 'x', quantity: 2, createdAt: at(4), updatedAt: at(4) })]);
+        await p.uow.run(async (r) => {
+          expect(await r.products.changeQuantity(businessId, a!.id, branchOf(businessId), 9, at(10))).to.deep.include({ ok: true, total: 10 });
+          expect(await r.products.changeQuantities(businessId, branchOf(businessId), [{ productId: b!.id, change: -2 }, { productId: c!.id, change: 1 }], at(11))).to.have.length(2);
+          expect(await r.products.changeQuantity(businessId, c!.id, branchOf(businessId), 1, at(12))).to.deep.include({ ok: true, total: 5 });
+        });
+        expect(await names(businessId, {}, { sortBy: 'quantity' })).to.deep.equal(['b', 'c', 'a']);
+        expect(await names(businessId, {}, { sortBy: 'quantity', sortDir: 'desc' })).to.deep.equal(['a', 'c', 'b']);
+        expect(await names(businessId, {}, { sortBy: 'updated_at', sortDir: 'desc' })).to.deep.equal(['c', 'b', 'a']);
+        expect(await p.uow.run((r) => r.products.save({ ...a!, name: 'a2', updatedAt: at(20) }))).to.equal('saved');
+        expect(await names(businessId, {}, { sortBy: 'updated_at', sortDir: 'desc' })).to.deep.equal(['a2', 'c', 'b']);
+        const seen: string[] = [];
+        let after: PageRequest<ProductSort>['after'];
+        do {
+          const got = await list(businessId, {}, { sortBy: 'quantity', sortDir: 'desc', limit: 1, ...(after ? { after } : {}) });
+          seen.push(...got.items.map((x) => `${x.name}:${x.quantity}`));
+          after = got.next;
+        } while (after);
+        expect(seen).to.deep.equal(['a2:10', 'c:5', 'b:0']);
+        expect(await names(businessId, { lowStock: false }, { sortBy: 'quantity', search: 'a2' })).to.deep.equal(['a2']);
+        expect(await names(otherId, {}, { sortBy: 'quantity' })).to.deep.equal(['x']);
+      });
       it('archived products: archivedAt saved and read back; left out of lists and categories unless archived is asked for', async () => {
         const businessId = await seedBusiness(p.uow);
         const active = aProduct(businessId, { name: 'active', category: 'Kept', createdAt: at(1) });

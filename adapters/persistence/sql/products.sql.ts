@@ -31,6 +31,23 @@ const PRODUCTS: KeysetSource<ProductSort> = {
   dateColumn: 'created_at',
 };
 
+/**
+ * The list sorted by quantity or updated_at walks product_sort_keys, whose indexes hold those two keys:
+ * on products they made every sale's update of its products rewrite all of products' indexes (docs/adr/0087).
+ */
+const PRODUCTS_BY_SORT_KEYS: KeysetSource<ProductSort> = {
+  ...PRODUCTS,
+  select: PRODUCT_COLUMNS.split(', ').map((c) => `products.${c}`).join(', '),
+  from: 'products join product_sort_keys k on k.product_id = products.id and k.business_id = products.business_id',
+  tenantColumn: 'k.business_id',
+  idColumn: 'k.product_id',
+  sort: {
+    ...PRODUCTS.sort,
+    updated_at: { column: 'k.updated_sort', type: 'timestamptz' },
+    quantity: { column: 'k.quantity_sort', type: 'bigint' },
+  },
+};
+
 const int = (v: unknown): number => Number(v);
 const optionalInt = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -152,7 +169,8 @@ export const sqlProducts = (db: Sql): ProductRepository => ({
     if (filter.category !== undefined) conditions.push({ sql: 'lower(category) = lower(?)', params: [filter.category] });
     if (filter.type) conditions.push({ sql: 'type = ?', params: [filter.type] });
     if (filter.lowStock) conditions.push({ sql: "type = 'PRODUCT' and low_stock_threshold is not null and quantity <= low_stock_threshold", params: [] });
-    return keysetPage(db, PRODUCTS, businessId, page, conditions, productFromRow);
+    const bySortKeys = page.sortBy === 'quantity' || page.sortBy === 'updated_at';
+    return keysetPage(db, bySortKeys ? PRODUCTS_BY_SORT_KEYS : PRODUCTS, businessId, page, conditions, productFromRow);
   },
   async categories(businessId) {
     const rows = await db.execute<{ name: string; product_count: string }[]>(

@@ -252,7 +252,16 @@ export const sqlReports = (db: Sql): ReportQueries => ({
       [businessId],
     );
     const list = async (where: string) =>
-      limit === 0 ? [] : (await db.execute<Row[]>(`select ${ALERT_COLUMNS} from products where ${GOODS} and ${where} order by quantity, name, id limit ?`, [businessId, limit])).map(alertItem);
+      limit === 0
+        ? []
+        : // in quantity order along product_sort_keys' index (docs/adr/0087)
+          (
+            await db.execute<Row[]>(
+              `select ${ALERT_COLUMNS} from products join product_sort_keys k on k.product_id = products.id and k.business_id = products.business_id
+               where k.business_id = ? and type = 'PRODUCT' and archived_at is null and ${where} order by k.quantity_sort, name, id limit ?`,
+              [businessId, limit],
+            )
+          ).map(alertItem);
     return {
       lowStockCount: n(counts!.low),
       outOfStockCount: n(counts!.out),
