@@ -389,6 +389,8 @@ const main = async () => {
       ['created_at desc', '/products?limit=20'],
       ['name asc', '/products?limit=20&sort_by=name&sort_dir=asc'],
       ['price desc', '/products?limit=20&sort_by=price'],
+      ['quantity desc', '/products?limit=20&sort_by=quantity'],
+      ['updated_at desc', '/products?limit=20&sort_by=updated_at'],
     ] as const) {
       const cursor = await client.follow(path, DEEP_PAGES);
       deep[name] = decodeCursor(cursor);
@@ -466,6 +468,9 @@ const main = async () => {
     await x(`page ${DEEP_PAGES + 1}, created_at desc`, page({ after: deep['created_at desc']! }), /Index Scan Backward using products_created/);
     await x(`page ${DEEP_PAGES + 1}, name asc`, page({ sortBy: 'name', sortDir: 'asc', after: deep['name asc']! }), /Index Scan using products_name/);
     await x(`page ${DEEP_PAGES + 1}, price desc`, page({ sortBy: 'price', after: deep['price desc']! }), /Index Scan Backward using products_price/);
+    // the two keys every sale moves are indexed beside products, not on it (docs/adr/0087)
+    await x(`page ${DEEP_PAGES + 1}, quantity desc`, page({ sortBy: 'quantity', after: deep['quantity desc']! }), /Index (Only )?Scan Backward using product_sort_keys_quantity/);
+    await x(`page ${DEEP_PAGES + 1}, updated_at desc`, page({ sortBy: 'updated_at', after: deep['updated_at desc']! }), /Index (Only )?Scan Backward using product_sort_keys_updated/);
     // A term in ~1% of names: the planner may walk products_created backwards and filter (about 100 rows a
     // hit page) instead of collecting every hit from the trigram index and sorting them; both are index plans.
     await x(`search "${word}"`, page({ search: word }), /Bitmap Index Scan on products_search|Index Scan Backward using products_created/);

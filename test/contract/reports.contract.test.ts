@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { kobo } from '../../domain/money.js';
 import { inMemory, openPostgres, type Persistence } from '../../bootstrap/persistence.js';
 import { freshDatabaseUrl } from '../support/database.js';
-import { seedTenant } from '../support/builders.js';
+import { aProduct, NOW, seedTenant } from '../support/builders.js';
 import { buildReportsFixture, type ReportsFixture } from '../support/reports-fixture.js';
 
 // The ReportQueries contract on both adapters, over the hand-worked fixture of test/support/reports-fixture.ts
@@ -90,6 +90,32 @@ const contract = (name: string, open: () => Promise<Persistence>) =>
       });
       expect(await q((r) => r.stockAlerts(shop, 0))).to.deep.include({ lowStockCount: 2, outOfStockCount: 1, lowStock: [], outOfStock: [] });
       expect(await q((r) => r.stockValue(other))).to.deep.equal([]);
+    });
+
+    it('stockAlerts: fewest units first, then by name; out of stock by name; the lists cut at the limit, the counts whole', async () => {
+      const t = await seedTenant(p.uow);
+      const goods = [
+        aProduct(t.business.id, { name: 'zobo', quantity: 0, lowStockThreshold: null }),
+        aProduct(t.business.id, { name: 'yam', quantity: 0, lowStockThreshold: 1 }),
+        aProduct(t.business.id, { name: 'akara', quantity: 2, lowStockThreshold: 2 }),
+        aProduct(t.business.id, { name: 'bread', quantity: 1, lowStockThreshold: 4 }),
+        aProduct(t.business.id, { name: 'agege', quantity: 2, lowStockThreshold: 9 }),
+        aProduct(t.business.id, { name: 'plenty', quantity: 50, lowStockThreshold: 9 }),
+        aProduct(t.business.id, { name: 'gone', quantity: 0, lowStockThreshold: 9, archivedAt: NOW }),
+      ];
+      await p.uow.run(async (r) => {
+        for (const g of goods) {
+          await r.products.add({ ...g, quantity: 0 });
+          if (g.quantity > 0) await r.products.changeQuantity(t.business.id, g.id, t.branch.id, g.quantity, NOW);
+        }
+      });
+      const names = (xs: readonly { name: string; quantity: number }[]) => xs.map((x) => `${x.name}:${x.quantity}`);
+      const all = await q((r) => r.stockAlerts(t.business.id, 50));
+      expect({ ...all, lowStock: names(all.lowStock), outOfStock: names(all.outOfStock) }).to.deep.equal({
+        lowStockCount: 4, outOfStockCount: 2, lowStock: ['yam:0', 'bread:1', 'agege:2', 'akara:2'], outOfStock: ['yam:0', 'zobo:0'],
+      });
+      const cut = await q((r) => r.stockAlerts(t.business.id, 1));
+      expect({ ...cut, lowStock: names(cut.lowStock), outOfStock: names(cut.outOfStock) }).to.deep.equal({ lowStockCount: 4, outOfStockCount: 2, lowStock: ['yam:0'], outOfStock: ['yam:0'] });
     });
 
     it('daySums: one Lagos day by tender, voids, discounts, credit, cash received', async () => {

