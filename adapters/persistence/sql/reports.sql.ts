@@ -247,6 +247,14 @@ export const sqlReports = (db: Sql): ReportQueries => ({
     return rows.map((r) => ({ category: (r.category as string | null) ?? null, products: n(r.products), units: n(r.units), atCost: k(r.at_cost), atPrice: k(r.at_price) }));
   },
   async stockAlerts(businessId, limit) {
+    if (limit === 0) {
+      // the counts alone (the dashboard's)
+      const [counts] = await db.execute<Row[]>(
+        `select count(*) filter (where quantity <= low_stock_threshold) as low, count(*) filter (where quantity = 0) as out from products where ${GOODS}`,
+        [businessId],
+      );
+      return { lowStockCount: n(counts!.low), outOfStockCount: n(counts!.out), lowStock: [], outOfStock: [] };
+    }
     // One pass over the business's goods, then both lists from what it kept: no index on quantity to walk
     // (products has none, so that a sale's update of a product is a HOT update, docs/adr/0087), and the
     // counts read every product anyway. 36-40 -> 26-31 ms at 100,000 products, 8,000 of them low.
