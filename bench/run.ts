@@ -1367,7 +1367,7 @@ const checkStock = async (db: Db, seed: Seed, data: RunData, measured: Measured[
   );
   if (Number(g!.n) !== Number(g!.c)) fail(`receipts: ${g!.n} sales but the counter is at ${g!.c}`);
   if (problems.length === 0 && Number(g!.n) === Number(g!.c)) {
-    lines.push(`ok   whole business: every product's ledger sums to its stock, balances = credit entries, ${g!.n} sales numbered RCP-000001..${g!.c} without a gap`);
+    lines.push(`ok   whole business: every product's ledger sums to its stock, its sort keys match it, balances = credit entries, ${g!.n} sales numbered RCP-000001..${g!.c} without a gap`);
   }
   return { ok, lines };
 };

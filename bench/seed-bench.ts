@@ -409,6 +409,9 @@ export const checkSeed = async (query: Query, businessId: string): Promise<strin
   const totalDrift = await one(`select count(*) as n from products p left join (select product_id, sum(quantity) as q from product_stock where business_id = ${b} group by product_id) s
       on s.product_id = p.id where p.business_id = ${b} and p.type = 'PRODUCT' and p.quantity <> coalesce(s.q, 0)`);
   if (totalDrift > 0) problems.push(`${totalDrift} products whose quantity is not the sum of their branches`);
+  const sortKeyDrift = await one(`select count(*) as n from products p left join product_sort_keys k on k.business_id = p.business_id and k.product_id = p.id
+    where p.business_id = ${b} and (k.product_id is null or k.quantity_sort <> p.quantity or k.updated_sort <> p.updated_at)`);
+  if (sortKeyDrift > 0) problems.push(`${sortKeyDrift} products whose sort keys (docs/adr/0087) are not their quantity and updated_at`);
   const balanceDrift = await one(`select count(*) as n from customers c left join (
       select customer_id, sum(amount) as s from credit_entries where business_id = ${b} group by customer_id) e on e.customer_id = c.id
     where c.business_id = ${b} and c.credit_balance <> coalesce(e.s, 0)`);

@@ -189,6 +189,32 @@ describe('HTTP races: each ledger reads as a chain under concurrency', () => {
     }
   });
 
+  it('40 simultaneous sales and adjustments of 8 products: the list sorted by quantity and by updated_at is in the order of what each product shows (docs/adr/0087)', async () => {
+    const owner = await registerOwner(app);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const made = await app.request('POST', '/products', { token: owner.accessToken, body: { name: `Malt ${i}`, price: 300, quantity: 50 } });
+      ids.push(made.body.data.id as string);
+    }
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const id = ids[(i * 5) % ids.length]!;
+        return i % 3 === 0
+          ? app.request('POST', '/products/stock-adjustment', { token: owner.accessToken, body: { product_id: id, quantity_change: 7 + i, reason: 'RESTOCK' } })
+          : app.request('POST', '/sales', { token: owner.accessToken, body: { payment_method: 'CASH', items: [{ product_id: id, quantity: 1 + (i % 4) }, { product_id: ids[(i + 1) % ids.length]!, quantity: 1 }] } });
+      }),
+    );
+    expect(answers.every((a) => a.status === 201), answers.map((a) => a.status).join()).to.equal(true);
+    type Item = { id: string; quantity: number; updated_at: string };
+    const listed = async (query: string) => (await app.request('GET', `/products?limit=100&${query}`, { token: owner.accessToken })).body.data.content as Item[];
+    const byQuantity = await listed('sort_by=quantity&sort_dir=asc');
+    const byUpdated = await listed('sort_by=updated_at&sort_dir=desc');
+    expect(byQuantity.map((x) => x.id).sort()).to.deep.equal([...ids].sort());
+    for (let i = 1; i < byQuantity.length; i++) expect(byQuantity[i]!.quantity, `row ${i} by quantity`).to.be.at.least(byQuantity[i - 1]!.quantity);
+    for (let i = 1; i < byUpdated.length; i++) expect(byUpdated[i]!.updated_at <= byUpdated[i - 1]!.updated_at, `row ${i} by updated_at`).to.equal(true);
+    expect(new Set(byQuantity.map((x) => x.quantity)).size, 'the stock moves left the products at different quantities').to.be.greaterThan(3);
+  });
+
   it('20 simultaneous credit sales and payments of one customer: the running balance_after is a chain in time order', async () => {
     const owner = await registerOwner(app);
     const service = await app.request('POST', '/products', { token: owner.accessToken, body: { name: 'Tailoring', price: 1000, type: 'SERVICE' } });
