@@ -3,7 +3,7 @@ import type { AgingSort, CreditLedger } from '../../../application/customers/por
 import type { AgingRow, CreditEntry } from '../../../domain/credit.js';
 import { kobo } from '../../../domain/money.js';
 import { asDate, keysetPage, type KeysetSource } from './keyset.sql.js';
-import { firstRow, type Row } from './sql-helpers.js';
+import { firstRow, lagosDaySql, lagosStartSql, type Row } from './sql-helpers.js';
 
 const ENTRY_COLUMNS = 'id, business_id, customer_id, kind, amount, balance_after, sale_id, invoice_id, method, note, created_by, created_at';
 
@@ -22,18 +22,15 @@ const entryFromRow = (r: Row): CreditEntry => ({
   createdAt: asDate(r.created_at),
 });
 
-/** Lagos day of a timestamp in SQL: Lagos is UTC+1 all year (no time zone database needed). */
-const LAGOS_DAY = "((s.created_at at time zone 'UTC') + interval '1 hour')::date";
-
 /**
  * The open debts the aging report sums: the unpaid parts of credit sales, aged from their Lagos day, and the
  * balances of sent invoices (not proformas), aged from their due date (docs/adr/0073).
  */
 const OPEN_DEBTS = `
-  select s.business_id, s.customer_id, s.credit_outstanding as outstanding, ${LAGOS_DAY} as aged_from, s.created_at as since
+  select s.business_id, s.customer_id, s.credit_outstanding as outstanding, ${lagosDaySql('s.created_at')} as aged_from, s.created_at as since
   from sales s where s.business_id = ? and s.credit_outstanding > 0
   union all
-  select i.business_id, i.customer_id, i.total - i.amount_paid, i.due_date, (i.due_date::timestamp - interval '1 hour') at time zone 'UTC'
+  select i.business_id, i.customer_id, i.total - i.amount_paid, i.due_date, ${lagosStartSql('i.due_date')}
   from invoices i where i.business_id = ? and i.status in ('SENT', 'PARTIALLY_PAID') and i.type <> 'PROFORMA' and i.total > i.amount_paid`;
 
 /**

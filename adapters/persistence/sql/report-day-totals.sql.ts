@@ -1,14 +1,8 @@
 import type { ReportDayTotals } from '../../../application/reports/ports.js';
 import type { Sql } from './sql-session.js';
-import type { Row } from './sql-helpers.js';
+import { lagosDaySql, lagosStartSql, type Row } from './sql-helpers.js';
 
 // Days rolled up for the reports (docs/adr/0086; tables and trigger in Migration20261209000000_report_day_totals).
-// Lagos is UTC+1 all year: a Lagos day in SQL is ((t at time zone 'UTC') + 1 hour)::date.
-
-/** The instant the Lagos day `day` (a date expression) starts. */
-export const lagosStartSql = (day: string): string => `((${day})::timestamp - interval '1 hour') at time zone 'UTC'`;
-/** The Lagos day of the instant `at` (a timestamptz expression). */
-const lagosDaySql = (at: string): string => `((${at} at time zone 'UTC') + interval '1 hour')::date`;
 
 /**
  * The last Lagos day a roll-up may take, by the database's clock: one that ended an hour ago or more.

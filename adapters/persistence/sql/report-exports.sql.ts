@@ -4,11 +4,9 @@ import { lagosDayEnd, lagosDayStart } from '../../../domain/lagos-time.js';
 import { kobo } from '../../../domain/money.js';
 import type { PaymentMethod, SaleStatus, Tender } from '../../../domain/sale.js';
 import { asDate } from './keyset.sql.js';
-import type { Row } from './sql-helpers.js';
+import { lagosDaySql, type Row } from './sql-helpers.js';
 
-// Plain rows, no entities (ARCHITECTURE "Hot paths stay lean"). Lagos is UTC+1 all year, so a Lagos
-// day is `(created_at at time zone 'UTC' + 1 hour)::date`, with no time zone database needed.
-const LAGOS_DAY = (column: string) => `((${column} at time zone 'UTC') + interval '1 hour')::date`;
+// Plain rows, no entities (ARCHITECTURE "Hot paths stay lean").
 
 const SALES_BATCH = `
   select s.id, s.receipt_number, s.created_at, s.payment_method, s.status, s.subtotal, s.discount, s.total, s.amount_paid, s.balance_due, s.credit_outstanding,
@@ -57,7 +55,7 @@ const CASH_FLOW = `
     select d::date as day from generate_series(?::date, ?::date, interval '1 day') as d
   ), s as (
     -- by tender (docs/adr/0055): a CREDIT tender is owed, not money in
-    select ${LAGOS_DAY('s.created_at')} as day, sum(p.amount) filter (where p.method <> 'CREDIT') as paid,
+    select ${lagosDaySql('s.created_at')} as day, sum(p.amount) filter (where p.method <> 'CREDIT') as paid,
       sum(p.amount) filter (where p.method = 'CASH') as cash,
       sum(p.amount) filter (where p.method = 'TRANSFER') as transfer,
       sum(p.amount) filter (where p.method = 'CARD') as card,
@@ -65,7 +63,7 @@ const CASH_FLOW = `
     from sales s join sale_payments p on p.business_id = s.business_id and p.sale_id = s.id
     where s.business_id = ? and s.status <> 'VOIDED' and s.created_at >= ? and s.created_at < ? group by 1
   ), c as (
-    select ${LAGOS_DAY('created_at')} as day, -sum(amount) as collected,
+    select ${lagosDaySql('created_at')} as day, -sum(amount) as collected,
       -sum(amount) filter (where method = 'CASH') as cash,
       -sum(amount) filter (where method = 'TRANSFER') as transfer,
       -sum(amount) filter (where method = 'CARD') as card,
@@ -74,7 +72,7 @@ const CASH_FLOW = `
     from credit_entries where business_id = ? and kind = 'PAYMENT' and created_at >= ? and created_at < ? group by 1
   ), ip as (
     -- invoice payments on their paid_at day (docs/adr/0074); their INVOICE_PAYMENT ledger entries are not in c
-    select ${LAGOS_DAY('paid_at')} as day, sum(amount) as paid,
+    select ${lagosDaySql('paid_at')} as day, sum(amount) as paid,
       sum(amount) filter (where method = 'CASH') as cash,
       sum(amount) filter (where method = 'TRANSFER') as transfer,
       sum(amount) filter (where method = 'CARD') as card,
@@ -91,7 +89,7 @@ const CASH_FLOW = `
     from expenses where business_id = ? and deleted_at is null and spent_on between ?::date and ?::date group by 1
   ), rf as (
     -- refunds of returned goods are money out by their method; a credit note moves none (docs/adr/0058)
-    select ${LAGOS_DAY('created_at')} as day, sum(refund_amount) filter (where refund_method <> 'CREDIT_NOTE') as refunded,
+    select ${lagosDaySql('created_at')} as day, sum(refund_amount) filter (where refund_method <> 'CREDIT_NOTE') as refunded,
       sum(refund_amount) filter (where refund_method = 'CASH') as cash,
       sum(refund_amount) filter (where refund_method = 'TRANSFER') as transfer,
       sum(refund_amount) filter (where refund_method = 'CARD') as card,

@@ -5,6 +5,11 @@ import { kobo, type Kobo } from '../../../domain/money.js';
 
 export type { Row };
 
+/** The Lagos day of the instant `at` (a timestamptz expression): Lagos is UTC+1 all year, no time zone database needed. */
+export const lagosDaySql = (at: string): string => `((${at} at time zone 'UTC') + interval '1 hour')::date`;
+/** The instant the Lagos day `day` (a date expression) starts. */
+export const lagosStartSql = (day: string): string => `((${day})::timestamp - interval '1 hour') at time zone 'UTC'`;
+
 /** A nullable bigint column as kobo. */
 export const optionalKobo = (v: unknown): Kobo | null => (v === null || v === undefined ? null : kobo(Number(v)));
 
